@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { resolveTarget, TargetArg } from './target';
+import { defineAction } from './types';
+
+export const screenshot = defineAction({
+  name: 'screenshot',
+  description: 'Save a screenshot as evidence (hashed). Full page by default, or one element.',
+  schema: z.object({
+    label: z.string().min(1).max(60).describe('Short label used in the filename, e.g. "profile", "checks"'),
+    full_page: z.boolean().optional().describe('Capture the whole scrollable page (default true)'),
+    target: TargetArg.optional().describe('Capture only this element'),
+  }),
+  async handle({ label, full_page, target }, env) {
+    const { page, store } = env;
+    let bytes: Buffer;
+    let element;
+    if (target) {
+      const resolved = await resolveTarget(target, env);
+      bytes = await resolved.locator.screenshot({ animations: 'disabled', timeout: 15_000 });
+      element = resolved.element;
+    } else {
+      bytes = await page.screenshot({ fullPage: full_page ?? true, animations: 'disabled', timeout: 30_000 });
+    }
+    const artifact = await store.saveScreenshot(bytes, label, page.url());
+    return { description: `Screenshot saved: ${artifact.filename}`, element, effects: { artifact } };
+  },
+});

@@ -1,0 +1,53 @@
+import type { Locator } from '@playwright/test';
+import { z } from 'zod';
+import { describeLocator } from '../task/locator-schema';
+import { applyPattern, coerceValue, VALUE_TYPES } from './coerce';
+import { resolveTarget, TargetArg } from './target';
+import { ActionError, defineAction } from './types';
+
+export const extract = defineAction({
+  name: 'extract',
+  description: 'Read a field\'s value from an element on the page (the DOM is the source; the value is recorded with where it came from).',
+  schema: z.object({
+    field: z.string().min(1).describe('Output field name (a key of the output schema)'),
+    target: TargetArg,
+    pattern: z.string().optional().describe('Regular expression applied to the element text; its first group (or the whole match) is the value'),
+    type: z.enum(VALUE_TYPES).optional().describe('Coerce the value: string (default), number ("1.2k" → 1200), integer, boolean, date (YYYY-MM-DD), list'),
+    attribute: z.string().optional().describe('Read this attribute (e.g. "href", "title") instead of the text'),
+    missing: z.enum(['error', 'null']).optional().describe('"null": a missing element means the field is null (not an error)'),
+  }),
+  async handle({ field, target, pattern, type, attribute, missing }, env) {
+    let resolved;
+    try {
+      resolved = await resolveTarget(target, env);
+    } catch (error) {
+      if (missing !== 'null') throw error;
+      const provenance = { source: 'dom' as const, url: env.page.url(), locator: typeof target === 'string' ? target : describeLocator(target), step: env.step, at: new Date().toISOString() };
+      return { description: `${field} = null (element not on the page)`, effects: { extracted: { field, value: null, provenance } } };
+    }
+    const raw = await readRaw(resolved.locator.first(), attribute);
+    const matched = pattern ? applyPattern(raw, pattern) : raw;
+    if (matched === null) throw new ActionError(`"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/`);
+    const value = coerceValue(matched, type ?? 'string');
+    if (value === null && type && type !== 'string')
+      throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}`);
+    const provenance = {
+      source: 'dom' as const,
+      url: env.page.url(),
+      locator: describeLocator(resolved.element),
+      ref: typeof target === 'string' && /^(?:f\d+)?e\d+$/.test(target) ? target : undefined,
+      step: env.step,
+      at: new Date().toISOString(),
+    };
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value);
+    return { description: `${field} = ${shown} (from ${resolved.label})`, element: resolved.element, effects: { extracted: { field, value, provenance } } };
+  },
+});
+
+async function readRaw(locator: Locator, attribute?: string): Promise<string> {
+  if (attribute) return (await locator.getAttribute(attribute, { timeout: 5_000 })) ?? '';
+  return locator.evaluate(el => {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
+    return (el as HTMLElement).innerText ?? el.textContent ?? '';
+  });
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { done, fail, saveProgress } from './control';
+import { screenshot } from './evidence';
+import { extract } from './extract';
+import { click, type } from './interaction';
+import { goBack, goto, refresh } from './navigation';
+import type { ActionDefinition } from './types';
+import { wait } from './wait';
+
+const ALL: ActionDefinition[] = [goto, goBack, refresh, click, type, screenshot, extract, wait, saveProgress, done, fail] as ActionDefinition[];
+
+const byName = new Map(ALL.map(action => [action.name, action]));
+
+export function actionNames(): string[] {
+  return ALL.map(action => action.name);
+}
+
+export function getAction(name: string): ActionDefinition | undefined {
+  return byName.get(name);
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+}
+
+/** Anthropic tool definitions, derived from the same zod schemas the dispatcher validates with. */
+export function toolDefinitions(names: readonly string[] = actionNames(), extraProperties?: z.ZodObject): ToolDefinition[] {
+  return names.map(name => {
+    const action = byName.get(name);
+    if (!action) throw new Error(`Unknown action ${name}`);
+    const schema = extraProperties ? action.schema.extend(extraProperties.shape) : action.schema;
+    const { $schema: _ignored, ...input_schema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    return { name, description: action.description, input_schema: { ...input_schema, type: 'object' } };
+  });
+}

@@ -1,0 +1,89 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import type { z } from 'zod';
+import type { EvidenceStore } from '../evidence/store';
+import type { Artifact, Provenance } from '../evidence/result-schema';
+import type { SemanticLocator } from '../task/locator-schema';
+
+/** What the action layer needs to know about the task: where it may go, what it may read, which secrets exist. */
+export interface ActionPolicy {
+  isAllowedUrl(url: string): boolean;
+  /** Replaces {{secret:NAME}} with the value; the only place a secret value exists in memory on our side. */
+  resolveSecrets(text: string): string;
+  /** Folder uploads may come from (the task's input folder). */
+  inputDir: string;
+  /** Waits out the per-host rate limit before a navigation to url. */
+  beforeNavigation(url: string, signal: AbortSignal): Promise<void>;
+}
+
+/** The latest observation's view of an element, so messages and logs can name it the way the model saw it. */
+export interface KnownElement {
+  ref?: string;
+  role: string;
+  name?: string;
+  text?: string;
+}
+
+export interface PageTracker {
+  /** The page actions act on. */
+  readonly active: Page;
+  readonly pages: readonly Page[];
+  activate(index: number): Page;
+  /** Announcements since the last call ("a new tab opened: …", "dialog answered: …"). */
+  drainEvents(): string[];
+}
+
+export interface ActionEnv {
+  page: Page;
+  context: BrowserContext;
+  store: EvidenceStore;
+  signal: AbortSignal;
+  policy: ActionPolicy;
+  tabs: PageTracker;
+  /** ref → element, from the latest snapshot; refs are only valid against it. */
+  elements: ReadonlyMap<string, KnownElement>;
+  step: number;
+}
+
+export type TerminalEffect =
+  | { kind: 'done'; extracted: Record<string, unknown>; judgment?: Record<string, unknown>; note?: string }
+  | { kind: 'fail'; reason: string };
+
+export interface ActionEffects {
+  extracted?: { field: string; value: unknown; provenance: Provenance };
+  progress?: { data: Record<string, unknown>; note?: string };
+  terminal?: TerminalEffect;
+  artifact?: Artifact;
+}
+
+export interface ActionResult {
+  success: boolean;
+  description: string;
+  error?: string;
+  /** Infrastructure failure (timeout, DNS, refused, crash, SSL, closed): counts toward the circuit breaker. */
+  infra?: boolean;
+  /** The element acted on, as a semantic locator (recorded for recipe compilation). */
+  element?: SemanticLocator;
+  effects?: ActionEffects;
+}
+
+export type HandlerOutput = Omit<ActionResult, 'success'> & { success?: boolean };
+
+export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  schema: S;
+  /** Actions that may load a new document: the dispatcher waits for the page to settle afterwards. */
+  navigates?: boolean;
+  handle(args: z.output<S>, env: ActionEnv): Promise<HandlerOutput>;
+}
+
+export function defineAction<S extends z.ZodObject>(definition: ActionDefinition<S>): ActionDefinition<S> {
+  return definition;
+}
+
+/** Thrown by handlers with a message written for the model: what went wrong and what to do next. */
+export class ActionError extends Error {
+  constructor(message: string, readonly infra = false) {
+    super(message);
+  }
+}

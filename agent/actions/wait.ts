@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { resolveTarget, TargetArg } from './target';
+import { ActionError, defineAction } from './types';
+
+const MAX_WAIT_S = 30;
+
+export const wait = defineAction({
+  name: 'wait',
+  description: 'Wait (bounded) for an element or a text to appear, or for the network to settle, or a fixed number of seconds.',
+  schema: z.object({
+    target: TargetArg.optional().describe('Wait until this element is visible'),
+    text: z.string().optional().describe('Wait until this text is visible somewhere on the page'),
+    network_idle: z.boolean().optional().describe('Wait until no network requests are in flight'),
+    seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe(`Timeout, or the pause when nothing else is given (max ${MAX_WAIT_S})`),
+  }),
+  async handle({ target, text, network_idle, seconds }, env) {
+    const timeout = Math.min(seconds ?? 10, MAX_WAIT_S) * 1000;
+    const { page } = env;
+    try {
+      if (target) {
+        const deadline = Date.now() + timeout;
+        for (;;) {
+          try {
+            const resolved = await resolveTarget(target, env);
+            await resolved.locator.first().waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+            return { description: `${resolved.label} is visible`, element: resolved.element };
+          } catch (error) {
+            if (Date.now() >= deadline) throw error;
+            await page.waitForTimeout(250);
+          }
+        }
+      }
+      if (text) {
+        await page.getByText(text).first().waitFor({ state: 'visible', timeout });
+        return { description: `Text ${JSON.stringify(text)} is visible` };
+      }
+      if (network_idle) {
+        await page.waitForLoadState('networkidle', { timeout });
+        return { description: 'Network is idle' };
+      }
+      await page.waitForTimeout(timeout);
+      return { description: `Waited ${timeout / 1000}s` };
+    } catch (error) {
+      if (error instanceof ActionError) throw error;
+      throw new ActionError(`Still not there after ${timeout / 1000}s — the page may need another action first (scroll, click a tab) or it has no such content`);
+    }
+  },
+});

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export class EvidenceWriteError extends Error {
+  readonly code = 'BWA_EVIDENCE_WRITE';
+  constructor(readonly file: string, cause: unknown) {
+    super(`Could not write ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * Writes via a temp file in the same folder, fsync, then rename: a reader (or a crash) only ever sees
+ * the previous complete file or the new complete file, never a truncated one.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw new EvidenceWriteError(file, error);
+  }
+}
+
+export function writeJsonAtomic(file: string, value: unknown): void {
+  writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+export function readJsonIfExists(file: string): unknown | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+export const SAMPLE_STATUSES = ['done', 'partial_success', 'needs_review', 'failed'] as const;
+export const SampleStatus = z.enum(SAMPLE_STATUSES);
+export type SampleStatus = z.infer<typeof SampleStatus>;
+
+export const Provenance = z.object({
+  source: z.enum(['dom', 'model', 'vision', 'input', 'checkpoint']),
+  url: z.string().optional(),
+  locator: z.string().optional(),
+  ref: z.string().optional(),
+  screenshot: z.string().optional(),
+  step: z.number().int().optional(),
+  at: z.string(),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+export const ExtractedField = z.object({ value: z.unknown(), provenance: Provenance });
+export type ExtractedField = z.infer<typeof ExtractedField>;
+
+export const Artifact = z.object({
+  filename: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
+  kind: z.enum(['screenshot', 'download', 'file']),
+  label: z.string().optional(),
+  source_url: z.string(),
+  timestamp: z.string(),
+});
+export type Artifact = z.infer<typeof Artifact>;
+
+export const Usage = z.object({
+  model_calls: z.number().int().nonnegative(),
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+export const emptyUsage = (): Usage => ({
+  model_calls: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+});
+
+export const Result = z.object({
+  schema_version: z.literal(1),
+  run_id: z.string(),
+  task_id: z.string(),
+  sample_id: z.string(),
+  status: SampleStatus,
+  attempt: z.number().int().nonnegative(),
+  steps: z.number().int().nonnegative(),
+  decider: z.string(),
+  input: z.record(z.string(), z.string()),
+  output_fields: z.array(z.string()),
+  extracted: z.record(z.string(), ExtractedField),
+  judgment: z.record(z.string(), z.unknown()).nullable(),
+  artifacts: z.array(Artifact),
+  notes: z.array(z.string()),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  usage: Usage,
+  task_hash: z.string(),
+  resumed_from: z.string().nullable().optional(),
+});
+export type Result = z.infer<typeof Result>;
+
+export const Checkpoint = z.object({
+  sample_id: z.string(),
+  task_id: z.string(),
+  status: z.union([z.literal('in_progress'), SampleStatus]),
+  step: z.number().int().nonnegative(),
+  max_steps: z.number().int().nonnegative(),
+  accumulated_data: z.record(z.string(), z.unknown()),
+  progress_notes: z.array(z.string()),
+  artifacts_so_far: z.array(Artifact.pick({ filename: true, sha256: true })),
+  steps_logged: z.number().int().nonnegative(),
+  updated_at: z.string(),
+});
+export type Checkpoint = z.infer<typeof Checkpoint>;
+
+export const Reflection = z.object({
+  evaluation_previous_step: z.string().optional(),
+  memory_update: z.string().optional(),
+  next_goal: z.string().optional(),
+});
+export type Reflection = z.infer<typeof Reflection>;
+
+export const ActionLogEntry = z.object({
+  step: z.number().int(),
+  sub_step: z.number().int().optional(),
+  timestamp: z.string(),
+  decider: z.string(),
+  model: z.string().optional(),
+  reflection: Reflection.optional(),
+  action: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) }),
+  outcome: z.object({
+    success: z.boolean(),
+    description: z.string(),
+    error: z.string().optional(),
+    infra: z.boolean().optional(),
+  }),
+  element: z.string().optional(),
+  url_before: z.string().optional(),
+  url_after: z.string().optional(),
+  duration_ms: z.number().nonnegative(),
+  notices: z.array(z.string()).optional(),
+});
+export type ActionLogEntry = z.infer<typeof ActionLogEntry>;

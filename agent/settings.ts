@@ -1,0 +1,43 @@
+import * as path from 'node:path';
+
+/**
+ * Every environment variable bwa reads, in one place (the README's table mirrors this).
+ * Read lazily: workers inherit the main process's environment, including AGENT_RUN_ID.
+ */
+export const settings = {
+  get tasksDir(): string {
+    return path.resolve(process.env.AGENT_TASKS_DIR ?? 'tasks');
+  },
+  get reportsDir(): string {
+    return path.resolve(process.env.AGENT_REPORTS_DIR ?? 'reports');
+  },
+  get runId(): string {
+    const id = process.env.AGENT_RUN_ID;
+    if (!id) throw new Error('AGENT_RUN_ID is not set: playwright.config.ts sets it; outside Playwright set it yourself');
+    return id;
+  },
+  get adHocUrl(): string | undefined {
+    return process.env.AGENT_URL || undefined;
+  },
+  get decider(): 'auto' | 'model' | 'recipe' {
+    const value = (process.env.AGENT_DECIDER ?? 'auto').toLowerCase();
+    if (value === 'auto' || value === 'model' || value === 'recipe') return value;
+    throw new Error(`AGENT_DECIDER must be auto, model or recipe (got "${value}")`);
+  },
+};
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '_');
+  return `run_${stamp}_${Math.random().toString(16).slice(2, 6)}`;
+}
+
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export function runDir(runId: string, reportsDir = settings.reportsDir): string {
+  if (!RUN_ID_PATTERN.test(runId)) throw new Error(`AGENT_RUN_ID "${runId}" is not safe as a folder name (letters, digits, ".", "_", "-")`);
+  return path.join(reportsDir, 'runs', runId);
+}
+
+export function sampleDir(runId: string, taskId: string, sampleId: string, reportsDir = settings.reportsDir): string {
+  return path.join(runDir(runId, reportsDir), taskId, sampleId);
+}

@@ -1,0 +1,49 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BwaInputError, formatZodIssues, lineAndColumn } from './errors';
+import { TaskSpecSchema, type TaskSpec } from './schema';
+import { stableHash } from './stable-json';
+
+export interface LoadedTask {
+  spec: TaskSpec;
+  file: string;
+  /** Hash of the spec without its recipe: a recipe recorded against another version of the task is stale. */
+  hash: string;
+}
+
+export function parseJsonFile(file: string, code: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new BwaInputError(code, `${file}: cannot read (${(error as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    const where = position ? lineAndColumn(text, Number(position[1])) : undefined;
+    throw new BwaInputError(code, `${file}${where ? `:${where.line}:${where.column}` : ''}: malformed JSON — ${message}`);
+  }
+}
+
+export function loadTaskFile(file: string): LoadedTask {
+  const raw = parseJsonFile(file, 'BWA_TASK_JSON');
+  const parsed = TaskSpecSchema.safeParse(raw);
+  if (!parsed.success) throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n${formatZodIssues(parsed.error)}`);
+  const expected = path.basename(file, '.json');
+  if (parsed.data.task_id !== expected)
+    throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n  • task_id: "${parsed.data.task_id}" must equal the file name "${expected}"`);
+  const { recipe: _recipe, $schema: _schema, ...rest } = parsed.data;
+  return { spec: parsed.data, file, hash: stableHash(rest) };
+}
+
+export function taskFiles(tasksDir: string): string[] {
+  if (!fs.existsSync(tasksDir)) return [];
+  return fs
+    .readdirSync(tasksDir)
+    .filter(name => name.endsWith('.json') && !name.startsWith('_') && name !== 'task.schema.json')
+    .sort()
+    .map(name => path.join(tasksDir, name));
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { SemanticLocator } from './locator-schema';
+
+/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" … as in the seeds' template. */
+const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
+
+const Target = z.union([z.string().min(1), SemanticLocator]);
+
+const RecipeStep = z
+  .object({
+    action: z.string().min(1).describe('Action name from the action vocabulary (goto, click, type, extract, …)'),
+    target: Target.optional().describe('Element to act on: a semantic locator, or a string (visible text / css=…)'),
+    expect_url: z.string().optional().describe('Regular expression the page URL must match after this step'),
+    optional: z.boolean().optional().describe('A failure of this step does not stop the recipe'),
+  })
+  .catchall(z.unknown())
+  .describe('One recorded action; other keys are the action arguments ({{column}} templates allowed)');
+
+const DiscoverBlock = z.strictObject({
+  start_url: z.string().min(1).describe('Listing page to browse'),
+  item: z.string().min(1).describe('What one item is, in words (e.g. "a member profile link")'),
+  item_link: SemanticLocator.optional().describe('Locator matching every item link on a listing page (recipe mode)'),
+  record: z.record(z.string(), z.string()).default({}).describe('Columns to record per item: column → what it holds'),
+  id_from: z.string().default('url').describe('Column (or "url") the sample_id is derived from'),
+  id_pattern: z.string().optional().describe('Regex with one group applied to id_from to make the sample_id'),
+  next: SemanticLocator.optional().describe('The "next page" / "load more" control (recipe mode)'),
+  mode: z.enum(['pagination', 'load_more', 'infinite_scroll', 'auto']).default('auto'),
+  max_items: z.number().int().positive().default(500).describe('Cap on discovered items'),
+  max_pages: z.number().int().positive().default(50),
+});
+
+export const TaskSpecSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    task_id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, "_" or "-", starting with a letter or digit, at most 64 chars')
+      .describe('Unique id; also the Playwright tag (@task_id) and the reports folder name'),
+    phase: z.enum(['discovery', 'execution']).default('execution'),
+    description: z.string().optional(),
+    start_url: z.string().min(1).describe('First URL; {{column}} templates are filled from the sample row'),
+    system_prompt: z.string().min(1).describe('Task instructions for the model (static, prompt-cached)'),
+    goal: z.string().min(1).describe('What to collect and when to stop, in plain words'),
+    keywords: z.array(z.string().min(1)).default([]).describe('Terms that make page nodes relevant (pruning boost)'),
+    output_schema: z.record(z.string(), TypeDescriptor).describe('Field → type descriptor, e.g. "string | null"'),
+    input_schema: z.record(z.string(), TypeDescriptor).default({}).describe('CSV column → type; sample_id is implicit'),
+    max_steps: z.number().int().min(1).max(500).default(25),
+    max_time_seconds: z.number().int().min(5).max(24 * 3600).default(300),
+    expected_items: z.number().int().positive().nullable().default(null),
+    max_consecutive_network_errors: z.number().int().min(1).default(5),
+    required_fields: z.array(z.string()).default([]),
+    required_artifacts: z.array(z.string()).default([]).describe('Screenshot labels that must exist when done'),
+    judgment_required: z.boolean().default(false),
+    judgment_question: z.string().nullable().default(null),
+    judgment_output_schema: z.record(z.string(), TypeDescriptor).nullable().default(null),
+    pagination: z.boolean().default(false),
+    stop_condition: z.string().nullable().default(null),
+    auth_profile: z.string().nullable().default(null).describe('Name of a storage-state file under .auth/ (e.g. "people" → .auth/people.json)'),
+    rate_limits: z
+      .record(z.string(), z.number().nonnegative())
+      .default({})
+      .describe('Minimum seconds between navigations per host ("default" applies to all others)'),
+    allowed_domains: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe('Hosts the agent may visit: "example.com" (and subdomains), "127.0.0.1:4101" (exact host:port)'),
+    dialog_policy: z.enum(['accept', 'dismiss']).default('dismiss').describe('How JavaScript dialogs are answered'),
+    recipe: z.array(RecipeStep).optional().describe('Recorded actions replayed without a model'),
+    discover: DiscoverBlock.optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const fields = new Set(Object.keys(spec.output_schema));
+    spec.required_fields.forEach((field, i) => {
+      if (!fields.has(field)) ctx.addIssue({ code: 'custom', path: ['required_fields', i], message: `"${field}" is not a key of output_schema` });
+    });
+    if (spec.judgment_required && !spec.judgment_question)
+      ctx.addIssue({ code: 'custom', path: ['judgment_question'], message: 'required when judgment_required is true' });
+    if (spec.input_schema.sample_id !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['input_schema', 'sample_id'], message: 'sample_id is implicit; do not declare it' });
+  });
+
+export type TaskSpec = z.output<typeof TaskSpecSchema>;
+export type TaskSpecInput = z.input<typeof TaskSpecSchema>;
+export type RecipeStep = z.output<typeof RecipeStep>;
+export type DiscoverBlock = z.output<typeof DiscoverBlock>;
