@@ -1,0 +1,51 @@
+import type { ActionCall } from '../actions/dispatch';
+import type { ActionResult } from '../actions/types';
+import type { RecipeStep } from '../task/schema';
+import { fillTemplatesDeep } from './templates';
+import type { Decider, Decision, DecisionInput } from './types';
+
+const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
+
+/** Replays a recorded list of actions with semantic targets: no model, no API key, the same every time. */
+export class RecipeDecider implements Decider {
+  readonly kind = 'recipe';
+  readonly needsView = false;
+  private index = 0;
+  private failure: string | undefined;
+
+  constructor(private readonly recipe: readonly RecipeStep[]) {}
+
+  /** Index of the next recipe step (the remaining steps are a hint for a model taking over). */
+  get position(): number {
+    return this.index;
+  }
+
+  get remaining(): readonly RecipeStep[] {
+    return this.recipe.slice(this.index);
+  }
+
+  async decide(input: DecisionInput): Promise<Decision> {
+    if (this.failure) return { actions: [], stuck: this.failure };
+    const step = this.recipe[this.index];
+    if (!step) return { actions: [{ name: 'done', args: { extracted: {} } }] };
+    return { actions: [toCall(step, input.sample.row, this.index)] };
+  }
+
+  observe(call: ActionCall, result: ActionResult, pageUrl: string): void {
+    const step = this.recipe[this.index];
+    const number = this.index + 1;
+    this.index += 1;
+    if (!step) return;
+    if (!result.success && !step.optional) {
+      this.failure = `recipe step ${number} (${call.name}) failed: ${result.error ?? result.description}`;
+      return;
+    }
+    if (result.success && step.expect_url && !new RegExp(step.expect_url).test(pageUrl))
+      this.failure = `recipe step ${number} (${call.name}): page URL ${pageUrl} does not match /${step.expect_url}/`;
+  }
+}
+
+function toCall(step: RecipeStep, row: Readonly<Record<string, string>>, index: number): ActionCall {
+  const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
+  return { name: step.action, args: fillTemplatesDeep(args, row, `recipe[${index}]`) };
+}

@@ -1,0 +1,28 @@
+import { BwaInputError } from '../task/errors';
+import type { TaskSpec } from '../task/schema';
+import { RecipeDecider } from './recipe-decider';
+import type { Decider } from './types';
+
+export type DeciderMode = 'auto' | 'model' | 'recipe';
+
+export interface DeciderFactories {
+  model?: (task: TaskSpec) => Decider;
+}
+
+/** auto: the model when a key is set, else the recipe. A task with neither fails fast, saying how to fix it. */
+export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: boolean, factories: DeciderFactories = {}): Decider {
+  const hasRecipe = (task.recipe?.length ?? 0) > 0;
+  const useModel = mode === 'model' || (mode === 'auto' && hasApiKey);
+  if (useModel) {
+    if (!hasApiKey)
+      throw new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hasRecipe ? '; or run with AGENT_DECIDER=recipe' : ''}`);
+    if (!factories.model) throw new BwaInputError('BWA_NO_MODEL', 'the model decider is not available in this build');
+    return factories.model(task);
+  }
+  if (!hasRecipe)
+    throw new BwaInputError(
+      'BWA_NO_DECIDER',
+      `task ${task.task_id} has no recipe and no ANTHROPIC_API_KEY is set: set ANTHROPIC_API_KEY (in .env) to let Claude run it, or add a "recipe" to tasks/${task.task_id}.json (npx bwa recipe compile records one from a model run)`,
+    );
+  return new RecipeDecider(task.recipe ?? []);
+}

@@ -1,0 +1,143 @@
+import type { ActionLogEntry, Artifact, ExtractedField, Provenance, Result, SampleStatus, Usage } from '../evidence/result-schema';
+import { emptyUsage, Result as ResultSchema } from '../evidence/result-schema';
+import type { EvidenceStore } from '../evidence/store';
+import type { LoadedTask } from '../task/load-task';
+import type { Sample } from '../task/samples';
+import { deepMerge } from './merge';
+
+export const RESULT_FILE = 'result.json';
+export const ACTION_LOG_FILE = 'action_log.json';
+export const CHECKPOINT_FILE = 'checkpoint.json';
+const FLUSH_EVERY_STEPS = 5;
+
+export interface RecorderInit {
+  task: LoadedTask;
+  sample: Sample;
+  runId: string;
+  attempt: number;
+  decider: string;
+  store: EvidenceStore;
+  /** Called after each file write, e.g. to attach it to the test. */
+  onFileWritten?: (name: string, path: string) => void;
+}
+
+/**
+ * Owns a sample's record: extracted fields, accumulated progress, the action log, and the three JSON files.
+ * Everything written goes through the store (atomic, redacted); finish() is idempotent so the fixture's
+ * teardown can always call it, whatever the loop did.
+ */
+export class SampleRecorder {
+  readonly log: ActionLogEntry[] = [];
+  readonly fields: Record<string, ExtractedField> = {};
+  accumulated: Record<string, unknown> = {};
+  readonly progressNotes: string[] = [];
+  readonly notes: string[] = [];
+  usage: Usage = emptyUsage();
+  judgment: Record<string, unknown> | null = null;
+  steps = 0;
+  private lastFlushedStep = 0;
+  private finished: Result | undefined;
+  readonly startedAt = new Date().toISOString();
+
+  constructor(private readonly init: RecorderInit) {}
+
+  get store(): EvidenceStore {
+    return this.init.store;
+  }
+
+  get result(): Result | undefined {
+    return this.finished;
+  }
+
+  setField(field: string, value: unknown, provenance: Provenance): void {
+    const existing = this.fields[field];
+    if (existing && existing.provenance.source === 'dom' && provenance.source === 'model') {
+      if (JSON.stringify(existing.value) !== JSON.stringify(value))
+        this.notes.push(`${field}: kept the value read from the page (${JSON.stringify(existing.value)}); the model reported ${JSON.stringify(value)}`);
+      return;
+    }
+    this.fields[field] = { value, provenance };
+  }
+
+  fieldValues(): Record<string, unknown> {
+    const values: Record<string, unknown> = { ...this.accumulated };
+    for (const [field, { value }] of Object.entries(this.fields)) values[field] = value;
+    return values;
+  }
+
+  saveProgress(data: Record<string, unknown>, note: string | undefined, step: number): void {
+    this.accumulated = deepMerge(this.accumulated, data);
+    if (note) this.progressNotes.push(note);
+    this.checkpoint(step);
+  }
+
+  addUsage(usage: Usage | undefined): void {
+    if (!usage) return;
+    for (const key of Object.keys(this.usage) as Array<keyof Usage>) this.usage[key] += usage[key];
+  }
+
+  record(entry: ActionLogEntry): void {
+    this.log.push(entry);
+    this.steps = Math.max(this.steps, entry.step);
+    if (this.steps - this.lastFlushedStep >= FLUSH_EVERY_STEPS) this.checkpoint(this.steps);
+  }
+
+  /** Live checkpoint plus the action log flushed beside it, so a crash loses at most the current step. */
+  checkpoint(step: number, status: 'in_progress' | SampleStatus = 'in_progress', maxSteps = this.init.task.spec.max_steps): void {
+    this.lastFlushedStep = step;
+    this.write(ACTION_LOG_FILE, this.log);
+    this.write(CHECKPOINT_FILE, {
+      sample_id: this.init.sample.sample_id,
+      task_id: this.init.task.spec.task_id,
+      status,
+      step,
+      max_steps: maxSteps,
+      accumulated_data: this.fieldsAndProgress(),
+      progress_notes: this.progressNotes,
+      artifacts_so_far: this.store.artifacts.map(a => ({ filename: a.filename, sha256: a.sha256 })),
+      steps_logged: this.log.length,
+      updated_at: new Date().toISOString(),
+    });
+  }
+
+  finish(status: SampleStatus, error: string | null = null): Result {
+    if (this.finished) return this.finished;
+    const { task, sample, runId, attempt, decider } = this.init;
+    for (const [key, value] of Object.entries(this.accumulated))
+      if (!(key in this.fields)) this.fields[key] = { value, provenance: { source: 'checkpoint', at: new Date().toISOString() } };
+    const result: Result = ResultSchema.parse({
+      schema_version: 1,
+      run_id: runId,
+      task_id: task.spec.task_id,
+      sample_id: sample.sample_id,
+      status,
+      attempt,
+      steps: this.steps,
+      decider,
+      input: sample.row,
+      output_fields: Object.keys(task.spec.output_schema),
+      extracted: this.fields,
+      judgment: this.judgment,
+      artifacts: this.store.artifacts as Artifact[],
+      notes: this.notes,
+      error,
+      started_at: this.startedAt,
+      finished_at: new Date().toISOString(),
+      usage: this.usage,
+      task_hash: task.hash,
+    });
+    this.checkpoint(this.steps, status);
+    this.finished = this.store.redactor.json(result);
+    this.write(RESULT_FILE, this.finished);
+    return this.finished;
+  }
+
+  private fieldsAndProgress(): Record<string, unknown> {
+    return this.fieldValues();
+  }
+
+  private write(name: string, value: unknown): void {
+    const path = this.store.writeJson(name, value);
+    this.init.onFileWritten?.(name, path);
+  }
+}

@@ -1,0 +1,63 @@
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import * as path from 'node:path';
+import type { Result } from '../evidence/result-schema';
+import { runDir, settings } from '../settings';
+import { collectSample, type CollectedSample } from './collect';
+import { cellValue } from './csv';
+import { writeRun } from './write-run';
+
+const STATUS_MARK: Record<Result['status'], string> = { done: '✓', partial_success: '◐', needs_review: '?', failed: '✗' };
+const KEY_FIELDS_SHOWN = 4;
+
+/**
+ * Turns finished agent tests into the run's evidence tree. It reads TestResult attachments only, so it gives the
+ * same output in a normal run and under `npx playwright merge-reports` over shards' blob reports.
+ */
+export default class BwaReporter implements Reporter {
+  private readonly samples = new Map<string, CollectedSample>();
+  private readonly errors: string[] = [];
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onTestEnd(test: TestCase, testResult: TestResult): void {
+    const collected = collectSample(testResult);
+    if (!collected) return;
+    if ('error' in collected) {
+      this.errors.push(`${test.titlePath().slice(1).join(' › ')}: ${collected.error}`);
+      return;
+    }
+    const { result } = collected;
+    // Retries overwrite earlier attempts: the last attempt is the sample's outcome.
+    this.samples.set(`${result.task_id}/${result.sample_id}`, collected);
+    console.log(sampleLine(result, collected.resumed));
+  }
+
+  onEnd(_result: FullResult): void {
+    if (this.samples.size === 0 && this.errors.length === 0) return;
+    const runId = settings.runId;
+    const dir = runDir(runId);
+    const manifest = writeRun(dir, runId, [...this.samples.values()]);
+    const { counts } = manifest;
+    console.log(
+      `\nbwa run ${runId}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
+    );
+    console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json)`);
+    for (const problem of [...this.errors, ...manifest.problems]) console.log(`  ! ${problem}`);
+  }
+}
+
+export function sampleLine(result: Result, resumed: boolean): string {
+  const fields = result.output_fields
+    .filter(f => result.extracted[f] !== undefined)
+    .slice(0, KEY_FIELDS_SHOWN)
+    .map(f => `${f}=${truncate(cellValue(result.extracted[f]?.value))}`);
+  const tail = result.status === 'done' ? '' : ` — ${truncate(result.error ?? '', 100)}`;
+  return `  ${STATUS_MARK[result.status]} ${result.task_id}/${result.sample_id} ${result.status}${resumed ? ' (resumed)' : ''} ${fields.join(' ')}${tail}`.trimEnd();
+}
+
+function truncate(text: string, max = 40): string {
+  const single = text.replace(/\s+/g, ' ');
+  return single.length > max ? `${single.slice(0, max - 1)}…` : single;
+}

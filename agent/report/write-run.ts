@@ -1,0 +1,89 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from '../evidence/atomic';
+import { sha256, sha256File } from '../evidence/hash';
+import type { Result, SampleStatus } from '../evidence/result-schema';
+import type { CollectedSample } from './collect';
+import { combinedCsv } from './csv';
+
+export interface ManifestArtifact {
+  path: string;
+  sha256: string;
+  bytes: number;
+  task_id: string;
+  sample_id: string;
+}
+
+export interface Manifest {
+  schema_version: 1;
+  run_id: string;
+  generated_at: string;
+  counts: Record<SampleStatus, number> & { total: number; resumed: number };
+  samples: Array<{ task_id: string; sample_id: string; status: SampleStatus; result: string; result_sha256: string; resumed: boolean }>;
+  artifacts: ManifestArtifact[];
+  problems: string[];
+}
+
+export const MANIFEST_FILE = 'manifest.json';
+
+/**
+ * Lays the run out on disk from collected samples: each sample's result.json and evidence (copied in when
+ * the bytes came from elsewhere, e.g. merged shards), combined.csv per task, and the manifest of every hash.
+ */
+export function writeRun(runDir: string, runId: string, samples: readonly CollectedSample[]): Manifest {
+  const problems: string[] = [];
+  const manifest: Manifest = {
+    schema_version: 1,
+    run_id: runId,
+    generated_at: new Date().toISOString(),
+    counts: { done: 0, partial_success: 0, needs_review: 0, failed: 0, total: 0, resumed: 0 },
+    samples: [],
+    artifacts: [],
+    problems,
+  };
+  const byTask = new Map<string, Result[]>();
+  const ordered = [...samples].sort((a, b) => key(a.result).localeCompare(key(b.result)));
+  for (const sample of ordered) {
+    const { result } = sample;
+    const dir = path.join(runDir, result.task_id, result.sample_id);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [filename, source] of sample.files) placeFile(source, path.join(dir, filename), problems);
+    for (const artifact of result.artifacts) {
+      const file = path.join(dir, artifact.filename);
+      const relative = path.relative(runDir, file).split(path.sep).join('/');
+      if (!fs.existsSync(file)) problems.push(`${relative}: missing (listed in result.json)`);
+      else if (sha256File(file) !== artifact.sha256) problems.push(`${relative}: sha256 differs from the hash recorded when it was written`);
+      manifest.artifacts.push({ path: relative, sha256: artifact.sha256, bytes: artifact.bytes, task_id: result.task_id, sample_id: result.sample_id });
+    }
+    const resultText = JSON.stringify(result, null, 2) + '\n';
+    const resultFile = path.join(dir, 'result.json');
+    if (!fs.existsSync(resultFile) || fs.readFileSync(resultFile, 'utf8') !== resultText) writeFileAtomic(resultFile, resultText);
+    manifest.samples.push({
+      task_id: result.task_id,
+      sample_id: result.sample_id,
+      status: result.status,
+      result: path.relative(runDir, resultFile).split(path.sep).join('/'),
+      result_sha256: sha256(resultText),
+      resumed: sample.resumed,
+    });
+    manifest.counts[result.status] += 1;
+    manifest.counts.total += 1;
+    if (sample.resumed) manifest.counts.resumed += 1;
+    byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
+  }
+  for (const [taskId, results] of byTask) writeFileAtomic(path.join(runDir, taskId, 'combined.csv'), combinedCsv(results));
+  writeJsonAtomic(path.join(runDir, MANIFEST_FILE), manifest);
+  return manifest;
+}
+
+function placeFile(source: string, target: string, problems: string[]): void {
+  if (path.resolve(source) === path.resolve(target)) return;
+  if (!fs.existsSync(source)) {
+    problems.push(`${target}: attachment source ${source} is gone`);
+    return;
+  }
+  if (fs.existsSync(target) && sha256File(target) === sha256File(source)) return;
+  writeFileAtomic(target, fs.readFileSync(source));
+}
+
+const key = (r: Result) => `${r.task_id}\u0000${r.sample_id}`;

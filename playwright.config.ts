@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+import 'dotenv/config';
+import * as path from 'node:path';
+import { chromiumPath, CHROMIUM_ARGS } from './agent/browser/chromium';
+import { newRunId, settings } from './agent/settings';
+
+// Set once in the main process; workers (and merge-reports) inherit it.
+process.env.AGENT_RUN_ID ||= newRunId();
+
+const reports = settings.reportsDir;
+const auditTrace = process.env.AGENT_TRACE === 'on';
+
+export default defineConfig({
+  outputDir: path.join(reports, 'test-results'),
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: Number(process.env.AGENT_RETRIES ?? 1),
+  workers: process.env.AGENT_WORKERS ? Number(process.env.AGENT_WORKERS) : undefined,
+  timeout: 120_000,
+  reporter: [
+    ['list'],
+    ['html', { open: 'never', outputFolder: path.join(reports, 'html') }],
+    ['./agent/report/reporter.ts'],
+    ['allure-playwright', { resultsDir: path.join(reports, 'allure-results'), detail: true, suiteTitle: true }],
+  ],
+  use: {
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 900 },
+    colorScheme: 'light',
+    acceptDownloads: true,
+    trace: auditTrace ? 'on' : 'retain-on-failure',
+    screenshot: 'off',
+    video: 'off',
+  },
+  webServer: {
+    command: 'npx tsx fixtures/serve.ts',
+    url: 'http://127.0.0.1:4101/health',
+    reuseExistingServer: true,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+  projects: [
+    { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts' },
+    { name: 'self', testDir: './specs/self', retries: 0 },
+  ],
+});
