@@ -1,0 +1,67 @@
+import type { PageMetrics } from './page-metrics';
+import type { FlatNode } from './raw';
+import { CONTENT_ROLES, INTERACTIVE_ROLES } from './roles';
+import type { DomConfidence } from './types';
+
+/**
+ * The seeds' DOM-confidence penalty score:
+ *   1 − 0.3·canvasShare − 0.2·unlabeled/interactive − 0.1·svgIcons/interactive − (semantic < 10 ? 0.3 : 0)
+ * clamped to [0, 1].
+ *
+ * Two deliberate readings of the seed formula:
+ * - canvasShare is the share of the *viewport area* covered by canvas, not canvas count / node count:
+ *   one chart canvas among 300 nodes would otherwise cost 0.001, and the screenshot vision looks at
+ *   is the viewport.
+ * - interactive, unlabeled and semantic counts come from the AI snapshot, not a DOM query: "unlabeled"
+ *   then means exactly "the agent sees a control it cannot name", with the browser's own accessible-name
+ *   computation, shadow DOM and iframes included.
+ */
+
+export const CONFIDENCE_WEIGHTS = { canvas: 0.3, unlabeled: 0.2, svg: 0.1, fewSemantic: 0.3 } as const;
+export const MIN_SEMANTIC_NODES = 10;
+
+export interface SnapshotCounts {
+  interactive: number;
+  unlabeledInteractive: number;
+  semanticNodes: number;
+}
+
+export function isInteractiveNode(item: FlatNode): boolean {
+  return INTERACTIVE_ROLES.has(item.node.role) || (item.node.clickable === true && !!item.node.ref);
+}
+
+export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
+  let interactive = 0;
+  let unlabeledInteractive = 0;
+  let semanticNodes = 0;
+  for (const item of flat) {
+    const node = item.node;
+    if (isInteractiveNode(item)) {
+      interactive++;
+      semanticNodes++;
+      const label = node.name ?? (node.role === 'generic' ? node.text : undefined);
+      if (!label?.trim()) unlabeledInteractive++;
+    } else if (CONTENT_ROLES.has(node.role) && node.role !== 'text' && (node.name || node.text)) {
+      semanticNodes++;
+    }
+  }
+  return { interactive, unlabeledInteractive, semanticNodes };
+}
+
+export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'svgOnlyIcons' | 'totalElements'>, counts: SnapshotCounts): DomConfidence {
+  const perInteractive = Math.max(counts.interactive, 1);
+  let score = 1;
+  score -= CONFIDENCE_WEIGHTS.canvas * metrics.canvasShare;
+  score -= CONFIDENCE_WEIGHTS.unlabeled * (counts.unlabeledInteractive / perInteractive);
+  score -= CONFIDENCE_WEIGHTS.svg * (metrics.svgOnlyIcons / perInteractive);
+  if (counts.semanticNodes < MIN_SEMANTIC_NODES) score -= CONFIDENCE_WEIGHTS.fewSemantic;
+  return {
+    score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,
+    canvasShare: Math.round(metrics.canvasShare * 1000) / 1000,
+    unlabeledInteractive: counts.unlabeledInteractive,
+    svgOnlyIcons: metrics.svgOnlyIcons,
+    semanticNodes: counts.semanticNodes,
+    interactive: counts.interactive,
+    totalNodes: metrics.totalElements,
+  };
+}

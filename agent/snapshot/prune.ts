@@ -1,0 +1,225 @@
+import { matchesKeywords } from './keywords';
+import type { FlatNode } from './raw';
+import {
+  CHROME_ROLES, CONTENT_ROLES, FORM_CONTROL_ROLES, INTERACTIVE_ROLES, NAMED_CONTAINER_ROLES, PLAIN_TEXT_ROLES,
+  TABLE_CELL_ROLES, URGENT_ROLES,
+} from './roles';
+import type { SnapshotNode } from './types';
+
+/**
+ * Passes 1–3 of the seeds' filter, as a pure function over the flattened snapshot:
+ * 1. drop page chrome (unless it holds a keyword match) and contentless wrappers (their children stay);
+ * 2. keep semantic roles and meaningful text, folding each table row into one line;
+ * 3. score: controls > links/buttons > headings > text, +viewport, +keyword, +inside a dialog.
+ * Pass 4 (budget) lives in budget.ts.
+ */
+
+export type NodeKind = 'urgent' | 'control' | 'interactive' | 'heading' | 'status' | 'image' | 'container' | 'content' | 'text';
+
+const BASE_SCORE: Record<NodeKind, number> = {
+  urgent: 8,
+  control: 6,
+  interactive: 5,
+  heading: 4,
+  status: 4,
+  image: 2,
+  container: 1.5,
+  content: 1,
+  text: 1,
+};
+export const VIEWPORT_BONUS = 2;
+export const KEYWORD_BONUS = 20;
+export const DIALOG_BONUS = 3;
+
+export interface Candidate {
+  flat: FlatNode;
+  kind: NodeKind;
+  /** Survives the token budget no matter what: keyword matches, filled controls, dialogs/alerts, mustKeep. */
+  pinned: boolean;
+  keyword: boolean;
+  /** Kept from a dropped chrome region (keyword or mustKeep): print its landmark. */
+  fromChrome: boolean;
+}
+
+export interface PruneOptions {
+  /** Lower-cased (see normalizeKeywords). */
+  keywords: readonly string[];
+  mustKeep?: (node: SnapshotNode) => boolean;
+}
+
+export interface PruneResult {
+  candidates: Candidate[];
+  chromeRegions: number;
+}
+
+export function selectCandidates(flat: readonly FlatNode[], options: PruneOptions): PruneResult {
+  const chrome = markSiteChrome(flat);
+  const inDialog = markSubtrees(flat, (item) => item.node.role === 'dialog' || item.node.role === 'alertdialog');
+  const consumed = foldTableRows(flat);
+  const candidates: Candidate[] = [];
+  for (const item of flat) {
+    const node = item.node;
+    const forced = options.mustKeep?.(node) ?? false;
+    if (consumed[item.index] && !forced) continue;
+    let kind = classify(flat, item);
+    if (!kind && !forced) continue;
+    kind ??= 'text';
+    const keyword = matchesKeywords(node, options.keywords);
+    const fromChrome = chrome.mask[item.index] === 1;
+    if (fromChrome && !keyword && !forced) continue;
+    node.score = BASE_SCORE[kind] + (node.inViewport ? VIEWPORT_BONUS : 0) + (keyword ? KEYWORD_BONUS : 0)
+      + (inDialog[item.index] ? DIALOG_BONUS : 0);
+    const pinned = forced || keyword || kind === 'urgent' || (kind === 'control' && hasValue(node));
+    candidates.push({ flat: item, kind, pinned, keyword, fromChrome });
+  }
+  return { candidates, chromeRegions: chrome.regions };
+}
+
+export function hasValue(node: SnapshotNode): boolean {
+  const { checked, selected } = node.states;
+  return (node.value !== undefined && node.value !== '') || checked === true || checked === 'mixed' || selected === true;
+}
+
+function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | undefined {
+  const node = item.node;
+  const role = node.role;
+  if (item.fragment) return isMeaningfulText(node.text) && !isLabelEcho(flat, item) ? 'text' : undefined;
+  if (URGENT_ROLES.has(role)) return 'urgent';
+  if (FORM_CONTROL_ROLES.has(role)) return 'control';
+  if (INTERACTIVE_ROLES.has(role)) return 'interactive';
+  const label = node.name ?? node.text;
+  if (PLAIN_TEXT_ROLES.has(role) || role === 'none' || role === 'presentation') {
+    if (node.clickable && node.ref && label) return 'interactive';
+    return isMeaningfulText(label) ? 'text' : undefined;
+  }
+  if (role === 'heading') return label ? 'heading' : undefined;
+  if (role === 'status' || role === 'progressbar' || role === 'meter' || role === 'log') {
+    return label || node.value ? 'status' : undefined;
+  }
+  if (role === 'img') return node.name ? 'image' : undefined;
+  if (TABLE_CELL_ROLES.has(role) || role === 'listitem') {
+    return label && !echoesInteractiveDescendant(flat, item, label) ? 'content' : undefined;
+  }
+  if (CONTENT_ROLES.has(role)) return label ? 'content' : undefined;
+  if (NAMED_CONTAINER_ROLES.has(role)) return node.name ? 'container' : undefined;
+  if (node.clickable && node.ref && label) return 'interactive';
+  return isMeaningfulText(label) ? 'text' : undefined;
+}
+
+/** At least two letters or digits: drops separators, bullets and lone punctuation. */
+export function isMeaningfulText(value: string | undefined): boolean {
+  return !!value && /[\p{L}\p{N}][^]*[\p{L}\p{N}]/u.test(value);
+}
+
+function normalizeLabel(value: string | undefined): string {
+  return (value ?? '').toLowerCase().replace(/[\s:*]+$/, '').trim();
+}
+
+/** A bare label string next to the control it names (`Search` beside textbox "Search") says nothing new. */
+function isLabelEcho(flat: readonly FlatNode[], item: FlatNode): boolean {
+  const text = normalizeLabel(item.node.text);
+  const parent = flat[item.parent];
+  if (parent && normalizeLabel(parent.node.name) === text) return true;
+  const next = flat[item.index + 1];
+  if (next && next.parent === item.parent && normalizeLabel(next.node.name) === text) return true;
+  const previous = previousSibling(flat, item);
+  return !!previous && normalizeLabel(previous.node.name) === text;
+}
+
+function previousSibling(flat: readonly FlatNode[], item: FlatNode): FlatNode | undefined {
+  let index = item.index - 1;
+  while (index > item.parent) {
+    const candidate = flat[index];
+    if (!candidate) return undefined;
+    if (candidate.parent === item.parent) return candidate;
+    index = candidate.parent;
+  }
+  return undefined;
+}
+
+/** A cell or list item whose label is just its link's name: the link line already says it. */
+function echoesInteractiveDescendant(flat: readonly FlatNode[], item: FlatNode, label: string): boolean {
+  for (let index = item.index + 1; index < item.end; index++) {
+    const child = flat[index];
+    if (child && INTERACTIVE_ROLES.has(child.node.role) && child.node.name === label) return true;
+  }
+  return false;
+}
+
+interface ChromeMask {
+  mask: Uint8Array;
+  regions: number;
+}
+
+/**
+ * banner/contentinfo are site chrome by ARIA definition; a navigation or complementary region inside
+ * `main` is page content (pagination, in-page tabs) and stays. If dropping chrome would leave no
+ * interactive element at all, the page *is* its chrome (a sitemap, a menu page) and nothing is dropped.
+ */
+function markSiteChrome(flat: readonly FlatNode[]): ChromeMask {
+  const mask = new Uint8Array(flat.length);
+  let regions = 0;
+  for (const item of flat) {
+    if (mask[item.index] || !CHROME_ROLES.has(item.node.role)) continue;
+    const role = item.node.role;
+    if ((role === 'navigation' || role === 'complementary') && hasAncestorRole(flat, item, 'main')) continue;
+    mask.fill(1, item.index, item.end);
+    regions++;
+  }
+  const contentHasInteractive = flat.some((item) => !mask[item.index] && INTERACTIVE_ROLES.has(item.node.role));
+  if (regions > 0 && !contentHasInteractive) return { mask: new Uint8Array(flat.length), regions: 0 };
+  return { mask, regions };
+}
+
+function hasAncestorRole(flat: readonly FlatNode[], item: FlatNode, role: string): boolean {
+  for (let parent = flat[item.parent]; parent; parent = flat[parent.parent]) {
+    if (parent.node.role === role) return true;
+  }
+  return false;
+}
+
+function markSubtrees(flat: readonly FlatNode[], isRoot: (item: FlatNode) => boolean): Uint8Array {
+  const mask = new Uint8Array(flat.length);
+  for (const item of flat) {
+    if (!mask[item.index] && isRoot(item)) mask.fill(1, item.index, item.end);
+  }
+  return mask;
+}
+
+/**
+ * A table row becomes one line, `row "Ada | 36"`, instead of a line per cell: a 50×6 table costs 50
+ * lines, not 350. Interactive descendants (a link in a cell) keep their own lines under the row.
+ * Returns the mask of nodes folded into their row.
+ */
+function foldTableRows(flat: readonly FlatNode[]): Uint8Array {
+  const consumed = new Uint8Array(flat.length);
+  for (const row of flat) {
+    if (row.node.role !== 'row' || consumed[row.index]) continue;
+    const cells: string[] = [];
+    for (let index = row.index + 1; index < row.end; index++) {
+      const child = flat[index];
+      if (!child) break;
+      if (INTERACTIVE_ROLES.has(child.node.role) || child.node.clickable) {
+        index = child.end - 1;
+        continue;
+      }
+      consumed[index] = 1;
+      if (child.parent === row.index && TABLE_CELL_ROLES.has(child.node.role)) cells.push(cellLabel(flat, child));
+    }
+    const text = cells.join(' | ').trim();
+    if (!row.node.name && text.replace(/[\s|]/g, '') !== '') row.node.text = text;
+  }
+  return consumed;
+}
+
+function cellLabel(flat: readonly FlatNode[], cell: FlatNode): string {
+  if (cell.node.name) return cell.node.name;
+  if (cell.node.text) return cell.node.text;
+  const parts: string[] = [];
+  for (let index = cell.index + 1; index < cell.end; index++) {
+    const child = flat[index]?.node;
+    const label = child?.name ?? child?.text ?? child?.value;
+    if (label) parts.push(label);
+  }
+  return parts.join(' ');
+}
