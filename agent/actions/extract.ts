@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator } from '../task/locator-schema';
-import { applyPattern, coerceValue, VALUE_TYPES } from './coerce';
+import { applyPattern, coerceValue, VALUE_TYPES, type ValueType } from './coerce';
 import { resolveTarget, TargetArg } from './target';
 import { ActionError, defineAction } from './types';
 
@@ -15,22 +15,21 @@ export const extract = defineAction({
     type: z.enum(VALUE_TYPES).optional().describe('Coerce the value: string (default), number ("1.2k" → 1200), integer, boolean, date (YYYY-MM-DD), list'),
     attribute: z.string().optional().describe('Read this attribute (e.g. "href", "title") instead of the text'),
     missing: z.enum(['error', 'null']).optional().describe('"null": a missing element means the field is null (not an error)'),
+    all: z.boolean().optional().describe('Read every matching element into a list (e.g. all item names)'),
   }),
-  async handle({ field, target, pattern, type, attribute, missing }, env) {
+  async handle({ field, target, pattern, type, attribute, missing, all }, env) {
     let resolved;
     try {
-      resolved = await resolveTarget(target, env);
+      resolved = await resolveTarget(target, env, { allowMany: all });
     } catch (error) {
       if (missing !== 'null') throw error;
       const provenance = { source: 'dom' as const, url: env.page.url(), locator: typeof target === 'string' ? target : describeLocator(target), step: env.step, at: new Date().toISOString() };
       return { description: `${field} = null (element not on the page)`, effects: { extracted: { field, value: null, provenance } } };
     }
-    const raw = await readRaw(resolved.locator.first(), attribute);
-    const matched = pattern ? applyPattern(raw, pattern) : raw;
-    if (matched === null) throw new ActionError(`"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/`);
-    const value = coerceValue(matched, type ?? 'string');
-    if (value === null && type && type !== 'string')
-      throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}`);
+    const elements = all ? await resolved.locator.all() : [resolved.locator.first()];
+    const values: unknown[] = [];
+    for (const element of elements) values.push(readValue(field, await readRaw(element, attribute), pattern, type));
+    const value = all ? values : values[0];
     const provenance = {
       source: 'dom' as const,
       url: env.page.url(),
@@ -44,10 +43,19 @@ export const extract = defineAction({
   },
 });
 
+function readValue(field: string, raw: string, pattern: string | undefined, type: ValueType | undefined): unknown {
+  const matched = pattern ? applyPattern(raw, pattern) : raw;
+  if (matched === null) throw new ActionError(`"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/`);
+  const value = coerceValue(matched, type ?? 'string');
+  if (value === null && type && type !== 'string') throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}`);
+  return value;
+}
+
 async function readRaw(locator: Locator, attribute?: string): Promise<string> {
   if (attribute) return (await locator.getAttribute(attribute, { timeout: 5_000 })) ?? '';
   return locator.evaluate(el => {
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
-    return (el as HTMLElement).innerText ?? el.textContent ?? '';
+    // innerText is empty for content that is not rendered (a closed <details>); the text is still on the page.
+    return (el as HTMLElement).innerText || el.textContent || '';
   });
 }

@@ -19,15 +19,20 @@ export interface ResolvedTarget {
 
 const EXISTS_TIMEOUT_MS = 2_000;
 
-export async function resolveTarget(target: TargetArg, env: Pick<ActionEnv, 'page' | 'elements'>): Promise<ResolvedTarget> {
+export interface ResolveOptions {
+  /** Several matches are fine (extract all): no ambiguity error. */
+  allowMany?: boolean;
+}
+
+export async function resolveTarget(target: TargetArg, env: Pick<ActionEnv, 'page' | 'elements'>, options: ResolveOptions = {}): Promise<ResolvedTarget> {
   const { page } = env;
-  if (typeof target !== 'string') return resolveSemantic(page, target);
+  if (typeof target !== 'string') return resolveSemantic(page, target, options);
   const trimmed = target.trim();
   if (REF_PATTERN.test(trimmed)) return resolveRef(page, trimmed, env.elements);
-  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) });
+  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, options);
   const known = findByName(env.elements, trimmed);
   if (known?.ref) return resolveRef(page, known.ref, env.elements);
-  return resolveSemantic(page, { text: trimmed });
+  return resolveSemantic(page, { text: trimmed }, options);
 }
 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
@@ -42,12 +47,12 @@ async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string,
   return { locator, element, label: known ? `[${ref}] ${describeKnown(known)}` : ref };
 }
 
-async function resolveSemantic(page: Page, target: SemanticLocator): Promise<ResolvedTarget> {
+async function resolveSemantic(page: Page, target: SemanticLocator, options: ResolveOptions): Promise<ResolvedTarget> {
   const candidates = candidateLocators(page, target);
   for (const locator of candidates) {
     const count = await countQuickly(locator);
     if (count === 0) continue;
-    if (count > 1 && target.nth === undefined) {
+    if (count > 1 && target.nth === undefined && !options.allowMany) {
       const visible = locator.filter({ visible: true });
       const visibleCount = await countQuickly(visible);
       if (visibleCount === 1) return { locator: visible, element: target, label: describeLocator(target) };

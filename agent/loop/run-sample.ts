@@ -2,7 +2,7 @@ import type { BrowserContext } from '@playwright/test';
 import { dispatch, type ActionCall } from '../actions/dispatch';
 import type { ActionEnv, ActionPolicy, ActionResult } from '../actions/types';
 import type { ContextPages } from '../browser/page-tracker';
-import type { Decider, HistoryEntry, PageView } from '../decide/types';
+import type { Decider, Decision, HistoryEntry, PageView } from '../decide/types';
 import type { Reflection, SampleStatus } from '../evidence/result-schema';
 import { describeLocator } from '../task/locator-schema';
 import type { Sample } from '../task/samples';
@@ -40,9 +40,11 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   const runStep = input.runStep ?? directly;
   const history: HistoryEntry[] = [];
   const notices: string[] = [];
-  const startUrl = task.start_url;
+  const startCall: ActionCall = { name: 'goto', args: { url: fillStartUrl(task.start_url, sample) } };
+  const started = await perform(startCall, 1, undefined, input, runStep, history);
+  if (started.outcome) return started.outcome;
 
-  for (let step = 1; step <= task.max_steps; step++) {
+  for (let step = 2; step <= task.max_steps; step++) {
     if (input.signal.aborted) return { status: 'failed', error: `stopped: ${String(input.signal.reason ?? 'aborted')}` };
     const view = decider.needsView && input.view ? await input.view(tracker, step, input.signal) : undefined;
     const isLastStep = step === task.max_steps;
@@ -67,29 +69,11 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       recorder.notes.push(decision.stuck);
       return { status: 'needs_review', error: decision.stuck };
     }
-    const calls = step === 1 && history.length === 0 ? withStartUrl(decision.actions, startUrl, sample) : decision.actions;
+    const calls = decision.actions;
     for (const [index, call] of calls.entries()) {
-      const urlBefore = tracker.active.url();
-      const started = Date.now();
-      const result = await runStep(stepTitle(step, call), () => act(call, input, view, step));
-      const urlAfter = tracker.active.url();
-      decider.observe?.(call, result, urlAfter);
-      recorder.record({
-        step,
-        sub_step: calls.length > 1 ? index + 1 : undefined,
-        timestamp: new Date().toISOString(),
-        decider: decider.kind,
-        model: decision.model,
-        reflection: index === 0 ? decision.reflection : undefined,
-        action: { name: call.name, args: call.args },
-        outcome: { success: result.success, description: result.description, error: result.error, infra: result.infra },
-        element: result.element ? describeLocator(result.element) : undefined,
-        url_before: urlBefore,
-        url_after: urlAfter,
-        duration_ms: Date.now() - started,
-      });
-      history.push({ step, action: call, result, reflection: decision.reflection as Reflection | undefined, url: urlAfter });
-      const outcome = applyEffects(result, input, step, isLastStep, notices);
+      const sub = calls.length > 1 ? index + 1 : undefined;
+      const { result, outcome } = await perform(call, step, view, input, runStep, history, { sub, decision: index === 0 ? decision : undefined, isLastStep, notices });
+      decider.observe?.(call, result, tracker.active.url());
       if (outcome) return outcome;
       if (!result.success) break;
     }
@@ -97,12 +81,44 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   return exhausted(input);
 }
 
-/** Samples start at the task's start URL; the decider's first step runs after it. */
-function withStartUrl(actions: ActionCall[], startUrl: string, sample: Sample): ActionCall[] {
-  const first = actions[0];
-  if (first?.name === 'goto') return actions;
-  const url = startUrl.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, key: string) => sample.row[key] ?? '');
-  return [{ name: 'goto', args: { url } }, ...actions];
+interface PerformContext {
+  sub?: number;
+  decision?: Decision;
+  isLastStep?: boolean;
+  notices?: string[];
+}
+
+/** Acts, records the log entry and history, and applies the action's effects. */
+async function perform(call: ActionCall, step: number, view: PageView | undefined, input: RunSampleInput, runStep: StepRunner, history: HistoryEntry[], ctx: PerformContext = {}) {
+  const { tracker, recorder, decider } = input;
+  const urlBefore = tracker.active.url();
+  const started = Date.now();
+  const result = await runStep(stepTitle(step, call), () => act(call, input, view, step));
+  const urlAfter = tracker.active.url();
+  recorder.record({
+    step,
+    sub_step: ctx.sub,
+    timestamp: new Date().toISOString(),
+    decider: ctx.decision ? decider.kind : 'loop',
+    model: ctx.decision?.model,
+    reflection: ctx.decision?.reflection,
+    action: { name: call.name, args: call.args },
+    outcome: { success: result.success, description: result.description, error: result.error, infra: result.infra },
+    element: result.element ? describeLocator(result.element) : undefined,
+    url_before: urlBefore,
+    url_after: urlAfter,
+    duration_ms: Date.now() - started,
+  });
+  history.push({ step, action: call, result, reflection: ctx.decision?.reflection as Reflection | undefined, url: urlAfter });
+  const outcome = applyEffects(result, input, step, ctx.isLastStep ?? false, ctx.notices ?? []);
+  return { result, outcome };
+}
+
+/** A value placed inside a URL is percent-encoded; a template that is the whole URL (e.g. "{{url}}") is used as is. */
+export function fillStartUrl(startUrl: string, sample: Sample): string {
+  const whole = /^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$/.exec(startUrl.trim());
+  if (whole?.[1]) return sample.row[whole[1]] ?? '';
+  return startUrl.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, key: string) => encodeURIComponent(sample.row[key] ?? ''));
 }
 
 async function act(call: ActionCall, input: RunSampleInput, view: PageView | undefined, step: number): Promise<ActionResult> {
