@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BwaInputError, formatZodIssues, lineAndColumn } from './errors';
+import { jsonErrorOffset } from './json-error-offset';
 import { TaskSpecSchema, type TaskSpec } from './schema';
 import { stableHash } from './stable-json';
 
@@ -19,11 +20,11 @@ export function parseJsonFile(file: string, code: string): unknown {
     throw new BwaInputError(code, `${file}: cannot read (${(error as Error).message})`);
   }
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    const where = position ? lineAndColumn(text, Number(position[1])) : undefined;
+    const message = (error as Error).message.split('\n')[0] ?? '';
+    const offset = jsonErrorOffset(text.replace(/^\uFEFF/, ''));
+    const where = offset === undefined ? undefined : lineAndColumn(text, offset);
     throw new BwaInputError(code, `${file}${where ? `:${where.line}:${where.column}` : ''}: malformed JSON — ${message}`);
   }
 }

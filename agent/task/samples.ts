@@ -44,8 +44,11 @@ export function loadSamplesCsv(task: TaskSpec, file: string): Sample[] {
   const errors: string[] = [];
   const seen = new Map<string, number>();
   const samples: Sample[] = [];
+  let previousEnd = header.info.lines;
   for (const { record, info } of rows) {
-    const line = info.lines;
+    // csv-parse reports the line a record ends on; a quoted newline makes a record span lines.
+    const line = previousEnd + 1;
+    previousEnd = info.lines;
     const row = Object.fromEntries(columns.map((c, i) => [c, record[i] ?? ''])) as Record<string, string>;
     const id = (row.sample_id ?? '').trim();
     const idProblem = checkSampleId(id);

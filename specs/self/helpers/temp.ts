@@ -1,0 +1,29 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function tempDir(prefix = 'bwa-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function writeFiles(root: string, files: Record<string, string | Buffer>): void {
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(root, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+}
+
+/** A minimal valid task spec; tests override what they exercise. */
+export function taskJson(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    task_id: 'demo',
+    start_url: 'http://127.0.0.1:4101/people/{{username}}',
+    system_prompt: 'Collect the fields.',
+    goal: 'Extract the name.',
+    output_schema: { name: 'string' },
+    input_schema: { username: 'string' },
+    allowed_domains: ['127.0.0.1:4101'],
+    ...overrides,
+  };
+}

@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadTaskFile } from '../../../agent/task/load-task';
+import { JSON_SCHEMA_FILE, renderTaskJsonSchema } from '../../../agent/task/write-json-schema';
+import { taskJson, tempDir, writeFiles } from '../helpers/temp';
+
+function load(content: string | Record<string, unknown>, name = 'demo.json') {
+  const dir = tempDir();
+  writeFiles(dir, { [name]: typeof content === 'string' ? content : JSON.stringify(content, null, 2) });
+  return () => loadTaskFile(path.join(dir, name));
+}
+
+test('a valid spec loads with defaults applied and a stable hash', () => {
+  const task = load(taskJson())();
+  expect(task.spec.max_steps).toBe(25);
+  expect(task.spec.phase).toBe('execution');
+  expect(task.spec.required_fields).toEqual([]);
+  expect(task.hash).toMatch(/^[0-9a-f]{64}$/);
+  expect(load(taskJson({ recipe: [{ action: 'done', extracted: {} }] }))().hash).toBe(task.hash);
+});
+
+test('malformed JSON names the file, line and column', () => {
+  const run = load('{\n  "task_id": "demo",\n  "goal": oops\n}');
+  expect(run).toThrow(/demo\.json:3:\d+: malformed JSON/);
+});
+
+test('unknown fields are rejected by name', () => {
+  expect(load(taskJson({ max_stepz: 10 }))).toThrow(/demo\.json: invalid task spec\n\s+• \(root\): unknown field\(s\) "max_stepz"/);
+});
+
+test('wrong types name the JSON path and what was expected', () => {
+  const run = load(taskJson({ max_steps: 'ten', recipe: [{ action: 'click', target: { role: 5 } }] }));
+  expect(run).toThrow(/• max_steps: .*expected number/);
+  expect(run).toThrow(/• recipe\[0\]\.target/);
+});
+
+test('missing required fields are each named', () => {
+  const spec = taskJson();
+  delete spec.goal;
+  delete spec.output_schema;
+  const run = load(spec);
+  expect(run).toThrow(/• goal: .*expected string/);
+  expect(run).toThrow(/• output_schema: /);
+});
+
+test('inconsistent fields are reported together', () => {
+  const run = load(taskJson({ required_fields: ['name', 'nope'], judgment_required: true }));
+  expect(run).toThrow(/• required_fields\[1\]: "nope" is not a key of output_schema/);
+  expect(run).toThrow(/• judgment_question: required when judgment_required is true/);
+});
+
+test('task_id must match the file name and be safe', () => {
+  expect(load(taskJson({ task_id: 'other' }))).toThrow(/task_id: "other" must equal the file name "demo"/);
+  expect(load(taskJson({ task_id: '../evil' }), 'demo.json')).toThrow(/• task_id: lowercase letters/);
+});
+
+test('allowed_domains is required: a task never runs unconfined', () => {
+  const spec = taskJson();
+  delete spec.allowed_domains;
+  expect(load(spec)).toThrow(/• allowed_domains: /);
+});
+
+test('tasks/task.schema.json is generated from the zod schema and up to date', () => {
+  expect(fs.readFileSync(JSON_SCHEMA_FILE, 'utf8')).toBe(renderTaskJsonSchema());
+});
+
+test('every bundled task spec loads', () => {
+  const dir = path.resolve(__dirname, '../../../tasks');
+  const files = fs.readdirSync(dir).filter(f => f.endsWith('.json') && f !== 'task.schema.json');
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) expect(() => loadTaskFile(path.join(dir, file)), file).not.toThrow();
+});
