@@ -39,9 +39,28 @@ export function fitToBudget(flat: readonly FlatNode[], candidates: readonly Cand
       used += cost;
     }
   }
-  const kept = candidates.filter((_, position) => chosen[position]);
+  const kept = withEnclosingFrames(flat, candidates.filter((_, position) => chosen[position]));
   const lines = formatKeptLines(flat, kept, options.keywords);
   return { kept, lines, overBudget: candidates.length - kept.length, lineTokens: used };
+}
+
+/**
+ * Child-frame lines are printed under their <iframe> line, so the frame of every kept node is kept too.
+ * Cheaper than a per-line "(in iframe …)" note, and the nesting shows the same thing.
+ */
+function withEnclosingFrames(flat: readonly FlatNode[], kept: Candidate[]): Candidate[] {
+  const keptIndexes = new Set(kept.map((candidate) => candidate.flat.index));
+  const frames: Candidate[] = [];
+  for (const candidate of kept) {
+    if (!candidate.flat.node.frameRef) continue;
+    for (let parent = flat[candidate.flat.parent]; parent; parent = flat[parent.parent]) {
+      if (parent.node.role !== 'iframe' || keptIndexes.has(parent.index)) continue;
+      keptIndexes.add(parent.index);
+      frames.push({ flat: parent, kind: 'container', pinned: false, keyword: false, fromChrome: candidate.fromChrome });
+    }
+  }
+  if (frames.length === 0) return kept;
+  return [...kept, ...frames].sort((a, b) => a.flat.index - b.flat.index);
 }
 
 function compareForBudget(candidates: readonly Candidate[], a: number, b: number): number {

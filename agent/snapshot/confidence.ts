@@ -4,20 +4,23 @@ import { CONTENT_ROLES, INTERACTIVE_ROLES } from './roles';
 import type { DomConfidence } from './types';
 
 /**
- * The seeds' DOM-confidence penalty score:
- *   1 − 0.3·canvasShare − 0.2·unlabeled/interactive − 0.1·svgIcons/interactive − (semantic < 10 ? 0.3 : 0)
- * clamped to [0, 1].
+ * DOM confidence, shaped like the seeds' penalty score and clamped to [0, 1]:
+ *   1 − min(0.6, 1.5·canvasShare) − 0.4·unlabeled/interactive − 0.8·min(1, svgIcons/interactive)
+ *     − (semantic < 10 ? 0.3 : 0)
  *
- * Two deliberate readings of the seed formula:
+ * Where it departs from the seed formula, and why:
+ * - Weights. The seed's 0.3/0.2/0.1 cannot reach its own example: a CI page whose 7 pass/fail marks are
+ *   unlabeled SVGs next to 10 links scores 0.93 with them, so vision never fires. The weights above were
+ *   calibrated on the fixture pages: normal pages stay ≥ 0.85, the svg-status and canvas-chart pages
+ *   fall below the 0.6 threshold.
  * - canvasShare is the share of the *viewport area* covered by canvas, not canvas count / node count:
- *   one chart canvas among 300 nodes would otherwise cost 0.001, and the screenshot vision looks at
- *   is the viewport.
+ *   one chart among 300 nodes would otherwise cost 0.001, and the screenshot vision reads is the viewport.
  * - interactive, unlabeled and semantic counts come from the AI snapshot, not a DOM query: "unlabeled"
  *   then means exactly "the agent sees a control it cannot name", with the browser's own accessible-name
  *   computation, shadow DOM and iframes included.
  */
 
-export const CONFIDENCE_WEIGHTS = { canvas: 0.3, unlabeled: 0.2, svg: 0.1, fewSemantic: 0.3 } as const;
+export const CONFIDENCE_WEIGHTS = { canvas: 1.5, canvasCap: 0.6, unlabeled: 0.4, svg: 0.8, fewSemantic: 0.3 } as const;
 export const MIN_SEMANTIC_NODES = 10;
 
 export interface SnapshotCounts {
@@ -51,9 +54,9 @@ export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
 export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'svgOnlyIcons' | 'totalElements'>, counts: SnapshotCounts): DomConfidence {
   const perInteractive = Math.max(counts.interactive, 1);
   let score = 1;
-  score -= CONFIDENCE_WEIGHTS.canvas * metrics.canvasShare;
+  score -= Math.min(CONFIDENCE_WEIGHTS.canvasCap, CONFIDENCE_WEIGHTS.canvas * metrics.canvasShare);
   score -= CONFIDENCE_WEIGHTS.unlabeled * (counts.unlabeledInteractive / perInteractive);
-  score -= CONFIDENCE_WEIGHTS.svg * (metrics.svgOnlyIcons / perInteractive);
+  score -= CONFIDENCE_WEIGHTS.svg * Math.min(1, metrics.svgOnlyIcons / perInteractive);
   if (counts.semanticNodes < MIN_SEMANTIC_NODES) score -= CONFIDENCE_WEIGHTS.fewSemantic;
   return {
     score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,

@@ -53,7 +53,7 @@ export interface PruneResult {
 }
 
 export function selectCandidates(flat: readonly FlatNode[], options: PruneOptions): PruneResult {
-  const chrome = markSiteChrome(flat);
+  const chrome = markSiteChrome(flat, (item) => classify(flat, item) !== undefined);
   const inDialog = markSubtrees(flat, (item) => item.node.role === 'dialog' || item.node.role === 'alertdialog');
   const consumed = foldTableRows(flat);
   const candidates: Candidate[] = [];
@@ -90,8 +90,9 @@ function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | undefin
   const label = node.name ?? node.text;
   if (PLAIN_TEXT_ROLES.has(role) || role === 'none' || role === 'presentation') {
     if (node.clickable && node.ref && label) return 'interactive';
-    return isMeaningfulText(label) ? 'text' : undefined;
+    return isMeaningfulText(label) && !isLabelEcho(flat, item) ? 'text' : undefined;
   }
+  if (label && normalizeLabel(flat[item.parent]?.node.name) === normalizeLabel(label)) return undefined;
   if (role === 'heading') return label ? 'heading' : undefined;
   if (role === 'status' || role === 'progressbar' || role === 'meter' || role === 'log') {
     return label || node.value ? 'status' : undefined;
@@ -117,7 +118,7 @@ function normalizeLabel(value: string | undefined): string {
 
 /** A bare label string next to the control it names (`Search` beside textbox "Search") says nothing new. */
 function isLabelEcho(flat: readonly FlatNode[], item: FlatNode): boolean {
-  const text = normalizeLabel(item.node.text);
+  const text = normalizeLabel(item.node.text ?? item.node.name);
   const parent = flat[item.parent];
   if (parent && normalizeLabel(parent.node.name) === text) return true;
   const next = flat[item.index + 1];
@@ -153,10 +154,10 @@ interface ChromeMask {
 
 /**
  * banner/contentinfo are site chrome by ARIA definition; a navigation or complementary region inside
- * `main` is page content (pagination, in-page tabs) and stays. If dropping chrome would leave no
- * interactive element at all, the page *is* its chrome (a sitemap, a menu page) and nothing is dropped.
+ * `main` is page content (pagination, in-page tabs) and stays. If dropping chrome would leave nothing
+ * worth showing, the page *is* its chrome (a sitemap, a menu page) and nothing is dropped.
  */
-function markSiteChrome(flat: readonly FlatNode[]): ChromeMask {
+function markSiteChrome(flat: readonly FlatNode[], isWorthShowing: (item: FlatNode) => boolean): ChromeMask {
   const mask = new Uint8Array(flat.length);
   let regions = 0;
   for (const item of flat) {
@@ -166,8 +167,8 @@ function markSiteChrome(flat: readonly FlatNode[]): ChromeMask {
     mask.fill(1, item.index, item.end);
     regions++;
   }
-  const contentHasInteractive = flat.some((item) => !mask[item.index] && INTERACTIVE_ROLES.has(item.node.role));
-  if (regions > 0 && !contentHasInteractive) return { mask: new Uint8Array(flat.length), regions: 0 };
+  const contentIsEmpty = regions > 0 && !flat.some((item) => !mask[item.index] && isWorthShowing(item));
+  if (contentIsEmpty) return { mask: new Uint8Array(flat.length), regions: 0 };
   return { mask, regions };
 }
 

@@ -79,7 +79,6 @@ export function formatNodeLine(node: SnapshotNode, ctx: LineContext): string {
   if (node.url) parts.push(`→ ${truncate(node.url, MAX_URL_CHARS)}`);
   const notes = formatStates(node.states);
   if (ctx.showLandmark && node.landmark) notes.push(`in ${node.landmark}`);
-  if (node.frameRef) notes.push(`in iframe ${node.frameRef}`);
   if (notes.length) parts.push(`(${notes.join(', ')})`);
   return ' '.repeat(Math.min(ctx.depth, MAX_INDENT)) + parts.join(' ');
 }
