@@ -27,8 +27,17 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     }
     fs.renameSync(tmp, file);
   } catch (error) {
-    fs.rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw new EvidenceWriteError(file, error);
+  }
+}
+
+/** Cleanup must never mask the error that made it necessary. */
+export function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // The original error is the one worth reporting.
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { writeFileAtomic, writeJsonAtomic, EvidenceWriteError } from './atomic';
+import { EvidenceWriteError, removeQuietly, writeFileAtomic, writeJsonAtomic } from './atomic';
 import { sanitizeFilename, sanitizeLabel } from './filenames';
 import { sha256 } from './hash';
 import { noRedaction, type Redactor } from './redact';
@@ -64,7 +64,7 @@ export class EvidenceStore {
       );
       fs.renameSync(tmp, target);
     } catch (error) {
-      fs.rmSync(tmp, { force: true });
+      removeQuietly(tmp);
       throw new EvidenceWriteError(target, error);
     }
     return this.register({ filename: name, sha256: hash.digest('hex'), bytes, kind, label: suggestedName, source_url: sourceUrl });
