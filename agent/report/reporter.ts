@@ -53,8 +53,9 @@ export function sampleLine(result: Result, resumed: boolean): string {
     .filter(f => result.extracted[f] !== undefined)
     .slice(0, KEY_FIELDS_SHOWN)
     .map(f => `${f}=${truncate(cellValue(result.extracted[f]?.value))}`);
-  const tail = result.status === 'done' ? '' : ` — ${truncate(result.error ?? '', 100)}`;
-  return `  ${STATUS_MARK[result.status]} ${result.task_id}/${result.sample_id} ${result.status}${resumed ? ' (resumed)' : ''} ${fields.join(' ')}${tail}`.trimEnd();
+  const parts = [STATUS_MARK[result.status], `${result.task_id}/${result.sample_id}`, result.status + (resumed ? ' (resumed)' : ''), ...fields];
+  if (result.status !== 'done' && result.error) parts.push(`— ${truncate(result.error, 100)}`);
+  return `  ${parts.join(' ')}`;
 }
 
 function truncate(text: string, max = 40): string {

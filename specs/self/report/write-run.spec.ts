@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sha256 } from '../../../agent/evidence/hash';
+import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
+import { combinedCsv } from '../../../agent/report/csv';
+import { sampleLine } from '../../../agent/report/reporter';
+import { writeRun, type Manifest } from '../../../agent/report/write-run';
+import { tempDir } from '../helpers/temp';
+
+function result(sampleId: string, extracted: Record<string, unknown>, overrides: Partial<Result> = {}): Result {
+  const at = '2026-01-01T00:00:00.000Z';
+  return {
+    schema_version: 1,
+    run_id: 'r1',
+    task_id: 'demo',
+    sample_id: sampleId,
+    status: 'done',
+    attempt: 0,
+    steps: 3,
+    decider: 'recipe',
+    input: { sample_id: sampleId },
+    output_fields: ['name', 'followers', 'pinned', 'note'],
+    extracted: Object.fromEntries(Object.entries(extracted).map(([k, value]) => [k, { value, provenance: { source: 'dom', at } }])),
+    judgment: null,
+    artifacts: [],
+    notes: [],
+    error: null,
+    started_at: at,
+    finished_at: at,
+    usage: emptyUsage(),
+    task_hash: 'h',
+    ...overrides,
+  };
+}
+
+test('combined.csv: sorted by sample_id, a column per output field, non-scalars JSON-encoded, quoting by csv-stringify', () => {
+  const csv = combinedCsv([
+    result('b', { name: 'Bob, "the builder"', followers: 0, pinned: ['x', 'y'], note: 'line1\nline2' }),
+    result('a', { name: 'Ann', followers: 12, pinned: null }, { status: 'partial_success', error: 'expected 5 items, got 3' }),
+  ]);
+  const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+  expect(Object.keys(rows[0]!)).toEqual(['sample_id', 'status', 'name', 'followers', 'pinned', 'note', 'steps', 'artifacts', 'error']);
+  expect(rows.map(r => r.sample_id)).toEqual(['a', 'b']);
+  expect(rows[1]).toMatchObject({ name: 'Bob, "the builder"', followers: '0', pinned: '["x","y"]', note: 'line1\nline2', status: 'done' });
+  expect(rows[0]).toMatchObject({ pinned: '', note: '', status: 'partial_success', error: 'expected 5 items, got 3' });
+});
+
+test('a judgment column appears when any sample has a judgment', () => {
+  const csv = combinedCsv([result('a', {}, { judgment: { answer: 'yes', confidence: 0.8 } }), result('b', {})]);
+  const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+  expect(rows[0]!.judgment).toBe('{"answer":"yes","confidence":0.8}');
+  expect(rows[1]!.judgment).toBe('');
+});
+
+test('writeRun lays out results, copies evidence from attachment paths, and lists every hash', () => {
+  const source = tempDir();
+  const png = Buffer.from('fake png bytes');
+  fs.writeFileSync(path.join(source, 'resource-1.png'), png);
+  fs.writeFileSync(path.join(source, 'log.json'), '[]');
+  const artifact = { filename: '01_profile.png', sha256: sha256(png), bytes: png.length, kind: 'screenshot' as const, source_url: 'http://x', timestamp: 't' };
+  const runDir = tempDir();
+  const manifest = writeRun(runDir, 'r1', [
+    { result: result('a', { name: 'Ann' }, { artifacts: [artifact] }), files: new Map([['01_profile.png', path.join(source, 'resource-1.png')], ['action_log.json', path.join(source, 'log.json')]]), resumed: false },
+    { result: result('b', { name: 'Bob' }, { status: 'failed', error: 'boom' }), files: new Map(), resumed: true },
+  ]);
+  expect(fs.readFileSync(path.join(runDir, 'demo/a/01_profile.png'))).toEqual(png);
+  expect(fs.existsSync(path.join(runDir, 'demo/a/action_log.json'))).toBe(true);
+  expect(JSON.parse(fs.readFileSync(path.join(runDir, 'demo/b/result.json'), 'utf8')).status).toBe('failed');
+  expect(manifest.artifacts).toEqual([{ path: 'demo/a/01_profile.png', sha256: artifact.sha256, bytes: png.length, task_id: 'demo', sample_id: 'a' }]);
+  expect(manifest.counts).toEqual({ done: 1, partial_success: 0, needs_review: 0, failed: 1, total: 2, resumed: 1 });
+  expect(manifest.problems).toEqual([]);
+  const onDisk = JSON.parse(fs.readFileSync(path.join(runDir, 'manifest.json'), 'utf8')) as Manifest;
+  expect(onDisk.samples.map(s => s.result)).toEqual(['demo/a/result.json', 'demo/b/result.json']);
+  expect(onDisk.samples[0]!.result_sha256).toBe(sha256(fs.readFileSync(path.join(runDir, 'demo/a/result.json'))));
+  expect(fs.readFileSync(path.join(runDir, 'demo/combined.csv'), 'utf8').split('\n')[0]).toBe('sample_id,status,name,followers,pinned,note,steps,artifacts,error');
+});
+
+test('writeRun reports evidence whose bytes no longer match the recorded hash', () => {
+  const source = tempDir();
+  fs.writeFileSync(path.join(source, 'x.png'), 'tampered');
+  const artifact = { filename: '01_x.png', sha256: sha256('original'), bytes: 8, kind: 'screenshot' as const, source_url: 'u', timestamp: 't' };
+  const manifest = writeRun(tempDir(), 'r1', [{ result: result('a', {}, { artifacts: [artifact] }), files: new Map([['01_x.png', path.join(source, 'x.png')]]), resumed: false }]);
+  expect(manifest.problems).toEqual(['demo/a/01_x.png: sha256 differs from the hash recorded when it was written']);
+});
+
+test('the printed line shows status and key fields', () => {
+  expect(sampleLine(result('ada', { name: 'Ada Lovelace', followers: 1234 }), false)).toBe('  ✓ demo/ada done name=Ada Lovelace followers=1234');
+  expect(sampleLine(result('x', {}, { status: 'failed', error: 'HTTP 500 at http://x' }), true)).toBe('  ✗ demo/x failed (resumed) — HTTP 500 at http://x');
+});
