@@ -36,18 +36,18 @@ const PAGE = [
 
 const SYSTEM_TEXT = `You are a browser agent. ${'Follow the rules carefully. '.repeat(60)}`;
 
-function system(taskId: string, sampleId: string): Anthropic.TextBlockParam[] {
+function system(taskId: string, sampleId: string, extraLines = ''): Anthropic.TextBlockParam[] {
   return [
     { type: 'text', text: SYSTEM_TEXT, cache_control: { type: 'ephemeral' } },
-    { type: 'text', text: `task_id: ${taskId}\nsample_id: ${sampleId}` },
+    { type: 'text', text: `task_id: ${taskId}\nsample_id: ${sampleId}\n${extraLines}` },
   ];
 }
 
-function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string } = {}) {
+function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string; attempt?: number } = {}) {
   return client.messages.create({
     model: opts.model ?? 'claude-primary',
     max_tokens: 1024,
-    system: system(opts.task ?? 'profile', opts.sample ?? 's1'),
+    system: system(opts.task ?? 'profile', opts.sample ?? 's1', opts.attempt !== undefined ? `attempt: ${opts.attempt}` : ''),
     tools: TOOLS,
     tool_choice: { type: 'any' },
     messages: [{ role: 'user', content: `Decide the next action.\n${opts.page ?? PAGE}` }],
@@ -376,6 +376,14 @@ test.describe('scripts', () => {
     }
     expect(() => loadScriptFile(badFile)).toThrow(/broken\.json: at steps\[0\]\.fault\.kind/);
     expect(() => server.setScript('t', 's', { steps: [{ tool: 'click', targt: { ref: 'e1' } }] } as never)).toThrow(/setScript\("t", "s"\): at steps\[0\]/);
+  });
+
+  test('an "attempt:" line replays the script for a retried sample', async () => {
+    server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'first' } }, { tool: 'screenshot', args: { label: 'second' } }] });
+    expect(toolUses(await decide(client, { attempt: 0 }))[0]?.input.label).toBe('first');
+    expect(toolUses(await decide(client, { attempt: 1 }))[0]?.input.label).toBe('first');
+    expect(toolUses(await decide(client, { attempt: 1 }))[0]?.input.label).toBe('second');
+    expect(server.requests.map((r) => [r.key.attempt, r.turn])).toEqual([['0', 1], ['1', 1], ['1', 2]]);
   });
 
   test('GET /__requests and POST /__reset', async () => {
