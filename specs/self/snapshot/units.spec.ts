@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { buildVisionQuestion, defaultTokenBudget, describeNode, estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
+import { computeConfidence } from '../../../agent/snapshot/confidence';
+
+test('estimateTokens: ASCII at 3.2 chars per token, one token per non-ASCII char, rounded up', () => {
+  expect(estimateTokens('')).toBe(0);
+  expect(estimateTokens('a'.repeat(32))).toBe(10);
+  expect(estimateTokens('a'.repeat(33))).toBe(11);
+  expect(estimateTokens('日本語')).toBe(3);
+  expect(estimateTokens('→ /x')).toBe(2);
+});
+
+test('token budgets follow min(24K, max(8K, 8% of the window)), 40% of it for the page', () => {
+  expect(promptTokenBudget(200_000)).toBe(16_000);
+  expect(promptTokenBudget(32_000)).toBe(8_000);
+  expect(promptTokenBudget(1_000_000)).toBe(24_000);
+  expect(defaultTokenBudget()).toBe(6_400);
+  expect(defaultTokenBudget(1_000_000)).toBe(9_600);
+});
+
+test('describeNode gives the one-line role + label used in messages', () => {
+  expect(describeNode({ role: 'link', name: 'linux', ref: 'e1', states: {}, inViewport: true, score: 0 })).toBe('link "linux"');
+  expect(describeNode({ role: 'button', name: 'Follow', states: {}, inViewport: true, score: 0 })).toBe('button "Follow"');
+  expect(describeNode({ role: 'paragraph', text: 'Hello there', states: {}, inViewport: true, score: 0 })).toBe('text "Hello there"');
+  expect(describeNode({ role: 'button', states: {}, inViewport: true, score: 0 })).toBe('button');
+  expect(describeNode({ role: 'textbox', placeholder: 'Email', states: {}, inViewport: true, score: 0 })).toBe('textbox "Email"');
+});
+
+test('the vision question names the goal, quotes at most 1000 chars of DOM text, and asks for visual-only facts', () => {
+  const dom = `URL: x\n${'y'.repeat(5000)}`;
+  const question = buildVisionQuestion('check CI status', dom);
+  expect(question).toContain("Based on the task goal: 'check CI status'");
+  expect(question).toContain(`DOM text:\n${dom.slice(0, 1000)}\n\n`);
+  expect(question).not.toContain(dom.slice(0, 1001));
+  expect(question).toContain('status icons, color-coded badges, visual indicators');
+  expect(question).toContain('text rendered as images or SVGs');
+});
+
+test('confidence: clean page is 1, canvas / unlabeled / svg / sparse pages are penalised, clamped to [0, 1]', () => {
+  const clean = { canvasShare: 0, svgOnlyIcons: 0, totalElements: 400 };
+  const counts = { interactive: 40, unlabeledInteractive: 0, semanticNodes: 80 };
+  expect(computeConfidence(clean, counts).score).toBe(1);
+  expect(computeConfidence({ ...clean, svgOnlyIcons: 4 }, counts).score).toBeCloseTo(0.92, 3);
+  expect(computeConfidence(clean, { ...counts, unlabeledInteractive: 10 }).score).toBeCloseTo(0.9, 3);
+  expect(computeConfidence({ ...clean, canvasShare: 0.2 }, counts).score).toBeCloseTo(0.7, 3);
+  expect(computeConfidence(clean, { ...counts, semanticNodes: 9 }).score).toBeCloseTo(0.7, 3);
+  expect(computeConfidence({ canvasShare: 1, svgOnlyIcons: 50, totalElements: 5 }, { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1 }).score).toBe(0);
+  const full = computeConfidence({ ...clean, svgOnlyIcons: 7 }, { ...counts, interactive: 10 });
+  expect(full).toEqual({ score: 0.44, canvasShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 7, semanticNodes: 80, interactive: 10, totalNodes: 400 });
+});
