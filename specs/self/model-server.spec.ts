@@ -103,6 +103,11 @@ test.describe('page state parsing', () => {
     expect([urlLine?.role, urlLine?.name, urlLine?.ref]).toEqual([undefined, undefined, undefined]);
   });
 
+  test('reads names the way the snapshot printer writes them (JSON string escapes)', () => {
+    const printed = `[e7] link ${JSON.stringify('Line one\nLine "two" \\ é')} : "more text" → /x`;
+    expect(parsePageState(printed)[0]).toMatchObject({ ref: 'e7', role: 'link', name: 'Line one\nLine "two" \\ é', rest: ': "more text" → /x' });
+  });
+
   test('uses the whole text when there are no page_state tags', () => {
     expect(parsePageState('[e5] checkbox "Remember me" [checked]')).toEqual([
       { lineNo: 1, indent: 0, ref: 'e5', role: 'checkbox', name: 'Remember me', rest: '[checked]', raw: '[e5] checkbox "Remember me" [checked]' },
