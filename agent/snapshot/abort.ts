@@ -1,6 +1,8 @@
 /** Rejects as soon as the signal aborts, for Playwright calls that take no signal (evaluate, screenshot). */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
+  // The page call keeps running after we stop waiting; its late failure must not surface as unhandled.
+  promise.catch(() => undefined);
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortReason(signal));

@@ -13,6 +13,7 @@ import { askVision, DEFAULT_VISION_THRESHOLD } from './vision';
 export async function observe(page: ObservePage, options: ObserveOptions = {}): Promise<Observation> {
   const started = performance.now();
   const { signal } = options;
+  signal?.throwIfAborted();
   const { json, metrics } = await captureWithRetry(page, signal);
   const observation = buildObservation(json, metrics, page.url(), options);
   const threshold = options.visionThreshold ?? DEFAULT_VISION_THRESHOLD;

@@ -30,6 +30,9 @@ const BASE_SCORE: Record<NodeKind, number> = {
 export const VIEWPORT_BONUS = 2;
 export const KEYWORD_BONUS = 20;
 export const DIALOG_BONUS = 3;
+/** For the section under a matching heading and the rows of a table with a matching row: the answer often sits next to the words. */
+export const KEYWORD_CONTEXT_BONUS = 4;
+export const KEYWORD_CONTEXT_LIMIT = 60;
 
 export interface Candidate {
   flat: FlatNode;
@@ -72,7 +75,48 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
     const pinned = forced || keyword || kind === 'urgent' || (kind === 'control' && hasValue(node));
     candidates.push({ flat: item, kind, pinned, keyword, fromChrome });
   }
+  boostKeywordContext(flat, candidates);
   return { candidates, chromeRegions: chrome.regions };
+}
+
+/** A matching heading lends relevance to its section; a matching row or cell to the rest of its table. */
+function boostKeywordContext(flat: readonly FlatNode[], candidates: readonly Candidate[]): void {
+  const boosted = new Set<Candidate>();
+  const boost = (candidate: Candidate): void => {
+    if (candidate.keyword || boosted.has(candidate)) return;
+    boosted.add(candidate);
+    candidate.flat.node.score += KEYWORD_CONTEXT_BONUS;
+  };
+  candidates.forEach((match, position) => {
+    if (!match.keyword) return;
+    if (match.flat.node.role === 'heading') {
+      const level = match.flat.node.states.level ?? 6;
+      for (let next = position + 1, count = 0; next < candidates.length && count < KEYWORD_CONTEXT_LIMIT; next++, count++) {
+        const candidate = candidates[next];
+        if (!candidate) break;
+        if (candidate.flat.node.role === 'heading' && (candidate.flat.node.states.level ?? 6) <= level) break;
+        boost(candidate);
+      }
+      return;
+    }
+    const table = enclosingTable(flat, match.flat);
+    if (!table) return;
+    let count = 0;
+    for (const candidate of candidates) {
+      if (count >= KEYWORD_CONTEXT_LIMIT) break;
+      if (candidate.flat.index <= table.index || candidate.flat.index >= table.end) continue;
+      boost(candidate);
+      count++;
+    }
+  });
+}
+
+function enclosingTable(flat: readonly FlatNode[], item: FlatNode): FlatNode | undefined {
+  for (let current: FlatNode | undefined = item; current; current = flat[current.parent]) {
+    const role = current.node.role;
+    if (role === 'table' || role === 'grid' || role === 'treegrid') return current;
+  }
+  return undefined;
 }
 
 export function hasValue(node: SnapshotNode): boolean {
