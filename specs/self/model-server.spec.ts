@@ -277,6 +277,13 @@ test.describe('usage and caching', () => {
     const otherModel = await decide(client, { model: 'claude-other' });
     expect(otherModel.usage.cache_read_input_tokens).toBe(0);
   });
+
+  test('count_tokens answers the estimate of the whole prompt', async () => {
+    const params = { model: 'm', system: system('profile', 's1'), tools: TOOLS, messages: [{ role: 'user' as const, content: PAGE }] };
+    const counted = await client.messages.countTokens(params);
+    expect(counted.input_tokens).toBeGreaterThan(estimateTokens(SYSTEM_TEXT + PAGE));
+    expect(server.requests).toEqual([]);
+  });
 });
 
 test.describe('request validation', () => {
