@@ -32,14 +32,15 @@ export default defineConfig({
     screenshot: 'off',
     video: 'off',
   },
-  webServer: {
+  // serve.ts starts only the sites that are not already up, so one command serves every health check.
+  webServer: ['4101', '4102'].map(port => ({
     command: 'npx tsx fixtures/serve.ts',
-    url: 'http://127.0.0.1:4101/health',
+    url: `http://127.0.0.1:${port}/health`,
     reuseExistingServer: true,
     timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
   projects: [
     { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts' },
     { name: 'self', testDir: './specs/self', retries: 0 },

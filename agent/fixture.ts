@@ -6,7 +6,12 @@ import { installGuards } from './browser/guards';
 import { ContextPages } from './browser/page-tracker';
 import { createPolicy } from './browser/policy';
 import { redactorFor, secretsFromEnv } from './browser/secrets';
+import { ModelClient } from './decide/model-client';
+import { ModelDecider } from './decide/model-decider';
+import { modelSettings } from './decide/model-settings';
 import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
+import { visionHook } from './decide/vision';
+import { pageViewer } from './loop/view';
 import { archivePreviousAttempt } from './evidence/attempts';
 import { readJsonIfExists } from './evidence/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
@@ -59,11 +64,19 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
         const spec = task.spec;
         testInfo.setTimeout(Math.max(testInfo.timeout, (spec.max_time_seconds + 90) * 1000));
         const secrets = secretsFromEnv();
-        const decider = selectDecider(spec, agentDecider, Boolean(process.env.ANTHROPIC_API_KEY), agentDeciders);
+        let client: ModelClient | undefined;
+        const model = () => (client ??= new ModelClient(modelSettings()));
+        const decider = selectDecider(spec, agentDecider, Boolean(process.env.ANTHROPIC_API_KEY), {
+          model: () => new ModelDecider(spec, sample, model(), { attempt: testInfo.retry }),
+          ...agentDeciders,
+        });
         const archived = archivePreviousAttempt(dir);
         const store = new EvidenceStore(dir, redactorFor(secrets));
         store.onArtifact((artifact, file) => testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }));
-        recorder = new SampleRecorder({ task, sample, runId: settings.runId, attempt: testInfo.retry, decider: decider.kind, store });
+        const sampleRecorder = (recorder = new SampleRecorder({ task, sample, runId: settings.runId, attempt: testInfo.retry, decider: decider.kind, store }));
+        const view = decider.needsView
+          ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: client ? visionHook(client, usage => sampleRecorder.addUsage(usage)) : undefined })
+          : undefined;
         if (archived) recorder.notes.push(`earlier attempt's evidence kept in ${path.basename(archived)}/`);
         const tracker = new ContextPages(context, page);
         const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets });
@@ -72,7 +85,7 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
         const runStep: StepRunner = (title, body) => test.step(title, body);
         let outcome;
         try {
-          outcome = await runSample({ task: spec, sample, context, tracker, recorder, decider, policy, runStep, signal: deadline, actionTimeoutMs: agentActionTimeout });
+          outcome = await runSample({ task: spec, sample, context, tracker, recorder, decider, policy, view, runStep, signal: deadline, actionTimeoutMs: agentActionTimeout });
           if (deadline.aborted && outcome.status === 'failed') outcome.error = `max_time_seconds (${spec.max_time_seconds}) reached`;
         } catch (error) {
           outcome = { status: 'failed' as const, error: error instanceof Error ? error.message : String(error) };
@@ -97,6 +110,11 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
     }
   },
 });
+
+function snapshotTokens(): number | undefined {
+  const raw = process.env.AGENT_SNAPSHOT_TOKENS;
+  return raw ? Number(raw) : undefined;
+}
 
 async function attachRecord(testInfo: TestInfo, dir: string): Promise<void> {
   for (const [file, name] of Object.entries(FILE_ATTACHMENTS)) {

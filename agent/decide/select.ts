@@ -6,7 +6,7 @@ import type { Decider } from './types';
 export type DeciderMode = 'auto' | 'model' | 'recipe';
 
 export interface DeciderFactories {
-  model?: (task: TaskSpec) => Decider;
+  model?: () => Decider;
 }
 
 /** auto: the model when a key is set, else the recipe. A task with neither fails fast, saying how to fix it. */
@@ -17,7 +17,7 @@ export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: bool
     if (!hasApiKey)
       throw new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hasRecipe ? '; or run with AGENT_DECIDER=recipe' : ''}`);
     if (!factories.model) throw new BwaInputError('BWA_NO_MODEL', 'the model decider is not available in this build');
-    return factories.model(task);
+    return factories.model();
   }
   if (!hasRecipe)
     throw new BwaInputError(

@@ -11,6 +11,8 @@ export interface PageView {
   text: string;
   elements: ReadonlyMap<string, KnownElement>;
   interactiveCount: number;
+  /** URL + start of the observation: an unchanged signature with no new data means the agent is stuck. */
+  signature: string;
 }
 
 export interface HistoryEntry {
@@ -35,6 +37,8 @@ export interface DecisionInput {
   notices: readonly string[];
   /** Restricts the tools offered (e.g. only done and fail on the last step). */
   allowedActions?: readonly string[];
+  /** After repeated failures: the visible interactive elements, so the model can pick another way. */
+  visibleElements?: readonly string[];
 }
 
 export interface Decision {
@@ -44,6 +48,15 @@ export interface Decision {
   model?: string;
   /** A recipe step that failed or a script that ran out: why the decider cannot go on. */
   stuck?: string;
+  /** Something about the model call a reviewer should see (a fallback model answered, a cut answer). */
+  modelNote?: string;
+}
+
+export interface Consolidation {
+  extracted: Record<string, unknown>;
+  judgment?: Record<string, unknown>;
+  usage: Usage;
+  model: string;
 }
 
 export interface Decider {
@@ -51,6 +64,8 @@ export interface Decider {
   /** A decider that reads the page state needs an observation every step; a recipe does not. */
   readonly needsView: boolean;
   decide(input: DecisionInput, signal: AbortSignal): Promise<Decision>;
+  /** One last call that turns the collected data into a best-effort final answer (model deciders only). */
+  consolidate?(input: DecisionInput, reason: string, options: { preferFallback: boolean; signal: AbortSignal }): Promise<Consolidation>;
   /** Told the outcome of each action it asked for (a recipe uses it to detect a failed step). */
   observe?(call: ActionCall, result: ActionResult, pageUrl: string): void;
 }

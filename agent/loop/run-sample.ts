@@ -1,16 +1,20 @@
 import type { BrowserContext } from '@playwright/test';
-import { dispatch, type ActionCall } from '../actions/dispatch';
-import type { ActionEnv, ActionPolicy, ActionResult } from '../actions/types';
+import type { ActionCall } from '../actions/dispatch';
+import type { ActionPolicy } from '../actions/types';
 import type { ContextPages } from '../browser/page-tracker';
-import type { Decider, Decision, HistoryEntry, PageView } from '../decide/types';
-import type { Reflection, SampleStatus } from '../evidence/result-schema';
-import { describeLocator } from '../task/locator-schema';
+import { ModelCallError } from '../decide/model-client';
+import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
+import { applyEffects, type SampleOutcome } from './effects';
+import { interactiveCount, shouldBreakBatch } from './batch';
+import { perform, safeUrl } from './perform';
 import type { SampleRecorder } from './recorder';
-import { checkRequirements, describeShortfall } from './requirements';
+import { RecoveryMonitor } from './recovery';
+import { terminate, type TerminationReason } from './terminate';
 
 export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
+export type { SampleOutcome } from './effects';
 
 export interface RunSampleInput {
   task: TaskSpec;
@@ -23,95 +27,120 @@ export interface RunSampleInput {
   /** Produces the page view a model decides on (one snapshot per step). */
   view?: (tracker: ContextPages, step: number, signal: AbortSignal) => Promise<PageView>;
   runStep?: StepRunner;
+  /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
   signal: AbortSignal;
   actionTimeoutMs?: number;
 }
 
-export interface SampleOutcome {
-  status: SampleStatus;
-  error: string | null;
-}
-
 const directly: StepRunner = (_title, body) => body();
+const FINISH_ONLY = ['done', 'fail'] as const;
 
 /** The ReAct cycle: observe → decide → act → record, until done, fail, or a limit. */
 export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   const { task, sample, recorder, decider, tracker } = input;
   const runStep = input.runStep ?? directly;
   const history: HistoryEntry[] = [];
-  const notices: string[] = [];
-  const startCall: ActionCall = { name: 'goto', args: { url: fillStartUrl(task.start_url, sample) } };
-  const started = await perform(startCall, 1, undefined, input, runStep, history);
-  if (started.outcome) return started.outcome;
+  const monitor = new RecoveryMonitor(task.max_steps);
+  let notices: string[] = [];
+  let lastInput: DecisionInput | undefined;
+  let primaryFailed = false;
+  const end = (reason: TerminationReason, detail: string) =>
+    terminate(reason, detail, { decider, recorder, primaryFailed, input: () => lastInput ?? decisionInput(input, 1, monitor, undefined, history, []) });
 
-  for (let step = 2; step <= task.max_steps; step++) {
-    if (input.signal.aborted) return { status: 'failed', error: `stopped: ${String(input.signal.reason ?? 'aborted')}` };
+  const start = await perform({ name: 'goto', args: { url: fillStartUrl(task.start_url, sample) } }, 1, undefined, input, runStep, history);
+  notices.push(...monitor.after({ url: start.urlAfter, call: { name: 'goto', args: {} }, result: start.result, newData: false }));
+
+  for (let step = 2; ; step++) {
+    if (input.signal.aborted) return end('max_time', `${task.max_time_seconds}s`);
+    if (step > monitor.effectiveMaxSteps) return end('max_steps', `${monitor.effectiveMaxSteps} steps`);
+    if (monitor.consecutiveInfraErrors >= task.max_consecutive_network_errors) return end('network', `${monitor.consecutiveInfraErrors} in a row`);
+    if (monitor.checkpointRequested) {
+      monitor.checkpointRequested = false;
+      recorder.checkpoint(step - 1);
+    }
+
     const view = decider.needsView && input.view ? await input.view(tracker, step, input.signal) : undefined;
-    const isLastStep = step === task.max_steps;
-    const decision = await decider.decide(
-      {
-        step,
-        maxSteps: task.max_steps,
-        task,
-        sample,
-        view,
-        history,
-        accumulated: recorder.accumulated,
-        extractedSoFar: recorder.fieldValues(),
-        notices: [...notices, ...tracker.drainEvents()],
-        allowedActions: isLastStep ? ['done', 'fail'] : undefined,
-      },
-      input.signal,
-    );
-    notices.length = 0;
+    const stepNotices = [...notices, ...tracker.drainEvents(), ...monitor.budgetNotices(step)];
+    notices = [];
+    lastInput = decisionInput(input, step, monitor, view, history, stepNotices);
+    let decision: Decision;
+    try {
+      decision = await decider.decide(lastInput, input.signal);
+    } catch (error) {
+      if (input.signal.aborted) return end('max_time', `${task.max_time_seconds}s`);
+      if (!(error instanceof ModelCallError)) throw error;
+      primaryFailed = true;
+      recorder.notes.push(error.message);
+      return end('model_failure', error.message);
+    }
     recorder.addUsage(decision.usage);
+    if (decision.modelNote) recorder.notes.push(`step ${step}: ${decision.modelNote}`);
     if (decision.stuck) {
       recorder.notes.push(decision.stuck);
       return { status: 'needs_review', error: decision.stuck };
     }
-    const calls = decision.actions;
-    for (const [index, call] of calls.entries()) {
-      const sub = calls.length > 1 ? index + 1 : undefined;
-      const { result, outcome } = await perform(call, step, view, input, runStep, history, { sub, decision: index === 0 ? decision : undefined, isLastStep, notices });
-      decider.observe?.(call, result, tracker.active.url());
-      if (outcome) return outcome;
-      if (!result.success) break;
+
+    const isLast = step >= monitor.effectiveMaxSteps;
+    let before = decision.actions.length > 1 ? await interactiveCount(tracker.active) : 0;
+    for (const [index, call] of decision.actions.entries()) {
+      const performed = await perform(call, step, view, input, runStep, history, {
+        sub: decision.actions.length > 1 ? index + 1 : undefined,
+        decision: index === 0 ? decision : { ...decision, reflection: undefined },
+        notices: index === 0 ? stepNotices : undefined,
+      });
+      decider.observe?.(call, performed.result, performed.urlAfter);
+      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast });
+      notices.push(...applied.notices);
+      notices.push(
+        ...monitor.after({ url: performed.urlBefore, signature: view?.signature, call, result: performed.result, newData: applied.newData, targetName: targetName(call, view) }),
+      );
+      if (applied.outcome) return applied.outcome;
+      const remaining = decision.actions.length - index - 1;
+      if (remaining > 0) {
+        const after = await interactiveCount(tracker.active);
+        const reason = shouldBreakBatch(call, performed, before, after);
+        if (reason) {
+          notices.push(`${remaining} more action(s) of your batch were not run: ${reason}. Look at the new page state.`);
+          break;
+        }
+        before = after;
+      }
     }
   }
-  return exhausted(input);
 }
 
-interface PerformContext {
-  sub?: number;
-  decision?: Decision;
-  isLastStep?: boolean;
-  notices?: string[];
-}
-
-/** Acts, records the log entry and history, and applies the action's effects. */
-async function perform(call: ActionCall, step: number, view: PageView | undefined, input: RunSampleInput, runStep: StepRunner, history: HistoryEntry[], ctx: PerformContext = {}) {
-  const { tracker, recorder, decider } = input;
-  const urlBefore = tracker.active.url();
-  const started = Date.now();
-  const result = await runStep(stepTitle(step, call), () => act(call, input, view, step));
-  const urlAfter = tracker.active.url();
-  recorder.record({
+function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMonitor, view: PageView | undefined, history: HistoryEntry[], notices: string[]): DecisionInput {
+  const finishOnly = monitor.forceFinish || step >= monitor.effectiveMaxSteps;
+  return {
     step,
-    sub_step: ctx.sub,
-    timestamp: new Date().toISOString(),
-    decider: ctx.decision ? decider.kind : 'loop',
-    model: ctx.decision?.model,
-    reflection: ctx.decision?.reflection,
-    action: { name: call.name, args: call.args },
-    outcome: { success: result.success, description: result.description, error: result.error, infra: result.infra },
-    element: result.element ? describeLocator(result.element) : undefined,
-    url_before: urlBefore,
-    url_after: urlAfter,
-    duration_ms: Date.now() - started,
-  });
-  history.push({ step, action: call, result, reflection: ctx.decision?.reflection as Reflection | undefined, url: urlAfter });
-  const outcome = applyEffects(result, input, step, ctx.isLastStep ?? false, ctx.notices ?? []);
-  return { result, outcome };
+    maxSteps: monitor.effectiveMaxSteps,
+    task: input.task,
+    sample: input.sample,
+    view,
+    history,
+    accumulated: input.recorder.accumulated,
+    extractedSoFar: Object.fromEntries(Object.entries(input.recorder.fields).map(([k, f]) => [k, f.value])),
+    notices,
+    allowedActions: finishOnly ? [...FINISH_ONLY] : undefined,
+    visibleElements: monitor.needsElementList && view ? visibleElements(view) : undefined,
+  };
+}
+
+function visibleElements(view: PageView): string[] {
+  return [...view.elements.values()]
+    .filter(e => e.ref && e.name && ['link', 'button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch'].includes(e.role))
+    .slice(0, 60)
+    .map(e => `[${e.ref}] ${e.role} ${JSON.stringify(e.name)}`);
+}
+
+function targetName(call: ActionCall, view: PageView | undefined): string | undefined {
+  const target = call.args.target;
+  if (typeof target === 'string') return view?.elements.get(target)?.name ?? target;
+  if (target && typeof target === 'object') {
+    const t = target as Record<string, unknown>;
+    return typeof t.name === 'string' ? t.name : typeof t.text === 'string' ? t.text : undefined;
+  }
+  return undefined;
 }
 
 /** A value placed inside a URL is percent-encoded; a template that is the whole URL (e.g. "{{url}}") is used as is. */
@@ -121,57 +150,4 @@ export function fillStartUrl(startUrl: string, sample: Sample): string {
   return startUrl.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, key: string) => encodeURIComponent(sample.row[key] ?? ''));
 }
 
-async function act(call: ActionCall, input: RunSampleInput, view: PageView | undefined, step: number): Promise<ActionResult> {
-  const page = input.tracker.active;
-  const env: ActionEnv = {
-    page,
-    context: input.context,
-    store: input.recorder.store,
-    signal: input.signal,
-    policy: input.policy,
-    tabs: input.tracker,
-    elements: view?.elements ?? new Map(),
-    step,
-  };
-  return dispatch(call, env, { timeoutMs: input.actionTimeoutMs });
-}
-
-function applyEffects(result: ActionResult, input: RunSampleInput, step: number, isLastStep: boolean, notices: string[]): SampleOutcome | undefined {
-  const { recorder, task } = input;
-  const effects = result.effects;
-  if (!result.success || !effects) return undefined;
-  if (effects.extracted) recorder.setField(effects.extracted.field, effects.extracted.value, effects.extracted.provenance);
-  if (effects.progress) recorder.saveProgress(effects.progress.data, effects.progress.note, step);
-  const terminal = effects.terminal;
-  if (!terminal) return undefined;
-  if (terminal.kind === 'fail') {
-    recorder.notes.push(`agent gave up: ${terminal.reason}`);
-    return { status: 'failed', error: terminal.reason };
-  }
-  const at = new Date().toISOString();
-  for (const [field, value] of Object.entries(terminal.extracted)) recorder.setField(field, value, { source: 'model', url: input.tracker.active.url(), step, at });
-  if (terminal.judgment) recorder.judgment = terminal.judgment;
-  if (terminal.note) recorder.notes.push(terminal.note);
-  const shortfall = checkRequirements(task, recorder.fieldValues(), recorder.store.artifacts);
-  const missing = shortfall.missingFields.length > 0 || shortfall.missingArtifacts.length > 0;
-  if (missing && !isLastStep && input.decider.kind !== 'recipe') {
-    notices.push(`You called done but ${describeShortfall(shortfall)}. Collect them (or set a field to null only if the page truly lacks it), then call done again.`);
-    return undefined;
-  }
-  if (missing) return { status: 'needs_review', error: describeShortfall(shortfall) };
-  if (shortfall.itemsShort) return { status: 'partial_success', error: describeShortfall(shortfall) };
-  return { status: 'done', error: null };
-}
-
-function exhausted(input: RunSampleInput): SampleOutcome {
-  const hasData = Object.keys(input.recorder.fieldValues()).length > 0;
-  const error = `max_steps (${input.task.max_steps}) reached without done`;
-  return { status: hasData ? 'partial_success' : 'failed', error };
-}
-
-export function stepTitle(step: number, call: ActionCall): string {
-  const target = call.args.target;
-  const what =
-    typeof target === 'string' ? ` ${target}` : target && typeof target === 'object' ? ` ${describeLocator(target as never)}` : call.args.url ? ` ${String(call.args.url)}` : call.args.label ? ` "${String(call.args.label)}"` : call.args.field ? ` ${String(call.args.field)}` : '';
-  return `Step ${step} · ${call.name}${what}`.slice(0, 160);
-}
+export { safeUrl };

@@ -34,6 +34,9 @@ export const DIALOG_BONUS = 3;
 /** For the section under a matching heading and the rows of a table with a matching row: the answer often sits next to the words. */
 export const KEYWORD_CONTEXT_BONUS = 4;
 export const KEYWORD_CONTEXT_LIMIT = 60;
+/** "View", "Edit", "Star" repeated down a list mean nothing without their row or card: rank them after it. */
+export const REPEATED_NAME_PENALTY = 1.5;
+export const REPEATED_NAME_MIN = 4;
 
 export interface Candidate {
   flat: FlatNode;
@@ -76,8 +79,44 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
     const pinned = forced || keyword || kind === 'urgent' || (kind === 'control' && hasValue(node));
     candidates.push({ flat: item, kind, pinned, keyword, fromChrome });
   }
+  rankRepeatedControlsAfterTheirContext(flat, candidates);
   boostKeywordContext(flat, candidates);
   return { candidates, chromeRegions: chrome.regions };
+}
+
+/**
+ * A row holding links scores like a link, so (ties go to document order) it enters the budget just
+ * before its own links; outside rows, links whose name repeats down the page rank below headings.
+ */
+function rankRepeatedControlsAfterTheirContext(flat: readonly FlatNode[], candidates: readonly Candidate[]): void {
+  const nameCounts = new Map<string, number>();
+  for (const { kind, flat: item } of candidates) {
+    if (kind === 'interactive' && item.node.name) nameCounts.set(item.node.name, (nameCounts.get(item.node.name) ?? 0) + 1);
+  }
+  for (const candidate of candidates) {
+    const node = candidate.flat.node;
+    const repeated = candidate.kind === 'interactive' && node.name && (nameCounts.get(node.name) ?? 0) >= REPEATED_NAME_MIN;
+    if (repeated && !enclosingRow(flat, candidate.flat)) {
+      node.score -= REPEATED_NAME_PENALTY;
+    } else if (node.role === 'row' && hasInteractiveDescendant(flat, candidate.flat)) {
+      node.score += BASE_SCORE.interactive - BASE_SCORE[candidate.kind];
+    }
+  }
+}
+
+function enclosingRow(flat: readonly FlatNode[], item: FlatNode): FlatNode | undefined {
+  for (let parent = flat[item.parent]; parent; parent = flat[parent.parent]) {
+    if (parent.node.role === 'row') return parent;
+  }
+  return undefined;
+}
+
+function hasInteractiveDescendant(flat: readonly FlatNode[], item: FlatNode): boolean {
+  for (let index = item.index + 1; index < item.end; index++) {
+    const child = flat[index];
+    if (child && (INTERACTIVE_ROLES.has(child.node.role) || child.node.clickable)) return true;
+  }
+  return false;
 }
 
 /** A matching heading lends relevance to its section; a matching row or cell to the rest of its table. */

@@ -1,0 +1,82 @@
+import { estimateTokens } from '../snapshot';
+import type { HistoryEntry } from './types';
+
+/** How much an action tends to matter for later decisions (seed weights: save/done 3, extract 2, scroll 0). */
+const IMPORTANCE: Record<string, number> = {
+  save_progress: 3,
+  done: 3,
+  extract: 2,
+  screenshot: 1.5,
+  download: 1.5,
+  goto: 1.5,
+  click: 1,
+  type: 1,
+  select_option: 1,
+  check: 1,
+  uncheck: 1,
+  switch_tab: 1,
+  go_back: 1,
+  fail: 1,
+  wait: 0.5,
+  hover: 0.5,
+  press: 0.5,
+  refresh: 0.5,
+  scroll: 0,
+};
+const KEEP_FULL = 5;
+const MIN_ITEMS = 5;
+const MAX_ITEMS = 25;
+
+export function describeArgs(args: Record<string, unknown>): string {
+  return Object.entries(args)
+    .filter(([key]) => key !== 'extracted')
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value) : JSON.stringify(value)}`)
+    .join(', ')
+    .slice(0, 200);
+}
+
+/** A stale entry keeps what matters later: a screenshot becomes its filename, an extract its size. */
+export function compactOutcome(entry: HistoryEntry): string {
+  const { result, action } = entry;
+  if (!result.success) return `FAILED: ${(result.error ?? result.description).slice(0, 160)}`;
+  if (action.name === 'screenshot' && result.effects?.artifact) return `[${result.effects.artifact.filename}]`;
+  if (action.name === 'extract' && result.effects?.extracted) return `[${result.effects.extracted.field}: ${JSON.stringify(result.effects.extracted.value).length} chars saved]`;
+  return result.description.slice(0, 120);
+}
+
+export function formatEntry(entry: HistoryEntry, full: boolean, withReflection: boolean): string {
+  const outcome = full ? (entry.result.success ? entry.result.description : `FAILED: ${entry.result.error ?? entry.result.description}`) : compactOutcome(entry);
+  const reflection =
+    withReflection && entry.reflection && (entry.reflection.memory_update || entry.reflection.next_goal)
+      ? ` (memory: ${entry.reflection.memory_update ?? '-'}; goal: ${entry.reflection.next_goal ?? '-'})`
+      : '';
+  return `Step ${entry.step}: ${entry.action.name}(${describeArgs(entry.action.args)}) → ${outcome.replace(/\s+/g, ' ').slice(0, 400)}${reflection}`;
+}
+
+/**
+ * Budget-fitted history: meta entries are dropped first, the last few stay verbatim, older ones are compacted,
+ * and the rest compete on importance × recency ÷ token cost until the budget is spent. Output is chronological.
+ */
+export function fitHistory(entries: readonly HistoryEntry[], budgetTokens: number, withReflection = false): string[] {
+  const real = entries.filter(e => !e.meta);
+  const n = real.length;
+  const candidates = real.map((entry, index) => {
+    const recent = index >= n - KEEP_FULL;
+    const line = formatEntry(entry, recent, withReflection);
+    const recency = (index + 1) / n;
+    const importance = (IMPORTANCE[entry.action.name] ?? 1) + (entry.result.success ? 0 : 0.5);
+    const cost = estimateTokens(line);
+    return { index, line, cost, score: recent ? Number.POSITIVE_INFINITY : ((importance + 0.5) * (0.5 + recency)) / Math.max(1, cost / 40) };
+  });
+  const chosen = new Set<number>();
+  let spent = 0;
+  for (const candidate of [...candidates].sort((a, b) => b.score - a.score)) {
+    if (chosen.size >= MAX_ITEMS) break;
+    if (spent + candidate.cost > budgetTokens && chosen.size >= MIN_ITEMS) continue;
+    chosen.add(candidate.index);
+    spent += candidate.cost;
+  }
+  const omitted = n - chosen.size;
+  const lines = candidates.filter(c => chosen.has(c.index)).map(c => c.line);
+  return omitted > 0 ? [`(${omitted} earlier steps not shown)`, ...lines] : lines;
+}

@@ -1,0 +1,90 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { Usage } from '../evidence/result-schema';
+import { emptyUsage } from '../evidence/result-schema';
+import type { ModelSettings } from './model-settings';
+
+export type MessageParams = Omit<Anthropic.MessageCreateParamsNonStreaming, 'model' | 'max_tokens'> & { max_tokens?: number };
+
+export interface ModelReply {
+  message: Anthropic.Message;
+  model: string;
+  usage: Usage;
+  /** Set when the primary model failed and the fallback answered. */
+  fellBackFrom?: string;
+}
+
+/** A failure after the SDK's own retries (and the fallback model, when configured). */
+export class ModelCallError extends Error {
+  readonly code = 'BWA_MODEL';
+  constructor(message: string, readonly retryable: boolean, readonly status?: number) {
+    super(message);
+  }
+}
+
+export function usageOf(message: Anthropic.Message): Usage {
+  const u = message.usage;
+  return {
+    ...emptyUsage(),
+    model_calls: 1,
+    input_tokens: u.input_tokens ?? 0,
+    output_tokens: u.output_tokens ?? 0,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
+
+/**
+ * The one Anthropic client: retries and timeouts are the SDK's (it honours retry-after); on a retryable
+ * failure the fallback model gets one attempt, and the switch is reported, never silent.
+ */
+export class ModelClient {
+  private readonly client: Anthropic;
+
+  constructor(readonly settings: ModelSettings, apiKey = process.env.ANTHROPIC_API_KEY) {
+    if (!apiKey) throw new ModelCallError('ANTHROPIC_API_KEY is not set', false);
+    // baseURL defaults to ANTHROPIC_BASE_URL (the SDK reads it): tests point it at fixtures/model-server.
+    this.client = new Anthropic({ apiKey, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
+  }
+
+  async create(params: MessageParams, options: { model?: string; signal?: AbortSignal; allowFallback?: boolean } = {}): Promise<ModelReply> {
+    const model = options.model ?? this.settings.model;
+    try {
+      return await this.once(model, params, options.signal);
+    } catch (error) {
+      const failure = toModelError(error, model);
+      const fallback = this.settings.fallbackModel;
+      if (!failure.retryable || options.allowFallback === false || !fallback || fallback === model || options.signal?.aborted) throw failure;
+      try {
+        return { ...(await this.once(fallback, params, options.signal, 0)), fellBackFrom: model };
+      } catch (fallbackError) {
+        const second = toModelError(fallbackError, fallback);
+        throw new ModelCallError(`${failure.message}; fallback ${second.message}`, second.retryable, second.status);
+      }
+    }
+  }
+
+  private async once(model: string, params: MessageParams, signal?: AbortSignal, maxRetries?: number): Promise<ModelReply> {
+    const message = await this.client.messages.create(
+      { ...params, model, max_tokens: params.max_tokens ?? this.settings.maxTokens },
+      { signal, ...(maxRetries !== undefined ? { maxRetries } : {}) },
+    );
+    return { message, model, usage: usageOf(message) };
+  }
+}
+
+export function toModelError(error: unknown, model: string): ModelCallError {
+  if (error instanceof ModelCallError) return error;
+  if (error instanceof Anthropic.APIConnectionTimeoutError) return new ModelCallError(`model ${model}: request timed out`, true);
+  if (error instanceof Anthropic.APIUserAbortError) return new ModelCallError(`model ${model}: request aborted`, false);
+  if (error instanceof Anthropic.APIConnectionError) return new ModelCallError(`model ${model}: connection failed (${error.message})`, true);
+  if (error instanceof Anthropic.AuthenticationError) return new ModelCallError(`model ${model}: ANTHROPIC_API_KEY was rejected (401) — check the key`, false, 401);
+  if (error instanceof Anthropic.PermissionDeniedError) return new ModelCallError(`model ${model}: permission denied (403) — ${error.message}`, false, 403);
+  if (error instanceof Anthropic.NotFoundError) return new ModelCallError(`model ${model}: not found (404) — check AGENT_MODEL / AGENT_FAST_MODEL / AGENT_FALLBACK_MODEL`, false, 404);
+  if (error instanceof Anthropic.APIError) {
+    const status = error.status;
+    const retryable = status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+    const kind = status === 429 ? 'rate limited (429)' : status === 529 ? 'overloaded (529)' : `HTTP ${status}`;
+    return new ModelCallError(`model ${model}: ${kind} after retries — ${error.message}`, retryable, status);
+  }
+  return new ModelCallError(`model ${model}: ${error instanceof Error ? error.message : String(error)}`, false);
+}

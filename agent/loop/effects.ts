@@ -1,0 +1,71 @@
+import type { ActionResult } from '../actions/types';
+import type { SampleStatus } from '../evidence/result-schema';
+import { judgmentProblems } from './judgment';
+import type { SampleRecorder } from './recorder';
+import { checkRequirements, describeShortfall } from './requirements';
+import type { TaskSpec } from '../task/schema';
+
+export interface SampleOutcome {
+  status: SampleStatus;
+  error: string | null;
+}
+
+export interface EffectContext {
+  task: TaskSpec;
+  recorder: SampleRecorder;
+  step: number;
+  url: string;
+  /** A model can be sent back to fix a done that misses something; a recipe (or the last step) cannot. */
+  canBounce: boolean;
+}
+
+export interface Applied {
+  outcome?: SampleOutcome;
+  notices: string[];
+  newData: boolean;
+}
+
+/** Applies what an action produced to the sample's record; a done or fail may end the sample. */
+export function applyEffects(result: ActionResult, ctx: EffectContext): Applied {
+  const { recorder, task } = ctx;
+  const effects = result.effects;
+  if (!result.success || !effects) return { notices: [], newData: false };
+  let newData = false;
+  if (effects.extracted) {
+    const before = JSON.stringify(recorder.fields[effects.extracted.field]?.value);
+    recorder.setField(effects.extracted.field, effects.extracted.value, effects.extracted.provenance);
+    newData = before !== JSON.stringify(effects.extracted.value) && effects.extracted.value !== null;
+  }
+  if (effects.progress) {
+    const before = JSON.stringify(recorder.accumulated);
+    recorder.saveProgress(effects.progress.data, effects.progress.note, ctx.step);
+    newData = newData || before !== JSON.stringify(recorder.accumulated);
+  }
+  const terminal = effects.terminal;
+  if (!terminal) return { notices: itemNotices(task, recorder, effects.progress !== undefined), newData };
+  if (terminal.kind === 'fail') {
+    recorder.notes.push(`agent gave up: ${terminal.reason}`);
+    return { outcome: { status: 'failed', error: terminal.reason }, notices: [], newData };
+  }
+  const at = new Date().toISOString();
+  for (const [field, value] of Object.entries(terminal.extracted)) recorder.setField(field, value, { source: 'model', url: ctx.url, step: ctx.step, at });
+  if (terminal.judgment) recorder.judgment = terminal.judgment;
+  if (terminal.note) recorder.notes.push(terminal.note);
+  const shortfall = checkRequirements(task, recorder.fieldValues(), recorder.store.artifacts);
+  const problems = [describeShortfall({ ...shortfall, itemsShort: undefined }), ...judgmentProblems(task, recorder.judgment ?? undefined)].filter(Boolean);
+  if (problems.length && ctx.canBounce)
+    return {
+      notices: [`You called done but ${problems.join('; ')}. Collect what is missing (a field may be null only if the page truly lacks it), then call done again.`],
+      newData,
+    };
+  if (problems.length) return { outcome: { status: 'needs_review', error: problems.join('; ') }, notices: [], newData };
+  if (shortfall.itemsShort) return { outcome: { status: 'partial_success', error: describeShortfall(shortfall) }, notices: [], newData };
+  return { outcome: { status: 'done', error: null }, notices: [], newData };
+}
+
+/** expected_items: once enough items are saved, say so (seed behaviour). */
+function itemNotices(task: TaskSpec, recorder: SampleRecorder, saved: boolean): string[] {
+  if (!saved || !task.expected_items) return [];
+  const longest = Math.max(0, ...Object.values(recorder.accumulated).map(v => (Array.isArray(v) ? v.length : 0)));
+  return longest >= task.expected_items ? [`All ${task.expected_items} expected items are collected. Call done now.`] : [];
+}

@@ -1,0 +1,120 @@
+import type { ActionCall } from '../actions/dispatch';
+import type { ActionResult } from '../actions/types';
+
+export const STAGNATION_LEVELS = { nudge: 3, demand: 5, finish: 8 } as const;
+const LOOP_REPEATS = 3;
+const SPAM_REPEATS = 4;
+const FAILURES_BEFORE_ELEMENT_LIST = 3;
+export const PAGINATION_BONUS_STEPS = 3;
+const PAGINATION_WORDS = /^(next|next page|load more|show more|more|older|newer|»|›|→|page \d+|\d+)$/i;
+
+export interface StepObservation {
+  url: string;
+  signature?: string;
+  call: ActionCall;
+  result: ActionResult;
+  /** The action produced new data (a successful extract, or save_progress that changed the accumulated data). */
+  newData: boolean;
+  /** The target's visible name, when known (for pagination detection). */
+  targetName?: string;
+}
+
+/**
+ * Watches the run for the ways long tasks go wrong — repeating an action, stagnating on one page, spamming,
+ * failing in a row, running out of budget — and turns each into a notice (once), a checkpoint, or a restriction.
+ */
+export class RecoveryMonitor {
+  private stagnantSteps = 0;
+  private lastSignature: string | undefined;
+  private readonly actionCounts = new Map<string, number>();
+  private readonly typeCounts = new Map<string, number>();
+  private readonly firedBudget = new Set<number>();
+  private readonly firedLevels = new Set<number>();
+  consecutiveFailures = 0;
+  consecutiveInfraErrors = 0;
+  bonusSteps = 0;
+  /** Only done and fail are offered from now on. */
+  forceFinish = false;
+  /** A level-2 stagnation asks the loop to write a checkpoint. */
+  checkpointRequested = false;
+
+  constructor(private readonly maxSteps: number) {}
+
+  get effectiveMaxSteps(): number {
+    return this.maxSteps + this.bonusSteps;
+  }
+
+  /** Records one executed action and returns the notices it causes for the next turn. */
+  after(observation: StepObservation): string[] {
+    const notices: string[] = [];
+    const { call, result, url } = observation;
+    this.consecutiveFailures = result.success ? 0 : this.consecutiveFailures + 1;
+    this.consecutiveInfraErrors = result.success ? 0 : result.infra ? this.consecutiveInfraErrors + 1 : 0;
+
+    const key = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args)}`;
+    const repeats = (this.actionCounts.get(key) ?? 0) + 1;
+    this.actionCounts.set(key, repeats);
+    if (repeats === LOOP_REPEATS)
+      notices.push(`You have taken the same action (${call.name}) on this page ${repeats} times without progress. Try a different approach, or call done or fail.`);
+
+    const typeKey = `${url}\u0000${call.name}`;
+    const sameType = observation.newData ? 0 : (this.typeCounts.get(typeKey) ?? 0) + 1;
+    this.typeCounts.set(typeKey, sameType);
+    if (sameType >= SPAM_REPEATS && !['extract', 'save_progress', 'screenshot'].includes(call.name) && !this.forceFinish) {
+      this.forceFinish = true;
+      notices.push(`STOP: ${sameType} ${call.name} actions on this page without new data. Only done and fail are available now — finish with what you have.`);
+    }
+
+    if (result.success && isPagination(observation.targetName)) {
+      this.bonusSteps += PAGINATION_BONUS_STEPS;
+      notices.push(`Pagination detected: +${PAGINATION_BONUS_STEPS} steps (budget now ${this.effectiveMaxSteps}).`);
+    }
+
+    notices.push(...this.stagnation(observation));
+    return notices;
+  }
+
+  private stagnation(observation: StepObservation): string[] {
+    if (observation.signature === undefined) return [];
+    const moved = observation.signature !== this.lastSignature;
+    this.lastSignature = observation.signature;
+    if (observation.newData || moved) {
+      this.stagnantSteps = 0;
+      this.firedLevels.clear();
+      return [];
+    }
+    this.stagnantSteps += 1;
+    const level = this.stagnantSteps >= STAGNATION_LEVELS.finish ? 3 : this.stagnantSteps >= STAGNATION_LEVELS.demand ? 2 : this.stagnantSteps >= STAGNATION_LEVELS.nudge ? 1 : 0;
+    if (level === 0 || this.firedLevels.has(level)) return [];
+    this.firedLevels.add(level);
+    if (level === 1) return [`The page has not changed for ${this.stagnantSteps} steps and no new data came in. Try a different approach: scroll, open another element, or extract what is visible.`];
+    if (level === 2) {
+      this.checkpointRequested = true;
+      return [`CHANGE YOUR STRATEGY NOW: ${this.stagnantSteps} steps on the same page state without new data. Your progress has been checkpointed.`];
+    }
+    this.forceFinish = true;
+    return [`${this.stagnantSteps} steps without progress: you MUST call done (with what you have) or fail now. No more browsing.`];
+  }
+
+  /** Budget warnings at 75% and 90% of the step budget, each once. */
+  budgetNotices(step: number): string[] {
+    const max = this.effectiveMaxSteps;
+    const notices: string[] = [];
+    if (step >= Math.ceil(max * 0.9) && !this.firedBudget.has(90)) {
+      this.firedBudget.add(90).add(75);
+      notices.push(`URGENT: 90% of the step budget is used (${step} of ${max}). Save any unsaved data with save_progress NOW, then call done.`);
+    } else if (step >= Math.ceil(max * 0.75) && !this.firedBudget.has(75)) {
+      this.firedBudget.add(75);
+      notices.push(`75% of the step budget is used (${step} of ${max}). Start consolidating: save_progress what you have, then finish with done.`);
+    }
+    return notices;
+  }
+
+  get needsElementList(): boolean {
+    return this.consecutiveFailures >= FAILURES_BEFORE_ELEMENT_LIST;
+  }
+}
+
+export function isPagination(name: string | undefined): boolean {
+  return name !== undefined && PAGINATION_WORDS.test(name.trim());
+}

@@ -1,0 +1,42 @@
+import type { KnownElement } from '../actions/types';
+import type { ContextPages } from '../browser/page-tracker';
+import type { PageView } from '../decide/types';
+import { observe, type VisionHook } from '../snapshot';
+import type { TaskSpec } from '../task/schema';
+
+export interface ViewOptions {
+  task: TaskSpec;
+  tokenBudget?: number;
+  vision?: VisionHook;
+}
+
+/** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
+export function pageViewer(options: ViewOptions) {
+  return async (tracker: ContextPages, _step: number, signal: AbortSignal): Promise<PageView> => {
+    const page = tracker.active;
+    try {
+      const observation = await observe(page, { keywords: options.task.keywords, goal: options.task.goal, tokenBudget: options.tokenBudget, vision: options.vision, signal });
+      const elements = new Map<string, KnownElement>();
+      for (const [ref, node] of observation.refs) elements.set(ref, { ref, role: node.role, name: node.name, text: node.text });
+      const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${safeUrl(p)}`).join(' | ')}` : '';
+      return { url: observation.url, title: observation.title, text: observation.text + tabs, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      const url = safeUrl(page);
+      return { url, title: '', text: `URL: ${url}\n(the page could not be read: ${message})`, elements: new Map(), interactiveCount: 0, signature: signatureOf(url, message ?? '') };
+    }
+  };
+}
+
+/** Page signature for stagnation: URL plus the start of what the agent sees. */
+export function signatureOf(url: string, text: string): string {
+  return `${url.split('#')[0]}\n${text.split('\n').slice(3).join('\n').slice(0, 2000)}`;
+}
+
+function safeUrl(page: { url(): string }): string {
+  try {
+    return page.url();
+  } catch {
+    return '(closed)';
+  }
+}

@@ -1,0 +1,49 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startModelServer, type ModelServer } from '../../../fixtures/model-server';
+import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
+import type { Sample } from '../../../agent/task/samples';
+import { PROJECT_ROOT } from './nested-run';
+import { tempDir } from './temp';
+
+/** Points this worker's agent runs at a scripted model server and a throwaway reports folder. */
+export async function useScriptedModel(extraEnv: Record<string, string> = {}): Promise<{ server: ModelServer; restore: () => Promise<void> }> {
+  const server = await startModelServer({ port: 0 });
+  const vars: Record<string, string> = {
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: server.url,
+    AGENT_DECIDER: 'model',
+    AGENT_REPORTS_DIR: tempDir('bwa-model-reports-'),
+    AGENT_MODEL_RETRIES: '2',
+    ...extraEnv,
+  };
+  const previous = Object.fromEntries(Object.keys(vars).map(k => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  return {
+    server,
+    restore: async () => {
+      for (const [k, v] of Object.entries(previous)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await server.close();
+    },
+  };
+}
+
+export function bundledTask(taskId: string, overrides: Record<string, unknown> = {}): LoadedTask {
+  const spec = { ...JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'tasks', `${taskId}.json`), 'utf8')), ...overrides };
+  delete spec.$schema;
+  const dir = tempDir('bwa-tasks-');
+  const file = path.join(dir, `${spec.task_id}.json`);
+  fs.writeFileSync(file, JSON.stringify(spec));
+  return loadTaskFile(file);
+}
+
+export function sampleOf(row: Record<string, string>): Sample {
+  return { sample_id: row.sample_id!, row, line: 2, source: 'test' };
+}
+
+export function readRunFile(...parts: string[]): string {
+  return fs.readFileSync(path.join(process.env.AGENT_REPORTS_DIR!, 'runs', process.env.AGENT_RUN_ID!, ...parts), 'utf8');
+}

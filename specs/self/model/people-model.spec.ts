@@ -1,0 +1,99 @@
+import { expect, test } from '../../../agent/fixture';
+import { parse } from 'csv-parse/sync';
+import type { ModelServer } from '../../../fixtures/model-server';
+import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { combinedCsv } from '../../../agent/report/csv';
+import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let truth: Record<string, PersonTruth>;
+let server: ModelServer;
+
+test.beforeAll(async ({ request }) => {
+  env = await useScriptedModel();
+  server = env.server;
+  truth = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
+});
+test.afterAll(async () => env.restore());
+test.beforeEach(() => server.reset());
+
+const task = () => bundledTask('people_profile');
+
+test('Claude path: every profile field matches the site truth, with DOM provenance', async ({ agent }) => {
+  const results = [];
+  for (const id of ['ada', 'barbara']) {
+    server.setScript('people_profile', id, peopleProfileScript(truth[id]!));
+    results.push(await agent.run(task(), sampleOf({ sample_id: id, username: id })));
+  }
+  expect(server.errors).toEqual([]);
+  const rows = parse(combinedCsv(results), { columns: true }) as Array<Record<string, string>>;
+  for (const row of rows) {
+    const person = truth[row.sample_id!]!;
+    expect(row).toMatchObject({ status: 'done', display_name: person.display_name, bio: person.bio, company: person.company ?? '', location: person.location, followers: String(person.followers), pinned: JSON.stringify(person.pinned) });
+  }
+  const ada = results[0]!;
+  expect(ada.decider).toBe('model');
+  expect(ada.extracted.followers!.provenance).toMatchObject({ source: 'dom', url: 'http://127.0.0.1:4101/people/ada' });
+  expect(ada.extracted.pinned!.provenance.source).toBe('model');
+  expect(ada.artifacts.map(a => a.filename)).toEqual(['01_profile.png']);
+  const deciderTurns = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada');
+  expect(ada.usage.model_calls).toBe(deciderTurns.length);
+  expect(ada.usage.input_tokens + ada.usage.cache_read_input_tokens + ada.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+  expect(JSON.parse(readRunFile('people_profile', 'ada', 'action_log.json')).filter((e: { decider: string }) => e.decider === 'model')).toHaveLength(deciderTurns.length);
+});
+
+test('request shape: cached static system block, dynamic sample block, tools from the registry, tool_choice any, budget line', async ({ agent }) => {
+  server.setScript('people_profile', 'grace', peopleProfileScript(truth.grace!));
+  await agent.run(task(), sampleOf({ sample_id: 'grace', username: 'grace' }));
+  const turns = server.requests.filter(r => r.kind === 'decider');
+  expect(turns.length).toBeGreaterThanOrEqual(7);
+  const [first, second] = turns;
+  expect(first!.system[0]!.cache_control).toEqual({ type: 'ephemeral' });
+  expect(first!.system[1]!.cache_control).toBeUndefined();
+  expect(first!.system[1]!.text).toContain('sample_id: grace');
+  expect(turns.every(t => t.system[0]!.text === first!.system[0]!.text)).toBe(true);
+  expect(first!.toolChoice).toMatchObject({ type: 'any' });
+  expect(first!.tools).toEqual(expect.arrayContaining(['goto', 'click', 'type', 'extract', 'screenshot', 'save_progress', 'done', 'fail']));
+  expect(first!.lastUserText).toContain('Step 2 of 15 — 13 remaining');
+  expect(first!.lastUserText).toMatch(/<page_state>\n[\s\S]*\[e\d+\] heading "Grace Hopper/);
+  expect(second!.lastUserText).toContain('Step 3 of 15 — 12 remaining');
+  expect(second!.lastUserText).toContain('Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png');
+  // The static block is served from the prompt cache after the first turn.
+  expect(second!.response.usage?.cache_read_input_tokens ?? 0).toBeGreaterThan(0);
+});
+
+test('done without a required field is sent back with what is missing, then completes', async ({ agent }) => {
+  const person = truth.linus!;
+  const script = peopleProfileScript(person);
+  const steps = script.steps as unknown[];
+  // Call done too early (before followers), then do the rest.
+  steps.splice(5, 0, { tool: 'done', args: { extracted: {} } });
+  server.setScript('people_profile', 'linus', script);
+  const result = await agent.run(task(), sampleOf({ sample_id: 'linus', username: 'linus' }));
+  expect(server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  expect(result.extracted.followers!.value).toBe(person.followers);
+  const bounced = server.requests.filter(r => r.kind === 'decider').find(r => r.lastUserText.includes('You called done but'));
+  expect(bounced?.lastUserText).toContain('required fields missing: followers');
+});
+
+test('judgment mode: an invalid judgment is bounced; a valid one lands in result.json', async ({ agent }) => {
+  const judgmentTask = bundledTask('people_profile', {
+    task_id: 'people_judgment',
+    judgment_required: true,
+    judgment_question: 'Is this person widely followed (over 1,000 followers)?',
+    judgment_output_schema: { answer: 'yes | no | inconclusive', confidence: '0.0-1.0', reasoning: 'string', evidence_refs: 'array' },
+  });
+  const script = peopleProfileScript(truth.ada!);
+  const steps = script.steps as Array<Record<string, unknown>>;
+  const done = steps.pop()!;
+  steps.push({ ...done, args: { ...(done.args as object), judgment: { answer: 'maybe', confidence: 2, reasoning: 'x', evidence_refs: [] } } });
+  steps.push({ ...done, args: { ...(done.args as object), judgment: { answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] } } });
+  server.setScript('people_judgment', 'ada', script);
+  const result = await agent.run(judgmentTask, sampleOf({ sample_id: 'ada', username: 'ada' }));
+  expect(server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  expect(result.judgment).toEqual({ answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] });
+  const bounce = server.requests.find(r => r.lastUserText.includes('You called done but'));
+  expect(bounce?.lastUserText).toMatch(/judgment\.answer must be one of yes \/ no \/ inconclusive; judgment\.confidence must be a number in 0\.0-1\.0/);
+});
