@@ -90,3 +90,27 @@ test('refs covers every raw ref, kept or pruned, and interactiveCount includes p
   expect(observation.refs.get('e3')?.landmark).toBe('navigation');
   expect(observation.interactiveCount).toBe(2);
 });
+
+test('a row enters the budget together with its link; repeated "Star" buttons rank after distinct links and headings', () => {
+  const rows = Array.from({ length: 200 }, (_, i) => el('row', { ref: `e${1000 + i * 4}`, box: box(2000 + i * 20) }, [
+    el('cell', { name: `INV-${i}`, ref: `e${1001 + i * 4}` }),
+    el('cell', { ref: `e${1002 + i * 4}` }, [el('link', { name: 'view', ref: `e${1003 + i * 4}`, url: `/inv/${i}`, box: box(2000 + i * 20) })]),
+  ]));
+  const cards = Array.from({ length: 100 }, (_, i) => el('article', { ref: `e${3000 + i * 3}`, box: box(100 + i * 10) }, [
+    el('link', { name: `Open project ${i}`, ref: `e${3001 + i * 3}`, url: `/p/${i}`, box: box(6000 + i * 10) }),
+    el('button', { name: 'Star', ref: `e${3002 + i * 3}`, box: box(6000 + i * 10) }),
+  ]));
+  const json = [el('main', { ref: 'e1', box: box(0, 9000) }, [el('table', { ref: 'e2', box: box(2000, 4000) }, rows), ...cards])];
+  const observation = buildObservation(json, metrics(), URL, { tokenBudget: 1200 });
+  const lines = bodyLines(observation.text);
+  const rowLines = lines.filter((line) => line.includes('] row "INV-'));
+  expect(rowLines.length).toBeGreaterThan(5);
+  for (const rowLine of rowLines) {
+    const next = lines[lines.indexOf(rowLine) + 1];
+    expect(next).toMatch(/^ \[e\d+\] link "view" → \/inv\/\d+$/);
+  }
+  const stars = lines.filter((line) => line.includes('button "Star"')).length;
+  const opens = lines.filter((line) => line.includes('link "Open project')).length;
+  expect(opens).toBe(100);
+  expect(stars).toBeLessThan(opens);
+});
