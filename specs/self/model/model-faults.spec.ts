@@ -1,0 +1,98 @@
+import { expect, test } from '../../../agent/fixture';
+import type { ModelServer } from '../../../fixtures/model-server';
+import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let server: ModelServer;
+let ada: PersonTruth;
+
+test.beforeAll(async ({ request }) => {
+  env = await useScriptedModel({ AGENT_MODEL_TIMEOUT_MS: '1500' });
+  server = env.server;
+  ada = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people.ada;
+});
+test.afterAll(async () => env.restore());
+test.beforeEach(() => server.reset());
+test.afterEach(() => {
+  delete process.env.AGENT_FALLBACK_MODEL;
+});
+
+/** The ada script with a fault attached to decider turn `turn` (0 = the first decision). */
+function withFault(turn: number, fault: Record<string, unknown>) {
+  const script = peopleProfileScript(ada);
+  const steps = script.steps as Array<Record<string, unknown>>;
+  steps[turn] = { ...steps[turn], fault };
+  return script;
+}
+
+const run = (agent: { run: Function }, sampleId: string) => agent.run(bundledTask('people_profile'), sampleOf({ sample_id: sampleId, username: 'ada' }));
+const turnRequests = (sampleId: string) => server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);
+
+for (const [name, fault] of [
+  ['429 with retry-after', { kind: '429', retry_after_ms: 50 }],
+  ['529 overloaded', { kind: '529', retry_after_ms: 50 }],
+  ['500 api error', { kind: '500', retry_after_ms: 50 }],
+  ['a reset connection', { kind: 'reset' }],
+  ['a slow answer past the client timeout', { kind: 'slow', delay_ms: 4000 }],
+] as const) {
+  test(`${name} is absorbed by the SDK's retries`, async ({ agent }) => {
+    const id = `ada-${fault.kind}`;
+    server.setScript('people_profile', id, withFault(2, fault));
+    const result = await agent.run(bundledTask('people_profile'), sampleOf({ sample_id: id, username: 'ada' }));
+    expect(server.errors).toEqual([]);
+    expect(result.status).toBe('done');
+    expect(result.extracted.followers!.value).toBe(ada.followers);
+    // The faulted turn was asked twice (the SDK's retry) and the script did not skip a step.
+    const recorded = turnRequests(id);
+    expect(recorded.filter(r => r.response.faults).length).toBe(1);
+    expect(recorded.length).toBe((peopleProfileScript(ada).steps as unknown[]).length + 1);
+    expect(result.usage.model_calls).toBe(recorded.length - 1);
+  });
+}
+
+test('malformed tool input becomes a failed step the model sees, and the run goes on', async ({ agent }) => {
+  server.setScript('people_profile', 'ada-malformed', withFault(1, { kind: 'malformed' }));
+  const result = await run(agent, 'ada-malformed');
+  expect(result.status).toBe('done');
+  const log = JSON.parse(readRunFile('people_profile', 'ada-malformed', 'action_log.json'));
+  const failed = log.find((e: { outcome: { success: boolean } }) => !e.outcome.success);
+  expect(failed.outcome.error).toMatch(/Invalid arguments for \w+/);
+  expect(turnRequests('ada-malformed').some(r => r.lastUserText.includes('FAILED: Invalid arguments'))).toBe(true);
+});
+
+test('a text-only answer is re-asked once and the run goes on', async ({ agent }) => {
+  server.setScript('people_profile', 'ada-text', withFault(1, { kind: 'text_only' }));
+  const result = await run(agent, 'ada-text');
+  expect(result.status).toBe('done');
+  expect(turnRequests('ada-text').some(r => r.lastUserText.includes('Your previous answer contained no tool call'))).toBe(true);
+});
+
+test('a primary model that keeps failing hands over to AGENT_FALLBACK_MODEL, and the switch is recorded', async ({ agent }) => {
+  process.env.AGENT_FALLBACK_MODEL = 'claude-haiku-4-5';
+  server.setScript('people_profile', 'ada-fallback', withFault(3, { kind: '500', times: 50, model: 'claude-sonnet-4-6', retry_after_ms: 10 }));
+  const result = await run(agent, 'ada-fallback');
+  expect(result.status).toBe('done');
+  expect(result.notes.join('\n')).toContain('primary model claude-sonnet-4-6 failed; fallback claude-haiku-4-5 answered');
+  expect(turnRequests('ada-fallback').some(r => r.model === 'claude-haiku-4-5')).toBe(true);
+});
+
+test('a model outage after data was collected ends as partial_success with the data kept', async ({ agent }) => {
+  server.setScript('people_profile', 'ada-outage', withFault(4, { kind: '529', times: 500, retry_after_ms: 10 }));
+  const result = await run(agent, 'ada-outage');
+  expect(result.status).toBe('partial_success');
+  expect(result.error).toMatch(/the model could not be reached: model claude-sonnet-4-6: overloaded \(529\) after retries/);
+  expect(result.extracted.display_name!.value).toBe(ada.display_name);
+  expect(result.notes.join('\n')).toMatch(/final consolidation failed/);
+  const checkpoint = JSON.parse(readRunFile('people_profile', 'ada-outage', 'checkpoint.json'));
+  expect(checkpoint.status).toBe('partial_success');
+  expect(checkpoint.accumulated_data.display_name).toBe(ada.display_name);
+});
+
+test('a model outage before any data ends as failed, with result, checkpoint and log written', async ({ agent }) => {
+  server.setScript('people_profile', 'ada-down', withFault(0, { kind: '500', times: 500, retry_after_ms: 10 }));
+  await expect(run(agent, 'ada-down')).rejects.toThrow(/ada-down: failed — the model could not be reached/);
+  expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'result.json')).status).toBe('failed');
+  expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'checkpoint.json')).status).toBe('failed');
+  expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'action_log.json'))[0].action.name).toBe('goto');
+});
