@@ -1,31 +1,30 @@
 import { z } from 'zod';
+import { ELEMENT_TIMEOUT_MS } from './limits';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
 export const click = defineAction({
   name: 'click',
-  description: 'Click an element (link, button, tab, checkbox label…). Prefer the ref shown in the page state.',
-  navigates: true,
-  schema: z.object({ target: TargetArg }),
-  async handle({ target }, env) {
+  description: 'Click an element (link, button, tab, menu item…). Prefer the ref shown in the page state.',
+  schema: z.object({
+    target: TargetArg,
+    double: z.boolean().optional().describe('Double-click instead of a single click'),
+  }),
+  async handle({ target, double }, env) {
     const resolved = await resolveTarget(target, env);
-    await resolved.locator.click({ timeout: 10_000 });
-    return { description: `Clicked ${resolved.label}`, element: resolved.element };
+    if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
+    else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
+    return { description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}`, element: resolved.element };
   },
 });
 
-export const type = defineAction({
-  name: 'type',
-  description: 'Replace the text of an input/textarea. Secrets are written as {{secret:NAME}} and filled in only at the browser.',
-  schema: z.object({
-    target: TargetArg,
-    text: z.string().describe('Text to enter; use {{secret:NAME}} for credentials, never the value'),
-    submit: z.boolean().optional().describe('Press Enter afterwards'),
-  }),
-  async handle({ target, text, submit }, env) {
+export const hover = defineAction({
+  name: 'hover',
+  description: 'Move the mouse over an element, e.g. to open a hover menu or show a tooltip.',
+  schema: z.object({ target: TargetArg }),
+  async handle({ target }, env) {
     const resolved = await resolveTarget(target, env);
-    await resolved.locator.fill(env.policy.resolveSecrets(text), { timeout: 10_000 });
-    if (submit) await resolved.locator.press('Enter');
-    return { description: `Typed ${JSON.stringify(text)} into ${resolved.label}${submit ? ' and pressed Enter' : ''}`, element: resolved.element };
+    await resolved.locator.hover({ timeout: ELEMENT_TIMEOUT_MS });
+    return { description: `Hovered over ${resolved.label}`, element: resolved.element };
   },
 });
