@@ -32,10 +32,11 @@ export function fitToBudget(flat: readonly FlatNode[], candidates: readonly Cand
   let used = 0;
   for (const position of order) {
     const candidate = candidates[position];
-    const cost = costs[position] ?? 0;
-    if (!candidate) continue;
+    if (!candidate || chosen[position]) continue;
+    const group = [position, ...rowCompanions(candidates, position)].filter((member) => !chosen[member]);
+    const cost = group.reduce((sum, member) => sum + (costs[member] ?? 0), 0);
     if (candidate.pinned || used + cost <= options.tokenBudget) {
-      chosen[position] = 1;
+      for (const member of group) chosen[member] = 1;
       used += cost;
     }
   }
@@ -61,6 +62,19 @@ function withEnclosingFrames(flat: readonly FlatNode[], kept: Candidate[]): Cand
   }
   if (frames.length === 0) return kept;
   return [...kept, ...frames].sort((a, b) => a.flat.index - b.flat.index);
+}
+
+/** A table row and the controls inside it enter together: "view" without its row means nothing. */
+function rowCompanions(candidates: readonly Candidate[], position: number): number[] {
+  const row = candidates[position]?.flat;
+  if (!row || row.node.role !== 'row') return [];
+  const companions: number[] = [];
+  for (let next = position + 1; next < candidates.length; next++) {
+    const candidate = candidates[next];
+    if (!candidate || candidate.flat.index >= row.end) break;
+    if (candidate.kind === 'interactive' || candidate.kind === 'control') companions.push(next);
+  }
+  return companions;
 }
 
 function compareForBudget(candidates: readonly Candidate[], a: number, b: number): number {

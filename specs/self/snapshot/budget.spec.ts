@@ -39,7 +39,7 @@ test('a keyword match survives in a 10,000-node page, the budget holds, and docu
 
 test('links and buttons outrank plain text when the budget bites, even below the fold', () => {
   const json = bigPage(-1);
-  const observation = buildObservation(json, metrics(), URL, { tokenBudget: 1500 });
+  const observation = buildObservation(json, metrics(), URL, { tokenBudget: 2500 });
   const lines = bodyLines(observation.text);
   const links = lines.filter((line) => line.includes('] link "open'));
   const texts = lines.filter((line) => line.includes('] text "Description'));
@@ -96,12 +96,12 @@ test('a row enters the budget together with its link; repeated "Star" buttons ra
     el('cell', { name: `INV-${i}`, ref: `e${1001 + i * 4}` }),
     el('cell', { ref: `e${1002 + i * 4}` }, [el('link', { name: 'view', ref: `e${1003 + i * 4}`, url: `/inv/${i}`, box: box(2000 + i * 20) })]),
   ]));
-  const cards = Array.from({ length: 100 }, (_, i) => el('article', { ref: `e${3000 + i * 3}`, box: box(100 + i * 10) }, [
+  const cards = Array.from({ length: 100 }, (_, i) => el('article', { ref: `e${3000 + i * 3}`, box: box(6000 + i * 10) }, [
     el('link', { name: `Open project ${i}`, ref: `e${3001 + i * 3}`, url: `/p/${i}`, box: box(6000 + i * 10) }),
     el('button', { name: 'Star', ref: `e${3002 + i * 3}`, box: box(6000 + i * 10) }),
   ]));
-  const json = [el('main', { ref: 'e1', box: box(0, 9000) }, [el('table', { ref: 'e2', box: box(2000, 4000) }, rows), ...cards])];
-  const observation = buildObservation(json, metrics(), URL, { tokenBudget: 1200 });
+  const json = [el('main', { ref: 'e1', box: box(0, 9000) }, [...cards, el('table', { ref: 'e2', box: box(2000, 4000) }, rows)])];
+  const observation = buildObservation(json, metrics(), URL, { tokenBudget: 2500 });
   const lines = bodyLines(observation.text);
   const rowLines = lines.filter((line) => line.includes('] row "INV-'));
   expect(rowLines.length).toBeGreaterThan(5);
