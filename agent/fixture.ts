@@ -2,22 +2,11 @@ import { test as base, type TestInfo } from '@playwright/test';
 import 'dotenv/config';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { installGuards } from './browser/guards';
-import { ContextPages } from './browser/page-tracker';
-import { createPolicy } from './browser/policy';
-import { redactorFor, secretsFromEnv } from './browser/secrets';
-import { ModelClient } from './decide/model-client';
-import { ModelDecider } from './decide/model-decider';
-import { modelSettings } from './decide/model-settings';
-import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
-import { visionHook } from './decide/vision';
-import { pageViewer } from './loop/view';
-import { archivePreviousAttempt } from './evidence/attempts';
+import type { DeciderFactories, DeciderMode } from './decide/select';
 import { readJsonIfExists } from './evidence/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
-import { EvidenceStore } from './evidence/store';
-import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, SampleRecorder } from './loop/recorder';
-import { runSample, type StepRunner } from './loop/run-sample';
+import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';
+import { SampleSession } from './session';
 import { sampleDir, settings } from './settings';
 import type { LoadedTask } from './task/load-task';
 import type { Sample } from './task/samples';
@@ -61,36 +50,23 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
           await attachResumed(testInfo, dir, previous.data);
           test.skip(true, `resumed: ${sample.sample_id} is already done in run ${settings.runId}`);
         }
-        const spec = task.spec;
-        testInfo.setTimeout(Math.max(testInfo.timeout, (spec.max_time_seconds + 90) * 1000));
-        const secrets = secretsFromEnv();
-        let client: ModelClient | undefined;
-        const model = () => (client ??= new ModelClient(modelSettings()));
-        const decider = selectDecider(spec, agentDecider, Boolean(process.env.ANTHROPIC_API_KEY), {
-          model: () => new ModelDecider(spec, sample, model(), { attempt: testInfo.retry }),
-          ...agentDeciders,
+        testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
+        const session = await SampleSession.prepare({
+          task,
+          sample,
+          context,
+          page,
+          runId: settings.runId,
+          attempt: testInfo.retry,
+          deciderMode: agentDecider,
+          deciders: agentDeciders,
+          dir,
+          actionTimeoutMs: agentActionTimeout,
+          runStep: (title, body) => test.step(title, body),
+          onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
         });
-        const archived = archivePreviousAttempt(dir);
-        const store = new EvidenceStore(dir, redactorFor(secrets));
-        store.onArtifact((artifact, file) => testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }));
-        const sampleRecorder = (recorder = new SampleRecorder({ task, sample, runId: settings.runId, attempt: testInfo.retry, decider: decider.kind, store }));
-        const view = decider.needsView
-          ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: client ? visionHook(client, usage => sampleRecorder.addUsage(usage)) : undefined })
-          : undefined;
-        if (archived) recorder.notes.push(`earlier attempt's evidence kept in ${path.basename(archived)}/`);
-        const tracker = new ContextPages(context, page);
-        const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets });
-        await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker });
-        const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
-        const runStep: StepRunner = (title, body) => test.step(title, body);
-        let outcome;
-        try {
-          outcome = await runSample({ task: spec, sample, context, tracker, recorder, decider, policy, view, runStep, signal: deadline, actionTimeoutMs: agentActionTimeout });
-          if (deadline.aborted && outcome.status === 'failed') outcome.error = `max_time_seconds (${spec.max_time_seconds}) reached`;
-        } catch (error) {
-          outcome = { status: 'failed' as const, error: error instanceof Error ? error.message : String(error) };
-        }
-        const result = recorder.finish(outcome.status, outcome.error);
+        recorder = session.recorder;
+        const result = await session.run();
         await attachRecord(testInfo, dir);
         testInfo.annotations.push({ type: 'bwa-status', description: result.status });
         if (result.status === 'failed') throw new Error(`${sample.sample_id}: failed — ${result.error ?? 'no reason given'}`);
@@ -110,11 +86,6 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
     }
   },
 });
-
-function snapshotTokens(): number | undefined {
-  const raw = process.env.AGENT_SNAPSHOT_TOKENS;
-  return raw ? Number(raw) : undefined;
-}
 
 async function attachRecord(testInfo: TestInfo, dir: string): Promise<void> {
   for (const [file, name] of Object.entries(FILE_ATTACHMENTS)) {

@@ -1,0 +1,108 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import * as path from 'node:path';
+import { installGuards } from './browser/guards';
+import { ContextPages } from './browser/page-tracker';
+import { createPolicy } from './browser/policy';
+import { redactorFor, secretsFromEnv } from './browser/secrets';
+import { ModelClient } from './decide/model-client';
+import { ModelDecider } from './decide/model-decider';
+import { modelSettings } from './decide/model-settings';
+import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
+import type { Decider } from './decide/types';
+import { visionHook } from './decide/vision';
+import { archivePreviousAttempt } from './evidence/attempts';
+import type { Result } from './evidence/result-schema';
+import { EvidenceStore, type ArtifactListener } from './evidence/store';
+import { SampleRecorder } from './loop/recorder';
+import { runSample, type SampleOutcome, type StepRunner } from './loop/run-sample';
+import { pageViewer } from './loop/view';
+import { sampleDir, settings } from './settings';
+import type { LoadedTask } from './task/load-task';
+import type { Sample } from './task/samples';
+
+export interface SessionOptions {
+  task: LoadedTask;
+  sample: Sample;
+  context: BrowserContext;
+  page: Page;
+  runId: string;
+  attempt: number;
+  deciderMode: DeciderMode;
+  deciders?: DeciderFactories;
+  runStep?: StepRunner;
+  actionTimeoutMs?: number;
+  onArtifact?: ArtifactListener;
+  /** Where the sample's evidence goes (default: reports/runs/<run>/<task>/<sample>). */
+  dir?: string;
+}
+
+/**
+ * Everything one sample needs, wired once: evidence folder (earlier attempts moved aside), decider, page view,
+ * guards, policy, recorder. The Playwright fixture and the benchmarks both run samples through this.
+ */
+export class SampleSession {
+  private constructor(
+    readonly options: SessionOptions,
+    readonly recorder: SampleRecorder,
+    private readonly decider: Decider,
+    private readonly tracker: ContextPages,
+    private readonly client: ModelClient | undefined,
+    private readonly policy: ReturnType<typeof createPolicy>,
+  ) {}
+
+  static async prepare(options: SessionOptions): Promise<SampleSession> {
+    const { task, sample, context, page } = options;
+    const spec = task.spec;
+    const secrets = secretsFromEnv();
+    let client: ModelClient | undefined;
+    const decider = selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), {
+      model: () => new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings())), { attempt: options.attempt }),
+      ...options.deciders,
+    });
+    const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
+    const archived = archivePreviousAttempt(dir);
+    const store = new EvidenceStore(dir, redactorFor(secrets));
+    if (options.onArtifact) store.onArtifact(options.onArtifact);
+    const recorder = new SampleRecorder({ task, sample, runId: options.runId, attempt: options.attempt, decider: decider.kind, store });
+    if (archived) recorder.notes.push(`earlier attempt's evidence kept in ${path.basename(archived)}/`);
+    const tracker = new ContextPages(context, page);
+    const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets });
+    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker });
+    return new SampleSession(options, recorder, decider, tracker, client, policy);
+  }
+
+  async run(): Promise<Result> {
+    const spec = this.options.task.spec;
+    const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
+    const view = this.decider.needsView
+      ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage)) : undefined })
+      : undefined;
+    let outcome: SampleOutcome;
+    try {
+      outcome = await runSample({
+        task: spec,
+        sample: this.options.sample,
+        context: this.options.context,
+        tracker: this.tracker,
+        recorder: this.recorder,
+        decider: this.decider,
+        policy: this.policy,
+        view,
+        runStep: this.options.runStep,
+        signal: deadline,
+        actionTimeoutMs: this.options.actionTimeoutMs,
+      });
+    } catch (error) {
+      outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+    }
+    return this.recorder.finish(outcome.status, outcome.error);
+  }
+}
+
+function snapshotTokens(): number | undefined {
+  const raw = process.env.AGENT_SNAPSHOT_TOKENS;
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 200) throw new Error(`AGENT_SNAPSHOT_TOKENS must be an integer ≥ 200 (got "${raw}")`);
+  return value;
+}
