@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { conciseError, isInfraError } from './errors';
+import { classifyError } from './errors';
 import { actionNames, getAction } from './registry';
-import { ActionError, type ActionEnv, type ActionResult } from './types';
+import { settlePage, watchNavigation } from './settle';
+import { ActionError, type ActionDefinition, type ActionEnv, type ActionResult, type HandlerOutput } from './types';
 
 export interface ActionCall {
   name: string;
@@ -18,50 +19,46 @@ const DEFAULT_SETTLE_MS = 8_000;
 
 /** Validates, times out, catches, classifies: the loop always gets an ActionResult, never an exception. */
 export async function dispatch(call: ActionCall, env: ActionEnv, options: DispatchOptions = {}): Promise<ActionResult> {
-  const action = getAction(call.name);
-  if (!action) return { success: false, description: `Unknown action "${call.name}"`, error: `Unknown action "${call.name}". Available: ${actionNames().join(', ')}` };
-  const parsed = action.schema.safeParse(call.args ?? {});
-  if (!parsed.success) return { success: false, description: `Invalid arguments for ${call.name}`, error: `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}` };
-
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(env.signal.reason);
-  env.signal.addEventListener('abort', onOuterAbort, { once: true });
-  const urlBefore = safeUrl(env);
-  let timer: NodeJS.Timeout | undefined;
+  const name = typeof call?.name === 'string' ? call.name : String(call?.name);
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new ActionError(`${call.name} timed out after ${Math.round(timeoutMs / 1000)}s`, true));
-      }, timeoutMs);
-    });
-    const output = await Promise.race([action.handle(parsed.data, { ...env, signal: controller.signal }), timeout]);
-    const result: ActionResult = { ...output, success: output.success ?? true };
-    if (result.success && (action.navigates || safeUrl(env) !== urlBefore)) await settle(env, options.settleTimeoutMs ?? DEFAULT_SETTLE_MS);
-    return result;
+    const action = getAction(name);
+    if (!action) return { success: false, description: `Unknown action "${name}"`, error: `Unknown action "${name}". Available: ${actionNames().join(', ')}` };
+    const parsed = action.schema.safeParse(call.args ?? {});
+    if (!parsed.success) return { success: false, description: `Invalid arguments for ${name}`, error: `Invalid arguments for ${name}:\n${z.prettifyError(parsed.error)}` };
+    return await run(action, parsed.data, env, options);
   } catch (error) {
-    const message = conciseError(error);
-    const infra = error instanceof ActionError ? error.infra || isInfraError(message) : isInfraError(message);
-    return { success: false, description: `${call.name} failed`, error: message, infra };
-  } finally {
-    clearTimeout(timer);
-    env.signal.removeEventListener('abort', onOuterAbort);
+    const { message, infra } = classifyError(error, error instanceof ActionError && error.infra);
+    return { success: false, description: `${name} failed`, error: message, infra };
   }
 }
 
-/** Load plus a quiet network, bounded: SPAs that poll forever must not stall the loop. */
-async function settle(env: ActionEnv, timeoutMs: number): Promise<void> {
-  const page = env.tabs.active;
-  const deadline = Date.now() + timeoutMs;
-  await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => {});
-  await page.waitForLoadState('networkidle', { timeout: Math.max(500, Math.min(3_000, deadline - Date.now())) }).catch(() => {});
-}
-
-function safeUrl(env: ActionEnv): string {
+async function run(action: ActionDefinition, args: unknown, env: ActionEnv, options: DispatchOptions): Promise<ActionResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(env.signal.reason);
+  if (env.signal.aborted) onOuterAbort();
+  env.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const navigation = watchNavigation(env.page);
+  let timer: NodeJS.Timeout | undefined;
   try {
-    return env.tabs.active.url();
-  } catch {
-    return '';
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new ActionError(`${action.name} timed out after ${Math.round(timeoutMs / 1000)}s`, true));
+        controller.abort(new Error('action timeout'));
+      }, timeoutMs);
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(new ActionError(`${action.name} stopped: ${String(controller.signal.reason ?? 'aborted')}`));
+      if (controller.signal.aborted) onAbort();
+      else controller.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const output: HandlerOutput = await Promise.race([action.handle(args as never, { ...env, signal: controller.signal }), timedOut, aborted]);
+    const result: ActionResult = { ...output, success: output.success ?? true };
+    if (action.navigates || navigation.happened()) await settlePage(env.tabs.active, options.settleTimeoutMs ?? DEFAULT_SETTLE_MS);
+    return result;
+  } finally {
+    clearTimeout(timer);
+    navigation.stop();
+    env.signal.removeEventListener('abort', onOuterAbort);
   }
 }

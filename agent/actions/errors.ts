@@ -29,6 +29,7 @@ const KNOWN_FAILURES: Array<[RegExp, string]> = [
   [/Frame was detached|frame got detached/i, 'The frame holding that element was removed (detached) — take a fresh look at the page'],
   [/Execution context was destroyed/i, 'The page navigated while acting — take a fresh look at the new page'],
   [/net::ERR_BLOCKED_BY_CLIENT/, 'Refused: that navigation leads outside the task\'s allowed domains — stay on the task\'s sites'],
+  [/net::ERR_TOO_MANY_REDIRECTS/, 'The page redirects in a loop (too many redirects) — this URL cannot be opened; find another way to the content'],
   [/Download is starting/, 'That URL is a file download — use the download action on the link instead'],
 ];
 

@@ -1,40 +1,38 @@
+import type { Page, Response } from '@playwright/test';
 import { z } from 'zod';
-import { ActionError, defineAction } from './types';
+import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
 
 const HTTP_URL = /^https?:\/\//i;
 
 export const goto = defineAction({
   name: 'goto',
-  description: 'Navigate the current tab to a URL (only http/https on the task\'s allowed domains).',
+  description: "Navigate the current tab to a URL (only http/https on the task's allowed domains).",
   navigates: true,
   schema: z.object({ url: z.string().min(1).describe('Absolute http(s) URL to open') }),
-  async handle({ url }, { page, policy, signal }) {
-    if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url}" is not an http(s) URL`);
-    if (!policy.isAllowedUrl(url)) throw new ActionError(`Refused: ${new URL(url).host} is outside the task's allowed domains — stay on the task's sites`);
+  async handle({ url }, env) {
+    const { policy, signal } = env;
+    if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url.slice(0, 200)}" is not an http(s) URL`);
+    if (!policy.isAllowedUrl(url)) throw new ActionError(`Refused: ${hostOf(url)} is outside the task's allowed domains — stay on the task's sites`);
     await policy.beforeNavigation(url, signal);
+    const page = env.page.isClosed() ? await openFreshTab(env) : env.page;
     const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-    const status = response?.status() ?? 0;
-    if (status >= 400) {
-      return {
-        success: false,
-        infra: status >= 500 || status === 429,
-        description: `Opened ${url} → HTTP ${status}`,
-        error: `HTTP ${status} at ${url}${status === 429 ? ' (rate limited — wait before retrying)' : ''}`,
-      };
-    }
-    return { description: `Navigated to ${page.url()}${status ? ` (HTTP ${status})` : ''}` };
+    return describeResponse(response, `Navigated to ${page.url()}`, url);
   },
 });
 
 export const goBack = defineAction({
   name: 'go_back',
-  description: 'Go back to the previous page in this tab\'s history.',
+  description: "Go back to the previous page in this tab's history.",
   navigates: true,
   schema: z.object({}),
   async handle(_args, { page }) {
+    const before = page.url();
     const response = await page.goBack({ waitUntil: 'domcontentloaded' });
-    if (!response && page.url() === 'about:blank') throw new ActionError('There is no previous page in this tab');
-    return { description: `Went back to ${page.url()}` };
+    // The blank page a tab starts on is not a page the agent visited.
+    const backToBlank = page.url() === 'about:blank' && before !== 'about:blank';
+    if (backToBlank) await page.goForward({ waitUntil: 'domcontentloaded' });
+    if (backToBlank || (!response && page.url() === before)) throw new ActionError('There is no previous page in this tab — use goto or click a link instead');
+    return describeResponse(response, `Went back to ${page.url()}`, page.url());
   },
 });
 
@@ -45,6 +43,33 @@ export const refresh = defineAction({
   schema: z.object({}),
   async handle(_args, { page }) {
     const response = await page.reload({ waitUntil: 'domcontentloaded' });
-    return { description: `Reloaded ${page.url()}${response ? ` (HTTP ${response.status()})` : ''}` };
+    return describeResponse(response, `Reloaded ${page.url()}`, page.url());
   },
 });
+
+/** A crashed or closed tab cannot navigate; the agent recovers in a new one. */
+async function openFreshTab({ context, tabs }: ActionEnv): Promise<Page> {
+  const page = await context.newPage();
+  tabs.activate(tabs.pages.indexOf(page));
+  return page;
+}
+
+/** An HTTP error page is a failed step: 5xx and 429 are the server's problem (infra), 4xx the agent's. */
+function describeResponse(response: Response | null, done: string, url: string): HandlerOutput {
+  const status = response?.status() ?? 0;
+  if (status < 400) return { description: `${done}${status ? ` (HTTP ${status})` : ''}` };
+  return {
+    success: false,
+    infra: status >= 500 || status === 429,
+    description: `${done} → HTTP ${status}`,
+    error: `HTTP ${status} at ${url}${status === 429 ? ' (rate limited — wait before retrying)' : ''}`,
+  };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return JSON.stringify(url.slice(0, 100));
+  }
+}

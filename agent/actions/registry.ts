@@ -2,12 +2,25 @@ import { z } from 'zod';
 import { done, fail, saveProgress } from './control';
 import { screenshot } from './evidence';
 import { extract } from './extract';
-import { click, type } from './interaction';
+import { download } from './download';
+import { click, hover } from './interaction';
+import { press, type } from './keyboard';
 import { goBack, goto, refresh } from './navigation';
+import { scroll } from './scroll';
+import { selectOption } from './select';
+import { switchTab } from './tabs';
+import { check, uncheck } from './toggle';
 import type { ActionDefinition } from './types';
+import { upload } from './upload';
 import { wait } from './wait';
 
-const ALL: ActionDefinition[] = [goto, goBack, refresh, click, type, screenshot, extract, wait, saveProgress, done, fail] as ActionDefinition[];
+/** Every action the agent can take, in the order the model sees them. */
+const ALL = [
+  goto, goBack, refresh, switchTab,
+  click, hover, type, press, scroll, selectOption, check, uncheck, upload,
+  screenshot, download, extract, wait,
+  saveProgress, done, fail,
+] as ActionDefinition[];
 
 const byName = new Map(ALL.map(action => [action.name, action]));
 

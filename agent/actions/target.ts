@@ -1,9 +1,17 @@
 import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator, SemanticLocator } from '../task/locator-schema';
+import { describeKnown, findKnownByName, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
+import { semanticFromAria } from './semantic-from-aria';
 import { ActionError, type ActionEnv, type KnownElement } from './types';
 
+export { describeKnown, semanticOf } from './known-elements';
+
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
+/** The model sometimes copies a whole line of the page state: `[e12] link "linux" → /torvalds/linux`. */
+const LINE_REF = /^\[((?:f\d+)?e\d+)\]/;
+/** `button "Follow"`: a role and an accessible name, the way the page state prints them. */
+const ROLE_AND_NAME = /^([a-z]+) "(.+)"$/;
 
 export const TargetArg = z
   .union([z.string().min(1), SemanticLocator])
@@ -15,6 +23,7 @@ export interface ResolvedTarget {
   /** How a person would name the element; what the action log records and a recipe replays. */
   element: SemanticLocator;
   label: string;
+  ref?: string;
 }
 
 const EXISTS_TIMEOUT_MS = 2_000;
@@ -24,43 +33,66 @@ export interface ResolveOptions {
   allowMany?: boolean;
 }
 
-export async function resolveTarget(target: TargetArg, env: Pick<ActionEnv, 'page' | 'elements'>, options: ResolveOptions = {}): Promise<ResolvedTarget> {
-  const { page } = env;
-  if (typeof target !== 'string') return resolveSemantic(page, target, options);
+type TargetEnv = Pick<ActionEnv, 'page' | 'elements'>;
+
+/**
+ * A ref from the latest snapshot first; otherwise the visible text — an element of the snapshot with that
+ * role/name, then Playwright's text match (exact before partial); `css=` only when asked for.
+ */
+export async function resolveTarget(target: TargetArg, env: TargetEnv, options: ResolveOptions = {}): Promise<ResolvedTarget> {
+  const { page, elements } = env;
+  rememberElements(page, elements);
+  if (typeof target !== 'string') return resolveSemantic(page, target, elements, options);
   const trimmed = target.trim();
-  if (REF_PATTERN.test(trimmed)) return resolveRef(page, trimmed, env.elements);
-  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, options);
-  const known = findByName(env.elements, trimmed);
-  if (known?.ref) return resolveRef(page, known.ref, env.elements);
-  return resolveSemantic(page, { text: trimmed }, options);
+  const ref = REF_PATTERN.test(trimmed) ? trimmed : LINE_REF.exec(trimmed)?.[1];
+  if (ref) return resolveRef(page, ref, elements);
+  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, elements, options);
+  const roleAndName = ROLE_AND_NAME.exec(trimmed);
+  const name = roleAndName?.[2] ?? trimmed;
+  const known = findKnownByName(elements, name, roleAndName?.[1]);
+  if (known?.ref) return resolveRef(page, known.ref, elements);
+  if (roleAndName?.[1] && roleAndName[2]) return resolveSemantic(page, { role: roleAndName[1], name: roleAndName[2] }, elements, options);
+  return resolveSemantic(page, { text: trimmed }, elements, options);
 }
 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
-  const known = elements.get(ref);
   const locator = page.getByRef(ref);
-  if ((await countQuickly(locator)) === 0) {
-    const similar = known ? similarElements(elements, known, ref) : [];
-    const hint = similar.length ? `; similar: ${similar.join(', ')}` : '';
-    throw new ActionError(`${ref} is no longer on the page${hint} — take a fresh look at the page state and use a current ref`);
-  }
-  const element = known ? semanticOf(known) : { css: `aria-ref=${ref}` };
-  return { locator, element, label: known ? `[${ref}] ${describeKnown(known)}` : ref };
+  const count = await locator.count().catch(() => 0);
+  const known = elements.get(ref) ?? rememberedElement(page, ref);
+  if (count === 0) throw new ActionError(staleRefMessage(ref, known, elements));
+  const element = known ? semanticOf(known) : await semanticFromAria(locator, { css: `aria-ref=${ref}` });
+  const label = known ? `[${ref}] ${describeKnown(known)}` : `[${ref}] ${describeLocator(element)}`;
+  return { locator, element, label, ref };
 }
 
-async function resolveSemantic(page: Page, target: SemanticLocator, options: ResolveOptions): Promise<ResolvedTarget> {
+function staleRefMessage(ref: string, known: KnownElement | undefined, elements: ReadonlyMap<string, KnownElement>): string {
+  const similar = known ? similarElements(elements, known, ref) : [];
+  if (similar.length) return `${ref} is no longer on the page; similar: ${similar.join(', ')} — take a fresh look at the page state`;
+  if (known) return `${ref} (${describeKnown(known)}) is no longer on the page — take a fresh look at the page state and use a current ref`;
+  return `${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`;
+}
+
+async function resolveSemantic(page: Page, target: SemanticLocator, elements: ReadonlyMap<string, KnownElement>, options: ResolveOptions): Promise<ResolvedTarget> {
   const candidates = candidateLocators(page, target);
+  await waitForAny(candidates);
   for (const locator of candidates) {
-    const count = await countQuickly(locator);
+    const count = await locator.count().catch(() => 0);
     if (count === 0) continue;
-    if (count > 1 && target.nth === undefined && !options.allowMany) {
-      const visible = locator.filter({ visible: true });
-      const visibleCount = await countQuickly(visible);
-      if (visibleCount === 1) return { locator: visible, element: target, label: describeLocator(target) };
-      throw new ActionError(`${describeLocator(target)} matches ${count} elements — use a ref from the page state to pick one`);
-    }
-    return { locator: target.nth !== undefined ? locator.nth(target.nth) : locator, element: target, label: describeLocator(target) };
+    const resolved = { element: target, label: describeLocator(target) };
+    if (target.nth !== undefined) return { ...resolved, locator: locator.nth(target.nth) };
+    if (count === 1 || options.allowMany) return { ...resolved, locator };
+    const visible = locator.filter({ visible: true });
+    if ((await visible.count()) === 1) return { ...resolved, locator: visible };
+    throw new ActionError(ambiguityMessage(target, count, elements));
   }
   throw new ActionError(`No element matches ${describeLocator(target)} — check the page state for the exact text, or scroll to reveal it`);
+}
+
+function ambiguityMessage(target: SemanticLocator, count: number, elements: ReadonlyMap<string, KnownElement>): string {
+  const name = 'name' in target ? target.name : 'text' in target ? target.text : 'label' in target ? target.label : undefined;
+  const listed = name ? listKnown(elements, name) : [];
+  const which = listed.length ? `: ${listed.join(', ')}` : '';
+  return `${describeLocator(target)} matches ${count} elements${which} — use the ref of the one you mean`;
 }
 
 function candidateLocators(page: Page, target: SemanticLocator): Locator[] {
@@ -77,38 +109,10 @@ function candidateLocators(page: Page, target: SemanticLocator): Locator[] {
   return [page.locator(target.css)];
 }
 
-async function countQuickly(locator: Locator): Promise<number> {
-  try {
-    await locator.first().waitFor({ state: 'attached', timeout: EXISTS_TIMEOUT_MS });
-  } catch {
-    return 0;
-  }
-  return locator.count();
-}
-
-function findByName(elements: ReadonlyMap<string, KnownElement>, text: string): KnownElement | undefined {
-  const all = [...elements.values()].filter(e => e.ref);
-  const lower = text.toLowerCase();
-  const exact = all.filter(e => e.name === text);
-  if (exact.length === 1) return exact[0];
-  const loose = all.filter(e => e.name?.toLowerCase() === lower);
-  return loose.length === 1 ? loose[0] : undefined;
-}
-
-function similarElements(elements: ReadonlyMap<string, KnownElement>, known: KnownElement, ref: string): string[] {
-  return [...elements.values()]
-    .filter(e => e.ref && e.ref !== ref && e.role === known.role && (known.name === undefined || e.name === known.name))
-    .slice(0, 3)
-    .map(e => `[${e.ref}] ${describeKnown(e)}`);
-}
-
-export function describeKnown(element: KnownElement): string {
-  const name = element.name ?? element.text;
-  return name ? `${element.role} ${JSON.stringify(name)}` : element.role;
-}
-
-export function semanticOf(known: KnownElement): SemanticLocator {
-  if (known.name) return { role: known.role, name: known.name };
-  if (known.text) return { text: known.text };
-  return { role: known.role };
+/** Late-rendering pages get a short grace period; one wait covers every candidate. */
+async function waitForAny(candidates: Locator[]): Promise<void> {
+  const [first, ...rest] = candidates;
+  if (!first) return;
+  const any = rest.reduce((union, locator) => union.or(locator), first);
+  await any.first().waitFor({ state: 'attached', timeout: EXISTS_TIMEOUT_MS }).catch(() => {});
 }

@@ -1,4 +1,4 @@
-import type { BrowserContext, Dialog, Page } from '@playwright/test';
+import type { BrowserContext, CDPSession, Dialog, Frame, Page, Request, Route } from '@playwright/test';
 import type { ContextPages } from './page-tracker';
 
 export interface GuardOptions {
@@ -7,42 +7,181 @@ export interface GuardOptions {
   tracker: ContextPages;
 }
 
+/** A popup's first document is fetched here when it starts before the tab's redirect guard is attached. */
+const UNGUARDED_FETCH_TIMEOUT_MS = 15_000;
+const LOCAL_RESOURCE_REFUSED = /^Not allowed to load local resource: (.*)$/;
+
 /**
- * Context-wide safety nets that do not depend on the agent asking nicely: navigations (links, redirects,
- * window.open, forms, sub-frames) to hosts outside allowed_domains are aborted, and JavaScript dialogs are
- * answered by policy so no page can hang a sample.
+ * Context-wide safety nets that do not depend on the agent asking nicely:
+ * - navigations (links, forms, window.open, sub-frames) to hosts outside allowed_domains are aborted by a
+ *   context route, and redirects to such hosts — which a route never sees — by a per-tab redirect guard;
+ * - file: links, which Chromium refuses by itself, are recorded;
+ * - JavaScript dialogs are answered by policy, so no page can hang a sample.
+ * Everything blocked or answered is announced through the tracker, so the loop logs it.
  */
 export async function installGuards(context: BrowserContext, options: GuardOptions): Promise<void> {
-  await context.route('**/*', async route => {
-    const request = route.request();
-    const url = request.url();
-    if (request.isNavigationRequest() && !options.isAllowedUrl(url)) {
-      options.tracker.announce(`Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
-      await route.abort('blockedbyclient');
-      return;
+  const redirects = new RedirectGuard(context, options.isAllowedUrl, event => options.tracker.announce(event));
+  const blockedTabs = new BlockedTabs();
+  await context.route('**/*', route => guardNavigation(route, options, redirects, blockedTabs));
+  context.on('dialog', dialog => void answerDialog(dialog, options));
+  const watch = async (page: Page) => {
+    blockedTabs.watch(page);
+    page.on('console', message => {
+      const refused = message.type() === 'error' ? LOCAL_RESOURCE_REFUSED.exec(message.text()) : null;
+      if (refused) options.tracker.announce(`Blocked navigation to ${describeUrl(refused[1] ?? '')} (local files are never opened)`);
+    });
+    await redirects.attach(page);
+  };
+  context.on('page', page => void watch(page));
+  await Promise.all(context.pages().map(watch));
+}
+
+async function guardNavigation(route: Route, options: GuardOptions, redirects: RedirectGuard, blockedTabs: BlockedTabs): Promise<void> {
+  const request = route.request();
+  if (!request.isNavigationRequest()) return route.fallback();
+  // A new tab's first request is issued before its frame exists (window.open, target=_blank).
+  const frame = frameOf(request);
+  const url = request.url();
+  if (!options.isAllowedUrl(url)) {
+    if (!frame || !frame.parentFrame()) options.tracker.announce(`Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
+    if (!frame) blockedTabs.expectOne();
+    return route.abort('blockedbyclient');
+  }
+  if (!frame || !redirects.isGuarding(frame.page())) return fetchWithoutRedirects(route, options, () => !frame && blockedTabs.expectOne());
+  return route.fallback();
+}
+
+/** Until a tab's redirect guard is attached, its document is fetched here so a redirect is inspected first. */
+async function fetchWithoutRedirects(route: Route, options: GuardOptions, onBlocked: () => void): Promise<void> {
+  const request = route.request();
+  let response;
+  try {
+    response = await route.fetch({ maxRedirects: 0, timeout: UNGUARDED_FETCH_TIMEOUT_MS });
+  } catch {
+    return route.fallback();
+  }
+  const location = response.headers()['location'];
+  if (response.status() >= 300 && response.status() < 400 && location) {
+    const target = resolveUrl(location, request.url());
+    if (!options.isAllowedUrl(target)) {
+      options.tracker.announce(`Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      onBlocked();
+      return route.abort('blockedbyclient');
     }
-    await route.fallback();
-  });
-  const watch = (page: Page) => page.on('dialog', dialog => void answerDialog(dialog, options));
-  context.pages().forEach(watch);
-  context.on('page', watch);
+  }
+  await route.fulfill({ response });
+}
+
+/** A new tab whose only navigation was blocked holds nothing but an error page: it is closed. */
+class BlockedTabs {
+  private pending = 0;
+
+  expectOne(): void {
+    this.pending += 1;
+  }
+
+  watch(page: Page): void {
+    const closeIfBlocked = () => {
+      if (this.pending === 0 || !page.url().startsWith('chrome-error:')) return false;
+      this.pending -= 1;
+      void page.close().catch(() => {});
+      return true;
+    };
+    if (closeIfBlocked()) return;
+    const onNavigated = (frame: Frame) => {
+      if (frame !== page.mainFrame()) return;
+      page.off('framenavigated', onNavigated);
+      closeIfBlocked();
+    };
+    page.on('framenavigated', onNavigated);
+  }
 }
 
 async function answerDialog(dialog: Dialog, options: GuardOptions): Promise<void> {
-  const accept = options.dialogPolicy === 'accept' || dialog.type() === 'beforeunload';
-  options.tracker.announce(`A ${dialog.type()} dialog said ${JSON.stringify(dialog.message().slice(0, 200))}; it was ${accept ? 'accepted' : 'dismissed'}`);
+  const type = dialog.type();
+  // Leaving a page is always the agent's own intent; a beforeunload prompt must not strand it.
+  const accept = options.dialogPolicy === 'accept' || type === 'beforeunload';
+  const said = type === 'beforeunload' ? 'asked to confirm leaving the page' : `said ${JSON.stringify(dialog.message().slice(0, 200))}`;
+  options.tracker.announce(`A ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`);
   try {
-    if (accept) await dialog.accept();
+    if (accept) await dialog.accept(type === 'prompt' ? dialog.defaultValue() : undefined);
     else await dialog.dismiss();
   } catch {
     // The page may have closed the dialog itself or navigated away.
   }
 }
 
-function describeUrl(url: string): string {
+function frameOf(request: Request): Frame | undefined {
+  try {
+    return request.frame();
+  } catch {
+    return undefined;
+  }
+}
+
+interface PausedDocument {
+  requestId: string;
+  request: { url: string };
+  responseStatusCode?: number;
+  responseHeaders?: Array<{ name: string; value: string }>;
+}
+
+/**
+ * Playwright hands a route only the first URL of a redirect chain, so a link to an allowed page that
+ * answers `302 Location: http://elsewhere/` would slip past it. Each tab therefore pauses its document
+ * responses (Chromium's Fetch domain, response stage) and fails a redirect whose Location is not allowed.
+ * Sub-resources are not paused: only documents can take the tab somewhere.
+ */
+class RedirectGuard {
+  private readonly guarded = new WeakSet<Page>();
+
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly isAllowedUrl: (url: string) => boolean,
+    private readonly announce: (event: string) => void,
+  ) {}
+
+  isGuarding(page: Page): boolean {
+    return this.guarded.has(page);
+  }
+
+  async attach(page: Page): Promise<void> {
+    try {
+      const session = await this.context.newCDPSession(page);
+      session.on('Fetch.requestPaused', event => void this.inspect(session, event as PausedDocument));
+      await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
+      this.guarded.add(page);
+    } catch {
+      // The tab closed before it could be guarded; nothing can navigate in it any more.
+    }
+  }
+
+  private async inspect(session: CDPSession, event: PausedDocument): Promise<void> {
+    const status = event.responseStatusCode ?? 0;
+    const location = event.responseHeaders?.find(header => header.name.toLowerCase() === 'location')?.value;
+    const target = status >= 300 && status < 400 && location ? resolveUrl(location, event.request.url) : undefined;
+    if (target !== undefined && !this.isAllowedUrl(target)) {
+      this.announce(`Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => {});
+      return;
+    }
+    await session.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => {});
+  }
+}
+
+function resolveUrl(location: string, base: string): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return location;
+  }
+}
+
+export function describeUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host : `${parsed.protocol} URL`;
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.host;
+    return parsed.protocol === 'file:' ? `a file: URL (${url.slice(0, 120)})` : `a ${parsed.protocol} URL`;
   } catch {
     return 'an invalid URL';
   }

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { finishOrCancel, waitForDownload } from './download-wait';
+import { DOWNLOAD_TIMEOUT_S, ELEMENT_TIMEOUT_MS, MAX_DOWNLOAD_TIMEOUT_S } from './limits';
+import { resolveTarget, TargetArg } from './target';
+import { defineAction } from './types';
+
+/** A click that downloads starts within seconds; the rest of the budget is for the bytes. */
+const START_TIMEOUT_MS = 15_000;
+
+export const download = defineAction({
+  name: 'download',
+  description: 'Click a link or button that downloads a file and keep the file as evidence (hashed). A download that does not finish in time is cancelled.',
+  schema: z.object({
+    target: TargetArg.describe('The link or button that starts the download'),
+    timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`How long the whole download may take (default ${DOWNLOAD_TIMEOUT_S})`),
+  }),
+  async handle({ target, timeout_seconds }, env) {
+    const resolved = await resolveTarget(target, env);
+    const budgetSeconds = timeout_seconds ?? DOWNLOAD_TIMEOUT_S;
+    const timeoutMs = budgetSeconds * 1000;
+    const deadline = Date.now() + timeoutMs;
+    const pending = waitForDownload(env.context, Math.min(timeoutMs, START_TIMEOUT_MS));
+    try {
+      await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
+      const started = await pending.started;
+      const file = await finishOrCancel(started, deadline - Date.now(), budgetSeconds);
+      const artifact = await env.store.saveFromPath(file, started.suggestedFilename(), started.url());
+      await started.delete().catch(() => {});
+      return {
+        description: `Downloaded ${artifact.filename} (${artifact.bytes} bytes, sha256 ${artifact.sha256.slice(0, 12)}…) via ${resolved.label}`,
+        element: resolved.element,
+        effects: { artifact },
+      };
+    } finally {
+      pending.dispose();
+    }
+  },
+});

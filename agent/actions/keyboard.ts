@@ -1,0 +1,68 @@
+import type { Locator } from '@playwright/test';
+import { z } from 'zod';
+import { ELEMENT_TIMEOUT_MS } from './limits';
+import { withSecretsHidden } from './secret-text';
+import { resolveTarget, TargetArg } from './target';
+import { defineAction } from './types';
+
+export const type = defineAction({
+  name: 'type',
+  description: 'Replace the text of an input/textarea. Secrets are written as {{secret:NAME}} and filled in only at the browser.',
+  schema: z.object({
+    target: TargetArg,
+    text: z.string().describe('Text to enter; use {{secret:NAME}} for credentials, never the value'),
+    submit: z.boolean().optional().describe('Press Enter afterwards'),
+    slowly: z.boolean().optional().describe('Type key by key, for widgets that react to each key press (autocomplete); default replaces the value at once'),
+  }),
+  async handle({ target, text, submit, slowly }, env) {
+    const resolved = await resolveTarget(target, env);
+    const { locator } = resolved;
+    await withSecretsHidden(text, env.policy, async value => {
+      if (slowly) {
+        await locator.fill('', { timeout: ELEMENT_TIMEOUT_MS });
+        await locator.pressSequentially(value, { delay: 20, timeout: ELEMENT_TIMEOUT_MS + value.length * 50 });
+      } else {
+        await fillValue(locator, value);
+      }
+      if (submit) await locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS });
+    });
+    // `text` still holds the placeholders: this is the only form that reaches the log.
+    return { description: `Typed ${JSON.stringify(text)} into ${resolved.label}${submit ? ' and pressed Enter' : ''}`, element: resolved.element };
+  },
+});
+
+export const press = defineAction({
+  name: 'press',
+  description: 'Press a key or a chord (e.g. "Enter", "Escape", "ArrowDown", "Control+A"), on an element or on the page.',
+  schema: z.object({
+    key: z.string().min(1).max(60).describe('Key name or chord as Playwright spells it: "Enter", "Tab", "ArrowDown", "Shift+Tab", "Control+A"'),
+    target: TargetArg.optional().describe('Focus this element first; omitted = the page (whatever has focus)'),
+  }),
+  async handle({ key, target }, env) {
+    if (!target) {
+      await env.page.keyboard.press(key);
+      return { description: `Pressed ${key}` };
+    }
+    const resolved = await resolveTarget(target, env);
+    await resolved.locator.press(key, { timeout: ELEMENT_TIMEOUT_MS });
+    return { description: `Pressed ${key} on ${resolved.label}`, element: resolved.element };
+  },
+});
+
+/** Date inputs only take ISO dates; the model often writes the date the way the page displays it. */
+async function fillValue(locator: Locator, value: string): Promise<void> {
+  try {
+    await locator.fill(value, { timeout: ELEMENT_TIMEOUT_MS });
+  } catch (error) {
+    const iso = /Malformed value/.test(String(error)) ? toIsoDate(value) : undefined;
+    if (!iso) throw error;
+    await locator.fill(iso, { timeout: ELEMENT_TIMEOUT_MS });
+  }
+}
+
+function toIsoDate(text: string): string | undefined {
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  if (us) return `${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}`;
+  const parsed = Date.parse(`${text} UTC`);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
+}

@@ -1,0 +1,6 @@
+/** How long an action waits for its element to become actionable before telling the model why not. */
+export const ELEMENT_TIMEOUT_MS = 8_000;
+/** Options of a dependent select or a custom listbox may load after the previous choice. */
+export const OPTIONS_WAIT_MS = 10_000;
+export const DOWNLOAD_TIMEOUT_S = 30;
+export const MAX_DOWNLOAD_TIMEOUT_S = 300;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { scrollContainer, scrollPage, type ScrollPosition } from './scroll-position';
+import { resolveTarget, TargetArg } from './target';
+import { defineAction } from './types';
+
+export const scroll = defineAction({
+  name: 'scroll',
+  description: 'Scroll the page, or a scrollable container, up or down. Reports where it is and whether the end was reached (lazy lists may load more).',
+  schema: z.object({
+    direction: z.enum(['up', 'down']).describe('Which way to scroll'),
+    amount: z.number().positive().max(50).optional().describe('How far, in screen heights (default 1; 0.5 = half a screen; 50 = all the way)'),
+    target: TargetArg.optional().describe('A scrollable container (or an element inside one) to scroll instead of the page'),
+  }),
+  async handle({ direction, amount, target }, env) {
+    const screens = (amount ?? 1) * (direction === 'up' ? -1 : 1);
+    if (!target) return { description: `Scrolled the page ${direction}: ${describePosition(await scrollPage(env.page, screens), direction)}` };
+    const resolved = await resolveTarget(target, env);
+    const handle = await resolved.locator.first().elementHandle({ timeout: 5_000 });
+    try {
+      const position = await scrollContainer(handle, screens);
+      if (position) return { description: `Scrolled ${resolved.label} ${direction}: ${describePosition(position, direction)}`, element: resolved.element };
+      const page = await scrollPage(env.page, screens);
+      return { description: `${resolved.label} is not inside a scrollable container, so the page was scrolled ${direction}: ${describePosition(page, direction)}`, element: resolved.element };
+    } finally {
+      await handle.dispose().catch(() => {});
+    }
+  },
+});
+
+function describePosition(position: ScrollPosition, direction: 'up' | 'down'): string {
+  const percent = position.max > 0 ? Math.round((position.top / position.max) * 100) : 100;
+  const where = `at ${Math.round(position.top)} of ${Math.round(position.max)} px (${percent}%)`;
+  if (position.loadedMore) return `${where}; more content loaded at the end — scroll again to continue`;
+  if (direction === 'down' && position.atEnd) return `${where}; reached the end`;
+  if (direction === 'up' && position.top <= 0) return `${where}; at the top`;
+  return where;
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineAction, type PageTracker } from './types';
+
+export const switchTab = defineAction({
+  name: 'switch_tab',
+  description: 'Work in another open tab (new tabs and popups are announced when they open).',
+  schema: z.object({ tab: z.number().int().min(1).describe('Tab number as listed in the page state and announcements (1 = the first tab)') }),
+  async handle({ tab }, { tabs }) {
+    const pages = tabs.pages;
+    if (tab > pages.length) return { success: false, description: `No tab ${tab}`, error: `There is no tab ${tab}; open tabs: ${listTabs(tabs)}` };
+    const page = tabs.activate(tab - 1);
+    await page.bringToFront().catch(() => {});
+    const title = await page.title().catch(() => '');
+    return { description: `Now in tab ${tab}: ${page.url()}${title ? ` (${title})` : ''}` };
+  },
+});
+
+function listTabs(tabs: PageTracker): string {
+  return tabs.pages.map((page, i) => `${i + 1} ${page.url()}`).join(' | ');
+}

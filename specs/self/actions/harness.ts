@@ -1,0 +1,85 @@
+import { test as base, expect } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dispatch, type DispatchOptions } from '../../../agent/actions/dispatch';
+import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/types';
+import { isUrlAllowed } from '../../../agent/browser/domains';
+import { installGuards } from '../../../agent/browser/guards';
+import { ContextPages } from '../../../agent/browser/page-tracker';
+import { makeSecretResolver } from '../../../agent/browser/secrets';
+import { EvidenceStore } from '../../../agent/evidence/store';
+import { observe } from '../../../agent/snapshot';
+
+export const WIDGETS = 'http://127.0.0.1:4102';
+export const PEOPLE = 'http://127.0.0.1:4101';
+export const ALLOWED_DOMAINS = ['127.0.0.1:4101', '127.0.0.1:4102'];
+export const SECRET_VALUE = 'hunter2-correct-horse';
+
+/** Drives actions the way the loop does: a real ActionEnv, guards installed, refs from the latest observation. */
+export interface ActionHarness {
+  tracker: ContextPages;
+  store: EvidenceStore;
+  policy: ActionPolicy;
+  /** Takes a fresh observation of the active tab; its refs become the ones actions resolve against. */
+  look(): Promise<ReadonlyMap<string, KnownElement>>;
+  /** The ref of the element with this role and name in the latest observation. */
+  ref(role: string, name: string): string;
+  act(name: string, args?: Record<string, unknown>, options?: DispatchOptions): Promise<ActionResult>;
+  /** act() that must succeed. */
+  ok(name: string, args?: Record<string, unknown>, options?: DispatchOptions): Promise<ActionResult>;
+  /** Every announcement so far (drained from the tracker and kept). */
+  announcements(): string[];
+  env(): ActionEnv;
+}
+
+export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: ActionHarness }>({
+  dialogPolicy: ['accept', { option: true }],
+  harness: async ({ page, context, dialogPolicy }, use, testInfo) => {
+    const store = new EvidenceStore(testInfo.outputPath('evidence'));
+    const inputDir = testInfo.outputPath('inputs');
+    fs.mkdirSync(inputDir, { recursive: true });
+    fs.writeFileSync(path.join(inputDir, 'receipt.txt'), 'Taxi 12.50 EUR\n');
+    const tracker = new ContextPages(context, page);
+    const policy: ActionPolicy = {
+      isAllowedUrl: url => isUrlAllowed(url, ALLOWED_DOMAINS),
+      resolveSecrets: makeSecretResolver({ PASSWORD: SECRET_VALUE }),
+      inputDir,
+      beforeNavigation: async () => {},
+    };
+    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tracker });
+    let elements: ReadonlyMap<string, KnownElement> = new Map();
+    const heard: string[] = [];
+    const env = (): ActionEnv => ({ page: tracker.active, context, store, signal: new AbortController().signal, policy, tabs: tracker, elements, step: 1 });
+    const act = (name: string, args: Record<string, unknown> = {}, options?: DispatchOptions) => dispatch({ name, args }, env(), options);
+    await use({
+      tracker,
+      store,
+      policy,
+      env,
+      act,
+      async look() {
+        const observation = await observe(tracker.active);
+        const map = new Map<string, KnownElement>();
+        for (const [ref, node] of observation.refs) map.set(ref, { ref, role: node.role, name: node.name, text: node.text });
+        elements = map;
+        return map;
+      },
+      ref(role, name) {
+        const found = [...elements.values()].find(e => e.role === role && e.name === name);
+        if (!found?.ref) throw new Error(`no ${role} "${name}" in the latest observation: ${[...elements.values()].map(e => `${e.ref} ${e.role} ${e.name ?? ''}`).join('; ')}`);
+        return found.ref;
+      },
+      async ok(name, args = {}, options) {
+        const result = await act(name, args, options);
+        expect(result, `${name} ${JSON.stringify(args)} → ${result.error ?? ''}`).toMatchObject({ success: true });
+        return result;
+      },
+      announcements() {
+        heard.push(...tracker.drainEvents());
+        return [...heard];
+      },
+    });
+  },
+});
+
+export { expect };

@@ -1,0 +1,96 @@
+import { expect, test, WIDGETS } from './harness';
+
+test.describe('goto, go_back, refresh', () => {
+  test('goto opens an allowed page; go_back and refresh return to it', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/native-select` });
+    await harness.ok('goto', { url: `${WIDGETS}/modal` });
+    const back = await harness.ok('go_back');
+    expect(back.description).toContain('/native-select');
+    expect(page.url()).toBe(`${WIDGETS}/native-select`);
+    await page.selectOption('#shipping', 'two-day');
+    const reloaded = await harness.ok('refresh');
+    expect(reloaded.description).toMatch(/Reloaded .*native-select \(HTTP 200\)/);
+  });
+
+  test('goto refuses other hosts and non-http URLs, without touching the page', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/modal` });
+    const outside = await harness.act('goto', { url: 'http://evil.example/steal' });
+    expect(outside).toMatchObject({ success: false, infra: false });
+    expect(outside.error).toContain('evil.example is outside the task\'s allowed domains');
+    const file = await harness.act('goto', { url: 'file:///etc/passwd' });
+    expect(file).toMatchObject({ success: false });
+    expect(file.error).toContain('not an http(s) URL');
+    const otherPort = await harness.act('goto', { url: 'http://127.0.0.1:4999/' });
+    expect(otherPort.error).toContain('127.0.0.1:4999 is outside');
+    expect(page.url()).toBe(`${WIDGETS}/modal`);
+  });
+
+  test('an HTTP error page is a failed step; 5xx counts as infrastructure', async ({ harness }) => {
+    const missing = await harness.act('goto', { url: `${WIDGETS}/no-such-widget` });
+    expect(missing).toMatchObject({ success: false, infra: false });
+    expect(missing.error).toContain('HTTP 404');
+    const broken = await harness.act('goto', { url: `${WIDGETS}/modal?fault=500` });
+    expect(broken).toMatchObject({ success: false, infra: true });
+  });
+
+  test('go_back with no history says so', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/modal` });
+    const result = await harness.act('go_back');
+    expect(result.success).toBe(false);
+    expect(result.error).toContain('no previous page');
+  });
+
+  test('a connection reset is an infrastructure failure', async ({ harness }) => {
+    const result = await harness.act('goto', { url: `${WIDGETS}/modal?fault=reset` });
+    expect(result).toMatchObject({ success: false, infra: true });
+    expect(result.error).toMatch(/ERR_(CONNECTION_RESET|EMPTY_RESPONSE|CONNECTION_CLOSED)/);
+  });
+});
+
+test.describe('the context guard', () => {
+  test('a link that 302-redirects to another host is blocked and recorded', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/redirect-away` });
+    await harness.look();
+    const result = await harness.act('click', { target: harness.ref('link', 'Continue to partner checkout') });
+    expect(result.success).toBe(true);
+    expect(harness.announcements()).toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
+    expect(page.url()).not.toContain('evil.example');
+  });
+
+  test('goto to an allowed URL that redirects away fails as a refusal, not as infrastructure', async ({ harness }) => {
+    const result = await harness.act('goto', { url: `${WIDGETS}/go-away` });
+    expect(result).toMatchObject({ success: false, infra: false });
+    expect(result.error).toContain('outside the task\'s allowed domains');
+    expect(harness.announcements()).toContainEqual(expect.stringContaining('to evil.example'));
+  });
+
+  test('file: links and scripts are blocked and recorded', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/file-link` });
+    await harness.look();
+    await harness.ok('click', { target: harness.ref('link', 'Open exported settings') });
+    await harness.ok('click', { target: 'View settings file' });
+    await page.evaluate(() => void window.open('file:///etc/passwd'));
+    await expect.poll(() => harness.announcements().filter(a => a.includes('file: URL (file:///etc/passwd)')).length).toBe(3);
+    expect(page.url()).toBe(`${WIDGETS}/file-link`);
+    expect(harness.tracker.pages).toHaveLength(1);
+  });
+
+  test('a window.open popup to another host is blocked and its empty tab closed', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/new-tab` });
+    await page.evaluate(() => void window.open('http://evil.example/steal'));
+    await expect.poll(() => harness.announcements()).toContainEqual(expect.stringContaining('Blocked navigation to evil.example'));
+    await expect.poll(() => harness.tracker.pages.length).toBe(1);
+  });
+
+  test('a popup whose first document redirects away is blocked too', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/redirect-away` });
+    await page.evaluate(() => void window.open('/go-away'));
+    await expect.poll(() => harness.announcements()).toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
+  });
+
+  test('a redirect loop on an allowed host fails cleanly', async ({ harness }) => {
+    const result = await harness.act('goto', { url: `${WIDGETS}/redirect-loop` });
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/redirect/i);
+  });
+});
