@@ -34,6 +34,11 @@ export const DIALOG_BONUS = 3;
 /** For the section under a matching heading and the rows of a table with a matching row: the answer often sits next to the words. */
 export const KEYWORD_CONTEXT_BONUS = 4;
 export const KEYWORD_CONTEXT_LIMIT = 60;
+/**
+ * Keyword matches beyond this many are no longer pinned (they still carry the keyword bonus): a keyword
+ * like "paid" matching 1,000 ledger rows must not blow the context window.
+ */
+export const MAX_PINNED_KEYWORD_MATCHES = 150;
 /** "View", "Edit", "Star" repeated down a list mean nothing without their row or card: rank them after it. */
 export const REPEATED_NAME_PENALTY = 1.5;
 export const REPEATED_NAME_MIN = 4;
@@ -64,6 +69,7 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
   const inDialog = markSubtrees(flat, (item) => item.node.role === 'dialog' || item.node.role === 'alertdialog');
   const consumed = foldTableRows(flat);
   const candidates: Candidate[] = [];
+  let keywordPins = 0;
   for (const item of flat) {
     const node = item.node;
     const forced = options.mustKeep?.(node) ?? false;
@@ -76,7 +82,9 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
     if (fromChrome && !keyword && !forced) continue;
     node.score = BASE_SCORE[kind] + (node.inViewport ? VIEWPORT_BONUS : 0) + (keyword ? KEYWORD_BONUS : 0)
       + (inDialog[item.index] ? DIALOG_BONUS : 0);
-    const pinned = forced || keyword || kind === 'urgent' || (kind === 'control' && hasValue(node));
+    const pinnedByKeyword = keyword && keywordPins < MAX_PINNED_KEYWORD_MATCHES;
+    const pinned = forced || pinnedByKeyword || kind === 'urgent' || (kind === 'control' && hasValue(node));
+    if (pinnedByKeyword) keywordPins++;
     candidates.push({ flat: item, kind, pinned, keyword, fromChrome });
   }
   rankRepeatedControlsAfterTheirContext(flat, candidates);
@@ -122,6 +130,7 @@ function hasInteractiveDescendant(flat: readonly FlatNode[], item: FlatNode): bo
 /** A matching heading lends relevance to its section; a matching row or cell to the rest of its table. */
 function boostKeywordContext(flat: readonly FlatNode[], candidates: readonly Candidate[]): void {
   const boosted = new Set<Candidate>();
+  const boostedTables = new Set<number>();
   const boost = (candidate: Candidate): void => {
     if (candidate.keyword || boosted.has(candidate)) return;
     boosted.add(candidate);
@@ -140,7 +149,8 @@ function boostKeywordContext(flat: readonly FlatNode[], candidates: readonly Can
       return;
     }
     const table = enclosingTable(flat, match.flat);
-    if (!table) return;
+    if (!table || boostedTables.has(table.index)) return;
+    boostedTables.add(table.index);
     let count = 0;
     for (const candidate of candidates) {
       if (count >= KEYWORD_CONTEXT_LIMIT) break;

@@ -114,3 +114,15 @@ test('a row enters the budget together with its link; repeated "Star" buttons ra
   expect(opens).toBe(100);
   expect(stars).toBeLessThan(opens);
 });
+
+test('a keyword matching a thousand rows stays within a bounded prompt', () => {
+  const rows = Array.from({ length: 1000 }, (_, i) => el('row', { ref: `e${100 + i * 3}`, box: box(i * 20) }, [
+    el('cell', { name: `INV-${i}`, ref: `e${101 + i * 3}` }),
+    el('cell', { name: 'Paid', ref: `e${102 + i * 3}` }),
+  ]));
+  const observation = buildObservation([el('table', { ref: 'e1', box: box(0, 20_000) }, rows)], metrics(), URL, { keywords: ['paid'], tokenBudget: 1000 });
+  const kept = bodyLines(observation.text).filter((line) => line.includes('| Paid'));
+  expect(kept.length).toBeGreaterThanOrEqual(150);
+  expect(kept.length).toBeLessThan(1000);
+  expect(observation.stats.estimatedTokens).toBeLessThan(3000);
+});
