@@ -14,12 +14,13 @@ export function displayRole(node: SnapshotNode): string {
 }
 
 export function truncate(value: string, max: number): string {
-  if (value.length <= max) return value;
-  return `${value.slice(0, max - 1)}… (${value.length} chars)`;
+  return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
 }
 
+/** JSON-quoted (so a page cannot forge line breaks or quotes); a clipped value notes its full length outside the quotes. */
 function quote(value: string, max: number): string {
-  return JSON.stringify(truncate(value, max));
+  const quoted = JSON.stringify(truncate(value, max));
+  return value.length <= max ? quoted : `${quoted} (${value.length} chars)`;
 }
 
 /** One-line description for messages: `link "linux"`, `button "Follow"`, `textbox "Email"`. */

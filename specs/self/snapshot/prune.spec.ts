@@ -92,7 +92,7 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
     const lines = bodyLines(buildObservation(json, metrics(), URL).text);
     expect(lines[0]).toBe('[e20] img "Avatar of Ada"');
     expect(lines[1]).toBe('text "many spaces here"');
-    expect(lines[2]).toMatch(/^\[e22\] text "(word ){40,}[^"]*… \(499 chars\)"$/);
+    expect(lines[2]).toMatch(/^\[e22\] text "(word ){40,}[^"]*…" \(499 chars\)$/);
     expect(lines).toHaveLength(3);
   });
 
