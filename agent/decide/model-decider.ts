@@ -8,6 +8,7 @@ import { promptTokenBudget } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import { fitHistory } from './history';
+import { modelToolDefinitions } from './model-tools';
 import { ModelCallError, type ModelClient } from './model-client';
 import { buildSystemBlocks, buildUserMessage } from './prompt';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
@@ -48,7 +49,7 @@ export class ModelDecider implements Decider {
     const settings = this.client.settings;
     const allowed = input.allowedActions ?? actionNames();
     const reflection = settings.reflection === 'full' ? fullReflection : lightReflection;
-    const tools = toolDefinitions(allowed, reflection);
+    const tools = modelToolDefinitions(allowed, reflection);
     const hints = input.step <= 3 ? (this.options.memoryHints?.() ?? []) : [];
     const system = buildSystemBlocks(this.task, this.sample, hints, this.options.attempt);
     const budget = promptTokenBudget(settings.contextWindow);
