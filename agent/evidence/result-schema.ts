@@ -66,6 +66,8 @@ export const Result = z.object({
   usage: Usage,
   task_hash: z.string(),
   resumed_from: z.string().nullable().optional(),
+  /** Where the sample came from when a discovery phase found it (page URL, page number, time). */
+  discovery: z.object({ page_url: z.string(), page_number: z.number().int().nullable(), discovered_at: z.string() }).nullable().optional(),
 });
 export type Result = z.infer<typeof Result>;
 

@@ -26,6 +26,13 @@ export interface RecorderInit {
  * Everything written goes through the store (atomic, redacted); finish() is idempotent so the fixture's
  * teardown can always call it, whatever the loop did.
  */
+function discoveryOf(sample: Sample): Result['discovery'] {
+  const from = sample.row.discovered_from;
+  if (!from) return null;
+  const page = Number(sample.row.discovered_page);
+  return { page_url: from, page_number: Number.isInteger(page) && sample.row.discovered_page !== '' ? page : null, discovered_at: sample.row.discovered_at ?? '' };
+}
+
 export class SampleRecorder {
   readonly log: ActionLogEntry[] = [];
   readonly fields: Record<string, ExtractedField> = {};
@@ -125,6 +132,7 @@ export class SampleRecorder {
       finished_at: new Date().toISOString(),
       usage: this.usage,
       task_hash: task.hash,
+      discovery: discoveryOf(sample),
     });
     this.checkpoint(this.steps, status);
     this.finished = this.store.redactor.json(result);
