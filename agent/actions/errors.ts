@@ -15,7 +15,7 @@ export function isInfraError(message: string): boolean {
 
 /** What the call log says about why an element could not be acted on, turned into the next thing to try. */
 const ACTIONABILITY_HINTS: Array<[RegExp, (match: RegExpMatchArray) => string]> = [
-  [/<([^>]{1,120})> (?:from <[^>]*> subtree )?intercepts pointer events/, m => `another element (<${m[1]}>) is covering it — close the dialog or overlay first`],
+  [/(<[^<>]{1,160}>)(?:…<\/\w+>)? (?:from (<[^<>]{1,160}>)(?:…<\/\w+>)? subtree )?intercepts pointer events/, m => `another element (${m[2] ?? m[1]}) is covering it — close the dialog or overlay first`],
   [/element is not visible/, () => 'it is not visible — open the menu, tab or section that holds it, or scroll to it'],
   [/element is not enabled|element is disabled/, () => 'it is disabled — fill in what it depends on first'],
   [/element is not editable/, () => 'it is read-only — look for the control that sets its value (a picker or a button)'],

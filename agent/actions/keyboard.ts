@@ -51,13 +51,12 @@ export const press = defineAction({
 
 /** Date inputs only take ISO dates; the model often writes the date the way the page displays it. */
 async function fillValue(locator: Locator, value: string): Promise<void> {
-  try {
-    await locator.fill(value, { timeout: ELEMENT_TIMEOUT_MS });
-  } catch (error) {
-    const iso = /Malformed value/.test(String(error)) ? toIsoDate(value) : undefined;
-    if (!iso) throw error;
-    await locator.fill(iso, { timeout: ELEMENT_TIMEOUT_MS });
-  }
+  const inputType = await locator.evaluate(el => {
+    const control = el instanceof HTMLLabelElement && el.control ? el.control : el;
+    return control instanceof HTMLInputElement ? control.type : '';
+  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  const iso = inputType === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value) ? toIsoDate(value) : undefined;
+  await locator.fill(iso ?? value, { timeout: ELEMENT_TIMEOUT_MS });
 }
 
 function toIsoDate(text: string): string | undefined {

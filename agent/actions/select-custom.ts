@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { ELEMENT_TIMEOUT_MS, OPTIONS_WAIT_MS } from './limits';
-import { listOptions } from './option-match';
+import { ELEMENT_TIMEOUT_MS } from './limits';
+import { listOptions, OptionsSettled } from './option-match';
 import { ActionError } from './types';
 
 interface ControlInfo {
@@ -36,10 +36,11 @@ async function waitForOption(scope: Page | Locator, page: Page, wanted: string, 
     // Suggestions that are plain divs: only after typing, where the text cannot be the field itself.
     ...(typed ? [page.getByText(wanted, { exact: true })] : []),
   ].map(locator => locator.filter({ visible: true }));
-  const deadline = Date.now() + OPTIONS_WAIT_MS;
+  const settled = new OptionsSettled();
   for (;;) {
     for (const candidate of candidates) if ((await candidate.count()) === 1) return candidate;
-    if (Date.now() >= deadline || signal.aborted) return undefined;
+    const shown = await scope.getByRole('option').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
+    if (settled.isOver(shown) || signal.aborted) return undefined;
     await new Promise(resolve => setTimeout(resolve, POLL_MS));
   }
 }
@@ -51,10 +52,17 @@ async function missingOption(scope: Page | Locator, wanted: string, label: strin
 }
 
 function readControl(control: Locator): Promise<ControlInfo> {
-  return control.evaluate(el => ({
-    role: el.getAttribute('role'),
-    expanded: el.getAttribute('aria-expanded'),
-    popupId: el.getAttribute('aria-controls') || el.getAttribute('aria-owns'),
-    editable: el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || (el as HTMLElement).isContentEditable,
-  }));
+  return control.evaluate(
+    target => {
+      const el = target instanceof HTMLLabelElement && target.control ? target.control : target;
+      return {
+        role: el.getAttribute('role'),
+        expanded: el.getAttribute('aria-expanded'),
+        popupId: el.getAttribute('aria-controls') || el.getAttribute('aria-owns'),
+        editable: el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || (el as HTMLElement).isContentEditable,
+      };
+    },
+    undefined,
+    { timeout: ELEMENT_TIMEOUT_MS },
+  );
 }

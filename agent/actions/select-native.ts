@@ -1,6 +1,6 @@
 import type { Locator } from '@playwright/test';
-import { ELEMENT_TIMEOUT_MS, OPTIONS_WAIT_MS } from './limits';
-import { listOptions, matchOption, type OptionInfo } from './option-match';
+import { ELEMENT_TIMEOUT_MS } from './limits';
+import { listOptions, matchOption, OptionsSettled, type OptionInfo } from './option-match';
 import { ActionError } from './types';
 
 interface SelectState {
@@ -15,7 +15,7 @@ const POLL_MS = 150;
  * so the wanted option is awaited, bounded, before choosing it.
  */
 export async function selectNative(locator: Locator, wanted: string, label: string, signal: AbortSignal): Promise<string> {
-  const deadline = Date.now() + OPTIONS_WAIT_MS;
+  const settled = new OptionsSettled();
   for (;;) {
     const state = await readSelect(locator);
     const match = matchOption(state.options, wanted);
@@ -23,7 +23,8 @@ export async function selectNative(locator: Locator, wanted: string, label: stri
       await locator.selectOption({ index: match.index }, { timeout: ELEMENT_TIMEOUT_MS });
       return `Selected ${JSON.stringify(match.label.trim())}${match.value !== match.label ? ` (value ${JSON.stringify(match.value)})` : ''} in ${label}`;
     }
-    if (Date.now() >= deadline || signal.aborted) throw new ActionError(missingOption(state, wanted, label));
+    const loaded = state.disabled ? [] : state.options.filter(o => o.value !== '').map(o => o.label);
+    if (settled.isOver(loaded) || signal.aborted) throw new ActionError(missingOption(state, wanted, label));
     await new Promise(resolve => setTimeout(resolve, POLL_MS));
   }
 }
@@ -35,7 +36,7 @@ function missingOption(state: SelectState, wanted: string, label: string): strin
 }
 
 export async function isNativeSelect(locator: Locator): Promise<boolean> {
-  return locator.evaluate(el => (el instanceof HTMLLabelElement && el.control ? el.control : el) instanceof HTMLSelectElement);
+  return locator.evaluate(el => (el instanceof HTMLLabelElement && el.control ? el.control : el) instanceof HTMLSelectElement, undefined, { timeout: ELEMENT_TIMEOUT_MS });
 }
 
 function readSelect(locator: Locator): Promise<SelectState> {
@@ -45,5 +46,5 @@ function readSelect(locator: Locator): Promise<SelectState> {
       disabled: select.disabled,
       options: [...select.options].map((o, index) => ({ index, value: o.value, label: o.label || o.textContent || '' })),
     };
-  });
+  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
 }

@@ -27,7 +27,7 @@ async function isFileInput(locator: Locator): Promise<boolean> {
   return locator.evaluate(el => {
     const control = el instanceof HTMLLabelElement && el.control ? el.control : el;
     return control instanceof HTMLInputElement && control.type === 'file';
-  });
+  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
 }
 
 async function chooseThroughDialog(page: Page, opener: Locator, paths: string[]): Promise<void> {

@@ -23,10 +23,12 @@ export interface ActionHarness {
   /** Takes a fresh observation of the active tab; its refs become the ones actions resolve against. */
   look(): Promise<ReadonlyMap<string, KnownElement>>;
   /** The ref of the element with this role and name in the latest observation. */
-  ref(role: string, name: string): string;
+  ref(role: string, name: string | RegExp): string;
   act(name: string, args?: Record<string, unknown>, options?: DispatchOptions): Promise<ActionResult>;
   /** act() that must succeed. */
   ok(name: string, args?: Record<string, unknown>, options?: DispatchOptions): Promise<ActionResult>;
+  /** Serves a small page of the test's own at WIDGETS/__actions/<name> (an allowed URL) and opens it. */
+  open(name: string, body: string): Promise<void>;
   /** Every announcement so far (drained from the tracker and kept). */
   announcements(): string[];
   env(): ActionEnv;
@@ -57,6 +59,11 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
       policy,
       env,
       act,
+      async open(name, body) {
+        const url = `${WIDGETS}/__actions/${name}`;
+        await page.route(url, route => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body>${body}</body></html>` }));
+        await page.goto(url);
+      },
       async look() {
         const observation = await observe(tracker.active);
         const map = new Map<string, KnownElement>();
@@ -65,7 +72,7 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
         return map;
       },
       ref(role, name) {
-        const found = [...elements.values()].find(e => e.role === role && e.name === name);
+        const found = [...elements.values()].find(e => e.role === role && (typeof name === 'string' ? e.name === name : name.test(e.name ?? '')));
         if (!found?.ref) throw new Error(`no ${role} "${name}" in the latest observation: ${[...elements.values()].map(e => `${e.ref} ${e.role} ${e.name ?? ''}`).join('; ')}`);
         return found.ref;
       },
