@@ -16,7 +16,12 @@ import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder } from './loop/recorder';
 import { runSample, type SampleOutcome, type StepRunner } from './loop/run-sample';
 import { pageViewer } from './loop/view';
-import { sampleDir, settings } from './settings';
+import { runDir, sampleDir, settings } from './settings';
+import { readJsonIfExists } from './evidence/atomic';
+import { Checkpoint } from './evidence/result-schema';
+import { CHECKPOINT_FILE } from './loop/recorder';
+import { learnFromSample } from './memory/learn';
+import { RunMemory } from './memory/run-memory';
 import type { LoadedTask } from './task/load-task';
 import type { Sample } from './task/samples';
 
@@ -48,6 +53,8 @@ export class SampleSession {
     private readonly tracker: ContextPages,
     private readonly client: ModelClient | undefined,
     private readonly policy: ReturnType<typeof createPolicy>,
+    private readonly memory: RunMemory,
+    private readonly initialNotices: string[],
   ) {}
 
   static async prepare(options: SessionOptions): Promise<SampleSession> {
@@ -55,8 +62,16 @@ export class SampleSession {
     const spec = task.spec;
     const secrets = secretsFromEnv();
     let client: ModelClient | undefined;
+    const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
+    let hints: string[] | undefined;
+    let recorderRef: SampleRecorder | undefined;
     const decider = selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), {
-      model: () => new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings())), { attempt: options.attempt }),
+      model: () =>
+        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings())), {
+          attempt: options.attempt,
+          memoryHints: () => (hints ??= memory.hints(spec.task_id, spec.goal)),
+          onUsage: usage => recorderRef?.addUsage(usage),
+        }),
       ...options.deciders,
     });
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
@@ -64,11 +79,17 @@ export class SampleSession {
     const store = new EvidenceStore(dir, redactorFor(secrets));
     if (options.onArtifact) store.onArtifact(options.onArtifact);
     const recorder = new SampleRecorder({ task, sample, runId: options.runId, attempt: options.attempt, decider: decider.kind, store });
-    if (archived) recorder.notes.push(`earlier attempt's evidence kept in ${path.basename(archived)}/`);
+    recorderRef = recorder;
+    const notices: string[] = [];
+    if (archived) {
+      recorder.notes.push(`earlier attempt's evidence kept in ${path.basename(archived)}/`);
+      const resumed = resumeFromCheckpoint(recorder, archived);
+      if (resumed) notices.push(resumed);
+    }
     const tracker = new ContextPages(context, page);
     const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets });
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker });
-    return new SampleSession(options, recorder, decider, tracker, client, policy);
+    return new SampleSession(options, recorder, decider, tracker, client, policy, memory, notices);
   }
 
   async run(): Promise<Result> {
@@ -91,12 +112,28 @@ export class SampleSession {
         runStep: this.options.runStep,
         signal: deadline,
         actionTimeoutMs: this.options.actionTimeoutMs,
+        initialNotices: this.initialNotices,
       });
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
-    return this.recorder.finish(outcome.status, outcome.error);
+    const result = this.recorder.finish(outcome.status, outcome.error);
+    const memoryProblem = await learnFromSample(this.memory, spec, result, this.recorder.log, this.client, () => {});
+    if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
+    return result;
   }
+}
+
+/** A killed attempt's checkpoint carries the data it had collected: the new attempt starts from it. */
+function resumeFromCheckpoint(recorder: SampleRecorder, archived: string): string | undefined {
+  const parsed = Checkpoint.safeParse(readJsonIfExists(path.join(archived, CHECKPOINT_FILE)));
+  if (!parsed.success || parsed.data.status !== 'in_progress' || Object.keys(parsed.data.accumulated_data).length === 0) return undefined;
+  const checkpoint = parsed.data;
+  recorder.accumulated = { ...checkpoint.accumulated_data };
+  recorder.progressNotes.push(...checkpoint.progress_notes);
+  recorder.resumedFrom = `${path.basename(archived)}/${CHECKPOINT_FILE} (step ${checkpoint.step})`;
+  recorder.notes.push(`resumed from ${recorder.resumedFrom}`);
+  return `This sample was interrupted at step ${checkpoint.step} of an earlier attempt and resumes from its checkpoint: the data collected so far is shown below. Continue with what is still missing; do not redo collected items.`;
 }
 
 function snapshotTokens(): number | undefined {

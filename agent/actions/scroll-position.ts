@@ -9,7 +9,7 @@ export interface ScrollPosition {
 }
 
 /** Lazy lists fetch the next batch when the end comes into view; give them this long to grow. */
-const GROWTH_WAIT_MS = 2_000;
+const GROWTH_WAIT_MS = 1_500;
 
 interface ScrollRequest {
   screens: number;

@@ -102,7 +102,7 @@ async function answerDialog(dialog: Dialog, options: GuardOptions): Promise<void
   // Leaving a page is always the agent's own intent; a beforeunload prompt must not strand it.
   const accept = options.dialogPolicy === 'accept' || type === 'beforeunload';
   const said = type === 'beforeunload' ? 'asked to confirm leaving the page' : `said ${JSON.stringify(dialog.message().slice(0, 200))}`;
-  options.tracker.announce(`A ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`);
+  options.tracker.announce(`${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`);
   try {
     if (accept) await dialog.accept(type === 'prompt' ? dialog.defaultValue() : undefined);
     else await dialog.dismiss();

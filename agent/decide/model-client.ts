@@ -72,6 +72,12 @@ export class ModelClient {
   }
 }
 
+/** The API's own message (the SDK's error.message is the status plus the whole JSON body). */
+function apiMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+  const body = error.error as { error?: { message?: unknown } } | undefined;
+  return typeof body?.error?.message === 'string' ? body.error.message : error.message;
+}
+
 export function toModelError(error: unknown, model: string): ModelCallError {
   if (error instanceof ModelCallError) return error;
   if (error instanceof Anthropic.APIConnectionTimeoutError) return new ModelCallError(`model ${model}: request timed out`, true);
@@ -83,8 +89,10 @@ export function toModelError(error: unknown, model: string): ModelCallError {
   if (error instanceof Anthropic.APIError) {
     const status = error.status;
     const retryable = status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+    const detail = apiMessage(error);
+    if (status === 400) return new ModelCallError(`model ${model}: invalid request (400) — ${detail}`, false, status);
     const kind = status === 429 ? 'rate limited (429)' : status === 529 ? 'overloaded (529)' : `HTTP ${status}`;
-    return new ModelCallError(`model ${model}: ${kind} after retries — ${error.message}`, retryable, status);
+    return new ModelCallError(`model ${model}: ${kind} after retries — ${detail}`, retryable, status);
   }
   return new ModelCallError(`model ${model}: ${error instanceof Error ? error.message : String(error)}`, false);
 }

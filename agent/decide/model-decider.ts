@@ -8,6 +8,8 @@ import { promptTokenBudget } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import { fitHistory } from './history';
+import { deriveRunState, renderRunState } from './run-state';
+import { StepSummarizer } from './summaries';
 import { modelToolDefinitions } from './model-tools';
 import { ModelCallError, type ModelClient } from './model-client';
 import { buildSystemBlocks, buildUserMessage } from './prompt';
@@ -29,31 +31,38 @@ export interface ModelDeciderOptions {
   attempt: number;
   /** Tips from earlier samples of the run, shown in the first steps only. */
   memoryHints?: () => readonly string[];
-  /** Extra prompt sections from long-horizon machinery (summaries, run state). */
-  extraSections?: (input: DecisionInput) => { summaries?: string[]; runState?: string[]; visibleElements?: string[] };
+  /** Model usage outside decide() (step summaries) is reported here. */
+  onUsage?: (usage: Usage) => void;
 }
+
+const MEMORY_HINT_STEPS = 3;
 
 /** Claude decides each step through tool use over the live page state. */
 export class ModelDecider implements Decider {
   readonly kind = 'model';
   readonly needsView = true;
 
+  private readonly summarizer: StepSummarizer;
+
   constructor(
     private readonly task: TaskSpec,
     private readonly sample: Sample,
     private readonly client: ModelClient,
     private readonly options: ModelDeciderOptions,
-  ) {}
+  ) {
+    this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage));
+  }
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
     const settings = this.client.settings;
     const allowed = input.allowedActions ?? actionNames();
     const reflection = settings.reflection === 'full' ? fullReflection : lightReflection;
     const tools = modelToolDefinitions(allowed, reflection);
-    const hints = input.step <= 3 ? (this.options.memoryHints?.() ?? []) : [];
+    const hints = input.step <= MEMORY_HINT_STEPS + 1 ? (this.options.memoryHints?.() ?? []) : [];
     const system = buildSystemBlocks(this.task, this.sample, hints, this.options.attempt);
     const budget = promptTokenBudget(settings.contextWindow);
-    const extra = this.options.extraSections?.(input) ?? {};
+    await this.summarizer.update(input.step, input.history, signal);
+    const recent = input.history.filter(e => e.step > this.summarizer.summarizedThrough);
     const user = buildUserMessage({
       task: this.task,
       step: input.step,
@@ -62,9 +71,11 @@ export class ModelDecider implements Decider {
       notices: input.notices,
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      historyLines: fitHistory(input.history, Math.floor(budget * 0.3), settings.reflection === 'full'),
+      historyLines: fitHistory(recent, Math.floor(budget * 0.3), settings.reflection === 'full'),
+      summaries: this.summarizer.shown,
+      runState: renderRunState(deriveRunState(input.history)),
+      visibleElements: input.visibleElements,
       lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => a === 'done' || a === 'fail'),
-      ...extra,
     });
     const request = {
       system,

@@ -42,6 +42,8 @@ export class SampleRecorder {
   usage: Usage = emptyUsage();
   judgment: Record<string, unknown> | null = null;
   steps = 0;
+  /** The checkpoint this attempt started from, when an earlier attempt was interrupted. */
+  resumedFrom: string | null = null;
   private lastFlushedStep = 0;
   private finished: Result | undefined;
   readonly startedAt = new Date().toISOString();
@@ -133,6 +135,7 @@ export class SampleRecorder {
       usage: this.usage,
       task_hash: task.hash,
       discovery: discoveryOf(sample),
+      resumed_from: this.resumedFrom,
     });
     this.checkpoint(this.steps, status);
     this.finished = this.store.redactor.json(result);

@@ -30,6 +30,8 @@ export interface RunSampleInput {
   /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
   signal: AbortSignal;
   actionTimeoutMs?: number;
+  /** Told to the decider on its first step (e.g. "resumed from a checkpoint"). */
+  initialNotices?: readonly string[];
 }
 
 const directly: StepRunner = (_title, body) => body();
@@ -41,7 +43,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   const runStep = input.runStep ?? directly;
   const history: HistoryEntry[] = [];
   const monitor = new RecoveryMonitor(task.max_steps);
-  let notices: string[] = [];
+  let notices: string[] = [...(input.initialNotices ?? [])];
   let lastInput: DecisionInput | undefined;
   let primaryFailed = false;
   const end = (reason: TerminationReason, detail: string) =>
