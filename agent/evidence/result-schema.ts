@@ -107,6 +107,8 @@ export const ActionLogEntry = z.object({
     infra: z.boolean().optional(),
   }),
   element: z.string().optional(),
+  /** The element acted on as a structured semantic locator ({role,name} | {label} | {text} | …): what a recipe replays. */
+  locator: z.record(z.string(), z.unknown()).optional(),
   url_before: z.string().optional(),
   url_after: z.string().optional(),
   duration_ms: z.number().nonnegative(),

@@ -52,6 +52,7 @@ export async function perform(
     action: { name: call.name, args: call.args },
     outcome: { success: result.success, description: result.description, error: result.error, infra: result.infra },
     element: result.element ? describeLocator(result.element) : undefined,
+    locator: result.element ? { ...result.element } : undefined,
     url_before: urlBefore,
     url_after: urlAfter,
     duration_ms: Date.now() - started,
