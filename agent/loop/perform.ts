@@ -1,6 +1,7 @@
 import { dispatch, type ActionCall } from '../actions/dispatch';
 import type { ActionEnv, ActionResult } from '../actions/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
+import type { Redactor } from '../evidence/redact';
 import { describeLocator } from '../task/locator-schema';
 import type { RunSampleInput, StepRunner } from './run-sample';
 
@@ -33,9 +34,12 @@ export async function perform(
     elements: view?.elements ?? new Map(),
     step,
   };
-  const result = await runStep(stepTitle(step, call, view), async () => {
-    const outcome = await dispatch(call, env, { timeoutMs: input.actionTimeoutMs });
-    if (!outcome.success) throw new StepFailed(outcome);
+  const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {
+    const outcome = await stopWhenAborted(dispatch(call, env, { timeoutMs: input.actionTimeoutMs }), input.signal);
+    // The outcome is only known after acting: a nested step names it, so every report shows it under the action.
+    await runStep(outcomeTitle(outcome, recorder.store.redactor), async () => {
+      if (!outcome.success) throw new StepFailed(outcome);
+    });
     return outcome;
   }).catch(error => {
     if (error instanceof StepFailed) return error.result;
@@ -62,6 +66,21 @@ export async function perform(
   return { result, urlBefore, urlAfter };
 }
 
+/** The sample's wall clock applies to an action in flight too: its result is abandoned, the loop ends the sample. */
+function stopWhenAborted(action: Promise<ActionResult>, signal: AbortSignal): Promise<ActionResult> {
+  if (signal.aborted) return Promise.resolve(stopped());
+  return new Promise(resolve => {
+    const onAbort = () => resolve(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+    action.then(result => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    });
+  });
+}
+
+const stopped = (): ActionResult => ({ success: false, description: 'stopped', error: 'stopped: the sample ran out of time (max_time_seconds)' });
+
 /**
  * A failed action marks its test step as failed in the report (red, with the error) without failing the
  * test: the agent reads the failure and carries on.
@@ -84,6 +103,15 @@ export function stepTitle(step: number, call: ActionCall, view?: PageView): stri
   if (call.name === 'extract' && call.args.field) what = ` ${String(call.args.field)}${what ? ` ←${what}` : ''}`;
   return `Step ${step} · ${call.name}${what}`.slice(0, 160);
 }
+
+/** "✓ Clicked link "Next"" or "✗ <error>": one line, secrets put back as placeholders (titles reach traces and reports). */
+export function outcomeTitle(result: ActionResult, redactor: Redactor): string {
+  const text = result.success ? `✓ ${result.description}` : `✗ ${result.error ?? result.description}`;
+  const line = redactor.text(text).replace(/\s+/g, ' ').trim();
+  return line.length > OUTCOME_TITLE_MAX ? `${line.slice(0, OUTCOME_TITLE_MAX - 1)}…` : line;
+}
+
+const OUTCOME_TITLE_MAX = 200;
 
 export function safeUrl(page: { url(): string }): string {
   try {

@@ -6,6 +6,7 @@ import { ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
+import { sleep } from '../browser/rate-limit';
 import { applyEffects, type SampleOutcome } from './effects';
 import { interactiveCount, shouldBreakBatch } from './batch';
 import { perform, safeUrl } from './perform';
@@ -49,8 +50,9 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   const end = (reason: TerminationReason, detail: string) =>
     terminate(reason, detail, { decider, recorder, primaryFailed, input: () => lastInput ?? decisionInput(input, 1, monitor, undefined, history, []) });
 
-  const start = await perform({ name: 'goto', args: { url: fillStartUrl(task.start_url, sample) } }, 1, undefined, input, runStep, history);
+  const start = await openStartUrl(fillStartUrl(task.start_url, sample), input, runStep, history);
   notices.push(...monitor.after({ url: start.urlAfter, call: { name: 'goto', args: {} }, result: start.result, newData: false }));
+  if (!start.result.success && start.result.infra) return end('network', `the start page failed ${START_ATTEMPTS} times: ${start.result.error ?? ''}`);
 
   for (let step = 2; ; step++) {
     if (input.signal.aborted) return end('max_time', `${task.max_time_seconds}s`);
@@ -109,6 +111,20 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       }
     }
   }
+}
+
+const START_ATTEMPTS = 3;
+const START_RETRY_DELAYS_MS = [1_000, 3_000];
+
+/** A transient failure of the very first page (5xx, reset, timeout) is retried before anyone decides anything. */
+async function openStartUrl(url: string, input: RunSampleInput, runStep: StepRunner, history: HistoryEntry[]) {
+  let performed = await perform({ name: 'goto', args: { url } }, 1, undefined, input, runStep, history);
+  for (const delay of START_RETRY_DELAYS_MS) {
+    if (performed.result.success || !performed.result.infra || input.signal.aborted) break;
+    await sleep(delay, input.signal).catch(() => {});
+    performed = await perform({ name: 'goto', args: { url } }, 1, undefined, input, runStep, history, { sub: history.length + 1 });
+  }
+  return performed;
 }
 
 function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMonitor, view: PageView | undefined, history: HistoryEntry[], notices: string[]): DecisionInput {

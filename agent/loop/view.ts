@@ -11,11 +11,15 @@ export interface ViewOptions {
 }
 
 /** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
+/** A hung renderer must not hang the sample: the agent gets a note and can refresh or go back. */
+export const OBSERVE_TIMEOUT_MS = 20_000;
+
 export function pageViewer(options: ViewOptions) {
   return async (tracker: ContextPages, _step: number, signal: AbortSignal): Promise<PageView> => {
     const page = tracker.active;
     try {
-      const observation = await observe(page, { keywords: options.task.keywords, goal: options.task.goal, tokenBudget: options.tokenBudget, vision: options.vision, signal });
+      const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
+      const observation = await observe(page, { keywords: options.task.keywords, goal: options.task.goal, tokenBudget: options.tokenBudget, vision: options.vision, signal: bounded });
       const elements = new Map<string, KnownElement>();
       for (const [ref, node] of observation.refs) elements.set(ref, { ref, role: node.role, name: node.name, text: node.text });
       const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${safeUrl(p)}`).join(' | ')}` : '';
