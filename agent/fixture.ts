@@ -6,6 +6,7 @@ import type { DeciderFactories, DeciderMode } from './decide/select';
 import { readJsonIfExists } from './evidence/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';
+import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-metadata';
 import { SampleSession } from './session';
 import { sampleDir, settings } from './settings';
 import type { LoadedTask } from './task/load-task';
@@ -63,10 +64,14 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
           dir,
           actionTimeoutMs: agentActionTimeout,
           runStep: (title, body) => test.step(title, body),
+          // Called inside the agent step that made the artifact, so every report shows it under that step.
+          // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
           onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
         });
         recorder = session.recorder;
+        describeSampleForAllure(task.spec, sample, recorder.store.redactor);
         const result = await session.run();
+        reportOutcomeToAllure(result, recorder.store.redactor);
         await attachRecord(testInfo, dir);
         testInfo.annotations.push({ type: 'bwa-status', description: result.status });
         if (result.status === 'failed') throw new Error(`${sample.sample_id}: failed — ${result.error ?? 'no reason given'}`);
@@ -81,7 +86,8 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
     if (recorder && !recorder.result) {
       // The body threw or timed out before the loop finished: the record is still written and attached.
       const reason = testInfo.status === 'timedOut' ? `test timed out after ${testInfo.timeout} ms` : (testInfo.error?.message ?? 'the test ended before the sample finished');
-      recorder.finish('failed', reason.split('\n')[0] ?? reason);
+      const result = recorder.finish('failed', reason.split('\n')[0] ?? reason);
+      reportOutcomeToAllure(result, recorder.store.redactor);
       await attachRecord(testInfo, recorder.store.dir);
     }
   },
