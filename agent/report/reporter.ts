@@ -4,6 +4,8 @@ import type { Result } from '../evidence/result-schema';
 import { runDir, settings } from '../settings';
 import { collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
+import { indexRun, INDEX_FILE } from './evidence-index';
+import { traceAttachments } from './traces';
 import { writeRun } from './write-run';
 
 const STATUS_MARK: Record<Result['status'], string> = { done: '✓', partial_success: '◐', needs_review: '?', failed: '✗' };
@@ -15,6 +17,7 @@ const KEY_FIELDS_SHOWN = 4;
  */
 export default class BwaReporter implements Reporter {
   private readonly samples = new Map<string, CollectedSample>();
+  private readonly traces = new Map<string, string[]>();
   private readonly errors: string[] = [];
 
   printsToStdio(): boolean {
@@ -31,6 +34,7 @@ export default class BwaReporter implements Reporter {
     const { result } = collected;
     // Retries overwrite earlier attempts: the last attempt is the sample's outcome.
     this.samples.set(`${result.task_id}/${result.sample_id}`, collected);
+    this.traces.set(`${result.task_id}/${result.sample_id}`, traceAttachments(testResult));
     console.log(sampleLine(result, collected.resumed));
   }
 
@@ -39,12 +43,13 @@ export default class BwaReporter implements Reporter {
     const runId = settings.runId;
     const dir = runDir(runId);
     const manifest = writeRun(dir, runId, [...this.samples.values()]);
+    const indexProblems = indexRun(dir, manifest, [...this.samples].map(([key, s]) => ({ ...s, traceSources: this.traces.get(key) ?? [] })));
     const { counts } = manifest;
     console.log(
       `\nbwa run ${runId}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
     );
-    console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json)`);
-    for (const problem of [...this.errors, ...manifest.problems]) console.log(`  ! ${problem}`);
+    console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
+    for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
   }
 }
 
