@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import { validateCommand } from './cli/validate';
+import { verifyCommand } from './cli/verify';
 import { BwaInputError } from './task/errors';
 
 export interface Command {
@@ -9,7 +10,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [validateCommand];
+const COMMANDS: Command[] = [validateCommand, verifyCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));

@@ -1,0 +1,42 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { verifyRun } from '../report/verify-run';
+import { RUN_ID_PATTERN, runDir, settings } from '../settings';
+
+export const verifyCommand = {
+  name: 'verify',
+  summary: "Re-hash a run's evidence against manifest.json and each result.json (exit 1 on any mismatch)",
+  usage: 'bwa verify <run_id | path/to/reports/runs/<run_id>>',
+  async run(args: string[]): Promise<number> {
+    const target = args.find(a => !a.startsWith('-'));
+    if (!target) {
+      console.error(`bwa verify: which run? usage: ${this.usage}`);
+      return 2;
+    }
+    const dir = resolveRun(target);
+    if (!dir) {
+      console.error(`bwa verify: no run "${target}" (looked for ${target} and ${path.join(settings.reportsDir, 'runs', target)})`);
+      return 1;
+    }
+    const report = verifyRun(dir);
+    const where = path.relative(process.cwd(), dir) || dir;
+    for (const warning of report.warnings) console.log(`  ! ${warning}`);
+    if (report.problems.length) {
+      for (const problem of report.problems) console.error(`  ✗ ${problem}`);
+      console.error(`bwa verify: run ${report.runId} FAILED — ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} in ${where}/ (${report.samples} samples, ${report.artifacts} artifacts checked)`);
+      return 1;
+    }
+    const warned = report.warnings.length ? `, ${report.warnings.length} unlisted file${report.warnings.length === 1 ? '' : 's'} (warnings above)` : '';
+    console.log(`bwa verify: run ${report.runId} OK — ${report.samples} samples, ${report.artifacts} artifacts re-hashed, all match manifest.json and result.json${warned}`);
+    return 0;
+  },
+};
+
+/** A run id (under AGENT_REPORTS_DIR/runs) or a path to the run folder or its manifest.json. */
+function resolveRun(target: string): string | undefined {
+  const asPath = path.resolve(target);
+  if (fs.existsSync(asPath)) return fs.statSync(asPath).isDirectory() ? asPath : path.dirname(asPath);
+  if (!RUN_ID_PATTERN.test(target)) return undefined;
+  const dir = runDir(target);
+  return fs.existsSync(dir) ? dir : undefined;
+}
