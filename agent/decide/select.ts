@@ -7,6 +7,8 @@ export type DeciderMode = 'auto' | 'model' | 'recipe';
 
 export interface DeciderFactories {
   model?: () => Decider;
+  /** Replaces replaying task.recipe with another offline decider (discovery walks a listing this way). */
+  recipe?: () => Decider;
 }
 
 /** auto: the model when a key is set, else the recipe. A task with neither fails fast, saying how to fix it. */
@@ -19,6 +21,7 @@ export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: bool
     if (!factories.model) throw new BwaInputError('BWA_NO_MODEL', 'the model decider is not available in this build');
     return factories.model();
   }
+  if (factories.recipe) return factories.recipe();
   if (!hasRecipe)
     throw new BwaInputError(
       'BWA_NO_DECIDER',

@@ -16,17 +16,30 @@ const RecipeStep = z
   .catchall(z.unknown())
   .describe('One recorded action; other keys are the action arguments ({{column}} templates allowed)');
 
+const RecordSource = z.strictObject({
+  from: z.enum(['url', 'text', 'attribute']).describe("Read the value from the item link's URL, its visible text, or one of its attributes"),
+  attribute: z.string().min(1).optional().describe('Attribute name when from is "attribute" (e.g. "data-id")'),
+  pattern: z.string().optional().describe('Regex with one group: the value is that group of the first match (no match = empty)'),
+});
+
 const DiscoverBlock = z.strictObject({
   start_url: z.string().min(1).describe('Listing page to browse'),
   item: z.string().min(1).describe('What one item is, in words (e.g. "a member profile link")'),
-  item_link: SemanticLocator.optional().describe('Locator matching every item link on a listing page (recipe mode)'),
-  record: z.record(z.string(), z.string()).default({}).describe('Columns to record per item: column → what it holds'),
+  item_link: SemanticLocator.optional().describe('Locator matching every item link on a listing page (recipe mode, no model needed)'),
+  record: z.record(z.string(), z.string()).default({}).describe('Columns to record per item: column → what it holds (the model fills them)'),
+  record_from: z
+    .record(z.string(), RecordSource)
+    .default({})
+    .describe('How a column is read from the item link without a model (recipe mode; also fills what the model left out)'),
   id_from: z.string().default('url').describe('Column (or "url") the sample_id is derived from'),
   id_pattern: z.string().optional().describe('Regex with one group applied to id_from to make the sample_id'),
-  next: SemanticLocator.optional().describe('The "next page" / "load more" control (recipe mode)'),
-  mode: z.enum(['pagination', 'load_more', 'infinite_scroll', 'auto']).default('auto'),
+  next: SemanticLocator.optional().describe('The "next page" link or "load more" button (recipe mode); absent = scroll for more'),
+  mode: z
+    .enum(['pagination', 'load_more', 'infinite_scroll', 'auto'])
+    .default('auto')
+    .describe('How the listing shows more items; auto = a "next" with a URL paginates, one without loads more, no "next" scrolls'),
   max_items: z.number().int().positive().default(500).describe('Cap on discovered items'),
-  max_pages: z.number().int().positive().default(50),
+  max_pages: z.number().int().positive().default(50).describe('Cap on pages (or load-more clicks / scroll batches)'),
 });
 
 export const TaskSpecSchema = z
@@ -83,3 +96,4 @@ export type TaskSpec = z.output<typeof TaskSpecSchema>;
 export type TaskSpecInput = z.input<typeof TaskSpecSchema>;
 export type RecipeStep = z.output<typeof RecipeStep>;
 export type DiscoverBlock = z.output<typeof DiscoverBlock>;
+export type RecordSource = z.output<typeof RecordSource>;

@@ -1,0 +1,122 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The generated-tests file (ARCHITECTURE: specs/tasks.spec.ts): only projects that load it run tasks. */
+export const GENERATOR_FILE = 'tasks.spec.ts';
+
+export interface CliSelection {
+  grep?: string;
+  grepInvert?: string;
+  projects: string[];
+  /** Positional file filters (regular expressions on the test file path). */
+  files: string[];
+}
+
+export interface ProjectInfo {
+  name: string;
+  testDir: string;
+  testMatch: string | RegExp | Array<string | RegExp>;
+}
+
+const VALUE_OPTIONS = new Set([
+  '-c', '--config', '-g', '--grep', '-G', '--grep-invert', '--global-timeout', '--last-failed-file', '--max-failures', '--output',
+  '--repeat-each', '--reporter', '--add-reporter', '--retries', '--run-agents', '--shard', '--test-list', '--test-list-invert', '--timeout',
+  '--trace', '--tsconfig', '--ui-host', '--ui-port', '--update-source-method', '-j', '--workers', '--browser',
+]);
+const OPTIONAL_VALUE_OPTIONS = new Set(['--debug', '--only-changed', '--shuffle', '-u', '--update-snapshots']);
+
+/**
+ * What `playwright test …` was asked to run, read from FullConfig.argv: the CLI's --grep, --project and file
+ * filters never reach the config object globalSetup receives.
+ */
+export function parseTestArgs(argv: readonly string[]): CliSelection {
+  const start = argv.indexOf('test');
+  const args = start === -1 ? [] : argv.slice(start + 1);
+  const selection: CliSelection = { projects: [], files: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? args[++i] ?? '';
+    if (flag === '--project') {
+      if (inline !== undefined) selection.projects.push(inline);
+      while (inline === undefined && args[i + 1] !== undefined && !args[i + 1]!.startsWith('-')) selection.projects.push(args[++i]!);
+    } else if (flag === '-g' || flag === '--grep') selection.grep = value();
+    else if (flag === '-G' || flag === '--grep-invert') selection.grepInvert = value();
+    else if (VALUE_OPTIONS.has(flag)) value();
+    else if (OPTIONAL_VALUE_OPTIONS.has(flag)) {
+      if (inline === undefined && args[i + 1] !== undefined && !args[i + 1]!.startsWith('-') && !looksLikeFile(args[i + 1]!)) i++;
+    } else if (!arg.startsWith('-')) selection.files.push(arg);
+  }
+  return selection;
+}
+
+/**
+ * Which of the discovering tasks this run will load tests for. Unknown sample ids cannot be matched yet, so a
+ * task counts as selected when the grep matches its describe title and tag (`org_members @org_members`) or
+ * names the task; unreadable selections err towards discovering.
+ */
+export function selectDiscoveryTasks(taskIds: readonly string[], selection: CliSelection, projects: readonly ProjectInfo[]): string[] {
+  const chosen = projects.filter(p => selection.projects.length === 0 || selection.projects.some(name => projectNameMatches(name, p.name)));
+  const generators = projects.filter(hasGenerator);
+  const taskProjects = generators.length ? chosen.filter(hasGenerator) : chosen;
+  if (taskProjects.length === 0) return [];
+  if (selection.files.length && generators.length && !taskProjects.some(p => selection.files.some(f => fileFilterMatches(f, generatorPath(p))))) return [];
+  const grep = selection.grep === undefined ? undefined : toRegExp(selection.grep);
+  const grepInvert = selection.grepInvert === undefined ? undefined : toRegExp(selection.grepInvert);
+  return taskIds.filter(id =>
+    taskProjects.some(project => {
+      const title = ` ${project.name} ${GENERATOR_FILE} ${id} @${id}`;
+      const selected = !grep || matches(grep, title) || (selection.grep ?? '').includes(id);
+      return selected && !(grepInvert && matches(grepInvert, title));
+    }),
+  );
+}
+
+function hasGenerator(project: ProjectInfo): boolean {
+  if (!fs.existsSync(generatorPath(project))) return false;
+  const patterns = Array.isArray(project.testMatch) ? project.testMatch : [project.testMatch];
+  return patterns.some(p => (typeof p === 'string' ? p.includes('*') || path.basename(p) === GENERATOR_FILE : matches(p, generatorPath(project))));
+}
+
+function generatorPath(project: ProjectInfo): string {
+  return path.join(project.testDir, GENERATOR_FILE);
+}
+
+function projectNameMatches(filter: string, name: string): boolean {
+  const lower = filter.toLowerCase();
+  if (!lower.includes('*')) return lower === name.toLowerCase();
+  return new RegExp(`^${lower.split('*').map(escapeRegExp).join('.*')}$`).test(name.toLowerCase());
+}
+
+/** As Playwright reads a file argument: `path[:line[:column]]`, the path a regular expression. */
+function fileFilterMatches(filter: string, file: string): boolean {
+  const bare = filter.replace(/:\d+(:\d+)?$/, '');
+  try {
+    return new RegExp(bare, 'i').test(file);
+  } catch {
+    return file.includes(bare);
+  }
+}
+
+/** As Playwright reads --grep: `/re/flags` or a case-insensitive pattern. */
+function toRegExp(pattern: string): RegExp {
+  const literal = /^\/(.*)\/([gi]*)$/.exec(pattern);
+  try {
+    return literal ? new RegExp(literal[1] ?? '', (literal[2] ?? '').replace('g', '')) : new RegExp(pattern, 'i');
+  } catch {
+    return new RegExp(escapeRegExp(pattern), 'i');
+  }
+}
+
+function matches(re: RegExp, value: string): boolean {
+  re.lastIndex = 0;
+  return re.test(value);
+}
+
+function looksLikeFile(arg: string): boolean {
+  return arg.includes('/') || /\.[cm]?[jt]sx?$/.test(arg);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
