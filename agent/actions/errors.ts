@@ -9,6 +9,13 @@ const INFRA_PATTERNS = [
   /Navigation timeout|navigating to .* timed out|page\.goto: Timeout/i,
 ];
 
+const PAGE_GONE = /Target page, context or browser has been closed|Target closed|Target crashed|Page crashed/i;
+
+/** The tab itself is gone (closed or crashed): nothing on it can be found or acted on. */
+export function isPageGone(error: unknown): boolean {
+  return PAGE_GONE.test(error instanceof Error ? error.message : String(error));
+}
+
 export function isInfraError(message: string): boolean {
   return INFRA_PATTERNS.some(pattern => pattern.test(message));
 }
@@ -24,9 +31,11 @@ const ACTIONABILITY_HINTS: Array<[RegExp, (match: RegExpMatchArray) => string]> 
   [/Element is not attached to the DOM|element was detached from the DOM/i, () => 'it was removed from the page while acting — take a fresh look'],
 ];
 
+export const PAGE_GONE_MESSAGE = 'The page was closed or crashed — switch to another tab or open the start URL again';
+
 const KNOWN_FAILURES: Array<[RegExp, string]> = [
-  [/Target page, context or browser has been closed|Target closed|has been closed/i, 'The page was closed or crashed — switch to another tab or open the start URL again'],
-  [/Frame was detached|frame got detached/i, 'The frame holding that element was removed (detached) — take a fresh look at the page'],
+  [/Target page, context or browser has been closed|Target closed|has been closed|Target crashed/i, PAGE_GONE_MESSAGE],
+  [/Frame was detached|frame got detached|Invalid frame in aria-ref selector/i, 'The frame holding that element was removed (detached) — take a fresh look at the page'],
   [/Execution context was destroyed/i, 'The page navigated while acting — take a fresh look at the new page'],
   [/net::ERR_BLOCKED_BY_CLIENT/, 'Refused: that navigation leads outside the task\'s allowed domains — stay on the task\'s sites'],
   [/net::ERR_TOO_MANY_REDIRECTS/, 'The page redirects in a loop (too many redirects) — this URL cannot be opened; find another way to the content'],

@@ -1,7 +1,8 @@
 import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
-import { withSecretsHidden } from './secret-text';
+import { fillSecret } from './secret-fill';
+import { hasSecrets, withSecretsHidden } from './secret-text';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
@@ -18,7 +19,9 @@ export const type = defineAction({
     const resolved = await resolveTarget(target, env);
     const { locator } = resolved;
     await withSecretsHidden(text, env.policy, async value => {
-      if (slowly) {
+      if (hasSecrets(text)) {
+        await fillSecret(locator, value, text, { perKey: slowly });
+      } else if (slowly) {
         await locator.fill('', { timeout: ELEMENT_TIMEOUT_MS });
         await locator.pressSequentially(value, { delay: 20, timeout: ELEMENT_TIMEOUT_MS + value.length * 50 });
       } else {

@@ -1,5 +1,6 @@
 import type { Page, Response } from '@playwright/test';
 import { z } from 'zod';
+import { isPageGone } from './errors';
 import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
 
 const HTTP_URL = /^https?:\/\//i;
@@ -14,8 +15,16 @@ export const goto = defineAction({
     if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url.slice(0, 200)}" is not an http(s) URL`);
     if (!policy.isAllowedUrl(url)) throw new ActionError(`Refused: ${hostOf(url)} is outside the task's allowed domains — stay on the task's sites`);
     await policy.beforeNavigation(url, signal);
-    const page = env.page.isClosed() ? await openFreshTab(env) : env.page;
-    const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+    let page = env.page.isClosed() ? await openFreshTab(env) : env.page;
+    let response: Response | null;
+    try {
+      response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+    } catch (error) {
+      if (!isPageGone(error)) throw error;
+      page = await openFreshTab(env);
+      await env.page.close().catch(() => {});
+      response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+    }
     return describeResponse(response, `Navigated to ${page.url()}`, url);
   },
 });
@@ -47,7 +56,7 @@ export const refresh = defineAction({
   },
 });
 
-/** A crashed or closed tab cannot navigate; the agent recovers in a new one. */
+/** A crashed or closed tab cannot navigate; the agent carries on in a new one. */
 async function openFreshTab({ context, tabs }: ActionEnv): Promise<Page> {
   const page = await context.newPage();
   tabs.activate(tabs.pages.indexOf(page));

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator, SemanticLocator } from '../task/locator-schema';
+import { isPageGone, PAGE_GONE_MESSAGE } from './errors';
 import { describeKnown, findKnownByName, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
 import { semanticFromAria } from './semantic-from-aria';
 import { ActionError, type ActionEnv, type KnownElement } from './types';
@@ -13,8 +14,20 @@ const LINE_REF = /^\[((?:f\d+)?e\d+)\]/;
 /** `button "Follow"`: a role and an accessible name, the way the page state prints them. */
 const ROLE_AND_NAME = /^([a-z]+) "(.+)"$/;
 
+/** Descriptions for the locator fields the shared schema leaves bare: the model reads every field's description. */
+const LOCATOR_FIELD_HINTS: Record<string, string> = {
+  nth: 'Pick the n-th match (0-based) when several match',
+  exact: 'Match the text exactly (default: exact first, then partial)',
+};
+
+const DescribedSemanticLocator = z.union(
+  SemanticLocator.options.map(option =>
+    option.extend(Object.fromEntries(Object.entries(option.shape).map(([key, field]) => [key, field.description ? field : field.describe(LOCATOR_FIELD_HINTS[key] ?? key)]))),
+  ) as unknown as typeof SemanticLocator.options,
+);
+
 export const TargetArg = z
-  .union([z.string().min(1), SemanticLocator])
+  .union([z.string().min(1).describe('A ref from the page state (e.g. "e12"), the visible text, or "css=<selector>"'), DescribedSemanticLocator])
   .describe('The element: a ref from the page state (e.g. "e12"), its visible text, or "css=<selector>" as a last resort');
 export type TargetArg = z.infer<typeof TargetArg>;
 
@@ -41,6 +54,7 @@ type TargetEnv = Pick<ActionEnv, 'page' | 'elements'>;
  */
 export async function resolveTarget(target: TargetArg, env: TargetEnv, options: ResolveOptions = {}): Promise<ResolvedTarget> {
   const { page, elements } = env;
+  if (page.isClosed()) throw new ActionError(PAGE_GONE_MESSAGE, true);
   rememberElements(page, elements);
   if (typeof target !== 'string') return resolveSemantic(page, target, elements, options);
   const trimmed = target.trim();
@@ -50,14 +64,15 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
   const roleAndName = ROLE_AND_NAME.exec(trimmed);
   const name = roleAndName?.[2] ?? trimmed;
   const known = findKnownByName(elements, name, roleAndName?.[1]);
-  if (known?.ref) return resolveRef(page, known.ref, elements);
+  // The model named it, not its ref: if that snapshot element is gone, the live page is searched instead.
+  if (known?.ref && (await countOrZero(page.getByRef(known.ref))) > 0) return resolveRef(page, known.ref, elements);
   if (roleAndName?.[1] && roleAndName[2]) return resolveSemantic(page, { role: roleAndName[1], name: roleAndName[2] }, elements, options);
   return resolveSemantic(page, { text: trimmed }, elements, options);
 }
 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
   const locator = page.getByRef(ref);
-  const count = await locator.count().catch(() => 0);
+  const count = await countOrZero(locator);
   const known = elements.get(ref) ?? rememberedElement(page, ref);
   if (count === 0) throw new ActionError(staleRefMessage(ref, known, elements));
   const element = known ? semanticOf(known) : await semanticFromAria(locator, { css: `aria-ref=${ref}` });
@@ -76,7 +91,7 @@ async function resolveSemantic(page: Page, target: SemanticLocator, elements: Re
   const candidates = candidateLocators(page, target);
   await waitForAny(candidates);
   for (const locator of candidates) {
-    const count = await locator.count().catch(() => 0);
+    const count = await countOrZero(locator);
     if (count === 0) continue;
     const resolved = { element: target, label: describeLocator(target) };
     if (target.nth !== undefined) return { ...resolved, locator: locator.nth(target.nth) };
@@ -107,6 +122,16 @@ function candidateLocators(page: Page, target: SemanticLocator): Locator[] {
   if ('placeholder' in target) return exactFirst(exact => page.getByPlaceholder(target.placeholder, { exact }));
   if ('testId' in target) return [page.getByTestId(target.testId)];
   return [page.locator(target.css)];
+}
+
+/** A selector that cannot match (a ref of a removed frame, bad CSS) counts as no match; a closed tab does not. */
+async function countOrZero(locator: Locator): Promise<number> {
+  try {
+    return await locator.count();
+  } catch (error) {
+    if (isPageGone(error)) throw new ActionError(PAGE_GONE_MESSAGE, true);
+    return 0;
+  }
 }
 
 /** Late-rendering pages get a short grace period; one wait covers every candidate. */

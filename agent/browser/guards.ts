@@ -5,6 +5,8 @@ export interface GuardOptions {
   isAllowedUrl(url: string): boolean;
   dialogPolicy: 'accept' | 'dismiss';
   tracker: ContextPages;
+  /** Waits out the host's rate limit before an allowed navigation leaves the browser (links, forms, scripts). */
+  paceNavigation?(url: string): Promise<void>;
 }
 
 /** A popup's first document is fetched here when it starts before the tab's redirect guard is attached. */
@@ -47,6 +49,7 @@ async function guardNavigation(route: Route, options: GuardOptions, redirects: R
     if (!frame) blockedTabs.expectOne();
     return route.abort('blockedbyclient');
   }
+  await options.paceNavigation?.(url).catch(() => {});
   if (!frame || !redirects.isGuarding(frame.page())) return fetchWithoutRedirects(route, options, () => !frame && blockedTabs.expectOne());
   return route.fallback();
 }
