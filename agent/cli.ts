@@ -1,4 +1,6 @@
 import 'dotenv/config';
+import { discoverCommand } from './cli/discover';
+import { planCommand } from './cli/plan';
 import { validateCommand } from './cli/validate';
 import { verifyCommand } from './cli/verify';
 import { BwaInputError } from './task/errors';
@@ -10,7 +12,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [validateCommand, verifyCommand];
+const COMMANDS: Command[] = [validateCommand, verifyCommand, discoverCommand, planCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));

@@ -45,7 +45,8 @@ export class ItemSaves {
   saveCall(items: PendingItem[], note: string, extra: Record<string, unknown> = {}): ActionCall {
     const data = {
       ...extra,
-      [ITEMS_KEY]: items.map(({ link, where, reported }) => ({ ...reported, url: link.url, text: link.text, page_url: where.pageUrl, page_number: where.pageNumber })),
+      // Compact: this is what the model sees as "data collected so far".
+      [ITEMS_KEY]: items.map(({ link, where, reported }) => ({ url: link.url, page: where.pageNumber, ...reported })),
     };
     const call: ActionCall = { name: 'save_progress', args: { data, note } };
     this.pending.set(call, items);

@@ -59,7 +59,8 @@ export async function resolveReportedLink(page: Page, elements: ReadonlyMap<stri
   }
   try {
     const resolved = await resolveTarget(value, { page, elements });
-    const [link] = withUrls(await resolved.locator.first().evaluateAll(linksOf, [...attributes]));
+    // evaluateAll finds nothing for an aria-ref locator; evaluate on the one element does.
+    const [link] = withUrls(await resolved.locator.first().evaluate(linksOf, [...attributes]));
     return link ? { link } : { problem: `${value} is not a link` };
   } catch (error) {
     return { problem: (error as Error).message.split('\n')[0] ?? String(error) };
@@ -93,9 +94,9 @@ function withUrls(raw: RawLink[]): FoundLink[] {
   return raw.flatMap(link => (link.url && /^https?:/i.test(link.url) ? [{ url: link.url, text: link.text, attributes: link.attributes }] : []));
 }
 
-/** Runs in the page: the element's own link, the link around it, or the first link inside it. */
-function linksOf(elements: Element[], attributes: string[]): RawLink[] {
-  return elements.map(element => {
+/** Runs in the page: each element's own link, the link around it, or the first link inside it. */
+function linksOf(elements: Element[] | Element, attributes: string[]): RawLink[] {
+  return (Array.isArray(elements) ? elements : [elements]).map(element => {
     const anchor = (element.closest('a[href]') ?? element.querySelector('a[href]')) as HTMLAnchorElement | null;
     const text = ((element as HTMLElement).innerText ?? element.textContent ?? '').replace(/\s+/g, ' ').trim();
     const values: Record<string, string> = {};

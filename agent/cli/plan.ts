@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { ModelCallError, ModelClient } from '../decide/model-client';
+import { modelSettings } from '../decide/model-settings';
+import { discoverTask } from '../plan/discover';
+import { planTask } from '../plan/planner';
+import { describePlan, writePlan } from '../plan/write-plan';
+import { newRunId, settings } from '../settings';
+import { BwaInputError } from '../task/errors';
+import { loadTaskFile } from '../task/load-task';
+
+const USAGE = `bwa plan "<what to do, in plain English>" [--force] [--run]
+
+  Asks Claude to turn the sentence into tasks/<task_id>.json and tasks/inputs/<task_id>.csv (or a discover
+  block, when the items must be found by browsing), checks them like any task, and prints them for review.
+  --force  replace an existing task of the same id
+  --run    go straight on: discover the samples if needed, then npx playwright test --project=tasks --grep @<task_id>`;
+
+export const planCommand = {
+  name: 'plan',
+  summary: 'Write a task spec and its samples from a plain-English request (needs ANTHROPIC_API_KEY)',
+  usage: USAGE,
+  async run(args: string[]): Promise<number> {
+    const { sentence, force, run } = parseArgs(args);
+    if (!process.env.ANTHROPIC_API_KEY)
+      throw new BwaInputError(
+        'BWA_NO_API_KEY',
+        'bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY (in the environment or .env).\nWithout a key, write tasks/<task_id>.json by hand — start from tasks/people_profile.json — and check it with `npx bwa validate`.',
+      );
+    let outcome;
+    try {
+      outcome = await planTask(sentence, new ModelClient(modelSettings()));
+    } catch (error) {
+      if (error instanceof ModelCallError) throw new BwaInputError(error.code, error.message);
+      throw error;
+    }
+    const written = writePlan(outcome.plan, settings.tasksDir, { force });
+    console.log(describePlan(outcome.plan, written, outcome.attempts));
+    if (!run) return 0;
+    const id = outcome.plan.spec.task_id;
+    process.env.AGENT_RUN_ID ||= newRunId();
+    if (outcome.plan.needsDiscovery) {
+      const report = await discoverTask(loadTaskFile(written.taskFile), { log: line => console.log(line) });
+      if (!report.complete) console.log('Discovery stopped early; running the samples it found.');
+    }
+    return runTests(id);
+  },
+};
+
+/** The same command a user would type; AGENT_RUN_ID is passed on so the run finds the discovered samples. */
+function runTests(taskId: string): Promise<number> {
+  const cli = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
+  const args = ['test', '--project=tasks', '--grep', `@${taskId}(?![\\w-])`];
+  console.log(`\nnpx playwright ${args.join(' ')}   (AGENT_RUN_ID=${settings.runId})`);
+  const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit', env: process.env });
+  return new Promise(resolve => child.on('close', code => resolve(code ?? 1)));
+}
+
+function parseArgs(args: string[]): { sentence: string; force: boolean; run: boolean } {
+  const words: string[] = [];
+  let force = false;
+  let run = false;
+  for (const arg of args) {
+    if (arg === '--force') force = true;
+    else if (arg === '--run') run = true;
+    else if (arg.startsWith('--')) throw new BwaInputError('BWA_USAGE', `unknown option ${arg}\n\n${USAGE}`);
+    else words.push(arg);
+  }
+  const sentence = words.join(' ').trim();
+  if (!sentence) throw new BwaInputError('BWA_USAGE', `say what to do, e.g. bwa plan "Go to the org's members page and, for every member, screenshot their profile and extract name, company and followers"\n\n${USAGE}`);
+  return { sentence, force, run };
+}

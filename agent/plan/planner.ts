@@ -1,0 +1,59 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ModelClient } from '../decide/model-client';
+import { emptyUsage, type Usage } from '../evidence/result-schema';
+import { BwaInputError } from '../task/errors';
+import { invalidPlanMessage, plannerSystem, plannerUserMessage } from './plan-prompt';
+import { PLAN_TOOL, planToolDefinition } from './plan-tool';
+import { validatePlan, type ValidPlan } from './validate-plan';
+
+/** A plan with samples or a discover block is a few thousand tokens; the decider's default is too small. */
+const PLAN_MAX_TOKENS = 8192;
+
+export interface PlanOutcome {
+  plan: ValidPlan;
+  /** 1, or 2 when the first plan was refused and the model fixed it. */
+  attempts: number;
+  /** Why the first plan was refused, when it was. */
+  refused?: string;
+  usage: Usage;
+}
+
+/**
+ * Asks Claude for a task plan through one forced tool, checks it with the task schema, and when it is
+ * invalid asks once more with the exact errors (as the tool's error result, so the model sees its own plan).
+ */
+export async function planTask(sentence: string, client: ModelClient, signal?: AbortSignal): Promise<PlanOutcome> {
+  const usage = emptyUsage();
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: plannerUserMessage(sentence) }];
+  let refused: string | undefined;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const reply = await client.create(
+      {
+        system: plannerSystem(sentence),
+        tools: [planToolDefinition() as Anthropic.Tool],
+        tool_choice: { type: 'tool', name: PLAN_TOOL },
+        messages,
+        max_tokens: Math.max(PLAN_MAX_TOKENS, client.settings.maxTokens),
+      },
+      { signal },
+    );
+    for (const key of Object.keys(usage) as Array<keyof Usage>) usage[key] += reply.usage[key];
+    const call = reply.message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === PLAN_TOOL);
+    if (!call) throw new BwaInputError('BWA_PLAN_NO_ANSWER', `the model answered without calling ${PLAN_TOOL} (stop_reason ${reply.message.stop_reason})`);
+    const checked = validatePlan(call.input);
+    if (checked.ok) return { plan: checked.plan, attempts: attempt, refused, usage };
+    if (attempt === 2) throw new BwaInputError('BWA_PLAN_INVALID', `the model's plan is still invalid after one correction:\n${checked.problems}\n(first refusal:\n${refused})`);
+    refused = checked.problems;
+    messages.push(
+      { role: 'assistant', content: replayable(reply.message.content, call) },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: invalidPlanMessage(checked.problems) }] },
+    );
+  }
+  throw new Error('unreachable');
+}
+
+/** The model's answer as the next request repeats it: its words and its one plan call (each tool_use needs a result). */
+function replayable(content: Anthropic.ContentBlock[], call: Anthropic.ToolUseBlock): Anthropic.ContentBlockParam[] {
+  const text = content.flatMap((b): Anthropic.TextBlockParam[] => (b.type === 'text' && b.text.trim() ? [{ type: 'text', text: b.text }] : []));
+  return [...text, { type: 'tool_use', id: call.id, name: call.name, input: call.input }];
+}
