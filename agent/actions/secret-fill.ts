@@ -72,6 +72,12 @@ async function insertFromBinding(element: Element, args: { binding: string; toke
   const value = await fetchValue(args.token);
   if (typeof value !== 'string') throw new Error('the secret could not be handed to the page (token already used)');
   const control = element instanceof HTMLLabelElement && element.control ? element.control : element;
+  // The same refusals as Playwright's fill, which this replaces.
+  if (control instanceof HTMLInputElement) {
+    const type = control.type.toLowerCase();
+    if (!['', 'email', 'number', 'password', 'search', 'tel', 'text', 'url'].includes(type)) throw new Error(`Input of type "${type}" cannot be filled`);
+    if (type === 'number' && (value.trim() === '' || Number.isNaN(Number(value)))) throw new Error('Cannot type text into input[type=number]');
+  }
 
   // Trace snapshots read `.value`: while one is being taken, this field shows the placeholder.
   const depthKey = Symbol.for('bwa.traceSnapshotDepth');
