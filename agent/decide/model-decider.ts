@@ -12,7 +12,7 @@ import { deriveRunState, renderRunState } from './run-state';
 import { StepSummarizer } from './summaries';
 import { modelToolDefinitions } from './model-tools';
 import { ModelCallError, type ModelClient } from './model-client';
-import { buildSystemBlocks, buildUserMessage } from './prompt';
+import { buildSystemBlocks, buildUserMessage, sampleContext } from './prompt';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
 const REFLECTION_KEYS = ['evaluation_previous_step', 'memory_update', 'next_goal'] as const;
@@ -50,7 +50,7 @@ export class ModelDecider implements Decider {
     private readonly client: ModelClient,
     private readonly options: ModelDeciderOptions,
   ) {
-    this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage));
+    this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), sampleContext(task.task_id, sample.sample_id, options.attempt));
   }
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {

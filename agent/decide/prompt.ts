@@ -23,6 +23,14 @@ export interface SystemBlock {
   cache_control?: { type: 'ephemeral' };
 }
 
+/**
+ * Which task, sample and attempt a request belongs to. Side requests (step summaries, memory distillation) carry
+ * it too, so usage and scripted answers can be attributed to the sample they serve.
+ */
+export function sampleContext(taskId: string, sampleId: string, attempt: number): string {
+  return `task_id: ${taskId}\nsample_id: ${sampleId}\nattempt: ${attempt}`;
+}
+
 /** Block 1 is identical for every step of every sample of a task (prompt-cached); block 2 changes per sample. */
 export function buildSystemBlocks(task: TaskSpec, sample: Sample, memoryHints: readonly string[] = [], attempt = 0): SystemBlock[] {
   const judgment = task.judgment_required
@@ -33,7 +41,7 @@ export function buildSystemBlocks(task: TaskSpec, sample: Sample, memoryHints: r
     .filter(([key]) => key !== 'sample_id')
     .map(([key, value]) => `- ${key}: ${value}`);
   const hints = memoryHints.length ? `\n\nTips from earlier samples of this run (may not apply):\n${memoryHints.map(h => `- ${h}`).join('\n')}` : '';
-  const dynamicText = `task_id: ${task.task_id}\nsample_id: ${sample.sample_id}\nattempt: ${attempt}\nSample input:\n${inputLines.join('\n') || '- (none)'}${hints}`;
+  const dynamicText = `${sampleContext(task.task_id, sample.sample_id, attempt)}\nSample input:\n${inputLines.join('\n') || '- (none)'}${hints}`;
   return [
     { type: 'text', text: staticText, cache_control: { type: 'ephemeral' } },
     { type: 'text', text: dynamicText },

@@ -21,6 +21,8 @@ export class StepSummarizer {
     private readonly client: ModelClient | undefined,
     private readonly goal: string,
     private readonly onUsage: (usage: Usage) => void,
+    /** Names the sample the summary is for (see sampleContext). */
+    private readonly context?: string,
   ) {}
 
   get shown(): string[] {
@@ -49,6 +51,7 @@ export class StepSummarizer {
     const reply = await this.client.create(
       {
         max_tokens: 300,
+        ...(this.context ? { system: this.context } : {}),
         messages: [
           {
             role: 'user',

@@ -68,10 +68,9 @@ export class SampleRecorder {
     this.fields[field] = { value, provenance };
   }
 
+  /** Saved progress merged with the fields read or reported since: a done that restates a list adds to it, never replaces it. */
   fieldValues(): Record<string, unknown> {
-    const values: Record<string, unknown> = { ...this.accumulated };
-    for (const [field, { value }] of Object.entries(this.fields)) values[field] = value;
-    return values;
+    return deepMerge(this.accumulated, Object.fromEntries(Object.entries(this.fields).map(([field, { value }]) => [field, value])));
   }
 
   saveProgress(data: Record<string, unknown>, note: string | undefined, step: number): void {
@@ -112,8 +111,11 @@ export class SampleRecorder {
   finish(status: SampleStatus, error: string | null = null): Result {
     if (this.finished) return this.finished;
     const { task, sample, runId, attempt, decider } = this.init;
-    for (const [key, value] of Object.entries(this.accumulated))
-      if (!(key in this.fields)) this.fields[key] = { value, provenance: { source: 'checkpoint', at: new Date().toISOString() } };
+    const merged = this.fieldValues();
+    for (const [key, value] of Object.entries(this.accumulated)) {
+      const field = this.fields[key];
+      this.fields[key] = field ? { ...field, value: merged[key] } : { value, provenance: { source: 'checkpoint', at: new Date().toISOString() } };
+    }
     const result: Result = ResultSchema.parse({
       schema_version: 1,
       run_id: runId,

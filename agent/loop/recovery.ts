@@ -50,6 +50,11 @@ export class RecoveryMonitor {
     const { call, result, url } = observation;
     this.consecutiveFailures = result.success ? 0 : this.consecutiveFailures + 1;
     this.consecutiveInfraErrors = result.success ? 0 : result.infra ? this.consecutiveInfraErrors + 1 : 0;
+    // Repeats count since the last new data: clicking the fifth item of a list after saving four is progress, not spam.
+    if (observation.newData) {
+      this.actionCounts.clear();
+      this.typeCounts.clear();
+    }
 
     const key = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args)}`;
     const repeats = (this.actionCounts.get(key) ?? 0) + 1;

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
+import { sampleContext } from '../decide/prompt';
 import type { ActionLogEntry, Result, Usage } from '../evidence/result-schema';
 import type { TaskSpec } from '../task/schema';
 import { tokenize, type Pattern, type Warning } from './run-memory';
@@ -65,6 +66,7 @@ export async function distillPatterns(client: ModelClient, task: TaskSpec, resul
   const reply = await client.create(
     {
       max_tokens: 300,
+      system: sampleContext(task.task_id, result.sample_id, result.attempt),
       messages: [
         {
           role: 'user',

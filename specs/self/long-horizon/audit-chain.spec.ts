@@ -1,0 +1,132 @@
+import * as fs from 'node:fs';
+import { expect, test } from '../../../agent/fixture';
+import type { ModelServer } from '../../../fixtures/model-server';
+import { contributorAuditScript, contributorItem } from '../../../fixtures/model-scripts/contributor-audit';
+import { prAuditChainScript, prItem } from '../../../fixtures/model-scripts/pr-audit-chain';
+import type { AuditTruth } from '../../../fixtures/sites/audit/truth';
+import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { auditTruth, deciderTurns, ensureAuditSite, readSampleJson, repoTruth, sampleFile, section, stepOf } from './audit-env';
+
+const FAST_MODEL = 'claude-fast-test';
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let server: ModelServer;
+let site: { close: () => Promise<void> };
+let truth: AuditTruth;
+
+test.beforeAll(async ({ request }) => {
+  site = await ensureAuditSite();
+  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL });
+  server = env.server;
+  truth = await auditTruth(request);
+});
+test.afterAll(async () => {
+  await env.restore();
+  await site.close();
+});
+
+interface Seen {
+  items: number;
+  step: number;
+  stepsLogged: number;
+  logLength: number;
+  logHasSaveAtStep: boolean;
+}
+
+/** Reads checkpoint.json (then action_log.json) every few ms while the run goes. */
+function watchCheckpoint(taskId: string, sampleId: string, list: string): { seen: Seen[]; stop: () => void } {
+  const seen: Seen[] = [];
+  const timer = setInterval(() => {
+    try {
+      const checkpoint = JSON.parse(fs.readFileSync(sampleFile(taskId, sampleId, 'checkpoint.json'), 'utf8'));
+      const log = JSON.parse(fs.readFileSync(sampleFile(taskId, sampleId, 'action_log.json'), 'utf8')) as Array<{ step: number; action: { name: string } }>;
+      const items = (checkpoint.accumulated_data[list] ?? []).length;
+      if (seen.at(-1)?.items === items && seen.at(-1)?.step === checkpoint.step) return;
+      seen.push({
+        items,
+        step: checkpoint.step,
+        stepsLogged: checkpoint.steps_logged,
+        logLength: log.length,
+        logHasSaveAtStep: log.some(e => e.step === checkpoint.step && e.action.name === 'save_progress'),
+      });
+    } catch {
+      // Not written yet.
+    }
+  }, 10);
+  return { seen, stop: () => clearInterval(timer) };
+}
+
+test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result.json with the judgment', async ({ agent }) => {
+  const anvil = repoTruth(truth, 'acme/anvil');
+  server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript(anvil));
+  const watch = watchCheckpoint('pr_audit_chain', 'anvil-chain', 'prs');
+  const result = await agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'anvil-chain', owner: 'acme', repo: 'anvil' }));
+  watch.stop();
+  expect(server.errors).toEqual([]);
+
+  expect(result.status).toBe('done');
+  expect(result.steps).toBeGreaterThanOrEqual(30);
+  expect(result.steps).toBeLessThanOrEqual(50);
+  expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.map(prItem));
+  expect(result.extracted.prs!.provenance.source).toBe('checkpoint');
+  expect(result.extracted.total_audited!.value).toBe(5);
+  expect(result.extracted.repo_name!.value).toBe('acme/anvil');
+  expect(result.judgment).toMatchObject({ answer: anvil.audit_answer, exceptions: anvil.audit_exceptions });
+  expect(result.artifacts.map(a => a.label)).toEqual(['merged-list', ...anvil.recent_merged.flatMap(pr => [`pr-${pr.number}`, `pr-${pr.number}-files`])]);
+  expect(readSampleJson('pr_audit_chain', 'anvil-chain', 'result.json')).toEqual(result);
+
+  // Live checkpoint: the saved items grew one at a time, each save flushed with the action log that led to it.
+  const growth = watch.seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1]);
+  expect(growth).toEqual([1, 2, 3, 4, 5]);
+  for (const seen of watch.seen) expect(seen.logLength).toBeGreaterThanOrEqual(seen.stepsLogged);
+  expect(watch.seen.filter(s => s.logHasSaveAtStep).map(s => s.items)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5]));
+  const checkpoint = readSampleJson('pr_audit_chain', 'anvil-chain', 'checkpoint.json');
+  expect(checkpoint).toMatchObject({ status: 'done', step: result.steps, max_steps: 50, steps_logged: result.steps });
+  expect(checkpoint.progress_notes).toEqual(anvil.recent_merged.map((pr, i) => `PR ${i + 1} of 5 (#${pr.number}) audited`));
+  expect(checkpoint.artifacts_so_far.map((a: { filename: string }) => a.filename)).toEqual(result.artifacts.map(a => a.filename));
+
+  // Summaries every 10 steps by the fast model, shown as "Earlier steps (condensed)" in later decisions.
+  const summaryRequests = server.requests.filter(r => r.kind === 'text' && r.key.sampleId === 'anvil-chain' && r.lastUserText.includes('Summarize these browser-agent steps'));
+  expect(summaryRequests.map(r => r.model)).toEqual([FAST_MODEL, FAST_MODEL, FAST_MODEL]);
+  const turns = deciderTurns(server.requests, 'anvil-chain');
+  const at = (step: number) => turns.find(t => stepOf(t) === step)!;
+  expect(section(at(9), 'Earlier steps (condensed)')).toBeUndefined();
+  expect(section(at(10), 'Earlier steps (condensed)')).toContain('Steps 2-5:\nFOUND: summary@10: merged list screenshot taken.');
+  expect(section(at(31), 'Earlier steps (condensed)')).toMatch(/Steps 2-5:[\s\S]*Steps 6-15:\nFOUND: summary@20: saved PRs #241, #239[\s\S]*Steps 16-25:\nFOUND: summary@30/);
+  // The condensed steps left the verbatim history.
+  expect(section(at(31), 'Action history (recent)')).not.toMatch(/^Step (2[0-5]|1\d|\d):/m);
+
+  // On PR 5 the model still sees PRs 1-4 it saved long ago, and the pages it finished.
+  const pr5 = anvil.recent_merged[4]!;
+  const openingPr5 = turns.find(t => t.response.toolUses?.[0]?.name === 'click' && t.lastUserText.includes(`link "${pr5.title}"`) && stepOf(t) > 30)!;
+  const collected = section(openingPr5, 'Data collected so far')!;
+  for (const pr of anvil.recent_merged.slice(0, 4)) expect(collected).toContain(pr.title);
+  expect(collected).not.toContain(pr5.title);
+  expect(section(openingPr5, 'Run state')).toContain(`Exhausted pages (data already saved): 127.0.0.1:4108/acme/anvil/pull/${anvil.recent_merged[0]!.number}/files`);
+  // Step summaries are billed to the sample (memory distillation runs after result.json is written).
+  expect(result.usage.model_calls).toBe(turns.length + summaryRequests.length);
+});
+
+test('contributor deep audit: top 3 profiles on another host, one save each, back to the ranking', async ({ agent, request }) => {
+  const people = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
+  const ledger = repoTruth(truth, 'globex/ledger');
+  server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript(ledger));
+  const watch = watchCheckpoint('contributor_audit', 'ledger-deep', 'contributors');
+  const result = await agent.run(bundledTask('contributor_audit'), sampleOf({ sample_id: 'ledger-deep', owner: 'globex', repo: 'ledger' }));
+  watch.stop();
+  expect(server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  const contributors = result.extracted.contributors!.value as Array<Record<string, unknown>>;
+  expect(contributors).toEqual(ledger.top_contributors.map(contributorItem));
+  // The values match the people directory's own truth, including a person with no company.
+  for (const c of contributors) {
+    const person = people[c.username as string];
+    expect(c).toEqual({ username: c.username, name: person.display_name, company: person.company, followers: person.followers });
+  }
+  expect(contributors.some(c => c.company === null)).toBe(true);
+  expect(watch.seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);
+  const log = readSampleJson<Array<{ action: { name: string }; url_after: string }>>('contributor_audit', 'ledger-deep', 'action_log.json');
+  expect(log.filter(e => e.action.name === 'go_back').map(e => e.url_after)).toEqual(Array(3).fill('http://127.0.0.1:4108/globex/ledger/graphs/contributors'));
+  expect(new Set(log.map(e => new URL(e.url_after).port))).toEqual(new Set(['4108', '4101']));
+  expect(result.artifacts.map(a => a.label)).toEqual(['contributors', ...ledger.top_contributors.flatMap(c => [`profile-${c.username}`, `followers-${c.username}`])]);
+});

@@ -1,0 +1,64 @@
+import type { APIRequestContext } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { listenSite } from '../../../fixtures/lib/listen';
+import { auditSite } from '../../../fixtures/sites/audit/site';
+import type { AuditTruth, RepoTruth } from '../../../fixtures/sites/audit/truth';
+import type { RecordedRequest } from '../../../fixtures/model-server';
+
+export const AUDIT_URL = `http://127.0.0.1:${auditSite.port}`;
+
+/**
+ * playwright.config.ts only waits for the first two fixture sites; serve.ts starts this one with them, but when
+ * those were already running nobody started it. Start it here if it is not answering (close() stops only that).
+ */
+export async function ensureAuditSite(): Promise<{ close: () => Promise<void> }> {
+  const healthy = await fetch(`${AUDIT_URL}/health`, { signal: AbortSignal.timeout(2000) }).then(r => r.ok, () => false);
+  if (healthy) return { close: async () => {} };
+  try {
+    const running = await listenSite(auditSite, '127.0.0.1');
+    return { close: () => running.close() };
+  } catch (error) {
+    // Another worker won the race.
+    if (await fetch(`${AUDIT_URL}/health`).then(r => r.ok, () => false)) return { close: async () => {} };
+    throw error;
+  }
+}
+
+export async function auditTruth(request: APIRequestContext): Promise<AuditTruth> {
+  return (await request.get(`${AUDIT_URL}/__truth.json`)).json();
+}
+
+export function repoTruth(truth: AuditTruth, repo: string): RepoTruth {
+  const found = truth.repos[repo];
+  if (!found) throw new Error(`no truth for ${repo}`);
+  return found;
+}
+
+export function sampleFile(taskId: string, sampleId: string, file: string): string {
+  return path.join(process.env.AGENT_REPORTS_DIR!, 'runs', process.env.AGENT_RUN_ID!, taskId, sampleId, file);
+}
+
+export function readSampleJson<T = any>(taskId: string, sampleId: string, file: string): T {
+  return JSON.parse(fs.readFileSync(sampleFile(taskId, sampleId, file), 'utf8'));
+}
+
+/** The decider request that asked for loop step `step` (the script's turn n is loop step n + 1). */
+export function deciderTurns(requests: readonly RecordedRequest[], sampleId: string): RecordedRequest[] {
+  return requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId && r.response.status === 200);
+}
+
+export function stepOf(request: RecordedRequest): number {
+  const match = /\*\*Step (\d+) of (\d+)/.exec(request.lastUserText);
+  if (!match) throw new Error('request without a budget line');
+  return Number(match[1]);
+}
+
+/** The text of one "## Section" of a decider request, up to the next section. */
+export function section(request: RecordedRequest, title: string): string | undefined {
+  const text = request.lastUserText;
+  const start = text.indexOf(`## ${title}`);
+  if (start === -1) return undefined;
+  const next = text.indexOf('\n## ', start + 3);
+  return text.slice(start, next === -1 ? undefined : next);
+}

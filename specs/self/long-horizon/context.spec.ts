@@ -1,0 +1,144 @@
+import { expect, test } from '@playwright/test';
+import { compactOutcome, fitHistory } from '../../../agent/decide/history';
+import { buildUserMessage, ACCUMULATED_PROMPT_CHARS } from '../../../agent/decide/prompt';
+import { deriveRunState, renderRunState } from '../../../agent/decide/run-state';
+import { mechanicalSummary, StepSummarizer } from '../../../agent/decide/summaries';
+import type { HistoryEntry } from '../../../agent/decide/types';
+import { estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
+import { bundledTask } from '../helpers/agent-env';
+
+const ok = (step: number, name: string, args: Record<string, unknown>, description: string, url = 'http://h/list', extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
+  step,
+  action: { name, args },
+  result: { success: true, description },
+  url,
+  ...extra,
+});
+const failed = (step: number, name: string, args: Record<string, unknown>, error: string, url = 'http://h/list'): HistoryEntry => ({
+  step,
+  action: { name, args },
+  result: { success: false, description: `${name} failed`, error },
+  url,
+});
+
+test.describe('history fitting', () => {
+  const long = 'x'.repeat(600);
+  function chain(n: number): HistoryEntry[] {
+    const entries: HistoryEntry[] = [];
+    for (let step = 2; step < n + 2; step++) {
+      const kind = step % 5;
+      if (kind === 0) entries.push(ok(step, 'save_progress', { data: { prs: [{ number: step }] } }, `Progress saved: item ${step}`));
+      else if (kind === 1) entries.push(ok(step, 'scroll', { direction: 'down' }, `Scrolled the page down ${long}`));
+      else if (kind === 2) entries.push(ok(step, 'extract', { field: 'title' }, `title = "${long}"`, 'http://h/list', { result: { success: true, description: `title = "${long}"`, effects: { extracted: { field: 'title', value: long, provenance: { source: 'dom', at: 't' } } } } }));
+      else entries.push(ok(step, 'click', { target: `e${step}` }, `Clicked link "PR ${step}"`));
+    }
+    return entries;
+  }
+
+  test('the budget is respected, the last 5 steps stay verbatim, older ones are compacted, output is chronological', () => {
+    const entries = chain(45);
+    const budget = 900;
+    const lines = fitHistory(entries, budget);
+    const shown = lines.filter(l => l.startsWith('Step '));
+    const cost = shown.reduce((sum, line) => sum + estimateTokens(line), 0);
+    expect(cost).toBeLessThanOrEqual(budget);
+    expect(lines[0]).toBe(`(${45 - shown.length} earlier steps not shown)`);
+    const steps = shown.map(l => Number(/^Step (\d+)/.exec(l)![1]));
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(steps.slice(-5)).toEqual([42, 43, 44, 45, 46]);
+    // The newest extract (step 42) is verbatim; an old one shrinks to its size.
+    expect(shown.find(l => l.startsWith('Step 42:'))).toContain('→ title = "xxxxxxxx');
+    const oldExtract = shown.find(l => /^Step (\d+): extract/.test(l) && Number(/^Step (\d+)/.exec(l)![1]) < 40);
+    if (oldExtract) expect(oldExtract).toMatch(/→ \[title: 602 chars saved\]$/);
+    // Importance beats recency for old entries: every save_progress survives, verbose scrolls go first.
+    for (const save of entries.filter(e => e.action.name === 'save_progress')) expect(steps).toContain(save.step);
+    const scrollsShown = steps.filter(s => s % 5 === 1 && s < 42).length;
+    const savesShown = steps.filter(s => s % 5 === 0 && s < 42).length;
+    expect(savesShown).toBeGreaterThan(scrollsShown);
+  });
+
+  test('at least 5 and at most 25 items, meta entries never', () => {
+    const entries = chain(60);
+    entries.push({ ...ok(62, 'wait', {}, 'nudge'), meta: true });
+    expect(fitHistory(entries, 1).filter(l => l.startsWith('Step '))).toHaveLength(5);
+    const roomy = fitHistory(entries, 1_000_000).filter(l => l.startsWith('Step '));
+    expect(roomy).toHaveLength(25);
+    expect(roomy.some(l => l.startsWith('Step 62:'))).toBe(false);
+  });
+
+  test('a stale entry keeps what matters later: screenshot filename, extract size, the failure', () => {
+    const shot = ok(3, 'screenshot', { label: 'pr-241' }, 'Screenshot saved: 02_pr-241.png', 'http://h/pr', {
+      result: { success: true, description: 'Screenshot saved: 02_pr-241.png (full page, 1280x2000, taken after waiting for fonts)', effects: { artifact: { filename: '02_pr-241.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } },
+    });
+    expect(compactOutcome(shot)).toBe('[02_pr-241.png]');
+    expect(compactOutcome(failed(4, 'click', { target: 'e9' }, 'Ref e9 not found in the current page snapshot'))).toBe('FAILED: Ref e9 not found in the current page snapshot');
+  });
+
+  test('the prompt budget is min(24K, max(8K, 8% of the context window))', () => {
+    expect(promptTokenBudget(200_000)).toBe(16_000);
+    expect(promptTokenBudget(1_000_000)).toBe(24_000);
+    expect(promptTokenBudget(32_000)).toBe(8_000);
+    expect(promptTokenBudget()).toBe(16_000);
+  });
+});
+
+test.describe('step summaries', () => {
+  const entries: HistoryEntry[] = [
+    ok(2, 'screenshot', { label: 'merged-list' }, 'Screenshot saved: 01_merged-list.png', 'http://h/list', { result: { success: true, description: 'Screenshot saved: 01_merged-list.png', effects: { artifact: { filename: '01_merged-list.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } } }),
+    ok(3, 'click', { target: 'e22' }, 'Clicked link "Fix editor"', 'http://h/pr/1', { reflection: { next_goal: 'open the Files changed tab' } }),
+    failed(4, 'click', { target: 'e99' }, 'Ref e99 not found'),
+    ok(5, 'save_progress', { data: {} }, 'Progress saved: PR 1 of 5', 'http://h/pr/1', { result: { success: true, description: 'Progress saved: PR 1 of 5', effects: { progress: { data: {} } } } }),
+  ];
+
+  test('the mechanical fallback says what was found, what failed and where the agent was heading', () => {
+    expect(mechanicalSummary(entries)).toBe(
+      'FOUND: Screenshot saved: 01_merged-list.png; Progress saved: PR 1 of 5\nGAPS: click failed (Ref e99 not found)\nNEXT: open the Files changed tab',
+    );
+  });
+
+  test('every 10 steps the steps older than the last 5 are condensed; without a model client the summary is mechanical', async () => {
+    const summarizer = new StepSummarizer(undefined, 'audit', () => {});
+    const history = [...entries, ...Array.from({ length: 15 }, (_, i) => ok(i + 6, 'scroll', { direction: 'down' }, `scrolled ${i + 6}`))];
+    await summarizer.update(9, history, AbortSignal.timeout(1000));
+    expect(summarizer.shown).toEqual([]);
+    await summarizer.update(10, history, AbortSignal.timeout(1000));
+    expect(summarizer.summarizedThrough).toBe(5);
+    expect(summarizer.shown).toEqual([`Steps 2-5:\n${mechanicalSummary(entries)}`]);
+    await summarizer.update(20, history, AbortSignal.timeout(1000));
+    expect(summarizer.shown.map(s => s.split('\n')[0])).toEqual(['Steps 2-5:', 'Steps 6-15:']);
+    expect(summarizer.summarizedThrough).toBe(15);
+  });
+});
+
+test.describe('run state', () => {
+  test('failed URLs, targets blocked after 2 failures, dead ends, exhausted pages; lists are capped with totals', () => {
+    const history: HistoryEntry[] = [
+      failed(2, 'goto', { url: 'http://h/pr/999' }, 'HTTP 404 at http://h/pr/999'),
+      failed(3, 'click', { target: 'e50' }, 'not found'),
+      ok(4, 'click', { target: 'e22' }, 'Clicked', 'http://h/pr/1'),
+      failed(5, 'click', { target: 'e50' }, 'not found', 'http://h/pr/1'),
+      ok(6, 'save_progress', { data: {} }, 'Progress saved', 'http://h/pr/1'),
+      ...[7, 8, 9].map(step => ok(step, 'scroll', { direction: 'down' }, 'Scrolled', 'http://h/pr/1')),
+      ...Array.from({ length: 14 }, (_, i) => ok(10 + i, 'goto', { url: `http://h/page/${i}` }, 'Navigated', `http://h/page/${i}`)),
+    ];
+    const lines = renderRunState(deriveRunState(history));
+    expect(lines).toContainEqual('FAILED URLs (skip these): h/pr/999');
+    expect(lines).toContainEqual('BLOCKED targets (failed twice — do not retry): click e50');
+    expect(lines).toContainEqual('DEAD ENDS (repeated without progress): scroll {"direction":"down"} on h/pr/1');
+    expect(lines).toContainEqual('Exhausted pages (data already saved): h/pr/1');
+    const visited = lines.find(l => l.startsWith('Pages visited'))!;
+    expect(visited).toMatch(/^Pages visited \(15 in total; last 10 shown\): /);
+    expect(visited.endsWith('h/page/13')).toBe(true);
+  });
+
+  test('collected data is in the prompt, cut at 2000 characters with the rest counted', () => {
+    const task = bundledTask('pr_audit_chain').spec;
+    const prs = Array.from({ length: 30 }, (_, i) => ({ number: i, title: `Pull request number ${i} with a long enough title` }));
+    const message = buildUserMessage({ task, step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, historyLines: [], runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false });
+    const data = message.slice(message.indexOf('## Data collected so far'), message.indexOf('## Earlier steps (condensed)'));
+    expect(data.length).toBeLessThan(ACCUMULATED_PROMPT_CHARS + 120);
+    expect(data).toMatch(/… \[\d+ more characters saved, not shown\]/);
+    expect(message).toContain('**Step 16 of 50 — 34 remaining**');
+    expect(message.indexOf('## Earlier steps (condensed)')).toBeLessThan(message.indexOf('## Run state'));
+  });
+});
