@@ -1,0 +1,118 @@
+import { expect, test } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SampleSession } from '../../../agent/session';
+import { combinedCsv } from '../../../agent/report/csv';
+import type { Result } from '../../../agent/evidence/result-schema';
+import type { ModelServer } from '../../../fixtures/model-server';
+import { trackerTicketScript, type TicketCase, type TicketTruth } from '../../../fixtures/model-scripts/tracker-tickets';
+import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
+import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { killGroup, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { tempDir } from '../helpers/temp';
+
+const TASK = 'tracker_tickets';
+const FIELDS = ['ticket_number', 'title', 'ticket_status', 'assignee', 'due_date'] as const;
+const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/tracker_tickets.csv');
+const TRACKER = 'http://127.0.0.1:4103';
+
+/**
+ * Special cases for the scripted model: assigned with a due date, unassigned (with and without a due date,
+ * and one whose activity names a removed assignee), no due date, the slowest hydration, a transient API
+ * error behind a Retry button, and two refs that do not exist.
+ */
+const MODEL_SUBSET = ['ENG-101', 'ENG-103', 'ENG-104', 'ENG-111', 'ENG-152', 'ENG-133', 'ENG-105-retry', 'ENG-999', 'ENG-1O5'];
+
+type Row = Record<string, string>;
+let truth: Record<string, TicketTruth>;
+let sites: RunningFixtureSites;
+let recipe: { done: Promise<NestedRunResult>; child: import('node:child_process').ChildProcess; reports: string };
+
+test.describe.configure({ timeout: 240_000 });
+
+test.beforeAll(async () => {
+  sites = await ensureFixtureSites();
+  truth = (await (await fetch(`${TRACKER}/__truth.json`)).json()).tickets;
+  // The full recipe run goes on in the background (mostly waiting on hydration) while the model cases run.
+  const reports = tempDir('bwa-tracker-recipe-');
+  const run = startNested({ args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2'], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
+  recipe = { ...run, reports };
+});
+
+test.afterAll(async () => {
+  if (recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  await sites.close();
+});
+
+/** The cell combined.csv holds for a value: '' for null, JSON for lists. */
+const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+const ticketOf = (url: string) => /\/issue\/([^/?#]+)/.exec(url)?.[1] ?? '';
+
+function expectMatchesTruth(row: Row, mode: 'recipe' | 'model'): void {
+  const expected = truth[row.sample_id!.replace(/-retry$/, '')];
+  if (expected) {
+    expect.soft(row.status, `${row.sample_id} status (${row.error})`).toBe('done');
+    for (const field of FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(expected[field]));
+    return;
+  }
+  // A ref that does not exist is never "unassigned" and never done: the recipe stops, the model gives up.
+  expect.soft(row.status, `${row.sample_id} status`).toBe(mode === 'recipe' ? 'needs_review' : 'failed');
+  for (const field of FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe('');
+}
+
+test('scripted model: waits for hydration, reads "unassigned" from the page, retries a transient error, fails on a missing ticket', async ({ browser }) => {
+  const env = await useScriptedModel();
+  const server: ModelServer = env.server;
+  try {
+    const task = bundledTask(TASK);
+    const inputs = new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r.url!]));
+    const ids = process.env.BWA_FULL ? [...inputs.keys(), 'ENG-105-retry'] : MODEL_SUBSET;
+    const results: Result[] = [];
+    for (const id of ids) {
+      const transient = id.endsWith('-retry');
+      const ref = id.replace(/-retry$/, '');
+      const url = transient ? `${TRACKER}/acme/issue/${ref}?api_fault=500` : (inputs.get(id) ?? `${TRACKER}/acme/issue/${ref}`);
+      const expected = truth[ticketOf(url)];
+      const scripted: TicketCase = expected ? { kind: 'ticket', truth: expected, transientError: transient } : { kind: 'missing', ref };
+      server.setScript(TASK, id, trackerTicketScript(scripted));
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-${ref}-`) });
+      results.push(await session.run());
+      await context.close();
+    }
+    expect(server.errors).toEqual([]);
+    const rows = parse(combinedCsv(results), { columns: true }) as Row[];
+    for (const row of rows) expectMatchesTruth(row, 'model');
+    for (const result of results.filter(r => r.status === 'done')) {
+      expect(result.decider).toBe('model');
+      expect(result.extracted.assignee!.provenance.source).toBe('dom');
+      expect(result.artifacts.map(a => a.label)).toEqual(['ticket']);
+    }
+    // The first thing the model saw was the app shell, and it waited instead of reading it.
+    const firstTurns = server.requests.filter(r => r.kind === 'decider' && r.turn === 1);
+    expect(firstTurns.length).toBe(ids.length);
+    for (const turn of firstTurns) expect(turn.lastUserText).toContain('Loading…');
+    const transient = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ENG-105-retry');
+    expect(transient.some(r => r.lastUserText.includes('Something went wrong'))).toBe(true);
+    const missing = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ENG-999');
+    expect(missing.at(-1)?.lastUserText).toContain('Issue not found');
+  } finally {
+    await env.restore();
+  }
+});
+
+test('recipe: all 60 samples, two workers — every field of every ticket matches the site truth', async () => {
+  const run = await recipe.done;
+  expect(run.code, run.output.slice(-3000)).toBe(0);
+  const csv = fs.readFileSync(path.join(recipe.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8');
+  const rows = parse(csv, { columns: true }) as Row[];
+  const inputs = parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[];
+  expect(rows.map(r => r.sample_id).sort()).toEqual(inputs.map(r => r.sample_id).sort());
+  expect(rows).toHaveLength(60);
+  for (const row of rows) expectMatchesTruth(row, 'recipe');
+  const unassigned = rows.filter(r => r.assignee === 'unassigned').map(r => r.sample_id);
+  expect(unassigned.length).toBeGreaterThanOrEqual(5);
+  expect(rows.filter(r => r.status === 'done' && r.due_date === '').length).toBeGreaterThanOrEqual(5);
+  for (const row of rows) expect(Number(row.artifacts), row.sample_id).toBe(1);
+});
