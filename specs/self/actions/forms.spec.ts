@@ -1,3 +1,4 @@
+import { withSecretsHidden } from '../../../agent/actions/secret-text';
 import { expect, SECRET_VALUE, test, WIDGETS } from './harness';
 
 test.describe('type and press', () => {
@@ -12,10 +13,17 @@ test.describe('type and press', () => {
   });
 
   test('a secret in a failing fill never reaches the error', async ({ harness }) => {
-    await harness.open('number', '<label>Amount <input type="number" id="amount"></label>');
-    const result = await harness.act('type', { target: 'Amount', text: 'pay {{secret:PASSWORD}}' });
-    expect(result.success).toBe(false);
+    await harness.open('not-a-field', '<div id="box">Amount</div>');
+    const result = await harness.act('type', { target: 'css=#box', text: 'pay {{secret:PASSWORD}}' });
+    expect(result).toMatchObject({ success: false, infra: false });
     expect(JSON.stringify(result)).not.toContain(SECRET_VALUE);
+  });
+
+  test('an error that quotes a resolved secret is scrubbed back to its placeholder', async ({ harness }) => {
+    const failing = withSecretsHidden('user {{secret:PASSWORD}}', harness.policy, async value => {
+      throw new Error(`fill("${value}") failed; password was ${SECRET_VALUE}`);
+    });
+    await expect(failing).rejects.toThrow('fill("user {{secret:PASSWORD}}") failed; password was {{secret:PASSWORD}}');
   });
 
   test('an unknown secret names the missing setting, not a value', async ({ harness }) => {
