@@ -77,6 +77,7 @@ export interface ClassifiedError {
 
 /** The raw message decides infra vs logic; the concise one is what the model reads. */
 export function classifyError(error: unknown, infraHint = false): ClassifiedError {
-  const raw = stripAnsi(error instanceof Error ? error.message : String(error));
-  return { message: conciseError(error), infra: infraHint || isInfraError(raw) };
+  // Only the error itself decides, not the call log (which may mention a navigation the action waited for).
+  const head = stripAnsi(error instanceof Error ? error.message : String(error)).split('\nCall log:')[0] ?? '';
+  return { message: conciseError(error), infra: infraHint || isInfraError(head) };
 }

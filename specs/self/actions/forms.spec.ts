@@ -107,6 +107,17 @@ test.describe('select_option', () => {
     expect(missing.error).toContain('"Design", "Engineering", "Platform"');
   });
 
+  test('a listbox that is always open has its option clicked', async ({ harness, page }) => {
+    await harness.open(
+      'sizes',
+      `<div role="listbox" aria-label="Size" id="sizes">${['Small', 'Medium', 'Large']
+        .map(s => `<div role="option" aria-selected="false" onclick="this.parentNode.querySelectorAll('[role=option]').forEach(o => o.setAttribute('aria-selected', String(o === this)))">${s}</div>`)
+        .join('')}</div>`,
+    );
+    await harness.ok('select_option', { target: 'listbox "Size"', value: 'medium' });
+    await expect(page.getByRole('option', { name: 'Medium' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   test('an autocomplete field is typed into and the matching suggestion clicked', async ({ harness, page }) => {
     await harness.ok('goto', { url: `${WIDGETS}/autocomplete` });
     await harness.ok('select_option', { target: 'Destination', value: 'Amsterdam' });
