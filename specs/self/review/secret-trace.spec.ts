@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { sha256 } from '../../../agent/evidence/hash';
+import { runNested } from '../helpers/nested-run';
+import { tempDir, writeFiles } from '../helpers/temp';
+import { filesContaining } from './report-data';
+import { readZip } from './zip';
+
+test.setTimeout(180_000);
+
+/** A form that proves it received the token (it shows the token's SHA-256, never the token). */
+const FORM_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign in</title>
+<h1>Sign in</h1>
+<label>Access token <input id="token" name="token" type="text" autocomplete="off"></label>
+<label>Name <input id="name" name="name"></label>
+<script>
+document.getElementById('token').addEventListener('input', async event => {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(event.target.value));
+  let out = document.getElementById('digest');
+  if (!out) { out = document.createElement('output'); out.id = 'digest'; document.body.append(out); }
+  out.textContent = [...new Uint8Array(digest)].map(b => b.toString(16).padStart(2, '0')).join('');
+});
+</script>`;
+
+function serveForm(): Promise<http.Server> {
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FORM_PAGE));
+  return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, report, result or console line', async () => {
+  const server = await serveForm();
+  try {
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const secret = `Sx${randomBytes(12).toString('hex')}`;
+    const root = tempDir('bwa-secret-');
+    const tasks = path.join(root, 'tasks');
+    const reports = path.join(root, 'reports');
+    writeFiles(tasks, {
+      'secret_login.json': JSON.stringify({
+        task_id: 'secret_login',
+        start_url: `http://${host}/`,
+        system_prompt: 'Sign in.',
+        goal: 'Type the access token and the name.',
+        output_schema: { digest: 'string' },
+        input_schema: { who: 'string' },
+        allowed_domains: [host],
+        recipe: [
+          { action: 'type', target: { label: 'Access token' }, text: '{{secret:ACCESS_TOKEN}}' },
+          { action: 'type', target: { label: 'Name' }, text: '{{who}}' },
+          { action: 'wait', target: { css: '#digest' } },
+          { action: 'screenshot', label: 'signed-in' },
+          { action: 'extract', field: 'digest', target: { css: '#digest' } },
+          { action: 'done', extracted: {} },
+        ],
+      }),
+      'inputs/secret_login.csv': 'sample_id,who\nalice,Alice\n',
+    });
+
+    const run = await runNested({
+      args: ['--project=tasks', '--grep', '@secret_login', '--retries=0'],
+      env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'secret', AGENT_TRACE: 'on', SECRET_ACCESS_TOKEN: secret },
+    });
+    expect(run.code, run.output).toBe(0);
+
+    // The page got exactly the secret: it shows the secret's hash, read back as evidence.
+    const result = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'secret', 'secret_login', 'alice', 'result.json'), 'utf8'));
+    expect(result.status).toBe('done');
+    expect(result.extracted.digest.value).toBe(sha256(secret));
+
+    // A trace was recorded, with DOM snapshots of the field (showing the placeholder instead of the value).
+    const traces = findFiles(reports, name => name === 'trace.zip');
+    expect(traces.length).toBeGreaterThanOrEqual(2); // test-results/ and the run folder's copy
+    const trace = readZip(fs.readFileSync(traces[0]!));
+    const contextTrace = [...trace].filter(([name]) => /^\d+-trace\.trace$/.test(name)).map(([, data]) => data.toString('utf8')).join('\n');
+    expect(contextTrace).toContain('"__playwright_value_":"{{secret:ACCESS_TOKEN}}"');
+    expect(trace.get('test.trace')?.toString('utf8')).toContain('Typed \\"{{secret:ACCESS_TOKEN}}\\"');
+
+    // Nowhere: trace entries (call params, snapshots, network, step titles), HTML report (and its embedded data),
+    // Allure results, the run folder, test-results, and what the run printed.
+    expect(filesContaining(reports, secret)).toEqual([]);
+    expect(run.output).not.toContain(secret);
+  } finally {
+    await new Promise(resolve => server.close(resolve));
+  }
+});
+
+function findFiles(root: string, match: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(root, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && match(entry.name)) found.push(path.join(entry.parentPath, entry.name));
+  }
+  return found.sort();
+}
