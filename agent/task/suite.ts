@@ -24,7 +24,11 @@ export function loadSuite(options: SuiteOptions): TaskWithSamples[] {
     if (options.adHocUrl) return { task, samples: [adHocSample(options.adHocUrl)] };
     const discovered = task.spec.discover ? options.discoveredSamplesFile?.(task.spec.task_id) : undefined;
     if (task.spec.discover && !discovered)
-      return { task, samples: [], missing: `task ${task.spec.task_id} discovers its samples: run \`npx bwa discover ${task.spec.task_id}\` or a full \`npx playwright test\` (globalSetup discovers them) first` };
+      return {
+        task,
+        samples: [],
+        missing: `task ${task.spec.task_id} discovers its samples by browsing, in globalSetup (which --list, UI mode and editors skip): run \`npx playwright test --grep @${task.spec.task_id}\`, or run \`npx bwa discover ${task.spec.task_id}\` first and use the AGENT_RUN_ID it prints`,
+      };
     const csv = discovered ?? path.join(options.tasksDir, 'inputs', `${task.spec.task_id}.csv`);
     if (!fs.existsSync(csv)) throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}; set AGENT_URL=<url> for one ad-hoc sample)`);
     return { task, samples: loadSamplesCsv(task.spec, csv) };
