@@ -87,8 +87,8 @@ export class SampleSession {
       if (resumed) notices.push(resumed);
     }
     const tracker = new ContextPages(context, page);
-    const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets });
-    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker });
+    const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
+    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker, paceNavigation: url => policy.limiter.pace(url) });
     return new SampleSession(options, recorder, decider, tracker, client, policy, memory, notices);
   }
 

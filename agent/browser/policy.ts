@@ -3,19 +3,35 @@ import type { ActionPolicy } from '../actions/types';
 import type { TaskSpec } from '../task/schema';
 import { isUrlAllowed } from './domains';
 import { HostRateLimiter } from './rate-limit';
+import { FileSlotBook, MemorySlotBook, type SlotBook } from './slot-book';
 import { makeSecretResolver } from './secrets';
 
 const limiters = new Map<string, HostRateLimiter>();
+const processBook = new MemorySlotBook();
 
-/** One limiter per task per worker process, so parallel samples in a worker share the host's budget. */
-function limiterFor(task: TaskSpec): HostRateLimiter {
-  let limiter = limiters.get(task.task_id);
-  if (!limiter) limiters.set(task.task_id, (limiter = new HostRateLimiter(task.rate_limits)));
+/**
+ * One limiter per task (its intervals) per run. With a run folder the slots live in a file there, so every
+ * worker process of the run shares a host's budget; without one, the samples of this process share it.
+ */
+function limiterFor(task: TaskSpec, runDir: string | undefined): HostRateLimiter {
+  const key = `${task.task_id}\u0000${runDir ?? ''}`;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    const book: SlotBook = runDir ? new FileSlotBook(path.join(runDir, 'rate-limits')) : processBook;
+    limiters.set(key, (limiter = new HostRateLimiter(task.rate_limits, book)));
+  }
   return limiter;
 }
 
-export function createPolicy(task: TaskSpec, options: { tasksDir: string; secrets: Readonly<Record<string, string>> }): ActionPolicy & { limiter: HostRateLimiter } {
-  const limiter = limiterFor(task);
+export interface PolicyOptions {
+  tasksDir: string;
+  secrets: Readonly<Record<string, string>>;
+  /** The run's folder: rate-limit slots are shared through it by every worker of the run. */
+  runDir?: string;
+}
+
+export function createPolicy(task: TaskSpec, options: PolicyOptions): ActionPolicy & { limiter: HostRateLimiter } {
+  const limiter = limiterFor(task, options.runDir);
   return {
     limiter,
     isAllowedUrl: url => isUrlAllowed(url, task.allowed_domains),

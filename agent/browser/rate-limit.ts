@@ -1,31 +1,76 @@
+import { MemorySlotBook, type SlotBook } from './slot-book';
+
+/** A slot taken by wait() and not yet used by the navigation it was taken for. */
+const PASS_TTL_MS = 30_000;
+
 /**
- * Minimum interval between navigations per host, shared by every sample in this worker process.
- * Waits are abortable so a sample's deadline still applies while it queues.
+ * Minimum interval between navigations per host, shared through a SlotBook (every sample of the run, in every
+ * worker, when the book is a file). goto waits before it asks the browser (so the sample's deadline applies);
+ * every other navigation — a link, a form, a script — waits in the context route (pace).
  */
 export class HostRateLimiter {
-  private readonly nextSlot = new Map<string, number>();
+  private readonly passes = new Map<string, number[]>();
 
-  constructor(private readonly intervals: Readonly<Record<string, number>>) {}
+  constructor(
+    private readonly intervals: Readonly<Record<string, number>>,
+    private readonly book: SlotBook = new MemorySlotBook(),
+  ) {}
 
   intervalFor(host: string): number {
     const seconds = this.intervals[host] ?? Object.entries(this.intervals).find(([h]) => host.endsWith(`.${h}`))?.[1] ?? this.intervals.default ?? 0;
     return seconds * 1000;
   }
 
+  /** Waits for the host's next slot; the navigation to `url` that follows is not paced again. */
   async wait(url: string, signal: AbortSignal): Promise<void> {
-    const host = new URL(url).host;
-    const interval = this.intervalFor(host) || this.intervalFor(new URL(url).hostname);
-    if (interval <= 0) return;
-    const now = Date.now();
-    const slot = Math.max(now, this.nextSlot.get(host) ?? 0);
-    this.nextSlot.set(host, slot + interval);
-    await sleep(slot - now, signal);
+    if (await this.waitForSlot(url, signal)) this.addPass(url);
   }
 
-  /** A 429 with Retry-After pushes the host's next slot out for everyone. */
-  backOff(url: string, seconds: number): void {
-    const host = new URL(url).host;
-    this.nextSlot.set(host, Math.max(this.nextSlot.get(host) ?? 0, Date.now() + seconds * 1000));
+  /** For a navigation about to leave the browser: uses the pass of an earlier wait(), else waits for a slot. */
+  async pace(url: string, signal?: AbortSignal): Promise<void> {
+    if (this.takePass(url)) return;
+    await this.waitForSlot(url, signal);
+  }
+
+  /** A 429 with Retry-After pushes the host's next slot out for everyone sharing the book. */
+  async backOff(url: string, seconds: number): Promise<void> {
+    await this.book.holdUntil(new URL(url).host, Date.now() + seconds * 1000);
+  }
+
+  private async waitForSlot(url: string, signal?: AbortSignal): Promise<boolean> {
+    const parsed = new URL(url);
+    const interval = this.intervalFor(parsed.host) || this.intervalFor(parsed.hostname);
+    if (interval <= 0) return false;
+    const slot = await this.book.reserve(parsed.host, interval);
+    await sleep(slot - Date.now(), signal);
+    return true;
+  }
+
+  private addPass(url: string): void {
+    const key = passKey(url);
+    const now = Date.now();
+    this.passes.set(key, [...(this.passes.get(key) ?? []).filter(at => now - at < PASS_TTL_MS), now]);
+  }
+
+  private takePass(url: string): boolean {
+    const key = passKey(url);
+    const now = Date.now();
+    const fresh = (this.passes.get(key) ?? []).filter(at => now - at < PASS_TTL_MS);
+    const taken = fresh.shift() !== undefined;
+    if (fresh.length) this.passes.set(key, fresh);
+    else this.passes.delete(key);
+    return taken;
+  }
+}
+
+/** The browser requests the URL without its fragment and with its own escaping. */
+function passKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
   }
 }
 

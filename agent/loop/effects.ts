@@ -25,6 +25,9 @@ export interface Applied {
   newData: boolean;
 }
 
+/** The shortfall each sample's last done was sent back for. */
+const bouncedFor = new WeakMap<SampleRecorder, string>();
+
 /** Applies what an action produced to the sample's record; a done or fail may end the sample. */
 export function applyEffects(result: ActionResult, ctx: EffectContext): Applied {
   const { recorder, task } = ctx;
@@ -53,12 +56,20 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
   if (terminal.note) recorder.notes.push(terminal.note);
   const shortfall = checkRequirements(task, recorder.fieldValues(), recorder.store.artifacts);
   const problems = [describeShortfall({ ...shortfall, itemsShort: undefined }), ...judgmentProblems(task, recorder.judgment ?? undefined)].filter(Boolean);
-  if (problems.length && ctx.canBounce)
+  const problemText = problems.join('; ');
+  // A second done with the same shortfall is the agent saying the page truly lacks it: a person decides.
+  const insisted = problems.length > 0 && bouncedFor.get(recorder) === problemText;
+  if (problems.length && ctx.canBounce && !insisted) {
+    bouncedFor.set(recorder, problemText);
     return {
-      notices: [`You called done but ${problems.join('; ')}. Collect what is missing (a field may be null only if the page truly lacks it), then call done again.`],
+      notices: [
+        `You called done but ${problemText}. Collect what is missing (a field may be null only if the page truly lacks it), then call done again. ` +
+          'If the page truly lacks it, call done again as it is: the sample is then flagged for a person to review.',
+      ],
       newData,
     };
-  if (problems.length) return { outcome: { status: 'needs_review', error: problems.join('; ') }, notices: [], newData };
+  }
+  if (problems.length) return { outcome: { status: 'needs_review', error: insisted ? `${problemText} (confirmed by a second done)` : problemText }, notices: [], newData };
   if (shortfall.itemsShort) return { outcome: { status: 'partial_success', error: describeShortfall(shortfall) }, notices: [], newData };
   return { outcome: { status: 'done', error: null }, notices: [], newData };
 }

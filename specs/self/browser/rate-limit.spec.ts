@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { installGuards } from '../../../agent/browser/guards';
+import { ContextPages } from '../../../agent/browser/page-tracker';
+import { HostRateLimiter } from '../../../agent/browser/rate-limit';
+import { FileSlotBook, MemorySlotBook, type SlotBook } from '../../../agent/browser/slot-book';
+import { tempDir } from '../helpers/temp';
+
+const WIDGETS = 'http://127.0.0.1:4102';
+
+/** Records which hosts asked for a slot; never makes anyone wait. */
+class CountingBook implements SlotBook {
+  readonly reserved: string[] = [];
+  async reserve(host: string): Promise<number> {
+    this.reserved.push(host);
+    return Date.now();
+  }
+  async holdUntil(): Promise<void> {}
+}
+
+test('two books on one folder (two worker processes) hand out slots at least one interval apart', async () => {
+  const dir = tempDir('bwa-slots-');
+  const workerA = new FileSlotBook(dir);
+  const workerB = new FileSlotBook(dir);
+  const interval = 200;
+  const slots = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? workerA : workerB).reserve('site.test:4106', interval)));
+  const sorted = [...slots].sort((a, b) => a - b);
+  for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(interval);
+  // Another host has its own schedule.
+  const other = await workerA.reserve('other.test', interval);
+  expect(other).toBeLessThan(sorted.at(-1)!);
+});
+
+test('holdUntil (a 429 with Retry-After) pushes every later slot past it', async () => {
+  const book = new FileSlotBook(tempDir('bwa-slots-'));
+  const until = Date.now() + 60_000;
+  await book.holdUntil('site.test', until);
+  expect(await book.reserve('site.test', 100)).toBe(until);
+  const memory = new MemorySlotBook();
+  await memory.holdUntil('site.test', until);
+  expect(await memory.reserve('site.test', 100)).toBe(until);
+});
+
+test('a goto that waited is not paced again at the route; any other navigation is', async () => {
+  const book = new CountingBook();
+  const limiter = new HostRateLimiter({ default: 0.5 }, book);
+  await limiter.wait('http://127.0.0.1:4102/a b#top', AbortSignal.timeout(5000));
+  await limiter.pace('http://127.0.0.1:4102/a%20b');
+  expect(book.reserved).toEqual(['127.0.0.1:4102']);
+  await limiter.pace('http://127.0.0.1:4102/a%20b');
+  await limiter.pace('http://127.0.0.1:4102/c');
+  expect(book.reserved).toHaveLength(3);
+  // No interval for a host: no slot taken at all.
+  await new HostRateLimiter({ 'example.test': 1 }, book).pace('http://127.0.0.1:4102/c');
+  expect(book.reserved).toHaveLength(3);
+});
+
+test('a link click is paced at the context route, like goto', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const book = new CountingBook();
+  const limiter = new HostRateLimiter({ '127.0.0.1:4102': 0.2 }, book);
+  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tracker: new ContextPages(context, page), paceNavigation: url => limiter.pace(url) });
+  await page.goto(`${WIDGETS}/`);
+  expect(book.reserved).toHaveLength(1);
+  await page.locator('a[href="/cascading"]').click();
+  await page.waitForURL(url => url.pathname !== '/');
+  expect(book.reserved).toHaveLength(2);
+  await context.close();
+});

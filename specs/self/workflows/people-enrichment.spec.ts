@@ -1,0 +1,188 @@
+import { expect, test, type Browser } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Result } from '../../../agent/evidence/result-schema';
+import { combinedCsv } from '../../../agent/report/csv';
+import { SampleSession } from '../../../agent/session';
+import type { LoadedTask } from '../../../agent/task/load-task';
+import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
+import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
+import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
+import { logIn, profileSecrets } from '../../setup/login';
+import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { tempDir } from '../helpers/temp';
+
+const TASK = 'people_enrichment';
+const SITE = 'http://127.0.0.1:4106';
+const FIELDS = ['profile_url', 'school', 'current_company', 'tenure'] as const;
+const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/people_enrichment.csv');
+const CREDENTIALS = { [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user, [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password };
+
+/**
+ * Special cases for the scripted model: the second of three same-name people; a same-name person who only
+ * used to work at the company; a similar name at the company; no results at all; a company whose name is
+ * the start of another's; a promotion (tenure counts from the first role there); a profile without school.
+ */
+const MODEL_SUBSET = ['maria_garcia_initech', 'maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli', 'sam_patel_acme', 'john_lee_acme_robotics', 'priya_nair_initech', 'tomas_ortega'];
+
+type Row = Record<string, string>;
+interface SessionStats {
+  accepted: number;
+  rejected: number;
+}
+
+let truth: Record<string, EnrichmentTruth & { status: string }>;
+let sites: RunningFixtureSites;
+let recipe: { done: Promise<NestedRunResult>; child: import('node:child_process').ChildProcess; reports: string; authDir: string };
+
+// One worker, in order: the recipe run goes on in the background while the in-process tests run.
+test.describe.configure({ mode: 'default', timeout: 180_000 });
+
+test.beforeAll(async ({ browser }) => {
+  sites = await ensureFixtureSites();
+  truth = (await (await fetch(`${SITE}/__truth.json`)).json()).lookups;
+  // Signed in once, before the run, the way the setup project does it; every sample reuses the state.
+  const authDir = tempDir('bwa-auth-');
+  await signIn(browser, authDir);
+  const reports = tempDir('bwa-enrichment-recipe-');
+  const run = startNested({
+    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
+    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', AGENT_AUTH_DIR: authDir, ...CREDENTIALS, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
+  });
+  recipe = { ...run, reports, authDir };
+});
+
+test.afterAll(async () => {
+  if (recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  await sites.close();
+});
+
+/** Logs in as the setup project does and returns the storage state file. */
+async function signIn(browser: Browser, authDir: string): Promise<string> {
+  const previous = process.env.AGENT_AUTH_DIR;
+  process.env.AGENT_AUTH_DIR = authDir;
+  try {
+    return await logIn(browser, 'peoplesearch', [TASK], { ...process.env, ...CREDENTIALS });
+  } finally {
+    if (previous === undefined) delete process.env.AGENT_AUTH_DIR;
+    else process.env.AGENT_AUTH_DIR = previous;
+  }
+}
+
+/** The site's request counts for the session a storage state holds. */
+async function sessionStats(stateFile: string): Promise<SessionStats> {
+  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { cookies: Array<{ name: string; value: string }> };
+  const id = state.cookies.find(c => c.name === 'ps_session')?.value.split('.')[0];
+  const stats = (await (await fetch(`${SITE}/__stats.json`)).json()).sessions as Record<string, SessionStats>;
+  return stats[id ?? ''] ?? { accepted: 0, rejected: 0 };
+}
+
+const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+function expectMatchesTruth(row: Row): void {
+  const expected = truth[row.sample_id!]!;
+  expect.soft(row.status, `${row.sample_id} status (${row.error})`).toBe(expected.status);
+  for (const field of FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(expected[field]));
+}
+
+/**
+ * Runs samples in-process, each in its own context that starts signed in. In parallel, every session is
+ * prepared first and then all start at once: a real burst, however slow the machine is.
+ */
+async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel?: boolean }): Promise<Result[]> {
+  const inputs = new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r]));
+  const prepare = async (id: string) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: opts.stateFile });
+    const session = await SampleSession.prepare({ task, sample: sampleOf(inputs.get(id)!), context, page: await context.newPage(), runId: opts.runId, attempt: 0, deciderMode: opts.mode, dir: tempDir(`bwa-${id}-`) });
+    return { context, session };
+  };
+  const finish = async ({ context, session }: Awaited<ReturnType<typeof prepare>>) => {
+    try {
+      return await session.run();
+    } finally {
+      await context.close();
+    }
+  };
+  if (opts.parallel) return Promise.all((await Promise.all(ids.map(prepare))).map(finish));
+  const results: Result[] = [];
+  for (const id of ids) results.push(await finish(await prepare(id)));
+  return results;
+}
+
+test('sign-in setup: missing credentials fail with one message naming the variables', () => {
+  expect(() => profileSecrets('peoplesearch', [TASK], {})).toThrow(
+    `auth_profile "peoplesearch" (used by people_enrichment) needs SECRET_PEOPLESEARCH_USER and SECRET_PEOPLESEARCH_PASSWORD — set them in .env`,
+  );
+  expect(() => profileSecrets('nosuchsite', ['t'], {})).toThrow('auth_profile "nosuchsite" (used by t) has no login: add one to specs/setup/auth-profiles.ts');
+  expect(profileSecrets('peoplesearch', [], CREDENTIALS)).toEqual({ PEOPLESEARCH_USER: PEOPLESEARCH_ACCOUNT.user, PEOPLESEARCH_PASSWORD: PEOPLESEARCH_ACCOUNT.password });
+});
+
+test('scripted model: same-name people told apart by current company, no wrong person, every field matches the truth', async ({ browser }) => {
+  const env = await useScriptedModel();
+  try {
+    const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
+    const ids = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
+    for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(truth[id]!));
+    const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model' });
+    expect(env.server.errors).toEqual([]);
+    const rows = parse(combinedCsv(results), { columns: true }) as Row[];
+    expect(rows).toHaveLength(ids.length);
+    for (const row of rows) expectMatchesTruth(row);
+    for (const result of results.filter(r => r.status === 'done')) {
+      expect(result.decider).toBe('model');
+      expect(result.extracted.profile_url!.provenance.source).toBe('dom');
+      expect(result.artifacts.map(a => a.label)).toEqual(['profile']);
+    }
+    // Every sample started behind the login wall already signed in: the model's first page was the results.
+    const firstTurns = env.server.requests.filter(r => r.kind === 'decider' && r.turn === 1);
+    expect(firstTurns).toHaveLength(ids.length);
+    for (const turn of firstTurns) expect(turn.lastUserText).toMatch(/results? for “/);
+    // A person who is not there is flagged, never replaced by someone else.
+    for (const id of ['maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli'].filter(i => ids.includes(i)))
+      expect(results.find(r => r.sample_id === id)?.error).toContain('confirmed by a second done');
+  } finally {
+    await env.restore();
+  }
+});
+
+test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same burst with them gets none', async ({ browser }) => {
+  const burst = ['maria_garcia_globex', 'maria_garcia_umbrella', 'john_lee_globex', 'wei_chen_northwind', 'sam_patel_acme_robotics', 'wei_cheng', 'hana_lindgren', 'yara_kaur'];
+  const reports = tempDir('bwa-enrichment-burst-');
+  const previousReports = process.env.AGENT_REPORTS_DIR;
+  process.env.AGENT_REPORTS_DIR = reports;
+  try {
+    const unlimitedState = await signIn(browser, tempDir('bwa-auth-unlimited-'));
+    const unlimited = await runSamples(browser, bundledTask(TASK, { rate_limits: {} }), burst, { stateFile: unlimitedState, mode: 'recipe', runId: 'unlimited', parallel: true });
+    const withoutLimit = await sessionStats(unlimitedState);
+    expect(withoutLimit.rejected, 'the site answered 429 to the unpaced burst').toBeGreaterThan(0);
+    // (The loop retries a start page that answered 429, so these samples may still finish — later.)
+    expect(unlimited).toHaveLength(burst.length);
+
+    const limitedState = await signIn(browser, tempDir('bwa-auth-limited-'));
+    const before = await sessionStats(limitedState);
+    const limited = await runSamples(browser, bundledTask(TASK), burst, { stateFile: limitedState, mode: 'recipe', runId: 'limited', parallel: true });
+    const after = await sessionStats(limitedState);
+    // Two pages per sample (results, profile), every one served.
+    expect({ accepted: after.accepted - before.accepted, rejected: after.rejected - before.rejected }).toEqual({ accepted: burst.length * 2, rejected: 0 });
+    for (const row of parse(combinedCsv(limited), { columns: true }) as Row[]) expectMatchesTruth(row);
+  } finally {
+    if (previousReports === undefined) delete process.env.AGENT_REPORTS_DIR;
+    else process.env.AGENT_REPORTS_DIR = previousReports;
+  }
+});
+
+test('recipe: every lookup, two workers sharing one session — fields match the truth and the site never answered 429', async () => {
+  const run = await recipe.done;
+  expect(run.code, run.output.slice(-3000)).toBe(0);
+  const rows = parse(fs.readFileSync(path.join(recipe.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
+  expect(rows.map(r => r.sample_id).sort()).toEqual(Object.keys(truth).sort());
+  for (const row of rows) expectMatchesTruth(row);
+  expect(rows.filter(r => r.status === 'needs_review').length).toBeGreaterThanOrEqual(3);
+  for (const row of rows.filter(r => r.status === 'done')) expect(row.artifacts, row.sample_id).toBe('1');
+  // Both workers paced themselves through one slot book: the shared session stayed under the site's limit.
+  const stats = await sessionStats(path.join(recipe.authDir, 'peoplesearch.json'));
+  expect(stats.rejected).toBe(0);
+  expect(stats.accepted).toBeGreaterThanOrEqual(rows.length + rows.filter(r => r.status === 'done').length);
+});
