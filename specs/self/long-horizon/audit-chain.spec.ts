@@ -130,3 +130,24 @@ test('contributor deep audit: top 3 profiles on another host, one save each, bac
   expect(new Set(log.map(e => new URL(e.url_after).port))).toEqual(new Set(['4108', '4101']));
   expect(result.artifacts.map(a => a.label)).toEqual(['contributors', ...ledger.top_contributors.flatMap(c => [`profile-${c.username}`, `followers-${c.username}`])]);
 });
+
+test('when the fast model fails, the summary is built mechanically (FOUND/GAPS/NEXT from the steps themselves)', async ({ agent }) => {
+  const anvil = repoTruth(truth, 'acme/anvil');
+  const script = prAuditChainScript(anvil, { items: 2 }) as { text: unknown[] };
+  script.text = [{ contains: 'Summarize these browser-agent steps', answer: 'FOUND: never sent', fault: { kind: '500', times: 100, retry_after_ms: 5 } }];
+  server.setScript('pr_audit_chain', 'anvil-mechanical', script as never);
+  const result = await agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'anvil-mechanical', owner: 'acme', repo: 'anvil' }));
+  expect(server.errors).toEqual([]);
+  // Two of five PRs: the run ends short of expected_items.
+  expect(result.status).toBe('partial_success');
+  expect(result.error).toBe('expected 5 items, got 2');
+  expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.slice(0, 2).map(prItem));
+  const failedSummaries = server.requests.filter(r => r.kind === 'text' && r.key.sampleId === 'anvil-mechanical' && r.lastUserText.includes('Summarize'));
+  // The fast model was asked (with the SDK's retries) and never answered; no fallback model for summaries.
+  expect(failedSummaries.map(r => `${r.model} ${r.response.status}`)).toEqual(Array(3).fill(`${FAST_MODEL} 500`));
+  const pr = anvil.recent_merged[0]!;
+  const turns = deciderTurns(server.requests, 'anvil-mechanical');
+  expect(section(turns.find(t => stepOf(t) === 10)!, 'Earlier steps (condensed)')).toBe(
+    `## Earlier steps (condensed)\nSteps 2-5:\nFOUND: Screenshot saved: 01_merged-list.png; Screenshot saved: 02_pr-${pr.number}.png\nGAPS: none recorded\nNEXT: count the changed files\n`,
+  );
+});
