@@ -9,6 +9,7 @@ import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
 import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
 import type { Decider } from './decide/types';
+import { sampleContext } from './decide/prompt';
 import { visionHook } from './decide/vision';
 import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
@@ -96,7 +97,7 @@ export class SampleSession {
     const spec = this.options.task.spec;
     const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
     const view = this.decider.needsView
-      ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage)) : undefined })
+      ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage), sampleContext(spec.task_id, this.options.sample.sample_id, this.options.attempt)) : undefined })
       : undefined;
     let outcome: SampleOutcome;
     try {
