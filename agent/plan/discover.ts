@@ -9,7 +9,7 @@ import { discoveredSamplesPath } from '../task/discovered';
 import { BwaInputError } from '../task/errors';
 import type { LoadedTask } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
-import type { DiscoverBlock, TaskSpec } from '../task/schema';
+import type { DiscoverBlock } from '../task/schema';
 import { discoverBlockProblems, formatProblems } from './discover-columns';
 import { discoveryContext } from './discovery-browser';
 import { runDiscoverySession, type DiscoveryDeciderKind } from './discovery-session';
@@ -73,7 +73,7 @@ export async function discoverTask(task: LoadedTask, options: DiscoverOptions = 
     log(`bwa discover ${spec.task_id}: reusing ${report.items} discovered sample(s) of run ${runId} (${file})`);
     return report;
   }
-  const decider = chooseDecider(task, options.decider ?? settings.decider);
+  const decider = chooseDecider(task, block, options.decider ?? settings.decider);
   const maxItems = Math.min(block.max_items, options.maxItems ?? maxItemsFromEnv() ?? Infinity);
   const startedAt = new Date().toISOString();
   log(`bwa discover ${spec.task_id}: browsing ${block.start_url} (${decider === 'model' ? 'model' : 'item_link/next locators'}, up to ${maxItems} items)`);
@@ -129,8 +129,7 @@ export function summaryLine(report: DiscoveryReport): string {
   return `${head}${how} → ${report.samples_file}; ${end}${dropped}`;
 }
 
-function chooseDecider(task: LoadedTask, mode: DeciderMode): DiscoveryDeciderKind {
-  const block = task.spec.discover as DiscoverBlock;
+function chooseDecider(task: LoadedTask, block: DiscoverBlock, mode: DeciderMode): DiscoveryDeciderKind {
   const hasKey = Boolean(process.env.ANTHROPIC_API_KEY);
   if (mode === 'model' || (mode === 'auto' && hasKey)) {
     if (!hasKey) throw new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY to discover ${task.spec.task_id}${block.item_link ? '; or run with AGENT_DECIDER=recipe' : ''}`);
@@ -167,7 +166,7 @@ function reusedReport(task: LoadedTask, file: string, dir: string): DiscoveryRep
     stop_reason: previous?.stop_reason ?? 'reused',
     decider: previous?.decider ?? 'unknown',
     mode: previous?.mode ?? null,
-    max_items: previous?.max_items ?? (task.spec as TaskSpec).discover?.max_items ?? 0,
+    max_items: previous?.max_items ?? task.spec.discover?.max_items ?? 0,
     dropped: previous?.dropped ?? [],
     started_at: previous?.started_at ?? now,
     finished_at: previous?.finished_at ?? now,

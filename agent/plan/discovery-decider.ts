@@ -4,7 +4,7 @@ import type { ActionResult } from '../actions/types';
 import type { Consolidation, Decider, Decision, DecisionInput, PageView } from '../decide/types';
 import { ITEMS_KEY } from './discovery-spec';
 import { doneCall, type ItemSaves, type PendingItem } from './item-saves';
-import { resolveReportedLink } from './link-reader';
+import { linkResolver } from './link-reader';
 
 /** Actions after which the next save is a new page (or batch) of the listing. */
 const ADVANCING = new Set(['click', 'goto', 'scroll', 'press']);
@@ -39,7 +39,11 @@ export class DiscoveryDecider implements Decider {
     if (this.advancedSinceSave && this.savedAny && this.pageNumber >= this.maxPages) return this.stop(`max_pages (${this.maxPages}) reached`);
     const decision = await this.inner.decide(input, signal);
     const actions: ActionCall[] = [];
-    for (const call of decision.actions) actions.push(call.name === 'save_progress' ? await this.resolveSave(call, input.view) : call);
+    for (const call of decision.actions) {
+      const late = call.name === 'done' ? itemsGivenWithDone(call) : undefined;
+      if (late) actions.push(await this.resolveSave(late.save, input.view), late.done);
+      else actions.push(call.name === 'save_progress' ? await this.resolveSave(call, input.view) : call);
+    }
     return { ...decision, actions };
   }
 
@@ -62,7 +66,7 @@ export class DiscoveryDecider implements Decider {
     if (!Array.isArray(reported) || !view) return call;
     if (this.advancedSinceSave && this.savedAny) this.pageNumber += 1;
     this.advancedSinceSave = false;
-    const page = this.pageFor(view.url);
+    const resolve = linkResolver(this.pageFor(view.url), view.elements, this.attributes);
     const where = { pageUrl: view.url, pageNumber: this.pageNumber };
     const found: PendingItem[] = [];
     const problems: string[] = [];
@@ -73,7 +77,7 @@ export class DiscoveryDecider implements Decider {
         problems.push(`${JSON.stringify(entry).slice(0, 60)}: give "url" or "link"`);
         continue;
       }
-      const resolved = await resolveReportedLink(page, view.elements, name, this.attributes);
+      const resolved = await resolve(name);
       if ('problem' in resolved) problems.push(resolved.problem);
       else found.push({ link: resolved.link, where, reported: withoutLinkKeys(fields) });
     }
@@ -91,6 +95,14 @@ export class DiscoveryDecider implements Decider {
     this.stopReason = reason;
     return { actions: [doneCall(reason)] };
   }
+}
+
+/** Items put in done's output instead of saved: saved first, as if the model had called save_progress. */
+function itemsGivenWithDone(call: ActionCall): { save: ActionCall; done: ActionCall } | undefined {
+  const extracted = call.args.extracted;
+  if (!extracted || typeof extracted !== 'object' || !Array.isArray((extracted as Record<string, unknown>)[ITEMS_KEY])) return undefined;
+  const { [ITEMS_KEY]: items, ...rest } = extracted as Record<string, unknown>;
+  return { save: { name: 'save_progress', args: { data: { [ITEMS_KEY]: items }, note: 'items given with done' } }, done: { ...call, args: { ...call.args, extracted: rest } } };
 }
 
 function withoutLinkKeys(fields: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import type { ActionCall } from '../actions/dispatch';
 import type { ActionResult } from '../actions/types';
 import { ITEMS_KEY } from './discovery-spec';
-import type { FoundLink, ItemCollector, Where } from './items';
+import { normalizeUrl, type FoundLink, type ItemCollector, type Where } from './items';
 
 export interface PendingItem {
   link: FoundLink;
@@ -28,13 +28,13 @@ export class ItemSaves {
 
   /** Items not saved yet, not already pending, within the cap. */
   fresh(items: readonly PendingItem[]): PendingItem[] {
-    const inFlight = new Set([...this.pending.values()].flat().map(p => p.link.url));
+    const inFlight = new Set([...this.pending.values()].flat().map(p => normalizeUrl(p.link.url)));
     const room = Math.max(0, this.collector.maxItems - this.collector.size - inFlight.size);
     const seen = new Set<string>();
     const out: PendingItem[] = [];
     for (const item of items) {
-      const key = item.link.url.split('#')[0] ?? item.link.url;
-      if (this.collector.has(key) || inFlight.has(item.link.url) || seen.has(key)) continue;
+      const key = normalizeUrl(item.link.url);
+      if (this.collector.has(key) || inFlight.has(key) || seen.has(key)) continue;
       seen.add(key);
       out.push(item);
     }

@@ -38,33 +38,36 @@ export async function countItems(page: Page, itemLink: SemanticLocator): Promise
 export type ReportedLink = { link: FoundLink } | { problem: string };
 
 /**
- * What the model named as an item — a ref, the link target as printed in the page state, or the link's
- * visible text — checked against the live page: only real links on the page become items.
+ * Resolves what the model named as an item — a ref, the link target as printed in the page state, or the
+ * link's visible text — against the live page: only real links on the page become items. The page's links
+ * are read once per resolver, so every item of one save is checked against the same moment of the page.
  */
-export async function resolveReportedLink(page: Page, elements: ReadonlyMap<string, KnownElement>, reported: string, attributes: readonly string[]): Promise<ReportedLink> {
-  const value = reported.trim();
-  if (!value) return { problem: 'empty item' };
-  if (looksLikeUrl(value)) {
-    let absolute: string;
-    try {
-      absolute = new URL(value, page.url()).href;
-    } catch {
-      return { problem: `"${value}" is not a URL` };
+export function linkResolver(page: Page, elements: ReadonlyMap<string, KnownElement>, attributes: readonly string[]): (reported: string) => Promise<ReportedLink> {
+  let links: Promise<FoundLink[]> | undefined;
+  return async reported => {
+    const value = reported.trim();
+    if (!value) return { problem: 'empty item' };
+    if (looksLikeUrl(value)) {
+      let absolute: string;
+      try {
+        absolute = new URL(value, page.url()).href;
+      } catch {
+        return { problem: `"${value}" is not a URL` };
+      }
+      // An item often has two links (picture and name): the named one says what the item is.
+      const matches = (await (links ??= pageLinks(page, attributes))).filter(link => sameUrl(link.url, absolute));
+      const match = matches.find(link => link.text) ?? matches[0];
+      return match ? { link: match } : { problem: `${value} is not a link on this page` };
     }
-    const onPage = await pageLinks(page, attributes);
-    // An item often has two links (picture and name): the named one says what the item is.
-    const matches = onPage.filter(link => sameUrl(link.url, absolute));
-    const match = matches.find(link => link.text) ?? matches[0];
-    return match ? { link: match } : { problem: `${value} is not a link on this page` };
-  }
-  try {
-    const resolved = await resolveTarget(value, { page, elements });
-    // evaluateAll finds nothing for an aria-ref locator; evaluate on the one element does.
-    const [link] = withUrls(await resolved.locator.first().evaluate(linksOf, [...attributes]));
-    return link ? { link } : { problem: `${value} is not a link` };
-  } catch (error) {
-    return { problem: (error as Error).message.split('\n')[0] ?? String(error) };
-  }
+    try {
+      const resolved = await resolveTarget(value, { page, elements });
+      // evaluateAll finds nothing for an aria-ref locator; evaluate on the one element does.
+      const [link] = withUrls(await resolved.locator.first().evaluate(linksOf, [...attributes]));
+      return link ? { link } : { problem: `${value} is not a link` };
+    } catch (error) {
+      return { problem: (error as Error).message.split('\n')[0] ?? String(error) };
+    }
+  };
 }
 
 async function locate(page: Page, target: SemanticLocator, wait = true): Promise<Locator | undefined> {

@@ -55,3 +55,28 @@ test('the model pages through the listing with save_progress; items are checked 
   expect(turns[0]!.lastUserText).toMatch(/\[e\d+\] link "Next" → \/orgs\/acme\/members\?page=2/);
   expect(turns[1]!.lastUserText).toContain('25 new item(s) recorded, 25 in total; 1 not recorded — /people/nobody is not a link on this page');
 });
+
+test('"load more" with the model: items it puts in done instead of saving are checked and saved too', async () => {
+  const members = await acmeMembers();
+  const tasks = orgMembersTasksDir({}, { start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', item_link: undefined, next: undefined, mode: 'load_more', max_items: 40 });
+  const task = loadTaskFile(path.join(tasks, 'org_members.json'));
+  const url = (member: string) => ({ url: `/people/${member}` });
+  server.setScript('org_members', '_discovery', {
+    steps: [
+      { tool: 'save_progress', args: { data: { items: members.slice(0, 25).map(url) } } },
+      { tool: 'click', target: { role: 'button', name: 'Load more' } },
+      { tool: 'wait', args: { text: 'Showing 50 of 137 members' } },
+      { tool: 'done', args: { extracted: { items: members.slice(25, 50).map(url) } } },
+    ],
+  });
+
+  const report = await discoverTask(task, { runId: 'model-load-more', decider: 'model' });
+  expect(server.errors).toEqual([]);
+  expect(report).toMatchObject({ items: 40, complete: true });
+  expect(report.pages.map(p => [p.page_number, p.url, p.new_items])).toEqual([
+    [1, 'http://127.0.0.1:4101/orgs/acme/members-more', 25],
+    [2, 'http://127.0.0.1:4101/orgs/acme/members-more', 15],
+  ]);
+  // username comes from record_from (read from the URL), since the model did not report it.
+  expect(readCsv(report.samples_file).map(r => r.username)).toEqual(members.slice(0, 40));
+});

@@ -9,7 +9,7 @@ import { acmeMembers, configWithDiscovery, MEMBERS_URL, orgMembersTasksDir, read
 test.setTimeout(180_000);
 
 /** Keeps the executed run affordable; the full 137-member discovery is proven in listing-modes.spec.ts. */
-const EXECUTED = 6;
+const EXECUTED = 4;
 
 test('one command discovers the members, then runs one test per member, each result carrying its provenance; a re-run reuses the list', async () => {
   const reports = tempDir('bwa-discovery-run-');
