@@ -16,10 +16,13 @@ export const goto = defineAction({
     if (!policy.isAllowedUrl(url)) throw new ActionError(`Refused: ${hostOf(url)} is outside the task's allowed domains — stay on the task's sites`);
     await policy.beforeNavigation(url, signal);
     let page = env.page.isClosed() ? await openFreshTab(env) : env.page;
+    env.tabs.takeBlocked?.(page);
     let response: Response | null;
     try {
       response = await page.goto(url, { waitUntil: 'domcontentloaded' });
     } catch (error) {
+      const blocked = env.tabs.takeBlocked?.(page);
+      if (blocked) throw new ActionError(`Refused: ${url} leads to ${hostOf(blocked)}, outside the task's allowed domains — stay on the task's sites`);
       if (!isPageGone(error)) throw error;
       page = await openFreshTab(env);
       await env.page.close().catch(() => {});

@@ -30,6 +30,8 @@ export interface PageTracker {
   activate(index: number): Page;
   /** Announcements since the last call ("a new tab opened: …", "dialog answered: …"). */
   drainEvents(): string[];
+  /** The URL a guard last refused for this tab (and forgets it), so goto can say "refused" rather than "aborted". */
+  takeBlocked?(page: Page): string | undefined;
 }
 
 export interface ActionEnv {

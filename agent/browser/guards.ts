@@ -12,6 +12,8 @@ export interface GuardOptions {
 /** A popup's first document is fetched here when it starts before the tab's redirect guard is attached. */
 const UNGUARDED_FETCH_TIMEOUT_MS = 15_000;
 const LOCAL_RESOURCE_REFUSED = /^Not allowed to load local resource: (.*)$/;
+/** "aborted" leaves the tab on the page it was on; "blockedbyclient" would replace it with an error page. */
+const STAY_ON_PAGE = 'aborted';
 
 /**
  * Context-wide safety nets that do not depend on the agent asking nicely:
@@ -22,7 +24,7 @@ const LOCAL_RESOURCE_REFUSED = /^Not allowed to load local resource: (.*)$/;
  * Everything blocked or answered is announced through the tracker, so the loop logs it.
  */
 export async function installGuards(context: BrowserContext, options: GuardOptions): Promise<void> {
-  const redirects = new RedirectGuard(context, options.isAllowedUrl, event => options.tracker.announce(event));
+  const redirects = new RedirectGuard(context, options.isAllowedUrl, options.tracker);
   const blockedTabs = new BlockedTabs();
   await context.route('**/*', route => guardNavigation(route, options, redirects, blockedTabs));
   context.on('dialog', dialog => void answerDialog(dialog, options));
@@ -45,12 +47,12 @@ async function guardNavigation(route: Route, options: GuardOptions, redirects: R
   const frame = frameOf(request);
   const url = request.url();
   if (!options.isAllowedUrl(url)) {
-    if (!frame || !frame.parentFrame()) options.tracker.announce(`Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
-    if (!frame) blockedTabs.expectOne();
-    return route.abort('blockedbyclient');
+    if (!frame || !frame.parentFrame()) options.tracker.announceBlocked(frame?.page(), url, `Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
+    if (!frame) blockedTabs.refusedFirstNavigation();
+    return route.abort(STAY_ON_PAGE);
   }
   await options.paceNavigation?.(url).catch(() => {});
-  if (!frame || !redirects.isGuarding(frame.page())) return fetchWithoutRedirects(route, options, () => !frame && blockedTabs.expectOne());
+  if (!frame || !redirects.isGuarding(frame.page())) return fetchWithoutRedirects(route, options, () => !frame && blockedTabs.refusedFirstNavigation());
   return route.fallback();
 }
 
@@ -67,37 +69,51 @@ async function fetchWithoutRedirects(route: Route, options: GuardOptions, onBloc
   if (response.status() >= 300 && response.status() < 400 && location) {
     const target = resolveUrl(location, request.url());
     if (!options.isAllowedUrl(target)) {
-      options.tracker.announce(`Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      options.tracker.announceBlocked(frameOf(request)?.page(), target, `Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`);
       onBlocked();
-      return route.abort('blockedbyclient');
+      return route.abort(STAY_ON_PAGE);
     }
   }
   await route.fulfill({ response });
 }
 
-/** A new tab whose only navigation was blocked holds nothing but an error page: it is closed. */
+/**
+ * A new tab whose first navigation was refused stays blank and useless: it is closed. The refusal and the
+ * tab's arrival can come in either order, so whichever comes second closes the tab.
+ */
 class BlockedTabs {
-  private pending = 0;
+  private refusals = 0;
+  private readonly blankPopups: Page[] = [];
 
-  expectOne(): void {
-    this.pending += 1;
+  refusedFirstNavigation(): void {
+    const popup = this.blankPopups.shift();
+    if (popup) void popup.close().catch(() => {});
+    else this.refusals += 1;
   }
 
   watch(page: Page): void {
-    const closeIfBlocked = () => {
-      if (this.pending === 0 || !page.url().startsWith('chrome-error:')) return false;
-      this.pending -= 1;
+    if (!isBlank(page)) return;
+    if (this.refusals > 0) {
+      this.refusals -= 1;
       void page.close().catch(() => {});
-      return true;
-    };
-    if (closeIfBlocked()) return;
-    const onNavigated = (frame: Frame) => {
-      if (frame !== page.mainFrame()) return;
-      page.off('framenavigated', onNavigated);
-      closeIfBlocked();
-    };
-    page.on('framenavigated', onNavigated);
+      return;
+    }
+    void page.opener().then(opener => {
+      if (!opener || !isBlank(page)) return;
+      this.blankPopups.push(page);
+      const forget = () => {
+        const at = this.blankPopups.indexOf(page);
+        if (at >= 0) this.blankPopups.splice(at, 1);
+      };
+      page.once('framenavigated', forget);
+      page.once('close', forget);
+    }, () => {});
   }
+}
+
+function isBlank(page: Page): boolean {
+  const url = page.url();
+  return url === '' || url === 'about:blank' || url.startsWith('chrome-error:');
 }
 
 async function answerDialog(dialog: Dialog, options: GuardOptions): Promise<void> {
@@ -141,7 +157,7 @@ class RedirectGuard {
   constructor(
     private readonly context: BrowserContext,
     private readonly isAllowedUrl: (url: string) => boolean,
-    private readonly announce: (event: string) => void,
+    private readonly tracker: ContextPages,
   ) {}
 
   isGuarding(page: Page): boolean {
@@ -151,7 +167,7 @@ class RedirectGuard {
   async attach(page: Page): Promise<void> {
     try {
       const session = await this.context.newCDPSession(page);
-      session.on('Fetch.requestPaused', event => void this.inspect(session, event as PausedDocument));
+      session.on('Fetch.requestPaused', event => void this.inspect(page, session, event as PausedDocument));
       await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
       this.guarded.add(page);
     } catch {
@@ -159,13 +175,13 @@ class RedirectGuard {
     }
   }
 
-  private async inspect(session: CDPSession, event: PausedDocument): Promise<void> {
+  private async inspect(page: Page, session: CDPSession, event: PausedDocument): Promise<void> {
     const status = event.responseStatusCode ?? 0;
     const location = event.responseHeaders?.find(header => header.name.toLowerCase() === 'location')?.value;
     const target = status >= 300 && status < 400 && location ? resolveUrl(location, event.request.url) : undefined;
     if (target !== undefined && !this.isAllowedUrl(target)) {
-      this.announce(`Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
-      await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => {});
+      this.tracker.announceBlocked(page, target, `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => {});
       return;
     }
     await session.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => {});

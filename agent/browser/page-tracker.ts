@@ -11,6 +11,7 @@ export class ContextPages implements PageTracker {
   private current: Page;
   private readonly events: PendingEvent[] = [];
   private readonly urls = new WeakMap<Page, string>();
+  private readonly blocked = new WeakMap<Page, string>();
   private readonly watched = new WeakSet<Page>();
 
   constructor(private readonly context: BrowserContext, first: Page) {
@@ -40,6 +41,18 @@ export class ContextPages implements PageTracker {
 
   announce(event: string): void {
     this.events.push(event);
+  }
+
+  /** A guard refused a navigation; the tab (when known) remembers where it was not allowed to go. */
+  announceBlocked(page: Page | undefined, url: string, event: string): void {
+    if (page) this.blocked.set(page, url);
+    this.announce(event);
+  }
+
+  takeBlocked(page: Page): string | undefined {
+    const url = this.blocked.get(page);
+    this.blocked.delete(page);
+    return url;
   }
 
   drainEvents(): string[] {
