@@ -20,6 +20,8 @@ Give the samples:
 - When the request names its items, or there are at most ${DISCOVERY_THRESHOLD}, set needs_discovery false and list them in samples: one object per item with "sample_id" (letters, digits, ".", "_", "-"; e.g. the username) and one key per input_schema column.
 - When it covers more than ${DISCOVERY_THRESHOLD} items that each have their own page and must be found by browsing a listing ("every member of …", "all open tickets"), set needs_discovery true, give no samples, and put a discover block in the task: start_url (the listing page), item (what one item is), record (column → what it holds, for each input_schema column except "url"), id_from ("url" or a column) with an optional id_pattern (a regex with one group), mode ("pagination", "load_more", "infinite_scroll" or "auto") and max_items. The task's start_url is then "{{url}}" with input_schema "url": "url" plus the recorded columns.
 
+If the request leaves out an address you need (the site, the listing page), use the most likely one and say so in notes: the user reviews the plan before it runs.
+
 Call ${PLAN_TOOL} once with the complete plan. If it is refused, fix exactly what the error names and call it again with the whole plan.`;
 
 /** Pure: the same request always gives the same prompt (and the same request key). */
