@@ -22,7 +22,8 @@ export const extract = defineAction({
     try {
       resolved = await resolveTarget(target, env, { allowMany: all });
     } catch (error) {
-      if (missing !== 'null') throw error;
+      // Only an element that is not there is a null field; a tab that is gone is a failure.
+      if (missing !== 'null' || (error instanceof ActionError && error.infra)) throw error;
       const provenance = { source: 'dom' as const, url: env.page.url(), locator: typeof target === 'string' ? target : describeLocator(target), step: env.step, at: new Date().toISOString() };
       return { description: `${field} = null (element not on the page)`, effects: { extracted: { field, value: null, provenance } } };
     }

@@ -54,7 +54,16 @@ test.describe('the context guard', () => {
     const result = await harness.act('click', { target: harness.ref('link', 'Continue to partner checkout') });
     expect(result.success).toBe(true);
     expect(harness.announcements()).toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
-    expect(page.url()).not.toContain('evil.example');
+    expect(page.url()).toBe(`${WIDGETS}/redirect-away`);
+  });
+
+  test('a link to another host is blocked and the tab stays on its page', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/injection` });
+    await harness.ok('click', { target: 'Claim your migration credits' });
+    expect(harness.announcements()).toContain("Blocked navigation to evil.example (outside the task's allowed domains)");
+    expect(page.url()).toBe(`${WIDGETS}/injection`);
+    const version = await harness.ok('extract', { field: 'version', target: 'heading "Version 2.4.0"', pattern: 'Version (\\S+)' });
+    expect(version.effects?.extracted?.value).toBe('2.4.0');
   });
 
   test('goto to an allowed URL that redirects away fails as a refusal, not as infrastructure', async ({ harness }) => {

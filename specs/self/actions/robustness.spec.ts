@@ -38,7 +38,14 @@ test.describe('the dispatcher never throws', () => {
   test('a closed page gives an infrastructure result', async ({ harness, page }) => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     await page.close();
-    for (const [name, args] of [['click', { target: 'Accept all' }], ['extract', { field: 'x', target: 'css=h1' }], ['scroll', { direction: 'down' }], ['go_back', {}]] as const) {
+    const attempts = [
+      ['click', { target: 'Accept all' }],
+      ['extract', { field: 'x', target: 'css=h1' }],
+      ['extract', { field: 'x', target: 'css=h1', missing: 'null' }],
+      ['scroll', { direction: 'down' }],
+      ['go_back', {}],
+    ] as const;
+    for (const [name, args] of attempts) {
       const result = await harness.act(name, args);
       expect(result, name).toMatchObject({ success: false, infra: true });
     }
