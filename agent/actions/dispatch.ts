@@ -33,7 +33,7 @@ export async function dispatch(call: ActionCall, env: ActionEnv, options: Dispat
 }
 
 async function run(action: ActionDefinition, args: unknown, env: ActionEnv, options: DispatchOptions): Promise<ActionResult> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = Math.max(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, action.timeoutFor?.(args as never) ?? 0);
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(env.signal.reason);
   if (env.signal.aborted) onOuterAbort();

@@ -14,6 +14,8 @@ export const download = defineAction({
     target: TargetArg.describe('The link or button that starts the download'),
     timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`How long the whole download may take (default ${DOWNLOAD_TIMEOUT_S})`),
   }),
+  // Room to find and click the element before the download's own budget starts.
+  timeoutFor: ({ timeout_seconds }) => (timeout_seconds ?? DOWNLOAD_TIMEOUT_S) * 1000 + 2 * ELEMENT_TIMEOUT_MS,
   async handle({ target, timeout_seconds }, env) {
     const resolved = await resolveTarget(target, env);
     const budgetSeconds = timeout_seconds ?? DOWNLOAD_TIMEOUT_S;

@@ -76,6 +76,8 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   schema: S;
   /** Actions that may load a new document: the dispatcher waits for the page to settle afterwards. */
   navigates?: boolean;
+  /** An action with its own, longer budget (a large download) says so; the dispatcher's timeout then stretches to it. */
+  timeoutFor?(args: z.output<S>): number;
   handle(args: z.output<S>, env: ActionEnv): Promise<HandlerOutput>;
 }
 
