@@ -12,6 +12,8 @@ const auditTrace = process.env.AGENT_TRACE === 'on';
 
 export default defineConfig({
   outputDir: path.join(reports, 'test-results'),
+  // Discovery writes the samples of tasks with a discover block before the test files load.
+  globalSetup: './agent/plan/global-setup.ts',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: Number(process.env.AGENT_RETRIES ?? 1),

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import * as path from 'node:path';
+import { installEvaluateShim } from './browser/evaluate-shim';
 import { installGuards } from './browser/guards';
 import { ContextPages } from './browser/page-tracker';
 import { createPolicy } from './browser/policy';
@@ -8,6 +9,8 @@ import { ModelClient } from './decide/model-client';
 import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
 import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
+import { SelfHealingDecider } from './decide/self-heal';
+import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
 import { sampleContext } from './decide/prompt';
 import { visionHook } from './decide/vision';
@@ -40,6 +43,10 @@ export interface SessionOptions {
   onArtifact?: ArtifactListener;
   /** Where the sample's evidence goes (default: reports/runs/<run>/<task>/<sample>). */
   dir?: string;
+  /** This decider instead of one chosen by deciderMode (recipe compilation replays this way). */
+  decider?: (activePage: () => Page) => Decider;
+  /** Add what the sample taught to the run memory (default true; off for replays that only check a recipe). */
+  learn?: boolean;
 }
 
 /**
@@ -66,7 +73,8 @@ export class SampleSession {
     const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
     let hints: string[] | undefined;
     let recorderRef: SampleRecorder | undefined;
-    const decider = selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), {
+    let trackerRef: ContextPages | undefined;
+    const factories: DeciderFactories = {
       model: () =>
         new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings())), {
           attempt: options.attempt,
@@ -74,7 +82,11 @@ export class SampleSession {
           onUsage: usage => recorderRef?.addUsage(usage),
         }),
       ...options.deciders,
-    });
+    };
+    const compiled = options.decider || options.deciderMode === 'model' ? undefined : compiledRecipe(task);
+    const decider = options.decider
+      ? options.decider(() => trackerRef?.active ?? page)
+      : selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), factories, compiled);
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
     const archived = archivePreviousAttempt(dir);
     const store = new EvidenceStore(dir, redactorFor(secrets));
@@ -87,8 +99,9 @@ export class SampleSession {
       const resumed = resumeFromCheckpoint(recorder, archived);
       if (resumed) notices.push(resumed);
     }
-    const tracker = new ContextPages(context, page);
+    const tracker = (trackerRef = new ContextPages(context, page));
     const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
+    await installEvaluateShim(context);
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker, paceNavigation: url => policy.limiter.pace(url) });
     return new SampleSession(options, recorder, decider, tracker, client, policy, memory, notices);
   }
@@ -96,7 +109,7 @@ export class SampleSession {
   async run(): Promise<Result> {
     const spec = this.options.task.spec;
     const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
-    const view = this.decider.needsView
+    const view = this.decider.needsView || this.decider instanceof SelfHealingDecider
       ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage), sampleContext(spec.task_id, this.options.sample.sample_id, this.options.attempt)) : undefined })
       : undefined;
     let outcome: SampleOutcome;
@@ -118,10 +131,23 @@ export class SampleSession {
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
+    await this.recordRecipe(outcome.status);
     const result = this.recorder.finish(outcome.status, outcome.error);
+    if (this.options.learn === false) return result;
     const memoryProblem = await learnFromSample(this.memory, spec, result, this.recorder.log, this.client, () => {});
     if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
     return result;
+  }
+
+  /** A done sample the model decided (AGENT_RECORD=1) or repaired becomes the task's compiled recipe. */
+  private async recordRecipe(status: SampleOutcome['status']): Promise<void> {
+    const healed = this.decider instanceof SelfHealingDecider ? this.decider : undefined;
+    for (const repair of healed?.repairs ?? []) this.recorder.notes.push(`self-heal: ${repair.reason}; the model took over`);
+    const recording = process.env.AGENT_RECORD === '1' && this.decider.kind === 'model';
+    if (status !== 'done' || this.options.decider || !(recording || healed?.repairs.length)) return;
+    const { recordFromSession } = await import('./recipe/record');
+    const note = await recordFromSession({ ...this.options, recorder: this.recorder, repairedFrom: healed?.repairs.length ? healed.revision : undefined });
+    if (note) this.recorder.notes.push(note);
   }
 }
 

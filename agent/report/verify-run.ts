@@ -112,7 +112,9 @@ export function verifyRun(runDir: string): VerifyReport {
 function isBookkeeping(relative: string): boolean {
   const parts = relative.split('/');
   if (parts.length > 1 && RUN_STATE_DIRS.has(parts[0] ?? '')) return true;
-  if (parts.length === 2 && parts[1] === 'combined.csv') return true;
+  if (parts.length === 2 && (parts[1] === 'combined.csv' || parts[1] === 'samples.csv')) return true;
+  // A discovery's own log and summary: how the samples were found, not evidence about a sample.
+  if (parts.length > 2 && parts[1] === '_discovery') return true;
   if (parts.length === 3 && (SAMPLE_RECORD_FILES.has(parts[2] ?? '') || TRACE_FILE.test(parts[2] ?? ''))) return true;
   // Earlier attempts of a sample are kept apart on purpose; the manifest describes the final attempt only.
   return parts.length > 3 && ATTEMPT_DIR.test(parts[2] ?? '');
