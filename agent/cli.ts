@@ -3,6 +3,7 @@ import { discoverCommand } from './cli/discover';
 import { planCommand } from './cli/plan';
 import { validateCommand } from './cli/validate';
 import { verifyCommand } from './cli/verify';
+import { recipeCommand } from './cli/recipe';
 import { BwaInputError } from './task/errors';
 
 export interface Command {
@@ -12,7 +13,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [validateCommand, verifyCommand, discoverCommand, planCommand];
+const COMMANDS: Command[] = [validateCommand, verifyCommand, recipeCommand, discoverCommand, planCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));

@@ -1,6 +1,8 @@
 import { BwaInputError } from '../task/errors';
 import type { TaskSpec } from '../task/schema';
+import type { RecipeStep } from '../task/schema';
 import { RecipeDecider } from './recipe-decider';
+import { SelfHealingDecider } from './self-heal';
 import type { Decider } from './types';
 
 export type DeciderMode = 'auto' | 'model' | 'recipe';
@@ -11,9 +13,20 @@ export interface DeciderFactories {
   recipe?: () => Decider;
 }
 
-/** auto: the model when a key is set, else the recipe. A task with neither fails fast, saying how to fix it. */
-export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: boolean, factories: DeciderFactories = {}): Decider {
-  const hasRecipe = (task.recipe?.length ?? 0) > 0;
+/** A recipe compiled from an agent run (tasks/recipes/<task_id>.json) that is fresh for this task spec. */
+export interface CompiledRecipe {
+  steps: readonly RecipeStep[];
+  revision: number;
+}
+
+/**
+ * auto: a compiled recipe replays first, the model repairing a step that fails (self-heal); else the model when
+ * a key is set, else the recipe (compiled, then the spec's own). recipe never calls a model; model never replays.
+ * A task with neither fails fast, saying how to fix it.
+ */
+export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: boolean, factories: DeciderFactories = {}, compiled?: CompiledRecipe): Decider {
+  const hasRecipe = (task.recipe?.length ?? 0) > 0 || compiled !== undefined;
+  if (mode === 'auto' && hasApiKey && compiled && factories.model && !factories.recipe) return new SelfHealingDecider(compiled.steps, factories.model(), compiled.revision);
   const useModel = mode === 'model' || (mode === 'auto' && hasApiKey);
   if (useModel) {
     if (!hasApiKey)
@@ -27,5 +40,5 @@ export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: bool
       'BWA_NO_DECIDER',
       `task ${task.task_id} has no recipe and no ANTHROPIC_API_KEY is set: set ANTHROPIC_API_KEY (in .env) to let Claude run it, or add a "recipe" to tasks/${task.task_id}.json (npx bwa recipe compile records one from a model run)`,
     );
-  return new RecipeDecider(task.recipe ?? []);
+  return new RecipeDecider(compiled?.steps ?? task.recipe ?? []);
 }

@@ -1,0 +1,94 @@
+import { chromium } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CHROMIUM_ARGS, chromiumPath } from '../browser/chromium';
+import { describeStep } from '../decide/self-heal';
+import { compileRecipe } from '../recipe/compile';
+import { exportRecipe } from '../recipe/export';
+import { saveCompiled } from '../recipe/record';
+import { chooseSources, readRunSamples } from '../recipe/run-sources';
+import { stepsOf } from '../recipe/entry';
+import { recipeStore } from '../recipe/store';
+import { RUN_ID_PATTERN, runDir, settings } from '../settings';
+import { BwaInputError } from '../task/errors';
+import { loadTaskFile, type LoadedTask } from '../task/load-task';
+
+const USAGE = [
+  'bwa recipe compile <run_id> <task_id> [--sample <sample_id>]   compile a recipe from a done sample of a run',
+  'bwa recipe export <task_id> [--out <file>] [--csv <file>]        write the recipe as a plain Playwright spec',
+  'bwa recipe show <task_id>                                        print the stored recipe and whether it is fresh',
+].join('\n');
+
+export const recipeCommand = {
+  name: 'recipe',
+  summary: 'Compile a replayable recipe from an agent run, show it, or export it as a Playwright spec',
+  usage: USAGE,
+  async run(args: string[]): Promise<number> {
+    const [sub, ...rest] = args;
+    const positional = rest.filter((a, i) => !a.startsWith('--') && !rest[i - 1]?.startsWith('--'));
+    const option = (name: string) => {
+      const at = rest.indexOf(`--${name}`);
+      return at >= 0 ? rest[at + 1] : undefined;
+    };
+    if (sub === 'compile' && positional.length === 2) return compile(positional[0]!, positional[1]!, option('sample'));
+    if (sub === 'export' && positional.length === 1) return exportSpec(positional[0]!, option('out'), option('csv'));
+    if (sub === 'show' && positional.length === 1) return show(positional[0]!);
+    console.error(`usage:\n${USAGE}`);
+    return 2;
+  },
+};
+
+function loadTask(taskId: string): LoadedTask {
+  const file = path.join(settings.tasksDir, `${taskId}.json`);
+  if (!fs.existsSync(file)) throw new BwaInputError('BWA_TASK_MISSING', `${file}: no such task`);
+  return loadTaskFile(file);
+}
+
+function runFolder(run: string): string {
+  const asPath = path.resolve(run);
+  if (fs.existsSync(asPath) && fs.statSync(asPath).isDirectory()) return asPath;
+  if (!RUN_ID_PATTERN.test(run)) throw new BwaInputError('BWA_RUN_MISSING', `no run "${run}"`);
+  return runDir(run);
+}
+
+async function compile(run: string, taskId: string, sampleId?: string): Promise<number> {
+  const task = loadTask(taskId);
+  const folder = runFolder(run);
+  const { source, others } = chooseSources(readRunSamples(folder, taskId), sampleId);
+  console.log(`compiling ${taskId} from ${source.runId}/${source.sampleId}${others.length ? `, checking on ${others.map(o => o.sampleId).join(', ')}` : ''} …`);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    const compiled = await compileRecipe({ task, source, others, browser, runId: path.basename(folder) });
+    const saved = await saveCompiled(task, compiled, source, { kind: 'explicit' });
+    const entry = saved.entry!;
+    console.log(`recipe revision ${entry.revision} → ${path.relative(process.cwd(), saved.location) || saved.location}`);
+    entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step as never)}`));
+    for (const v of entry.verified_on) console.log(`  ✓ replayed on ${v.sample_id}: ${v.fields} field(s) reproduced`);
+    for (const note of entry.notes) console.log(`  · ${note}`);
+    return 0;
+  } finally {
+    await browser.close();
+  }
+}
+
+function show(taskId: string): number {
+  const task = loadTask(taskId);
+  const found = recipeStore().lookup(task);
+  if (!found.hit) {
+    console.log(`${taskId}: no usable compiled recipe at ${found.location} — ${found.reason}`);
+    return 1;
+  }
+  const { entry } = found;
+  console.log(`${taskId}: revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec)`);
+  stepsOf(entry).forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
+  for (const [field, binding] of Object.entries(entry.fields)) console.log(`  ${field}: ${binding.how}${binding.locator ? ` ← ${binding.locator}` : ''}${binding.pattern ? ` /${binding.pattern}/` : ''}`);
+  return 0;
+}
+
+function exportSpec(taskId: string, out?: string, csv?: string): number {
+  const task = loadTask(taskId);
+  const written = exportRecipe(task, { out, csv });
+  console.log(`wrote ${path.relative(process.cwd(), written.file) || written.file} (${written.steps} steps, samples from ${path.relative(process.cwd(), written.csv) || written.csv})`);
+  console.log(`run it: npx playwright test ${path.relative(process.cwd(), written.file)} (with a config whose testDir includes it)`);
+  return 0;
+}

@@ -1,0 +1,139 @@
+import type { ActionCall } from '../actions/dispatch';
+import type { ActionResult } from '../actions/types';
+import { describeLocator, SemanticLocator } from '../task/locator-schema';
+import type { RecipeStep } from '../task/schema';
+import { fillTemplatesDeep } from './templates';
+import type { Consolidation, Decider, Decision, DecisionInput } from './types';
+
+const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
+/** After this many repairs in one sample the recipe no longer fits the page: the model keeps the sample. */
+const MAX_HANDOFFS = 3;
+
+export interface Repair {
+  /** 1-based recipe step that failed. */
+  step: number;
+  reason: string;
+}
+
+/**
+ * Replays a compiled recipe with no model call; when a step fails (element gone, value not matching its
+ * pattern, page URL not as expected, done refused) the model takes over from that point with the rest of the
+ * recipe as a hint, and once it has done that step's job the replay resumes (script → agent → script).
+ */
+export class SelfHealingDecider implements Decider {
+  readonly repairs: Repair[] = [];
+  private cursor = 0;
+  private emitted: number | undefined;
+  private repairing = false;
+  private resumeOn: { action: string; field?: unknown } | undefined;
+  private hint: string | undefined;
+  /** A done the loop may still refuse: only a refusal (the sample goes on) makes it a repair. */
+  private doneAt: number | undefined;
+
+  constructor(
+    private readonly recipe: readonly RecipeStep[],
+    private readonly model: Decider,
+    /** The stored recipe's revision: a repair written back becomes the next one (unless another sample was first). */
+    readonly revision = 0,
+  ) {}
+
+  /** The action log names who decided each step: the recipe while replaying, the model while repairing. */
+  get kind(): string {
+    return this.repairing ? this.model.kind : 'recipe-heal';
+  }
+
+  get needsView(): boolean {
+    return this.repairing;
+  }
+
+  async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
+    if (this.repairing) {
+      if (this.doneAt !== undefined) {
+        this.record({ step: this.doneAt + 1, reason: `recipe step ${this.doneAt + 1} (done) was refused: ${input.notices.join(' ') || 'required output missing'}` });
+        this.doneAt = undefined;
+      }
+      const notices = this.hint ? [...input.notices, this.hint] : input.notices;
+      this.hint = undefined;
+      return this.model.decide({ ...input, notices }, signal);
+    }
+    const step = this.recipe[this.cursor];
+    this.emitted = this.cursor;
+    if (!step) return { actions: [{ name: 'done', args: { extracted: {} } }] };
+    return { actions: [toCall(step, input.sample.row, this.cursor)] };
+  }
+
+  observe(call: ActionCall, result: ActionResult, pageUrl: string): void {
+    if (this.repairing) {
+      this.model.observe?.(call, result, pageUrl);
+      if (this.resumeOn && result.success && call.name === this.resumeOn.action && (this.resumeOn.field === undefined || call.args.field === this.resumeOn.field)) {
+        this.repairing = false;
+        this.resumeOn = undefined;
+      }
+      return;
+    }
+    const index = this.emitted ?? this.cursor;
+    const step = this.recipe[index];
+    this.cursor = index + 1;
+    if (!step) return;
+    if (call.name === 'done' && result.success) {
+      // Accepted, the sample ends here; refused (a required field or the judgment missing), the model finishes it.
+      this.prepareHandoff(index, 'the sample could not finish with what the recipe collected', undefined);
+      this.doneAt = index;
+      return;
+    }
+    let failure: string | undefined;
+    if (!result.success && !step.optional) failure = result.error ?? result.description;
+    else if (result.success && step.expect_url && !new RegExp(step.expect_url).test(pageUrl)) failure = `the page URL ${pageUrl} does not match /${step.expect_url}/`;
+    if (!failure) return;
+    this.prepareHandoff(index, failure, { action: step.action, field: step.action === 'extract' ? step.field : undefined });
+    this.record({ step: index + 1, reason: `recipe step ${index + 1} (${describeStep(step)}) failed: ${failure}` });
+  }
+
+  consolidate(input: DecisionInput, reason: string, options: { preferFallback: boolean; signal: AbortSignal }): Promise<Consolidation> {
+    if (!this.model.consolidate) throw new Error('the repairing decider cannot consolidate');
+    return this.model.consolidate(input, reason, options);
+  }
+
+  private prepareHandoff(index: number, reason: string, resumeOn: SelfHealingDecider['resumeOn']): void {
+    this.repairing = true;
+    this.hint = repairHint(this.recipe, index, reason, resumeOn !== undefined);
+    this.resumeOn = resumeOn && this.repairs.length + 1 < MAX_HANDOFFS ? resumeOn : undefined;
+  }
+
+  private record(repair: Repair): void {
+    this.repairs.push(repair);
+  }
+}
+
+export function toCall(step: RecipeStep, row: Readonly<Record<string, string>>, index: number): ActionCall {
+  const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
+  return { name: step.action, args: fillTemplatesDeep(args, row, `recipe[${index}]`) };
+}
+
+export function describeStep(step: RecipeStep): string {
+  const target = SemanticLocator.safeParse(step.target);
+  const parts = [step.action];
+  if (step.action === 'extract' && typeof step.field === 'string') parts.push(step.field);
+  if (target.success) parts.push(`← ${describeLocator(target.data)}`);
+  else if (typeof step.target === 'string') parts.push(`← ${step.target}`);
+  if (typeof step.url === 'string') parts.push(step.url);
+  if (typeof step.pattern === 'string') parts.push(`pattern /${step.pattern}/`);
+  if (typeof step.text === 'string') parts.push(JSON.stringify(step.text));
+  if (typeof step.label === 'string') parts.push(`"${step.label}"`);
+  return parts.join(' ');
+}
+
+/** What the model is told when it takes over: which step failed and why, and the rest of the plan. */
+export function repairHint(recipe: readonly RecipeStep[], index: number, reason: string, resumes: boolean): string {
+  const failed = recipe[index]!;
+  const lines = recipe.slice(index).map((step, i) => `  ${index + i + 1}. ${describeStep(step)}${i === 0 ? '   ← failed' : ''}`);
+  const resume = resumes
+    ? `Do that step's job another way (the page may have changed). As soon as a ${failed.action}${failed.action === 'extract' ? ` of ${String(failed.field)}` : ''} succeeds, the recorded steps resume.`
+    : 'Finish the sample yourself.';
+  return [
+    `A recipe recorded for this task was being replayed; step ${index + 1} of ${recipe.length} (${describeStep(failed)}) did not work: ${reason}. You take over from here.`,
+    resume,
+    'The recipe from that step on, as a guide ({{column}} = this sample\'s input):',
+    ...lines,
+  ].join('\n');
+}

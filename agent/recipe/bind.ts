@@ -1,0 +1,244 @@
+import type { Page } from '@playwright/test';
+import * as os from 'node:os';
+import type { ActionCall } from '../actions/dispatch';
+import { dispatch } from '../actions/dispatch';
+import type { ActionEnv, ActionResult } from '../actions/types';
+import { fillTemplatesDeep } from '../decide/templates';
+import type { Decider, Decision, DecisionInput } from '../decide/types';
+import { EvidenceStore } from '../evidence/store';
+import type { SemanticLocator } from '../task/locator-schema';
+import { describeLocator } from '../task/locator-schema';
+import type { RecipeStep, TaskSpec } from '../task/schema';
+import type { FieldBinding } from './entry';
+import type { Draft, DraftStep } from './draft';
+import { candidateLocators, elementsOf, elementsShowing, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
+import { patternCandidates, sameValue } from './patterns';
+import { mentionsAny, shownForms, templateDeep } from './templates';
+
+/** A way to do a step that worked on the source page; later ones are fallbacks when other samples disagree. */
+export interface Alternative {
+  target?: SemanticLocator;
+  pattern?: string;
+}
+
+export interface BoundRecipe {
+  steps: RecipeStep[];
+  fields: Record<string, FieldBinding>;
+  /** Per step index: every target/pattern that reproduced the source value (the first is in steps). */
+  alternatives: Map<number, Alternative[]>;
+  notes: string[];
+}
+
+const MAX_ALTERNATIVES = 4;
+const BIND_TIMEOUT_MS = 10_000;
+
+/**
+ * Replays a draft on the source sample's live page, one step at a time, and before each step that points at
+ * an element works out a locator (and, for extract, a pattern) that reproduces what the sample recorded
+ * without naming the sample's own values.
+ */
+export class BindingDecider implements Decider {
+  readonly kind = 'recipe';
+  readonly needsView = false;
+  readonly bound: BoundRecipe = { steps: [], fields: {}, alternatives: new Map(), notes: [] };
+  private readonly queue: DraftStep[];
+  private index = 0;
+  private failure: string | undefined;
+  private current: DraftStep | undefined;
+  private readonly scratch = new EvidenceStore(os.tmpdir() + '/bwa-bind-scratch');
+
+  constructor(
+    private readonly task: TaskSpec,
+    private readonly draft: Draft,
+    private readonly row: Readonly<Record<string, string>>,
+    private readonly activePage: () => Page,
+    /** Ways to keep per step: more only help when other samples will be checked. */
+    private readonly maxAlternatives = MAX_ALTERNATIVES,
+  ) {
+    this.queue = [...draft.steps, { action: 'done', args: { extracted: { ...draft.rowFields } }, from: 'done' }];
+    for (const [field, template] of Object.entries(draft.rowFields)) this.bound.fields[field] = { step: -1, how: 'row', pattern: template };
+  }
+
+  get failed(): string | undefined {
+    return this.failure;
+  }
+
+  async decide(_input: DecisionInput): Promise<Decision> {
+    if (this.failure) return { actions: [], stuck: this.failure };
+    const draft = this.queue[this.index];
+    if (!draft) return { actions: [], stuck: 'the draft ended without done' };
+    try {
+      if (draft.action === 'done') await this.bindStated();
+      const t0 = Date.now();
+      const step = draft.action === 'done' ? this.doneStep(draft) : await this.bindStep(draft);
+      if (process.env.BWA_DEBUG_BIND) console.log(`bind ${draft.from}: ${Date.now() - t0} ms`);
+      this.current = draft;
+      this.bound.steps.push(step);
+      if (draft.action === 'done') for (const binding of Object.values(this.bound.fields)) if (binding.how === 'row') binding.step = this.bound.steps.length - 1;
+      return { actions: [toCall(step, this.row)] };
+    } catch (error) {
+      this.failure = `${draft.from}: ${error instanceof Error ? error.message : String(error)}`;
+      return { actions: [], stuck: this.failure };
+    }
+  }
+
+  observe(call: ActionCall, result: ActionResult): void {
+    const draft = this.current;
+    this.index += 1;
+    if (!draft || result.success || draft.optional) return;
+    this.failure = `${draft.from} did not replay: ${result.error ?? result.description}`;
+  }
+
+  private doneStep(draft: DraftStep): RecipeStep {
+    return { action: 'done', ...draft.args } as RecipeStep;
+  }
+
+  private async bindStep(draft: DraftStep): Promise<RecipeStep> {
+    const base = { action: draft.action, ...draft.args } as RecipeStep;
+    if (draft.expectUrl) base.expect_url = draft.expectUrl;
+    if (draft.optional) base.optional = true;
+    if (!draft.target) return base;
+    const page = this.activePage();
+    const all = draft.args.all === true;
+    const recorded = fillTemplatesDeep(draft.target, this.row, draft.from);
+    const found = await recordedElements(page, recorded, all);
+    if (!found) {
+      if (draft.optional || (draft.expect && draft.expect.value === null)) return { ...base, target: draft.target };
+      throw new Error(`${describeLocator(recorded)} is not on the page any more`);
+    }
+    const { elements } = found;
+    const forbidden = this.draft.sampleValues;
+    const rowValues = this.draft.row.map(r => r.value);
+    const recordedAsIs = recordedForms(draft.target).filter(form => !locatorMentions(form, this.draft.sampleValues));
+    const keepRecorded = recordedAsIs.length > 0;
+    if (draft.action !== 'extract' || !draft.expect) {
+      const candidates = [...recordedAsIs, ...(await candidateLocators(page, elements, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row))];
+      // The model picked an element named by this sample's values: on another sample the one to pick carries that sample's row value.
+      const wantTemplate = !keepRecorded && candidates.some(mentionsTemplate);
+      const valid: Alternative[] = [];
+      for (const candidate of candidates) {
+        const enough = valid.length >= this.maxAlternatives && (!wantTemplate || valid.some(v => mentionsTemplate(v.target)));
+        if (enough) break;
+        if (await pointsAt(page, fillTemplatesDeep(candidate, this.row, draft.from), elements, all)) valid.push({ target: candidate });
+      }
+      if (wantTemplate) valid.sort((a, b) => Number(mentionsTemplate(b.target)) - Number(mentionsTemplate(a.target)));
+      const chosen = valid[0];
+      if (!chosen) throw new Error(`no locator that holds for other samples points at ${describeLocator(recorded)}`);
+      this.bound.alternatives.set(this.bound.steps.length, valid);
+      return { ...base, target: chosen.target };
+    }
+    return this.bindExtract(draft, base, elements, keepRecorded, rowValues);
+  }
+
+  private async bindExtract(draft: DraftStep, base: RecipeStep, elements: Handle[], keepRecorded: boolean, rowValues: string[]): Promise<RecipeStep> {
+    const forbidden = this.draft.sampleValues;
+    const page = this.activePage();
+    const expect = draft.expect!;
+    const all = draft.args.all === true;
+    const values = all && Array.isArray(expect.value) ? expect.value : [expect.value];
+    const narrowed = draft.args.attribute ? elements : await Promise.all(elements.map((el, i) => narrowTo(el, shownForms(values[i] ?? values[0]))));
+    const candidates = [
+      ...(await candidateLocators(page, narrowed, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row)),
+      ...(keepRecorded && draft.target ? recordedForms(draft.target).filter(form => !locatorMentions(form, this.draft.sampleValues)) : []),
+    ];
+    const { pattern: modelPattern, ...rest } = base as RecipeStep & { pattern?: string };
+    const step: RecipeStep = { ...rest, ...(this.task.required_fields.includes(expect.field) ? {} : { missing: 'null' }) };
+    const found: Alternative[] = [];
+    for (const target of candidates) {
+      if (found.length >= this.maxAlternatives) break;
+      const filled = fillTemplatesDeep(target, this.row, draft.from);
+      const raw = await rawText(page, filled);
+      if (raw === undefined) continue;
+      const patterns = patternCandidates({ raw, value: values[0], type: draft.args.type as never, modelPattern: modelPattern as string | undefined, sampleValues: [...forbidden, ...rowValues] });
+      for (const pattern of patterns.length ? patterns : [undefined]) {
+        if (await this.reproduces({ ...step, target: filled, ...(pattern ? { pattern } : {}) }, expect.value)) {
+          found.push({ target, pattern });
+          break;
+        }
+      }
+    }
+    const chosen = found[0];
+    if (!chosen) throw new Error(`no locator and pattern read ${JSON.stringify(expect.value)} for ${expect.field} without naming this sample's own values`);
+    const index = this.bound.steps.length;
+    this.bound.alternatives.set(index, found);
+    this.bound.fields[expect.field] = { step: index, how: 'dom', locator: describeLocator(chosen.target!), pattern: chosen.pattern };
+    return withAlternative(step, chosen);
+  }
+
+  /** Values the model only stated: bound to the element that shows them, as an extract before done. */
+  private async bindStated(): Promise<void> {
+    const page = this.activePage();
+    const forbidden = this.draft.sampleValues;
+    const rowValues = this.draft.row.map(r => r.value);
+    for (const { field, value } of this.draft.stated) {
+      const items = Array.isArray(value) ? value.map(v => String(v)) : shownForms(value).slice(0, 1);
+      const elements = items.length ? await elementsShowing(page, items).catch(() => undefined) : undefined;
+      const all = Array.isArray(value);
+      const type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : undefined;
+      let chosen: Alternative | undefined;
+      for (const found of elements ? await candidateLocators(page, elements, forbidden, rowValues) : []) {
+        const target = templateDeep(found, this.draft.row);
+        const step = { action: 'extract', field, target, ...(all ? { all: true } : {}), ...(type ? { type } : {}) } as RecipeStep;
+        if (await this.reproduces(step, value)) {
+          chosen = { target };
+          break;
+        }
+      }
+      if (!chosen) {
+        this.bound.fields[field] = { step: -1, how: 'unbound' };
+        this.bound.notes.push(`${field}: the model stated ${JSON.stringify(value).slice(0, 80)} but no element on the final page shows it; a replay leaves it empty`);
+        continue;
+      }
+      const missing = this.task.required_fields.includes(field) ? {} : { missing: 'null' };
+      const step = { action: 'extract', field, target: chosen.target, ...(all ? { all: true } : {}), ...(type ? { type } : {}), ...missing } as RecipeStep;
+      this.bound.fields[field] = { step: this.bound.steps.length, how: 'dom', locator: describeLocator(chosen.target!) };
+      this.bound.alternatives.set(this.bound.steps.length, [chosen]);
+      this.bound.steps.push(step);
+    }
+  }
+
+  /** Runs the extract for real (read-only) and compares with the value the sample recorded. */
+  private async reproduces(step: RecipeStep, expected: unknown): Promise<boolean> {
+    const call = toCall(step, this.row);
+    const page = this.activePage();
+    const env: ActionEnv = {
+      page,
+      context: page.context(),
+      store: this.scratch,
+      signal: AbortSignal.timeout(BIND_TIMEOUT_MS),
+      policy: { isAllowedUrl: () => true, resolveSecrets: t => t, inputDir: os.tmpdir(), beforeNavigation: async () => {} },
+      tabs: { active: page, pages: [page], activate: () => page, drainEvents: () => [] },
+      elements: new Map(),
+      step: 0,
+    };
+    const result = await dispatch(call, env, { timeoutMs: BIND_TIMEOUT_MS });
+    return result.success && sameValue(result.effects?.extracted?.value, expected);
+  }
+}
+
+export function withAlternative(step: RecipeStep, alternative: Alternative): RecipeStep {
+  const { pattern: _old, ...rest } = step as RecipeStep & { pattern?: unknown };
+  return { ...rest, target: alternative.target, ...(alternative.pattern ? { pattern: alternative.pattern } : {}) } as RecipeStep;
+}
+
+const mentionsTemplate = (locator: SemanticLocator | undefined) => JSON.stringify(locator ?? {}).includes('{{');
+
+function locatorMentions(locator: SemanticLocator, values: readonly string[]): boolean {
+  return Object.values(locator).some(v => typeof v === 'string' && mentionsAny(v, values));
+}
+
+async function rawText(page: Page, target: SemanticLocator): Promise<string | undefined> {
+  const [first] = await elementsOf(page, target, true).catch(() => [] as Handle[]);
+  if (!first) return undefined;
+  return first.evaluate(el => {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
+    return (el as HTMLElement).innerText || el.textContent || '';
+  });
+}
+
+const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
+
+export function toCall(step: RecipeStep, row: Readonly<Record<string, string>>): ActionCall {
+  const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
+  return { name: step.action, args: fillTemplatesDeep(args, row, `recipe step ${step.action}`) };
+}

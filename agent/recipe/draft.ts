@@ -1,0 +1,103 @@
+import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
+import { REF_PATTERN } from '../actions/target';
+import { SemanticLocator } from '../task/locator-schema';
+import type { TaskSpec } from '../task/schema';
+import { pruneLog, type PruneLevel } from './prune';
+import { rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templates';
+
+/** One step of a recipe being compiled: what to do, and what the binding replay must still work out. */
+export interface DraftStep {
+  action: string;
+  /** Arguments other than the target, with row values templated. */
+  args: Record<string, unknown>;
+  /** The element as recorded at action time (row values templated); may be sample-specific. */
+  target?: SemanticLocator;
+  /** What this step read on the source sample (extract). */
+  expect?: { field: string; value: unknown };
+  expectUrl?: string;
+  optional?: boolean;
+  /** Where it came from in the source log, for messages. */
+  from: string;
+}
+
+/** The source of a compile: one finished sample, as result.json and action_log.json describe it. */
+export interface SourceRun {
+  runId: string;
+  sampleId: string;
+  row: Record<string, string>;
+  log: readonly ActionLogEntry[];
+  extracted: Readonly<Record<string, ExtractedField>>;
+}
+
+export interface Draft {
+  /** The page the loop opened first, with row values templated (the task's start_url, as it was filled). */
+  startUrl?: string;
+  steps: DraftStep[];
+  /** Values only the model stated (done / save_progress): the binding replay looks for them on the final page. */
+  stated: Array<{ field: string; value: unknown }>;
+  rowFields: Record<string, string>;
+  row: RowValue[];
+  /** Every string specific to the sample: a locator or context holding one of them does not generalise. */
+  sampleValues: string[];
+  dropped: string[];
+}
+
+const OPTIONAL_ACTIONS = new Set(['scroll', 'wait', 'hover']);
+
+export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel): Draft {
+  const row = rowValues(source.row, Object.keys(task.input_schema));
+  const { kept, dropped } = pruneLog(source.log, source.extracted, level);
+  const sampleValues = [...new Set(Object.values(source.extracted).flatMap(f => shownForms(f.value)))].filter(v => !row.some(r => r.value === v));
+  const steps: DraftStep[] = [];
+  for (const entry of kept) {
+    if (entry.action.name === 'done' || entry.action.name === 'save_progress') continue;
+    steps.push(draftStep(entry, row, sampleValues, source.extracted));
+  }
+  const stated: Draft['stated'] = [];
+  const rowFields: Record<string, string> = {};
+  for (const [field, { value, provenance }] of Object.entries(source.extracted)) {
+    if (provenance.source === 'dom' || provenance.source === 'input') continue;
+    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    const fromRow = typeof value === 'string' ? row.find(r => r.value === value) : undefined;
+    if (fromRow) rowFields[field] = `{{${fromRow.column}}}`;
+    else stated.push({ field, value });
+  }
+  const start = source.log.find(e => e.decider === 'loop' && e.action.name === 'goto');
+  const startUrl = typeof start?.action.args.url === 'string' ? templateString(start.action.args.url, row) : undefined;
+  return { startUrl, steps, stated, rowFields, row, sampleValues, dropped: dropped.map(d => `${describeEntry(d.entry)}: ${d.why}`) };
+}
+
+function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[], extracted: SourceRun['extracted']): DraftStep {
+  const { target: rawTarget, ...rest } = entry.action.args;
+  const args = templateDeep(rest, row);
+  const step: DraftStep = { action: entry.action.name, args, from: describeEntry(entry) };
+  const recorded = recordedTarget(entry, rawTarget);
+  if (recorded) step.target = templateDeep(recorded, row);
+  else if (rawTarget !== undefined) throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
+  if (entry.action.name === 'extract') {
+    const field = String(entry.action.args.field);
+    step.expect = { field, value: extracted[field]?.value ?? null };
+  }
+  if (entry.url_before !== entry.url_after && entry.url_after) step.expectUrl = urlExpectation(entry.url_after, sampleValues, row);
+  if (OPTIONAL_ACTIONS.has(entry.action.name)) step.optional = true;
+  return step;
+}
+
+/** Refs die with their snapshot: the structured locator recorded at action time is what replays. */
+function recordedTarget(entry: ActionLogEntry, rawTarget: unknown): SemanticLocator | undefined {
+  const logged = SemanticLocator.safeParse(entry.locator);
+  if (logged.success) return logged.data;
+  const given = SemanticLocator.safeParse(rawTarget);
+  if (given.success) return given.data;
+  if (typeof rawTarget === 'string' && !REF_PATTERN.test(rawTarget.trim())) {
+    const text = rawTarget.trim();
+    return text.startsWith('css=') ? { css: text.slice(4) } : { text };
+  }
+  return undefined;
+}
+
+export function describeEntry(entry: ActionLogEntry): string {
+  const sub = entry.sub_step ? `.${entry.sub_step}` : '';
+  const what = entry.action.name === 'extract' ? ` ${String(entry.action.args.field)}` : entry.element ? ` ${entry.element}` : '';
+  return `step ${entry.step}${sub} (${entry.action.name}${what})`;
+}

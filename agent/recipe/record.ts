@@ -1,0 +1,81 @@
+import type { BrowserContext } from '@playwright/test';
+import type { SampleRecorder } from '../loop/recorder';
+import { stableStringify } from '../task/stable-json';
+import type { LoadedTask } from '../task/load-task';
+import type { Sample } from '../task/samples';
+import { compileRecipe, type Compiled } from './compile';
+import type { SourceRun } from './draft';
+import { RECIPE_FORMAT, type RecipeEntry } from './entry';
+import { recipeStore } from './store';
+
+export type SaveMode =
+  /** First recipe from a model-decided sample (AGENT_RECORD=1): only when no fresh one exists. */
+  | { kind: 'record' }
+  /** A self-healed sample: the next revision, unless another sample already rewrote the base revision. */
+  | { kind: 'repair'; baseRevision: number }
+  /** `bwa recipe compile`: always written, as the next revision of whatever is stored. */
+  | { kind: 'explicit' };
+
+export interface Saved {
+  entry?: RecipeEntry;
+  location: string;
+  /** Why nothing was written. */
+  skipped?: string;
+}
+
+export async function saveCompiled(task: LoadedTask, compiled: Compiled, source: SourceRun, mode: SaveMode): Promise<Saved> {
+  const store = recipeStore();
+  let skipped: string | undefined;
+  const entry = await store.update(task, current => {
+    if (mode.kind === 'record' && current) return void (skipped = `a recipe (revision ${current.revision}) was already recorded`);
+    if (mode.kind === 'repair' && current && current.revision !== mode.baseRevision)
+      return void (skipped = `another sample already rewrote the recipe (revision ${current.revision})`);
+    if (mode.kind === 'repair' && current && stableStringify(current.steps) === stableStringify(compiled.steps)) return void (skipped = 'the repaired recipe is the stored one');
+    const revision = (current?.revision ?? 0) + 1;
+    const reason = mode.kind === 'repair' ? 'self-heal: the model repaired a failed step' : mode.kind === 'record' ? 'recorded from a model run' : 'compiled with bwa recipe compile';
+    return {
+      format: RECIPE_FORMAT,
+      task_id: task.spec.task_id,
+      task_hash: task.hash,
+      revision,
+      compiled_at: new Date().toISOString(),
+      source: { run_id: source.runId, sample_id: source.sampleId },
+      start_url: compiled.startUrl,
+      steps: compiled.steps,
+      fields: compiled.fields,
+      verified_on: compiled.verifiedOn,
+      notes: compiled.notes,
+      history: [...(current?.history ?? []), { revision, at: new Date().toISOString(), run_id: source.runId, sample_id: source.sampleId, reason }],
+    };
+  });
+  return { entry, location: store.location(task), skipped };
+}
+
+export interface SessionRecording {
+  task: LoadedTask;
+  sample: Sample;
+  context: BrowserContext;
+  runId: string;
+  recorder: SampleRecorder;
+  /** Set when a self-healing replay was repaired by the model: the revision it started from. */
+  repairedFrom?: number;
+}
+
+/** Compiles the sample that just finished and stores it; returns a note for the sample's record. Never throws. */
+export async function recordFromSession(input: SessionRecording): Promise<string | undefined> {
+  const { task, sample, recorder } = input;
+  const mode: SaveMode = input.repairedFrom !== undefined ? { kind: 'repair', baseRevision: input.repairedFrom } : { kind: 'record' };
+  if (mode.kind === 'record' && recipeStore().lookup(task).hit) return undefined;
+  const browser = input.context.browser();
+  if (!browser) return 'recipe not recorded: no browser to replay it in';
+  const source: SourceRun = { runId: input.runId, sampleId: sample.sample_id, row: sample.row, log: [...recorder.log], extracted: { ...recorder.fields } };
+  try {
+    const compiled = await compileRecipe({ task, source, browser, runId: input.runId });
+    const saved = await saveCompiled(task, compiled, source, mode);
+    if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;
+    const what = mode.kind === 'repair' ? 'recipe repaired and rewritten' : 'recipe compiled from this sample';
+    return `${what}: ${saved.location} (revision ${saved.entry.revision}, ${saved.entry.steps.length} steps)`;
+  } catch (error) {
+    return `recipe not recorded: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}

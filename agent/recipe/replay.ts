@@ -1,0 +1,53 @@
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Decider } from '../decide/types';
+import type { ActionLogEntry, Result } from '../evidence/result-schema';
+import { SampleSession } from '../session';
+import { authStatePath } from '../task/auth';
+import type { LoadedTask } from '../task/load-task';
+import type { Sample } from '../task/samples';
+import type { SourceRun } from './draft';
+
+export interface ReplayEnv {
+  browser: Browser;
+  task: LoadedTask;
+  /** The run the replays belong to (rate limits are shared with it); their evidence goes to a temp folder. */
+  runId: string;
+}
+
+export interface Replayed {
+  result: Result;
+  log: ActionLogEntry[];
+}
+
+/**
+ * Under tsx (the bwa CLI) esbuild's keepNames wraps named inner functions of page.evaluate callbacks in
+ * `__name(fn, "fn")`, which does not exist in the page; the Playwright runner compiles without it.
+ */
+const TSX_NAME_HELPER = 'globalThis.__name ??= (fn) => fn;';
+
+const CONTEXT: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, colorScheme: 'light', acceptDownloads: true };
+
+/** One sample through the real loop (actions, evidence, requirements) with the given decider, in a fresh context. */
+export async function replaySample(env: ReplayEnv, sample: Sample, decider: (activePage: () => Page) => Decider): Promise<Replayed> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bwa-recipe-replay-'));
+  const profile = env.task.spec.auth_profile;
+  const storageState = profile && fs.existsSync(authStatePath(profile)) ? authStatePath(profile) : undefined;
+  const context = await env.browser.newContext({ ...CONTEXT, storageState });
+  try {
+    await context.addInitScript(TSX_NAME_HELPER);
+    const page = await context.newPage();
+    const session = await SampleSession.prepare({ task: env.task, sample, context, page, runId: env.runId, attempt: 0, deciderMode: 'recipe', decider, dir, learn: false });
+    const result = await session.run();
+    return { result, log: [...session.recorder.log] };
+  } finally {
+    await context.close().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function sampleOfSource(source: SourceRun): Sample {
+  return { sample_id: source.sampleId, row: source.row, line: 0, source: `run ${source.runId}` };
+}

@@ -1,0 +1,95 @@
+import { expect, test } from '../../../agent/fixture';
+import { compileRecipe } from '../../../agent/recipe/compile';
+import { saveCompiled } from '../../../agent/recipe/record';
+import { recipeStore } from '../../../agent/recipe/store';
+import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
+import { bundledTask, useScriptedModel } from '../helpers/agent-env';
+import { peopleTruth, personSample, runOne, searchScript, sourceOf, valuesOf, type People } from './helpers';
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let people: People;
+
+test.beforeAll(async () => {
+  env = await useScriptedModel();
+  people = await peopleTruth();
+});
+test.afterAll(async () => env.restore());
+test.beforeEach(() => env.server.reset());
+
+const REF = /"(?:f\d+)?e\d+"/;
+
+test('compiled from a scripted model run: no refs, row values as {{username}}, replays on its sample and on others with no model', async ({ agent, browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
+  const result = await agent.run(task, personSample('ada'));
+  expect(result.status).toBe('done');
+  expect(result.extracted.pinned!.provenance.source).toBe('model');
+
+  const compiled = await compileRecipe({ task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
+  const text = JSON.stringify(compiled.steps);
+  expect(text).not.toMatch(REF);
+  for (const adaOnly of ['Ada Lovelace', 'London, UK', '1,234', 'analytical-engine']) expect(text).not.toContain(adaOnly);
+  expect(compiled.startUrl).toBe('http://127.0.0.1:4101/people/{{username}}');
+  expect(compiled.steps.map(s => s.action)).toEqual(['screenshot', 'extract', 'extract', 'extract', 'extract', 'click', 'extract', 'extract', 'done']);
+  // The pinned names the model only stated are bound to the elements that show them.
+  expect(compiled.fields.pinned).toMatchObject({ how: 'dom' });
+  expect(compiled.verifiedOn).toEqual([{ sample_id: 'ada', fields: 6 }]);
+
+  await saveCompiled(task, compiled, sourceOf(result), { kind: 'explicit' });
+  for (const username of ['grace', 'esther_petrov']) {
+    const replayed = await runOne(browser, task, username, 'recipe');
+    expect(replayed.status, replayed.error ?? '').toBe('done');
+    expect(replayed.decider).toBe('recipe');
+    expect(replayed.usage.model_calls).toBe(0);
+    const person = people[username]!;
+    expect(valuesOf(replayed)).toMatchObject({ ...person, pinned: person.pinned.length ? person.pinned : null, company: person.company });
+  }
+  expect(env.server.requests.filter(r => r.key?.sampleId !== 'ada')).toEqual([]);
+});
+
+test('pruning: a pause, a failed click and a detour are left out; a goto and a click on the sample\'s own item become templates', async ({ agent, browser }) => {
+  const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
+  env.server.setScript('people_search', 'ada', searchScript(people.ada!, 'ada'));
+  const result = await agent.run(task, personSample('ada'));
+  expect(env.server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+
+  const compiled = await compileRecipe({ task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
+  const [search, open, ...rest] = compiled.steps;
+  expect(search).toMatchObject({ action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}' });
+  expect(search!.expect_url).toBe('^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$');
+  expect(open!.action).toBe('click');
+  expect(JSON.stringify(open!.target)).toContain('{{username}}');
+  expect(JSON.stringify(compiled.steps)).not.toMatch(/Repositories|"wait"|"go_back"|e999|Ada Lovelace/);
+  expect(rest[0]).toMatchObject({ action: 'screenshot', label: 'profile' });
+  expect(compiled.notes.join(' ')).toMatch(/step 2 \(wait\): a pause that waits for nothing.*step 3 \(click\): failed.*Repositories.*a detour/);
+
+  await saveCompiled(task, compiled, sourceOf(result), { kind: 'explicit' });
+  const grace = await runOne(browser, task, 'grace', 'recipe');
+  expect(grace.status, grace.error ?? '').toBe('done');
+  expect(valuesOf(grace)).toMatchObject({ display_name: 'Grace Hopper', followers: people.grace!.followers });
+});
+
+test('AGENT_RECORD=1: the first done model sample is compiled during the run; later samples replay it with no model call', async ({ browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  process.env.AGENT_RECORD = '1';
+  try {
+    env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
+    const first = await runOne(browser, task, 'ada', 'auto');
+    expect(first.decider).toBe('model');
+    expect(first.notes.join('\n')).toMatch(/recipe compiled from this sample: .*recipes\/people_profile\.json \(revision 1, 9 steps\)/);
+    const stored = recipeStore().lookup(task);
+    expect(stored.hit).toBe(true);
+
+    for (const username of ['linus', 'barbara']) {
+      const later = await runOne(browser, task, username, 'auto');
+      expect(later.status, later.error ?? '').toBe('done');
+      expect(later.decider).toBe('recipe-heal');
+      expect(later.usage.model_calls).toBe(0);
+      expect(later.extracted.followers!.value).toBe(people[username]!.followers);
+    }
+    expect(env.server.requests.filter(r => r.kind === 'decider').every(r => r.key?.sampleId === 'ada')).toBe(true);
+  } finally {
+    delete process.env.AGENT_RECORD;
+  }
+});

@@ -1,0 +1,71 @@
+import type { Browser } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { ScriptInput } from '../../../fixtures/model-server';
+import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { sourceFromResult } from '../../../agent/recipe/compile';
+import type { SourceRun } from '../../../agent/recipe/draft';
+import { RecipeEntry } from '../../../agent/recipe/entry';
+import { recipeFileFor } from '../../../agent/recipe/store';
+import { ActionLogEntry, type Result } from '../../../agent/evidence/result-schema';
+import type { DeciderMode } from '../../../agent/decide/select';
+import { SampleSession } from '../../../agent/session';
+import type { LoadedTask } from '../../../agent/task/load-task';
+import { readRunFile, sampleOf } from '../helpers/agent-env';
+
+export type People = Record<string, PersonTruth>;
+
+export async function peopleTruth(): Promise<People> {
+  return (await (await fetch('http://127.0.0.1:4101/__truth.json')).json()).people;
+}
+
+export const personSample = (username: string) => sampleOf({ sample_id: username, username });
+
+/** The compile source a finished in-process sample left in the reports folder. */
+export function sourceOf(result: Result): SourceRun {
+  const log = z.array(ActionLogEntry).parse(JSON.parse(readRunFile(result.task_id, result.sample_id, 'action_log.json')));
+  return sourceFromResult(result, log);
+}
+
+/** A model run that reaches the profile the long way: a pause, a failed click, a search, a detour. */
+export function searchScript(person: PersonTruth, username: string): ScriptInput {
+  const profile = peopleProfileScript(person) as { steps: unknown[] };
+  return {
+    ...profile,
+    steps: [
+      { tool: 'wait', args: { seconds: 0.2 } },
+      { tool: 'click', target: { raw: 'e999' } },
+      { tool: 'goto', args: { url: `http://127.0.0.1:4101/search?q=${username}` } },
+      { tool: 'click', target: { role: 'link', name: person.display_name } },
+      { tool: 'click', target: { role: 'link', name: 'Repositories' } },
+      { tool: 'go_back' },
+      ...profile.steps,
+    ],
+  } as ScriptInput;
+}
+
+export function storedEntry(task: LoadedTask): RecipeEntry {
+  return RecipeEntry.parse(JSON.parse(fs.readFileSync(recipeFileFor(task), 'utf8')));
+}
+
+export function writeEntry(task: LoadedTask, entry: unknown): void {
+  const file = recipeFileFor(task);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(entry, null, 2));
+}
+
+/** One sample through SampleSession in its own context, with the decider mode asked for (no fixture option needed). */
+export async function runOne(browser: Browser, task: LoadedTask, username: string, mode: DeciderMode): Promise<Result> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const sample = personSample(username);
+    const session = await SampleSession.prepare({ task, sample, context, page, runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false });
+    return await session.run();
+  } finally {
+    await context.close();
+  }
+}
+
+export const valuesOf = (result: Result) => Object.fromEntries(Object.entries(result.extracted).map(([k, f]) => [k, f.value]));
