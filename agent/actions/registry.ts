@@ -10,6 +10,7 @@ import { scroll } from './scroll';
 import { selectOption } from './select';
 import { switchTab } from './tabs';
 import { check, uncheck } from './toggle';
+import { TargetText } from './target';
 import type { ActionDefinition } from './types';
 import { upload } from './upload';
 import { wait } from './wait';
@@ -44,7 +45,19 @@ export function toolDefinitions(names: readonly string[] = actionNames(), extraP
     const action = byName.get(name);
     if (!action) throw new Error(`Unknown action ${name}`);
     const schema = extraProperties ? action.schema.extend(extraProperties.shape) : action.schema;
-    const { $schema: _ignored, ...input_schema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...input_schema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', override: showTargetsAsText }) as Record<string, unknown>;
     return { name, description: action.description, input_schema: { ...input_schema, type: 'object' } };
   });
+}
+
+/**
+ * The model names elements with text (a ref, visible text, `css=`); the six object forms recipes may use
+ * would cost every request thousands of tokens, so the model is shown the text form only.
+ */
+function showTargetsAsText(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const schema = ctx.zodSchema;
+  if (!(schema instanceof z.ZodUnion) || !schema.options.includes(TargetText)) return;
+  const description = ctx.jsonSchema.description;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, { type: 'string', minLength: 1, description: description ?? TargetText.description });
 }

@@ -26,8 +26,11 @@ const DescribedSemanticLocator = z.union(
   ) as unknown as typeof SemanticLocator.options,
 );
 
+/** The form the model uses; the object forms are for recorded recipes. */
+export const TargetText = z.string().min(1).describe('A ref from the page state (e.g. "e12"), the visible text, or "css=<selector>"');
+
 export const TargetArg = z
-  .union([z.string().min(1).describe('A ref from the page state (e.g. "e12"), the visible text, or "css=<selector>"'), DescribedSemanticLocator])
+  .union([TargetText, DescribedSemanticLocator])
   .describe('The element: a ref from the page state (e.g. "e12"), its visible text, or "css=<selector>" as a last resort');
 export type TargetArg = z.infer<typeof TargetArg>;
 

@@ -113,4 +113,16 @@ test.describe('the registry', () => {
     }
     expect(undescribed).toEqual([]);
   });
+
+  test('the model is shown targets as text; the dispatcher still takes recorded locator objects', async ({ harness }) => {
+    const click = toolDefinitions(['click'])[0]!;
+    expect((click.input_schema.properties as Record<string, unknown>).target).toEqual({
+      type: 'string',
+      minLength: 1,
+      description: 'The element: a ref from the page state (e.g. "e12"), its visible text, or "css=<selector>" as a last resort',
+    });
+    await harness.ok('goto', { url: `${WIDGETS}/modal` });
+    const recorded = await harness.ok('click', { target: { role: 'button', name: 'Accept all' } });
+    expect(recorded.element).toEqual({ role: 'button', name: 'Accept all' });
+  });
 });
