@@ -62,7 +62,8 @@ export class RecoveryMonitor {
     if (repeats === LOOP_REPEATS)
       notices.push(`You have taken the same action (${call.name}) on this page ${repeats} times without progress. Try a different approach, or call done or fail.`);
 
-    const typeKey = `${url}\u0000${call.name}`;
+    // Spam is the same action again and again: typing into four different fields of one form is filling it in.
+    const typeKey = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args.target ?? null)}`;
     const sameType = observation.newData ? 0 : (this.typeCounts.get(typeKey) ?? 0) + 1;
     this.typeCounts.set(typeKey, sameType);
     if (sameType >= SPAM_REPEATS && !['extract', 'save_progress', 'screenshot'].includes(call.name) && !this.forceFinish) {

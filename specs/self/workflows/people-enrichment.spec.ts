@@ -9,6 +9,7 @@ import type { LoadedTask } from '../../../agent/task/load-task';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
+import { enrichmentInputCsv } from '../../../fixtures/sites/peoplesearch/write-inputs';
 import { logIn, profileSecrets } from '../../setup/login';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
@@ -110,6 +111,13 @@ async function runSamples(browser: Browser, task: LoadedTask, ids: readonly stri
   for (const id of ids) results.push(await finish(await prepare(id)));
   return results;
 }
+
+test('inputs: the CSV is written from the site\'s lookups; the site is a login wall', async () => {
+  expect(fs.readFileSync(CSV_FILE, 'utf8')).toBe(enrichmentInputCsv());
+  const response = await fetch(`${SITE}/in/maria-garcia-2b71c4`, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  expect(response.headers.get('location')).toBe('/login?next=%2Fin%2Fmaria-garcia-2b71c4');
+});
 
 test('sign-in setup: missing credentials fail with one message naming the variables', () => {
   expect(() => profileSecrets('peoplesearch', [TASK], {})).toThrow(
