@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeLocator, SemanticLocator } from '../task/locator-schema';
 import { isPageGone, PAGE_GONE_MESSAGE } from './errors';
 import { describeKnown, findKnownByName, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
-import { semanticFromAria } from './semantic-from-aria';
+import { semanticFromDom } from './semantic-from-dom';
 import { ActionError, type ActionEnv, type KnownElement } from './types';
 
 export { describeKnown, semanticOf } from './known-elements';
@@ -78,7 +78,7 @@ async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string,
   const count = await countOrZero(locator);
   const known = elements.get(ref) ?? rememberedElement(page, ref);
   if (count === 0) throw new ActionError(staleRefMessage(ref, known, elements));
-  const element = known ? semanticOf(known) : await semanticFromAria(locator, { css: `aria-ref=${ref}` });
+  const element = known ? semanticOf(known) : await semanticFromDom(locator, { css: `aria-ref=${ref}` });
   const label = known ? `[${ref}] ${describeKnown(known)}` : `[${ref}] ${describeLocator(element)}`;
   return { locator, element, label, ref };
 }

@@ -122,5 +122,8 @@ test.describe('target resolution', () => {
     const ref = harness.ref('button', 'Accept all');
     const resolved = await resolveTarget(ref, { page, elements: new Map() });
     expect(resolved.element).toEqual({ role: 'button', name: 'Accept all' });
+    // Naming it must not cost the model its refs (an aria snapshot would replace them all).
+    await harness.ok('click', { target: ref });
+    await expect(page.locator('#cookie-overlay')).toBeHidden();
   });
 });
