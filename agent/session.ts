@@ -10,6 +10,7 @@ import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
 import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
 import { SelfHealingDecider } from './decide/self-heal';
+import { recordFromSession } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
 import { sampleContext } from './decide/prompt';
@@ -145,8 +146,7 @@ export class SampleSession {
     for (const repair of healed?.repairs ?? []) this.recorder.notes.push(`self-heal: ${repair.reason}; the model took over`);
     const recording = process.env.AGENT_RECORD === '1' && this.decider.kind === 'model';
     if (status !== 'done' || this.options.decider || !(recording || healed?.repairs.length)) return;
-    const { recordFromSession } = await import('./recipe/record');
-    const note = await recordFromSession({ ...this.options, recorder: this.recorder, repairedFrom: healed?.repairs.length ? healed.revision : undefined });
+    const note = await recordFromSession({ ...this.options, prepare: options => SampleSession.prepare(options), recorder: this.recorder, repairedFrom: healed?.repairs.length ? healed.revision : undefined });
     if (note) this.recorder.notes.push(note);
   }
 }

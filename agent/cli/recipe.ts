@@ -9,6 +9,7 @@ import { saveCompiled } from '../recipe/record';
 import { chooseSources, readRunSamples } from '../recipe/run-sources';
 import { stepsOf } from '../recipe/entry';
 import { recipeStore } from '../recipe/store';
+import { SampleSession } from '../session';
 import { RUN_ID_PATTERN, runDir, settings } from '../settings';
 import { BwaInputError } from '../task/errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
@@ -58,7 +59,7 @@ async function compile(run: string, taskId: string, sampleId?: string): Promise<
   console.log(`compiling ${taskId} from ${source.runId}/${source.sampleId}${others.length ? `, checking on ${others.map(o => o.sampleId).join(', ')}` : ''} …`);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
-    const compiled = await compileRecipe({ task, source, others, browser, runId: path.basename(folder) });
+    const compiled = await compileRecipe({ prepare: options => SampleSession.prepare(options), task, source, others, browser, runId: path.basename(folder) });
     const saved = await saveCompiled(task, compiled, source, { kind: 'explicit' });
     const entry = saved.entry!;
     console.log(`recipe revision ${entry.revision} → ${path.relative(process.cwd(), saved.location) || saved.location}`);

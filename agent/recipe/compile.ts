@@ -9,9 +9,10 @@ import { draftRecipe, type SourceRun } from './draft';
 import type { FieldBinding } from './entry';
 import { sameValue } from './patterns';
 import type { PruneLevel } from './prune';
-import { replaySample, sampleOfSource, type ReplayEnv } from './replay';
+import { replaySample, sampleOfSource, type PrepareSession, type ReplayEnv } from './replay';
 
 export interface CompileInput {
+  prepare: PrepareSession;
   task: LoadedTask;
   source: SourceRun;
   browser: Browser;
@@ -38,7 +39,7 @@ const MAX_TUNING_ROUNDS = 8;
  * sample's values.
  */
 export async function compileRecipe(input: CompileInput): Promise<Compiled> {
-  const env: ReplayEnv = { browser: input.browser, task: input.task, runId: input.runId };
+  const env: ReplayEnv = { browser: input.browser, prepare: input.prepare, task: input.task, runId: input.runId };
   const spec = input.task.spec;
   const problems: string[] = [];
   for (const level of LEVELS) {

@@ -1,5 +1,5 @@
 import type { ElementHandle, Page } from '@playwright/test';
-import { semanticFromAria } from '../actions/semantic-from-aria';
+import { semanticFromDom } from '../actions/semantic-from-dom';
 import { resolveTarget } from '../actions/target';
 import type { SemanticLocator } from '../task/locator-schema';
 import { mentionsAny } from './templates';
@@ -124,18 +124,18 @@ async function semanticCandidates(page: Page, el: Handle, sampleValues: readonly
   const constant = (text: string | null): text is string => Boolean(text) && !mentionsAny(text!, sampleValues);
   if (constant(facts.testId)) out.push({ testId: facts.testId });
   if (constant(facts.label)) out.push({ label: facts.label });
-  const aria = await ariaOf(page, el);
+  const aria = await identityOf(page, el);
   if (aria && 'role' in aria && aria.name && constant(aria.name) && aria.role !== 'generic') out.push({ role: aria.role, name: aria.name, exact: true });
   if (constant(facts.placeholder)) out.push({ placeholder: facts.placeholder });
   return out;
 }
 
 /** Playwright's role and name for an element handle (marked for a moment so a locator can find it). */
-async function ariaOf(page: Page, el: Handle): Promise<SemanticLocator | undefined> {
+async function identityOf(page: Page, el: Handle): Promise<SemanticLocator | undefined> {
   const mark = `bwa-${Math.random().toString(36).slice(2, 10)}`;
   await el.evaluate((e, m) => e.setAttribute('data-bwa-bind', m), mark);
   try {
-    return await semanticFromAria(page.locator(`[data-bwa-bind="${mark}"]`), { css: '*' });
+    return await semanticFromDom(page.locator(`[data-bwa-bind="${mark}"]`), { css: '*' });
   } catch {
     return undefined;
   } finally {

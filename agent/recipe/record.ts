@@ -6,6 +6,7 @@ import type { Sample } from '../task/samples';
 import { compileRecipe, type Compiled } from './compile';
 import type { SourceRun } from './draft';
 import { RECIPE_FORMAT, type RecipeEntry } from './entry';
+import type { PrepareSession } from './replay';
 import { recipeStore } from './store';
 
 export type SaveMode =
@@ -52,6 +53,7 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
 }
 
 export interface SessionRecording {
+  prepare: PrepareSession;
   task: LoadedTask;
   sample: Sample;
   context: BrowserContext;
@@ -70,7 +72,7 @@ export async function recordFromSession(input: SessionRecording): Promise<string
   if (!browser) return 'recipe not recorded: no browser to replay it in';
   const source: SourceRun = { runId: input.runId, sampleId: sample.sample_id, row: sample.row, log: [...recorder.log], extracted: { ...recorder.fields } };
   try {
-    const compiled = await compileRecipe({ task, source, browser, runId: input.runId });
+    const compiled = await compileRecipe({ prepare: input.prepare, task, source, browser, runId: input.runId });
     const saved = await saveCompiled(task, compiled, source, mode);
     if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;
     const what = mode.kind === 'repair' ? 'recipe repaired and rewritten' : 'recipe compiled from this sample';

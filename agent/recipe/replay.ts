@@ -4,14 +4,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Decider } from '../decide/types';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
-import { SampleSession } from '../session';
+import type { SampleSession, SessionOptions } from '../session';
 import { authStatePath } from '../task/auth';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { SourceRun } from './draft';
 
+/** SampleSession.prepare, passed in: the session records recipes, so the recipe code does not import it. */
+export type PrepareSession = (options: SessionOptions) => Promise<SampleSession>;
+
 export interface ReplayEnv {
   browser: Browser;
+  prepare: PrepareSession;
   task: LoadedTask;
   /** The run the replays belong to (rate limits are shared with it); their evidence goes to a temp folder. */
   runId: string;
@@ -39,7 +43,7 @@ export async function replaySample(env: ReplayEnv, sample: Sample, decider: (act
   try {
     await context.addInitScript(TSX_NAME_HELPER);
     const page = await context.newPage();
-    const session = await SampleSession.prepare({ task: env.task, sample, context, page, runId: env.runId, attempt: 0, deciderMode: 'recipe', decider, dir, learn: false });
+    const session = await env.prepare({ task: env.task, sample, context, page, runId: env.runId, attempt: 0, deciderMode: 'recipe', decider, dir, learn: false });
     const result = await session.run();
     return { result, log: [...session.recorder.log] };
   } finally {

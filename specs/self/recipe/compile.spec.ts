@@ -2,6 +2,7 @@ import { expect, test } from '../../../agent/fixture';
 import { compileRecipe } from '../../../agent/recipe/compile';
 import { saveCompiled } from '../../../agent/recipe/record';
 import { recipeStore } from '../../../agent/recipe/store';
+import { SampleSession } from '../../../agent/session';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
 import { peopleTruth, personSample, runOne, searchScript, sourceOf, valuesOf, type People } from './helpers';
@@ -25,7 +26,7 @@ test('compiled from a scripted model run: no refs, row values as {{username}}, r
   expect(result.status).toBe('done');
   expect(result.extracted.pinned!.provenance.source).toBe('model');
 
-  const compiled = await compileRecipe({ task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
+  const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
   const text = JSON.stringify(compiled.steps);
   expect(text).not.toMatch(REF);
   for (const adaOnly of ['Ada Lovelace', 'London, UK', '1,234', 'analytical-engine']) expect(text).not.toContain(adaOnly);
@@ -54,7 +55,7 @@ test('pruning: a pause, a failed click and a detour are left out; a goto and a c
   expect(env.server.errors).toEqual([]);
   expect(result.status).toBe('done');
 
-  const compiled = await compileRecipe({ task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
+  const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
   const [search, open, ...rest] = compiled.steps;
   expect(search).toMatchObject({ action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}' });
   expect(search!.expect_url).toBe('^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$');

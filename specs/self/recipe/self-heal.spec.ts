@@ -1,0 +1,112 @@
+import { expect, test } from '@playwright/test';
+import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
+import type { LoadedTask } from '../../../agent/task/load-task';
+import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
+import { bundledTask, useScriptedModel } from '../helpers/agent-env';
+import { peopleTruth, runOne, storedEntry, valuesOf, writeEntry, type People } from './helpers';
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let people: People;
+
+test.beforeAll(async () => {
+  env = await useScriptedModel();
+  people = await peopleTruth();
+});
+test.afterAll(async () => env.restore());
+test.beforeEach(() => env.server.reset());
+
+/** The people_profile recipe as compile writes it, with step 2 pointing at an element the page does not have. */
+function brokenRecipe(task: LoadedTask): void {
+  const extract = (field: string, css: string, more: Record<string, unknown> = {}) => ({ action: 'extract', field, target: { css }, pattern: '^\\s*(.+)\\s*$', ...more });
+  writeEntry(task, {
+    format: RECIPE_FORMAT,
+    task_id: task.spec.task_id,
+    task_hash: task.hash,
+    revision: 1,
+    compiled_at: '2026-01-01T00:00:00.000Z',
+    source: { run_id: 'earlier', sample_id: 'ada' },
+    steps: [
+      { action: 'screenshot', label: 'profile' },
+      extract('display_name', '.p-fullname-renamed'),
+      extract('bio', 'div.p-note div', { missing: 'null' }),
+      extract('company', 'span.p-org', { missing: 'null' }),
+      extract('location', 'span.p-label', { missing: 'null' }),
+      { action: 'click', target: { text: 'Profile stats', exact: true } },
+      { action: 'extract', field: 'followers', type: 'integer', target: { css: 'li.followers-exact' }, pattern: '([\\d,]+) followers' },
+      { action: 'extract', field: 'pinned', target: { css: 'span.repo' }, all: true, missing: 'null' },
+      { action: 'done', extracted: {} },
+    ],
+    fields: {},
+    verified_on: [],
+    notes: [],
+    history: [{ revision: 1, at: '2026-01-01T00:00:00.000Z', run_id: 'earlier', sample_id: 'ada', reason: 'test' }],
+  });
+}
+
+test('a step that no longer fits: the model repairs it, the replay resumes, the sample ends done and the recipe is rewritten', async ({ browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  brokenRecipe(task);
+  const ada = people.ada!;
+  env.server.setScript('people_profile', 'ada', {
+    steps: [{ tool: 'extract', target: { role: 'heading', name: ada.display_name }, args: { field: 'display_name', pattern: `^(${ada.display_name})` } }],
+    on_exhausted: 'error',
+  });
+  const healed = await runOne(browser, task, 'ada', 'auto');
+  expect(env.server.errors).toEqual([]);
+  expect(healed.status, healed.error ?? '').toBe('done');
+  expect(healed.decider).toBe('recipe-heal');
+  expect(valuesOf(healed)).toMatchObject({ display_name: ada.display_name, followers: ada.followers, pinned: ada.pinned });
+  // One model turn: the repair. It was told which step failed and what the rest of the recipe does.
+  const turns = env.server.requests.filter(r => r.kind === 'decider');
+  expect(turns).toHaveLength(1);
+  expect(healed.usage.model_calls).toBe(1);
+  expect(turns[0]!.lastUserText).toContain('step 2 of 9 (extract display_name ← css=.p-fullname-renamed');
+  expect(turns[0]!.lastUserText).toMatch(/3\. extract bio ← css=div\.p-note div[\s\S]*9\. done/);
+  const notes = healed.notes.join('\n');
+  expect(notes).toMatch(/self-heal: recipe step 2 \(extract display_name ← css=\.p-fullname-renamed .*\) failed: No element matches/);
+  expect(notes).toMatch(/recipe repaired and rewritten: .*people_profile\.json \(revision 2, 9 steps\)/);
+
+  const rewritten = storedEntry(task);
+  expect(rewritten.revision).toBe(2);
+  expect(rewritten.history.map(h => h.revision)).toEqual([1, 2]);
+  expect(JSON.stringify(rewritten.steps)).not.toContain('p-fullname-renamed');
+  expect(JSON.stringify(rewritten.steps)).not.toContain(ada.display_name);
+  expect(rewritten.steps[1]).toMatchObject({ action: 'extract', field: 'display_name' });
+
+  // The next sample replays revision 2 with no model call.
+  const grace = await runOne(browser, task, 'grace', 'auto');
+  expect(grace.status, grace.error ?? '').toBe('done');
+  expect(grace.extracted.display_name!.value).toBe(people.grace!.display_name);
+  expect(grace.usage.model_calls).toBe(0);
+});
+
+test('without a key the broken step ends the sample as needs_review naming it; recipe mode never calls the model', async ({ browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  brokenRecipe(task);
+  const key = process.env.ANTHROPIC_API_KEY;
+  delete process.env.ANTHROPIC_API_KEY;
+  try {
+    const offline = await runOne(browser, task, 'ada', 'auto');
+    expect(offline.status).toBe('needs_review');
+    expect(offline.decider).toBe('recipe');
+    expect(offline.error).toMatch(/^recipe step 2 \(extract\) failed: No element matches css=\.p-fullname-renamed/);
+  } finally {
+    process.env.ANTHROPIC_API_KEY = key;
+  }
+  const recipeOnly = await runOne(browser, task, 'ada', 'recipe');
+  expect(recipeOnly.status).toBe('needs_review');
+  expect(recipeOnly.error).toContain('recipe step 2 (extract) failed');
+  expect(env.server.requests).toEqual([]);
+  expect(storedEntry(task).revision).toBe(1);
+});
+
+test('model mode never replays a stored recipe', async ({ browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  brokenRecipe(task);
+  env.server.setScript('people_profile', 'grace', peopleProfileScript(people.grace!));
+  const result = await runOne(browser, task, 'grace', 'model');
+  expect(result.status).toBe('done');
+  expect(result.decider).toBe('model');
+  expect(env.server.requests.filter(r => r.kind === 'decider').length).toBe(result.usage.model_calls);
+  expect(storedEntry(task).revision).toBe(1);
+});
