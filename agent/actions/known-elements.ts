@@ -7,6 +7,18 @@ const INTERACTIVE_ROLES = new Set([
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton', 'treeitem', 'gridcell',
 ]);
 
+const OTHER_ROLES = [
+  'heading', 'img', 'listitem', 'list', 'row', 'cell', 'columnheader', 'rowheader', 'table', 'grid', 'dialog', 'alertdialog',
+  'alert', 'status', 'navigation', 'main', 'region', 'article', 'paragraph', 'tabpanel', 'tablist', 'group', 'banner',
+  'contentinfo', 'complementary', 'form', 'search', 'progressbar', 'meter', 'tooltip', 'figure', 'term', 'definition', 'note',
+  'toolbar', 'tree', 'menu', 'menubar', 'radiogroup', 'iframe', 'code', 'blockquote', 'caption', 'generic',
+];
+
+/** Roles the page state prints, so `button "Follow"` is read as a role and a name and `said "hi"` as plain text. */
+export function isAriaRole(word: string): boolean {
+  return INTERACTIVE_ROLES.has(word) || OTHER_ROLES.includes(word);
+}
+
 /**
  * Every ref a page has shown the model, so a stale ref can still be named ("e7 was button "Follow"") and
  * matched to its replacement in the latest snapshot.

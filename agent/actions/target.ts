@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator, SemanticLocator } from '../task/locator-schema';
 import { isPageGone, PAGE_GONE_MESSAGE } from './errors';
-import { describeKnown, findKnownByName, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
+import { describeKnown, findKnownByName, isAriaRole, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
 import { semanticFromDom } from './semantic-from-dom';
 import { ActionError, type ActionEnv, type KnownElement } from './types';
 
@@ -64,7 +64,8 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
   const ref = REF_PATTERN.test(trimmed) ? trimmed : LINE_REF.exec(trimmed)?.[1];
   if (ref) return resolveRef(page, ref, elements);
   if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, elements, options);
-  const roleAndName = ROLE_AND_NAME.exec(trimmed);
+  const roleMatch = ROLE_AND_NAME.exec(trimmed);
+  const roleAndName = roleMatch?.[1] && isAriaRole(roleMatch[1]) ? roleMatch : null;
   const name = roleAndName?.[2] ?? trimmed;
   const known = findKnownByName(elements, name, roleAndName?.[1]);
   // The model named it, not its ref: if that snapshot element is gone, the live page is searched instead.

@@ -33,6 +33,12 @@ test.describe('target resolution', () => {
     await expect(page.locator('#result')).toHaveText('Checkout started');
   });
 
+  test('quoted text that does not start with a role is plain text', async ({ harness, page }) => {
+    await harness.open('quotes', `<button onclick="out.textContent = 'ok'">say "hello"</button><output id="out"></output>`);
+    await harness.ok('click', { target: 'say "hello"' });
+    await expect(page.locator('#out')).toHaveText('ok');
+  });
+
   test('a copied page-state line resolves to its ref', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     await harness.look();
