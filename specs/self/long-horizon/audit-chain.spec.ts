@@ -11,19 +11,15 @@ const FAST_MODEL = 'claude-fast-test';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
-let site: { close: () => Promise<void> };
 let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
-  site = await ensureAuditSite();
+  await ensureAuditSite();
   env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL });
   server = env.server;
   truth = await auditTruth(request);
 });
-test.afterAll(async () => {
-  await env.restore();
-  await site.close();
-});
+test.afterAll(async () => env.restore());
 
 interface Seen {
   items: number;

@@ -10,18 +10,24 @@ export const AUDIT_URL = `http://127.0.0.1:${auditSite.port}`;
 
 /**
  * playwright.config.ts only waits for the first two fixture sites; serve.ts starts this one with them, but when
- * those were already running nobody started it. Start it here if it is not answering (close() stops only that).
+ * those were already running nobody started it. Start it in this worker if it is not answering, and leave it up
+ * for the worker's lifetime: another worker may be using it too.
  */
-export async function ensureAuditSite(): Promise<{ close: () => Promise<void> }> {
-  const healthy = await fetch(`${AUDIT_URL}/health`, { signal: AbortSignal.timeout(2000) }).then(r => r.ok, () => false);
-  if (healthy) return { close: async () => {} };
+export function ensureAuditSite(): Promise<void> {
+  starting ??= startUnlessHealthy();
+  return starting;
+}
+
+let starting: Promise<void> | undefined;
+
+async function startUnlessHealthy(): Promise<void> {
+  const healthy = () => fetch(`${AUDIT_URL}/health`, { signal: AbortSignal.timeout(2000) }).then(r => r.ok, () => false);
+  if (await healthy()) return;
   try {
-    const running = await listenSite(auditSite, '127.0.0.1');
-    return { close: () => running.close() };
+    await listenSite(auditSite, '127.0.0.1');
   } catch (error) {
     // Another worker won the race.
-    if (await fetch(`${AUDIT_URL}/health`).then(r => r.ok, () => false)) return { close: async () => {} };
-    throw error;
+    if (!(await healthy())) throw error;
   }
 }
 

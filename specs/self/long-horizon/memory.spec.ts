@@ -17,19 +17,15 @@ const TIPS_HEADER = 'Tips from earlier samples of this run (may not apply):';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
-let site: { close: () => Promise<void> };
 let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
-  site = await ensureAuditSite();
+  await ensureAuditSite();
   env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL });
   server = env.server;
   truth = await auditTruth(request);
 });
-test.afterAll(async () => {
-  await env.restore();
-  await site.close();
-});
+test.afterAll(async () => env.restore());
 
 test('run memory: a done sample teaches the next samples of its task (first 3 steps only), a failed one warns them; other tasks see nothing', async ({ agent }) => {
   const runId = process.env.AGENT_RUN_ID;

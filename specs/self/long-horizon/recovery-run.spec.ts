@@ -11,19 +11,15 @@ import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, readSampleJson, r
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
-let site: { close: () => Promise<void> };
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  site = await ensureAuditSite();
+  await ensureAuditSite();
   env = await useScriptedModel();
   server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.afterAll(async () => {
-  await env.restore();
-  await site.close();
-});
+test.afterAll(async () => env.restore());
 
 /** The chain task with the judgment and item requirements off: these runs are about the loop, not the audit. */
 const looseTask = (overrides: Record<string, unknown> = {}) =>

@@ -12,18 +12,14 @@ import { auditTruth, ensureAuditSite, repoTruth } from './audit-env';
 test.setTimeout(240_000);
 
 let server: ModelServer;
-let site: { close: () => Promise<void> };
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  site = await ensureAuditSite();
+  await ensureAuditSite();
   server = await startModelServer({ port: 0 });
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.afterAll(async () => {
-  await server.close();
-  await site.close();
-});
+test.afterAll(async () => server.close());
 
 /** The Playwright worker processes a runner started (its other children would be web servers). */
 function workerPids(runnerPid: number): number[] {

@@ -13,19 +13,15 @@ const FALLBACK = 'claude-fallback-test';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
-let site: { close: () => Promise<void> };
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  site = await ensureAuditSite();
+  await ensureAuditSite();
   env = await useScriptedModel({ AGENT_MODEL: PRIMARY });
   server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.afterAll(async () => {
-  await env.restore();
-  await site.close();
-});
+test.afterAll(async () => env.restore());
 test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;
 });
