@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest } from '../../../agent/report/write-run';
-import { runNested } from '../helpers/nested-run';
+import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { runBwa, runCommand } from './cli-run';
 import { htmlReportTests, type HtmlStep } from './report-data';
@@ -168,6 +168,29 @@ test('bwa verify: the run checks out; a changed screenshot byte and a deleted fi
   expect(bad.stderr).toContain('people_profile/grace/01_profile.png: sha256');
   expect(bad.stderr).toContain('people_profile/linus/01_profile.png: missing');
   expect(bad.stderr).toContain('FAILED — 2 problems');
+});
+
+// Last: its shard run wipes the shared test-results/ folder.
+test('merge-reports writes the index too, with each trace taken out of the blob report', async ({ page }) => {
+  test.setTimeout(180_000);
+  const blobDir = path.join(reports, 'blob');
+  const shard = await runNested({
+    args: ['--project=tasks', '--grep', '@people_profile', '--shard=1/3', '--reporter=blob'],
+    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'shard1', AGENT_TRACE: 'on', PLAYWRIGHT_BLOB_OUTPUT_DIR: blobDir },
+  });
+  expect(shard.code, shard.output).toBe(0);
+  const reporter = path.join(PROJECT_ROOT, 'agent/report/reporter.ts');
+  const merge = await runNested({ command: ['merge-reports'], args: ['--reporter', reporter, blobDir], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'merged' } });
+  expect(merge.code, merge.output).toBe(0);
+
+  const merged = path.join(reports, 'runs', 'merged');
+  await page.goto(pathToFileURL(path.join(merged, 'index.html')).href);
+  await expect(page.locator('tr.sample')).toHaveCount(2);
+  const traceLinks = await page.locator('a.trace-link').evaluateAll(as => as.map(a => (a as HTMLAnchorElement).href));
+  expect(traceLinks).toHaveLength(2);
+  for (const link of traceLinks) expect(readZip(fs.readFileSync(new URL(link))).has('test.trace')).toBe(true);
+  const verified = await runBwa(['verify', merged]);
+  expect(verified.code, verified.stdout + verified.stderr).toBe(0);
 });
 
 function subtreeAttachments(step: HtmlStep): number[] {
