@@ -6,7 +6,9 @@ import { collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
 import { traceAttachments } from './traces';
-import { writeRun } from './write-run';
+import { MANIFEST_FILE, writeRun } from './write-run';
+import { writeJsonAtomic } from '../evidence/atomic';
+import { detectDrift } from '../recipe/drift';
 
 const STATUS_MARK: Record<Result['status'], string> = { done: '✓', partial_success: '◐', needs_review: '?', failed: '✗' };
 const KEY_FIELDS_SHOWN = 4;
@@ -43,6 +45,8 @@ export default class BwaReporter implements Reporter {
     const runId = settings.runId;
     const dir = runDir(runId);
     const manifest = writeRun(dir, runId, [...this.samples.values()]);
+    const drift = detectDrift([...this.samples.values()].map(s => s.result));
+    if (drift.length) writeJsonAtomic(path.join(dir, MANIFEST_FILE), { ...manifest, drift });
     const indexProblems = indexRun(dir, manifest, [...this.samples].map(([key, s]) => ({ ...s, traceSources: this.traces.get(key) ?? [] })));
     const { counts } = manifest;
     console.log(
@@ -50,6 +54,7 @@ export default class BwaReporter implements Reporter {
     );
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
     for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
+    for (const finding of drift) console.log(`  ⚠ drift: ${finding.message}`);
   }
 }
 

@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test';
+import * as fs from 'node:fs';
+import { selectDecider } from '../../../agent/decide/select';
+import { RecipeDecider } from '../../../agent/decide/recipe-decider';
+import { SelfHealingDecider } from '../../../agent/decide/self-heal';
+import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
+import { compiledRecipe, fileRecipeStore, memoryRecipeStore, recipeFileFor, useRecipeStore } from '../../../agent/recipe/store';
+import { loadTaskFile } from '../../../agent/task/load-task';
+import { bundledTask } from '../helpers/agent-env';
+import { writeEntry } from './helpers';
+
+const STEPS = [{ action: 'extract', field: 'display_name', target: { css: '[itemprop="name"]' } }, { action: 'done', extracted: {} }];
+
+function entryFor(task: { spec: { task_id: string }; hash: string }, overrides: Record<string, unknown> = {}) {
+  return {
+    format: RECIPE_FORMAT,
+    task_id: task.spec.task_id,
+    task_hash: task.hash,
+    revision: 3,
+    compiled_at: '2026-01-01T00:00:00.000Z',
+    source: { run_id: 'r', sample_id: 'ada' },
+    steps: STEPS,
+    fields: {},
+    verified_on: [],
+    notes: [],
+    history: [],
+    ...overrides,
+  };
+}
+
+test('an entry for this exact task spec is a hit; beside the spec under recipes/<task_id>.json', () => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: 'no recipe compiled yet' });
+  writeEntry(task, entryFor(task));
+  expect(recipeFileFor(task)).toMatch(/recipes\/people_profile\.json$/);
+  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: true, entry: { revision: 3 } });
+  expect(compiledRecipe(task)).toEqual({ steps: STEPS, revision: 3 });
+});
+
+test('a stale entry (the task spec changed), another format, another task or an unreadable file is a miss, never an error', () => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  writeEntry(task, entryFor(task));
+  // Edit the spec the entry was compiled for: its hash changes.
+  const spec = JSON.parse(fs.readFileSync(task.file, 'utf8'));
+  fs.writeFileSync(task.file, JSON.stringify({ ...spec, goal: `${spec.goal} Also note the join date.` }));
+  const edited = loadTaskFile(task.file);
+  expect(edited.hash).not.toBe(task.hash);
+  expect(fileRecipeStore.lookup(edited)).toMatchObject({ hit: false, reason: 'stale: the task spec changed since it was compiled' });
+  expect(compiledRecipe(edited)).toBeUndefined();
+  // A recipe-only change of the spec keeps the entry fresh: the hash leaves the recipe out.
+  fs.writeFileSync(task.file, JSON.stringify({ ...spec, recipe: [{ action: 'done', extracted: {} }] }));
+  expect(fileRecipeStore.lookup(loadTaskFile(task.file)).hit).toBe(true);
+
+  writeEntry(task, entryFor(task, { format: RECIPE_FORMAT + 1 }));
+  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: `stored in format ${RECIPE_FORMAT + 1}, this bwa reads format ${RECIPE_FORMAT}` });
+  writeEntry(task, entryFor(task, { task_id: 'other' }));
+  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: 'recorded for task other' });
+  fs.writeFileSync(recipeFileFor(task), '{ "format": 1, "steps": [');
+  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: expect.stringMatching(/^unreadable/) });
+});
+
+test('decider choice: auto with a key self-heals a compiled recipe; without one, or in recipe mode, it replays; a miss falls back to the spec\'s recipe', () => {
+  const task = bundledTask('people_profile');
+  const model = { kind: 'model', needsView: true, decide: async () => ({ actions: [] }) };
+  const compiled = { steps: STEPS, revision: 1 };
+  expect(selectDecider(task.spec, 'auto', true, { model: () => model }, compiled)).toBeInstanceOf(SelfHealingDecider);
+  expect(selectDecider(task.spec, 'auto', false, { model: () => model }, compiled)).toBeInstanceOf(RecipeDecider);
+  expect(selectDecider(task.spec, 'recipe', true, { model: () => model }, compiled)).toBeInstanceOf(RecipeDecider);
+  expect(selectDecider(task.spec, 'model', true, { model: () => model }, compiled)).toBe(model);
+  expect(selectDecider(task.spec, 'auto', true, { model: () => model })).toBe(model);
+  const fallback = selectDecider(task.spec, 'recipe', false, {}) as RecipeDecider;
+  expect(fallback.remaining).toEqual(task.spec.recipe);
+});
+
+test('the memory store gives tests a recipe store that never touches the tasks folder', async () => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  const memory = memoryRecipeStore();
+  const restore = useRecipeStore(memory);
+  try {
+    await memory.update(task, () => entryFor(task) as never);
+    expect(compiledRecipe(task)?.revision).toBe(3);
+    expect(fs.existsSync(recipeFileFor(task))).toBe(false);
+  } finally {
+    restore();
+  }
+  expect(compiledRecipe(task)).toBeUndefined();
+});
