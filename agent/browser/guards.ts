@@ -32,7 +32,7 @@ export async function installGuards(context: BrowserContext, options: GuardOptio
     blockedTabs.watch(page);
     page.on('console', message => {
       const refused = message.type() === 'error' ? LOCAL_RESOURCE_REFUSED.exec(message.text()) : null;
-      if (refused) options.tracker.announce(`Blocked navigation to ${describeUrl(refused[1] ?? '')} (local files are never opened)`);
+      if (refused) options.tracker.announce(`Blocked opening ${describeUrl(refused[1] ?? '')} (local files are never opened)`);
     });
     await redirects.attach(page);
   };
@@ -140,6 +140,7 @@ function frameOf(request: Request): Frame | undefined {
 
 interface PausedDocument {
   requestId: string;
+  frameId: string;
   request: { url: string };
   responseStatusCode?: number;
   responseHeaders?: Array<{ name: string; value: string }>;
@@ -167,7 +168,8 @@ class RedirectGuard {
   async attach(page: Page): Promise<void> {
     try {
       const session = await this.context.newCDPSession(page);
-      session.on('Fetch.requestPaused', event => void this.inspect(page, session, event as PausedDocument));
+      const { frameTree } = await session.send('Page.getFrameTree');
+      session.on('Fetch.requestPaused', event => void this.inspect(page, frameTree.frame.id, session, event as PausedDocument));
       await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
       this.guarded.add(page);
     } catch {
@@ -175,12 +177,13 @@ class RedirectGuard {
     }
   }
 
-  private async inspect(page: Page, session: CDPSession, event: PausedDocument): Promise<void> {
+  private async inspect(page: Page, mainFrameId: string, session: CDPSession, event: PausedDocument): Promise<void> {
     const status = event.responseStatusCode ?? 0;
     const location = event.responseHeaders?.find(header => header.name.toLowerCase() === 'location')?.value;
     const target = status >= 300 && status < 400 && location ? resolveUrl(location, event.request.url) : undefined;
     if (target !== undefined && !this.isAllowedUrl(target)) {
-      this.tracker.announceBlocked(page, target, `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      // Embedded frames (ads, widgets) redirect away all the time; only the tab's own page is worth a notice.
+      if (event.frameId === mainFrameId) this.tracker.announceBlocked(page, target, `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
       await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => {});
       return;
     }

@@ -51,10 +51,13 @@ test.describe('the context guard', () => {
   test('a link that 302-redirects to another host is blocked and recorded', async ({ harness, page }) => {
     await harness.ok('goto', { url: `${WIDGETS}/redirect-away` });
     await harness.look();
+    const requested: string[] = [];
+    page.on('request', request => requested.push(request.url()));
     const result = await harness.act('click', { target: harness.ref('link', 'Continue to partner checkout') });
     expect(result.success).toBe(true);
     expect(harness.announcements()).toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
     expect(page.url()).toBe(`${WIDGETS}/redirect-away`);
+    expect(requested.filter(url => url.includes('evil.example'))).toEqual([]);
   });
 
   test('a link to another host is blocked and the tab stays on its page', async ({ harness, page }) => {
@@ -95,6 +98,18 @@ test.describe('the context guard', () => {
     await harness.ok('goto', { url: `${WIDGETS}/redirect-away` });
     await page.evaluate(() => void window.open('/go-away'));
     await expect.poll(() => harness.announcements()).toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
+  });
+
+  test('an embedded frame that redirects away is stopped without a notice', async ({ harness, page }) => {
+    const requested: string[] = [];
+    page.on('request', request => requested.push(request.url()));
+    const redirected = page.waitForRequest(request => request.url() === `${WIDGETS}/go-away`);
+    await harness.open('embeds', '<h1>Partner offers</h1><iframe src="/go-away" title="Offer"></iframe>');
+    await redirected;
+    await harness.ok('wait', { text: 'Partner offers' });
+    expect(requested).toContain(`${WIDGETS}/go-away`);
+    expect(requested.filter(url => url.includes('evil.example'))).toEqual([]);
+    expect(harness.announcements().filter(a => a.includes('redirect'))).toEqual([]);
   });
 
   test('a redirect loop on an allowed host fails cleanly', async ({ harness }) => {
