@@ -1,0 +1,20 @@
+import { expect, test } from '@playwright/test';
+import { Redactor } from '../../../agent/evidence/redact';
+import { outcomeTitle, stepTitle } from '../../../agent/loop/perform';
+
+const redactor = new Redactor({ TOKEN: 'hunter2-secret' });
+
+test('the outcome step names what happened, on one line, with secrets put back as placeholders', () => {
+  expect(outcomeTitle({ success: true, description: 'Screenshot saved: 01_profile.png' }, redactor)).toBe('✓ Screenshot saved: 01_profile.png');
+  expect(outcomeTitle({ success: false, description: 'click', error: 'No element matches button "Go"\n  try scrolling' }, redactor)).toBe('✗ No element matches button "Go" try scrolling');
+  expect(outcomeTitle({ success: false, description: 'Typed hunter2-secret' }, redactor)).toBe('✗ Typed {{secret:TOKEN}}');
+  const long = outcomeTitle({ success: true, description: `x = "${'a'.repeat(500)}"` }, redactor);
+  expect(long).toHaveLength(200);
+  expect(long.endsWith('…')).toBe(true);
+});
+
+test('the step title carries number, action and target', () => {
+  expect(stepTitle(2, { name: 'screenshot', args: { label: 'profile' } })).toBe('Step 2 · screenshot "profile"');
+  expect(stepTitle(3, { name: 'extract', args: { field: 'name', target: { css: 'h1' } } })).toBe('Step 3 · extract name ← css=h1');
+  expect(stepTitle(1, { name: 'goto', args: { url: 'http://127.0.0.1:4101/people/ada' } })).toBe('Step 1 · goto http://127.0.0.1:4101/people/ada');
+});
