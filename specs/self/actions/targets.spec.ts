@@ -66,6 +66,16 @@ test.describe('target resolution', () => {
     expect(result.error).toBe(`${stale} is no longer on the page; similar: [${replacement}] button "Accept all" — take a fresh look at the page state`);
   });
 
+  test('an old ref used after two snapshots with no action between is still a clear failure', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/modal` });
+    await harness.look();
+    const stale = harness.ref('button', 'Accept all');
+    await page.evaluate(() => document.querySelector('[data-choice=all]')!.remove());
+    await harness.look();
+    const result = await harness.act('click', { target: stale });
+    expect(result).toMatchObject({ success: false, infra: false, error: `${stale} is not in the latest page state — take a fresh look at the page state and use a current ref` });
+  });
+
   test('a ref that never existed asks for a fresh look', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     await harness.look();
