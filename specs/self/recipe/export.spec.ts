@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { main } from '../../../agent/cli';
+import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
+import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
+import { bundledTask } from '../helpers/agent-env';
+import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
+import { tempDir } from '../helpers/temp';
+import { peopleTruth, writeEntry } from './helpers';
+
+const SAMPLES = ['ada', 'grace', 'petrov-j', 'esther_petrov'];
+
+/** What `bwa recipe compile` wrote for the search flow of specs/self/recipe/compile.spec.ts. */
+const SEARCH_RECIPE = [
+  { action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}', expect_url: '^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$' },
+  { action: 'click', target: { css: '[data-login="{{username}}"] a.member-name' }, expect_url: '^http://127\\.0\\.0\\.1:4101/people/[^/]+(?:[?#].*)?$' },
+  { action: 'screenshot', label: 'profile' },
+  { action: 'extract', field: 'display_name', target: { css: '[itemprop="name"]' }, pattern: '^\\s*(.+)\\s*$' },
+  { action: 'extract', field: 'bio', missing: 'null', target: { css: 'div.p-note div' }, pattern: '^\\s*(.+)\\s*$' },
+  { action: 'extract', field: 'company', missing: 'null', target: { css: 'span.p-org' }, pattern: '^\\s*(.+)\\s*$' },
+  { action: 'extract', field: 'location', missing: 'null', target: { css: 'span.p-label' }, pattern: '^\\s*(.+)\\s*$' },
+  { action: 'click', target: { text: 'Profile stats', exact: true } },
+  { action: 'extract', field: 'followers', type: 'integer', target: { css: 'li.followers-exact' }, pattern: '([\\d,]+) followers' },
+  { action: 'scroll', direction: 'down', optional: true },
+  { action: 'extract', field: 'pinned', target: { css: 'span.repo' }, all: true, missing: 'null' },
+  { action: 'done', extracted: {} },
+];
+
+test('bwa recipe export writes a plain Playwright spec that passes on the fixture site, with the same values', async () => {
+  const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
+  writeEntry(task, {
+    format: RECIPE_FORMAT, task_id: 'people_search', task_hash: task.hash, revision: 1, compiled_at: '2026-01-01T00:00:00.000Z',
+    source: { run_id: 'r', sample_id: 'ada' }, steps: SEARCH_RECIPE, fields: {}, verified_on: [], notes: [], history: [],
+  });
+  const tasksDir = path.dirname(task.file);
+  fs.mkdirSync(path.join(tasksDir, 'inputs'), { recursive: true });
+  fs.writeFileSync(path.join(tasksDir, 'inputs', 'people_search.csv'), `sample_id,username\n${SAMPLES.map(s => `${s},${s}`).join('\n')}\n`);
+
+  // Under the project, so the spec's own imports (@playwright/test, csv-parse) resolve as they would for a user.
+  const outDir = fs.mkdtempSync(path.join(PROJECT_ROOT, 'specs', 'generated', '.test-'));
+  try {
+    const out = path.join(outDir, 'people_search.spec.ts');
+    const previous = process.env.AGENT_TASKS_DIR;
+    process.env.AGENT_TASKS_DIR = tasksDir;
+    try {
+      expect(await main(['recipe', 'export', 'people_search', '--out', out])).toBe(0);
+    } finally {
+      if (previous === undefined) delete process.env.AGENT_TASKS_DIR;
+      else process.env.AGENT_TASKS_DIR = previous;
+    }
+    const code = fs.readFileSync(out, 'utf8');
+    expect(code).not.toMatch(/agent\/|from '\.\.?\//);
+    expect(code).toContain("tab.goto(`http://127.0.0.1:4101/search?q=${row['username'] ?? ''}`)");
+    expect(code).toContain("tab.getByText('Profile stats', { exact: true })");
+
+    fs.writeFileSync(
+      path.join(outDir, 'playwright.config.js'),
+      `module.exports = ${JSON.stringify({
+        testDir: outDir,
+        outputDir: tempDir('bwa-export-out-'),
+        retries: 0,
+        workers: 2,
+        use: { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS }, viewport: { width: 1280, height: 900 } },
+      })};\n`,
+    );
+    const run = await runNested({ args: ['--config', path.join(outDir, 'playwright.config.js'), '--reporter=json'] });
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    const report = JSON.parse(run.output.slice(run.output.indexOf('{')));
+    const tests = report.suites.flatMap((s: { suites: Array<{ specs: unknown[] }> }) => s.suites.flatMap(inner => inner.specs)) as Array<{ title: string; tests: Array<{ results: Array<{ status: string; attachments: Array<{ name: string; body?: string }> }> }> }>;
+    expect(tests.map(t => t.title).sort()).toEqual([...SAMPLES].sort());
+    const people = await peopleTruth();
+    for (const spec of tests) {
+      const result = spec.tests[0]!.results[0]!;
+      expect(result.status).toBe('passed');
+      const extracted = JSON.parse(Buffer.from(result.attachments.find(a => a.name === 'extracted.json')!.body!, 'base64').toString('utf8'));
+      const person = people[spec.title]!;
+      expect(extracted).toEqual({ ...person, pinned: person.pinned.length ? person.pinned : null });
+      expect(result.attachments.some(a => a.name === 'profile')).toBe(true);
+    }
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+});
