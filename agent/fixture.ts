@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { DeciderFactories, DeciderMode } from './decide/select';
 import { readJsonIfExists } from './evidence/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
+import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';
 import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-metadata';
 import { SampleSession } from './session';
@@ -46,9 +47,12 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
     const runner: AgentRunner = {
       async run(task, sample) {
         const dir = sampleDir(settings.runId, task.spec.task_id, sample.sample_id);
+        const redactor = redactorFor(secretsFromEnv());
+        describeSampleForAllure(task.spec, sample, redactor);
         const previous = Result.safeParse(readJsonIfExists(path.join(dir, RESULT_FILE)));
         if (previous.success && previous.data.status === 'done') {
           await attachResumed(testInfo, dir, previous.data);
+          reportOutcomeToAllure(previous.data, redactor);
           test.skip(true, `resumed: ${sample.sample_id} is already done in run ${settings.runId}`);
         }
         testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
@@ -69,7 +73,6 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
           onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
         });
         recorder = session.recorder;
-        describeSampleForAllure(task.spec, sample, recorder.store.redactor);
         const result = await session.run();
         reportOutcomeToAllure(result, recorder.store.redactor);
         await attachRecord(testInfo, dir);
