@@ -29,7 +29,10 @@ let truth: Record<string, TicketTruth>;
 let sites: RunningFixtureSites;
 let recipe: { done: Promise<NestedRunResult>; child: import('node:child_process').ChildProcess; reports: string };
 
-test.describe.configure({ timeout: 240_000 });
+// Traces of the in-process contexts are not needed (each sample keeps its own evidence) and cost a lot on a busy machine.
+test.use({ trace: 'off' });
+// One worker for the whole file: the background recipe run started in beforeAll belongs to it.
+test.describe.configure({ mode: 'default', timeout: 600_000 });
 
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();

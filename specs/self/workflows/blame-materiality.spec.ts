@@ -1,0 +1,108 @@
+import { expect, test } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { parse } from 'csv-parse/sync';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SampleSession } from '../../../agent/session';
+import { combinedCsv } from '../../../agent/report/csv';
+import type { Result } from '../../../agent/evidence/result-schema';
+import { blameMaterialityScript, type BlameTruth } from '../../../fixtures/model-scripts/blame-materiality';
+import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
+import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { killGroup, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { tempDir } from '../helpers/temp';
+
+const TASK = 'blame_materiality';
+const FACT_FIELDS = ['file_path', 'last_modified_date', 'author', 'commit_sha'] as const;
+const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/blame_materiality.csv');
+
+/**
+ * One function per kind of change (rename, return type, readonly: not material; default, currency, boundary,
+ * removed authorization check: material; a diff too large to display: inconclusive). calculateRefundTotal is
+ * also quoted in docs/api.md, so its search has a decoy result.
+ */
+const MODEL_SUBSET = ['calculateRefundTotal', 'schedulePenaltyInterest', 'settleRefundBalance', 'roundRefundCredit', 'holdBulkRefund', 'capPartialRefund', 'splitRefundFee', 'approveRefundRequest'];
+
+type Row = Record<string, string>;
+let truth: Record<string, BlameTruth & { change?: string }>;
+let sites: RunningFixtureSites;
+let recipe: { done: Promise<NestedRunResult>; child: ChildProcess; reports: string };
+
+// Traces of the in-process contexts are not needed (each sample keeps its own evidence) and cost a lot on a busy machine.
+test.use({ trace: 'off' });
+// One worker for the whole file: the background recipe run started in beforeAll belongs to it.
+test.describe.configure({ mode: 'default', timeout: 600_000 });
+
+test.beforeAll(async () => {
+  sites = await ensureFixtureSites();
+  truth = (await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).blame;
+  const reports = tempDir('bwa-blame-recipe-');
+  const run = startNested({ args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2'], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
+  recipe = { ...run, reports };
+});
+
+test.afterAll(async () => {
+  if (recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  await sites.close();
+});
+
+test('the model subset covers yes, no and inconclusive', () => {
+  expect(new Set(MODEL_SUBSET.map(name => truth[name]!.material_change))).toEqual(new Set(['yes', 'no', 'inconclusive']));
+});
+
+test('scripted model: search, the source file (not the docs), blame, the commit, the judgment', async ({ browser }) => {
+  const env = await useScriptedModel();
+  const { server } = env;
+  try {
+    const task = bundledTask(TASK);
+    const names = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
+    const results: Result[] = [];
+    for (const name of names) {
+      const t = truth[name]!;
+      server.setScript(TASK, name, blameMaterialityScript(t));
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: name, code: t.code }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-blame-${name}-`) });
+      results.push(await session.run());
+      await context.close();
+    }
+    expect(server.errors).toEqual([]);
+    const rows = parse(combinedCsv(results), { columns: true }) as Row[];
+    for (const row of rows) {
+      const t = truth[row.sample_id!]!;
+      expect.soft(row.status, `${row.sample_id}: ${row.error}`).toBe('done');
+      for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(t[field]);
+      expect.soft(row.material_change, `${row.sample_id}.material_change`).toBe(t.material_change);
+      const judgment = JSON.parse(row.judgment!) as { answer: string; evidence_refs: string[] };
+      expect.soft(judgment.answer, `${row.sample_id} judgment`).toBe(t.judgment.answer);
+      const files = results.find(r => r.sample_id === row.sample_id)!.artifacts.map(a => a.filename);
+      for (const ref of judgment.evidence_refs) expect.soft(files, `${row.sample_id} evidence_refs`).toContain(ref);
+    }
+    for (const result of results) {
+      expect(result.extracted.commit_sha!.provenance).toMatchObject({ source: 'dom', url: expect.stringContaining(`/commit/${truth[result.sample_id]!.commit_sha}`) });
+      expect(result.extracted.material_change!.provenance.source).toBe('model');
+    }
+    // The search for a documented function listed the docs first; the model still opened the source file.
+    const decoy = server.requests.find(r => r.kind === 'decider' && r.key.sampleId === 'calculateRefundTotal' && r.lastUserText.includes('docs/api.md'));
+    expect(decoy?.lastUserText).toContain('src/refunds/calculate.ts');
+  } finally {
+    await env.restore();
+  }
+});
+
+test('recipe: all 60 code strings, two workers — file, author, date and commit match the site truth', async () => {
+  const run = await recipe.done;
+  expect(run.code, run.output.slice(-3000)).toBe(0);
+  const rows = parse(fs.readFileSync(path.join(recipe.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
+  const inputs = parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[];
+  expect(rows.map(r => r.sample_id).sort()).toEqual(inputs.map(r => r.sample_id).sort());
+  expect(rows).toHaveLength(60);
+  for (const row of rows) {
+    const t = truth[row.sample_id!]!;
+    for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(t[field]);
+    // The materiality call needs reasoning over the diff: a recipe leaves it to review.
+    expect.soft(row.material_change, `${row.sample_id}.material_change`).toBe('');
+    expect.soft(row.status, row.sample_id).toBe('needs_review');
+    expect.soft(row.error, row.sample_id).toMatch(/required fields missing: material_change.*a judgment is required/);
+    expect.soft(row.artifacts, row.sample_id).toBe('3');
+  }
+});
