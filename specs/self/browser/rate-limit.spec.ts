@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
+import { dispatch } from '../../../agent/actions/dispatch';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextPages } from '../../../agent/browser/page-tracker';
 import { HostRateLimiter } from '../../../agent/browser/rate-limit';
 import { FileSlotBook, MemorySlotBook, type SlotBook } from '../../../agent/browser/slot-book';
+import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
 
 const WIDGETS = 'http://127.0.0.1:4102';
@@ -65,5 +67,26 @@ test('a link click is paced at the context route, like goto', async ({ browser }
   await page.locator('a[href="/cascading"]').click();
   await page.waitForURL(url => url.pathname !== '/');
   expect(book.reserved).toHaveLength(2);
+  await context.close();
+});
+
+test('a click whose navigation is held back by the rate limit returns once the new page has committed', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const tracker = new ContextPages(context, page);
+  // Every navigation after the first waits 1.5 s for its slot.
+  let first = true;
+  const slowBook: SlotBook = {
+    reserve: async () => (first ? ((first = false), Date.now()) : Date.now() + 1500),
+    holdUntil: async () => {},
+  };
+  const limiter = new HostRateLimiter({ '127.0.0.1:4102': 1 }, slowBook);
+  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tracker, paceNavigation: url => limiter.pace(url) });
+  await page.goto(`${WIDGETS}/`);
+  const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
+  const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs: tracker, elements: new Map(), step: 2 };
+  const result = await dispatch({ name: 'click', args: { target: { css: 'a[href="/cascading"]' } } }, env);
+  expect(result.success).toBe(true);
+  expect(page.url()).toBe(`${WIDGETS}/cascading`);
   await context.close();
 });
