@@ -81,7 +81,9 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     if (decision.modelNote) recorder.notes.push(`step ${step}: ${decision.modelNote}`);
     if (decision.stuck) {
       recorder.notes.push(decision.stuck);
-      return { status: 'needs_review', error: decision.stuck };
+      // A step that failed because the site or browser failed is worth a retry in a fresh context, not a review.
+      const lastFailedOnInfra = history.at(-1)?.result.infra === true;
+      return { status: lastFailedOnInfra ? 'failed' : 'needs_review', error: decision.stuck };
     }
 
     const isLast = step >= monitor.effectiveMaxSteps;
