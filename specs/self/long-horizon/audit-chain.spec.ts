@@ -19,6 +19,7 @@ test.beforeAll(async ({ request }) => {
   server = env.server;
   truth = await auditTruth(request);
 });
+test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
 interface Seen {

@@ -1,33 +1,37 @@
 import type { APIRequestContext } from '@playwright/test';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { listenSite } from '../../../fixtures/lib/listen';
 import { auditSite } from '../../../fixtures/sites/audit/site';
 import type { AuditTruth, RepoTruth } from '../../../fixtures/sites/audit/truth';
 import type { RecordedRequest } from '../../../fixtures/model-server';
+import { PROJECT_ROOT } from '../helpers/nested-run';
 
 export const AUDIT_URL = `http://127.0.0.1:${auditSite.port}`;
 
 /**
  * playwright.config.ts only waits for the first two fixture sites; serve.ts starts this one with them, but when
- * those were already running nobody started it. Start it in this worker if it is not answering, and leave it up
- * for the worker's lifetime: another worker may be using it too.
+ * those were already running nobody started it. Then start it in a process of its own that lives as long as the
+ * test runner (a worker's own server would go away with that worker while another one still uses it).
+ * Checked before each test: a fixture server started by some other command may have stopped meanwhile.
  */
-export function ensureAuditSite(): Promise<void> {
-  starting ??= startUnlessHealthy();
-  return starting;
+export async function ensureAuditSite(): Promise<void> {
+  await startUnlessHealthy();
 }
 
-let starting: Promise<void> | undefined;
+const healthy = () => fetch(`${AUDIT_URL}/health`, { signal: AbortSignal.timeout(2000) }).then(r => r.ok, () => false);
 
 async function startUnlessHealthy(): Promise<void> {
-  const healthy = () => fetch(`${AUDIT_URL}/health`, { signal: AbortSignal.timeout(2000) }).then(r => r.ok, () => false);
   if (await healthy()) return;
-  try {
-    await listenSite(auditSite, '127.0.0.1');
-  } catch (error) {
-    // Another worker won the race.
-    if (!(await healthy())) throw error;
+  spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'audit-site-process.ts'), String(process.ppid)], {
+    cwd: PROJECT_ROOT,
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
+  const deadline = Date.now() + 30_000;
+  while (!(await healthy())) {
+    if (Date.now() > deadline) throw new Error(`the audit site did not come up on ${AUDIT_URL}`);
+    await new Promise(resolve => setTimeout(resolve, 200));
   }
 }
 

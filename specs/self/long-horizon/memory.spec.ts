@@ -25,6 +25,7 @@ test.beforeAll(async ({ request }) => {
   server = env.server;
   truth = await auditTruth(request);
 });
+test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
 test('run memory: a done sample teaches the next samples of its task (first 3 steps only), a failed one warns them; other tasks see nothing', async ({ agent }) => {

@@ -19,6 +19,7 @@ test.beforeAll(async ({ request }) => {
   server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
+test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
 /** The chain task with the judgment and item requirements off: these runs are about the loop, not the audit. */

@@ -19,6 +19,7 @@ test.beforeAll(async ({ request }) => {
   server = await startModelServer({ port: 0 });
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
+test.beforeEach(ensureAuditSite);
 test.afterAll(async () => server.close());
 
 /** The Playwright worker processes a runner started (its other children would be web servers). */
@@ -71,7 +72,11 @@ test('a sample whose worker is SIGKILLed resumes in the retry from its checkpoin
     },
   });
 
-  await expect.poll(() => readJson(path.join(dir, 'checkpoint.json'))?.accumulated_data?.prs?.length ?? 0, { timeout: 150_000, intervals: [50] }).toBeGreaterThanOrEqual(2);
+  const savedItems = () => {
+    if (nested.child.exitCode !== null) throw new Error(`the nested run ended before it could be killed:\n${nested.output()}`);
+    return readJson(path.join(dir, 'checkpoint.json'))?.accumulated_data?.prs?.length ?? 0;
+  };
+  await expect.poll(savedItems, { timeout: 150_000, intervals: [50] }).toBeGreaterThanOrEqual(2);
   const workers = workerPids(nested.child.pid!);
   expect(workers, nested.output()).toHaveLength(1);
   process.kill(workers[0]!, 'SIGKILL');

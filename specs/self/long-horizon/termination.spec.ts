@@ -21,6 +21,7 @@ test.beforeAll(async ({ request }) => {
   server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
+test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;
