@@ -77,7 +77,7 @@ export class SampleSession {
     let trackerRef: ContextPages | undefined;
     const factories: DeciderFactories = {
       model: () =>
-        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings())), {
+        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
           attempt: options.attempt,
           memoryHints: () => (hints ??= memory.hints(spec.task_id, spec.goal)),
           onUsage: usage => recorderRef?.addUsage(usage),

@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../evidence/result-schema';
 import { emptyUsage } from '../evidence/result-schema';
+import { secretsFromEnv } from '../browser/secrets';
+import { Redactor } from '../evidence/redact';
 import type { ModelSettings } from './model-settings';
 
 export type MessageParams = Omit<Anthropic.MessageCreateParamsNonStreaming, 'model' | 'max_tokens'> & { max_tokens?: number };
@@ -40,7 +42,12 @@ export function usageOf(message: Anthropic.Message): Usage {
 export class ModelClient {
   private readonly client: Anthropic;
 
-  constructor(readonly settings: ModelSettings, apiKey = process.env.ANTHROPIC_API_KEY) {
+  constructor(
+    readonly settings: ModelSettings,
+    apiKey = process.env.ANTHROPIC_API_KEY,
+    // Safe by default: every client redacts the secrets of its environment, however it was constructed.
+    private readonly redactor: Redactor = new Redactor(secretsFromEnv()),
+  ) {
     if (!apiKey) throw new ModelCallError('ANTHROPIC_API_KEY is not set', false);
     // baseURL defaults to ANTHROPIC_BASE_URL (the SDK reads it): tests point it at fixtures/model-server.
     this.client = new Anthropic({ apiKey, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
@@ -65,11 +72,29 @@ export class ModelClient {
 
   private async once(model: string, params: MessageParams, signal?: AbortSignal, maxRetries?: number): Promise<ModelReply> {
     const message = await this.client.messages.create(
-      { ...params, model, max_tokens: params.max_tokens ?? this.settings.maxTokens },
+      { ...redactParams(params, this.redactor), model, max_tokens: params.max_tokens ?? this.settings.maxTokens },
       { signal, ...(maxRetries !== undefined ? { maxRetries } : {}) },
     );
     return { message, model, usage: usageOf(message) };
   }
+}
+
+/**
+ * The last gate before anything leaves for the model: a secret typed into a page comes back in the page state
+ * (a field's value), so every text we send is redacted here, whatever built it. Images are left as they are.
+ */
+function redactParams(params: MessageParams, redactor: Redactor): MessageParams {
+  if (redactor.isEmpty) return params;
+  const block = <T>(value: T): T => {
+    if (value && typeof value === 'object' && (value as { type?: string }).type === 'image') return value;
+    return redactor.json(value);
+  };
+  const content = <C>(c: C): C => (typeof c === 'string' ? (redactor.text(c) as C) : Array.isArray(c) ? (c.map(block) as C) : c);
+  return {
+    ...params,
+    system: content(params.system),
+    messages: params.messages.map(m => ({ ...m, content: content(m.content) }) as Anthropic.MessageParam),
+  };
 }
 
 /** The API's own message (the SDK's error.message is the status plus the whole JSON body). */
