@@ -15,7 +15,8 @@ import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { median, p95, sum, table } from '../lib/stats';
 
 async function main(): Promise<void> {
-  const repeat = Number(process.argv[process.argv.indexOf('--repeat') + 1] || 3);
+  const flag = process.argv.indexOf('--repeat');
+  const repeat = flag === -1 ? 3 : Number(process.argv[flag + 1]);
   const sites = await ensureFixtureSites();
   const server = await startModelServer({ port: 0, latencyMs: 0 });
   Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-harness' });
