@@ -3,6 +3,7 @@ import 'dotenv/config';
 import * as path from 'node:path';
 import { chromiumPath, CHROMIUM_ARGS } from './agent/browser/chromium';
 import { newRunId, settings } from './agent/settings';
+import { FIXTURE_SITES } from './fixtures/serve';
 
 // Set once in the main process; workers (and merge-reports) inherit it.
 process.env.AGENT_RUN_ID ||= newRunId();
@@ -35,7 +36,7 @@ export default defineConfig({
     video: 'off',
   },
   // serve.ts starts only the sites that are not already up, so one command serves every health check.
-  webServer: ['4101', '4102'].map(port => ({
+  webServer: FIXTURE_SITES.map(({ port }) => ({
     command: 'npx tsx fixtures/serve.ts',
     url: `http://127.0.0.1:${port}/health`,
     reuseExistingServer: true,
