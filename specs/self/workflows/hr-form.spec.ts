@@ -9,6 +9,7 @@ import { combinedCsv } from '../../../agent/report/csv';
 import { SampleSession } from '../../../agent/session';
 import { hrFormScript } from '../../../fixtures/model-scripts/hr-form';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
+import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
 import { allHires, ATTACHMENT_FILES, type Hire } from '../../../fixtures/sites/hr/hires';
 import type { HireTruth } from '../../../fixtures/sites/hr/truth';
 import { hrInputCsv } from '../../../fixtures/sites/hr/write-inputs';
@@ -43,7 +44,17 @@ test.beforeAll(async () => {
   const reports = tempDir('bwa-hr-recipe-');
   const run = startNested({
     args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
-    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
+    env: {
+      AGENT_REPORTS_DIR: reports,
+      AGENT_RUN_ID: 'recipe',
+      AGENT_DECIDER: 'recipe',
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: undefined,
+      // When the setup project runs before tasks, it signs in for every auth_profile in tasks/, this task's or not.
+      AGENT_AUTH_DIR: tempDir('bwa-hr-auth-'),
+      [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user,
+      [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password,
+    },
   });
   recipe = { ...run, reports };
 });

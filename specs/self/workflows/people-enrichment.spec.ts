@@ -37,15 +37,28 @@ interface SessionStats {
 
 let truth: Record<string, EnrichmentTruth & { status: string }>;
 let sites: RunningFixtureSites;
-let recipe: { done: Promise<NestedRunResult>; child: import('node:child_process').ChildProcess; reports: string; authDir: string };
+interface RecipeRun {
+  done: Promise<NestedRunResult>;
+  child: import('node:child_process').ChildProcess;
+  reports: string;
+  authDir: string;
+}
+let recipe: RecipeRun | undefined;
 
-// One worker, in order: the recipe run goes on in the background while the in-process tests run.
+// One worker, in order: the burst alone first, then the model cases while the recipe run goes on in the background.
 test.describe.configure({ mode: 'default', timeout: 180_000 });
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async () => {
   sites = await ensureFixtureSites();
   truth = (await (await fetch(`${SITE}/__truth.json`)).json()).lookups;
-  // Signed in once, before the run, the way the setup project does it; every sample reuses the state.
+});
+
+/**
+ * The full recipe run, in the background from the model test on (the burst test runs first, alone: it is
+ * about timing). Signed in once, before the run, the way the setup project does it.
+ */
+async function startRecipeRun(browser: Browser): Promise<RecipeRun> {
+  if (recipe) return recipe;
   const authDir = tempDir('bwa-auth-');
   await signIn(browser, authDir);
   const reports = tempDir('bwa-enrichment-recipe-');
@@ -54,10 +67,11 @@ test.beforeAll(async ({ browser }) => {
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', AGENT_AUTH_DIR: authDir, ...CREDENTIALS, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
   });
   recipe = { ...run, reports, authDir };
-});
+  return recipe;
+}
 
 test.afterAll(async () => {
-  if (recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  if (recipe && recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
   await sites.close();
 });
 
@@ -128,34 +142,6 @@ test('sign-in setup: missing credentials fail with one message naming the variab
   expect(profileSecrets('peoplesearch', [], CREDENTIALS)).toEqual({ PEOPLESEARCH_USER: PEOPLESEARCH_ACCOUNT.user, PEOPLESEARCH_PASSWORD: PEOPLESEARCH_ACCOUNT.password });
 });
 
-test('scripted model: same-name people told apart by current company, no wrong person, every field matches the truth', async ({ browser }) => {
-  const env = await useScriptedModel();
-  try {
-    const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
-    const ids = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
-    for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(truth[id]!));
-    const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model', parallel: true });
-    expect(env.server.errors).toEqual([]);
-    const rows = parse(combinedCsv(results), { columns: true }) as Row[];
-    expect(rows).toHaveLength(ids.length);
-    for (const row of rows) expectMatchesTruth(row);
-    for (const result of results.filter(r => r.status === 'done')) {
-      expect(result.decider).toBe('model');
-      expect(result.extracted.profile_url!.provenance.source).toBe('dom');
-      expect(result.artifacts.map(a => a.label)).toEqual(['profile']);
-    }
-    // Every sample started behind the login wall already signed in: the model's first page was the results.
-    const firstTurns = env.server.requests.filter(r => r.kind === 'decider' && r.turn === 1);
-    expect(firstTurns).toHaveLength(ids.length);
-    for (const turn of firstTurns) expect(turn.lastUserText).toMatch(/results? for “/);
-    // A person who is not there is flagged, never replaced by someone else.
-    for (const id of ['maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli'].filter(i => ids.includes(i)))
-      expect(results.find(r => r.sample_id === id)?.error).toContain('confirmed by a second done');
-  } finally {
-    await env.restore();
-  }
-});
-
 test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same burst with them gets none', async ({ browser }) => {
   const burst = ['maria_garcia_globex', 'maria_garcia_umbrella', 'john_lee_globex', 'wei_chen_northwind', 'sam_patel_acme_robotics'];
   // More first pages at once than the site serves a session per second.
@@ -184,16 +170,46 @@ test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same bu
   }
 });
 
-test('recipe: every lookup, two workers sharing one session — fields match the truth and the site never answered 429', async () => {
-  const run = await recipe.done;
+test('scripted model: same-name people told apart by current company, no wrong person, every field matches the truth', async ({ browser }) => {
+  await startRecipeRun(browser);
+  const env = await useScriptedModel();
+  try {
+    const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
+    const ids = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
+    for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(truth[id]!));
+    const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model', parallel: true });
+    expect(env.server.errors).toEqual([]);
+    const rows = parse(combinedCsv(results), { columns: true }) as Row[];
+    expect(rows).toHaveLength(ids.length);
+    for (const row of rows) expectMatchesTruth(row);
+    for (const result of results.filter(r => r.status === 'done')) {
+      expect(result.decider).toBe('model');
+      expect(result.extracted.profile_url!.provenance.source).toBe('dom');
+      expect(result.artifacts.map(a => a.label)).toEqual(['profile']);
+    }
+    // Every sample started behind the login wall already signed in: the model's first page was the results.
+    const firstTurns = env.server.requests.filter(r => r.kind === 'decider' && r.turn === 1);
+    expect(firstTurns).toHaveLength(ids.length);
+    for (const turn of firstTurns) expect(turn.lastUserText).toMatch(/results? for “/);
+    // A person who is not there is flagged, never replaced by someone else.
+    for (const id of ['maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli'].filter(i => ids.includes(i)))
+      expect(results.find(r => r.sample_id === id)?.error).toContain('confirmed by a second done');
+  } finally {
+    await env.restore();
+  }
+});
+
+test('recipe: every lookup, two workers sharing one session — fields match the truth and the site never answered 429', async ({ browser }) => {
+  const started = await startRecipeRun(browser);
+  const run = await started.done;
   expect(run.code, run.output.slice(-3000)).toBe(0);
-  const rows = parse(fs.readFileSync(path.join(recipe.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
+  const rows = parse(fs.readFileSync(path.join(started.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
   expect(rows.map(r => r.sample_id).sort()).toEqual(Object.keys(truth).sort());
   for (const row of rows) expectMatchesTruth(row);
   expect(rows.filter(r => r.status === 'needs_review').length).toBeGreaterThanOrEqual(3);
   for (const row of rows.filter(r => r.status === 'done')) expect(row.artifacts, row.sample_id).toBe('1');
   // Both workers paced themselves through one slot book: the shared session stayed under the site's limit.
-  const stats = await sessionStats(path.join(recipe.authDir, 'peoplesearch.json'));
+  const stats = await sessionStats(path.join(started.authDir, 'peoplesearch.json'));
   expect(stats.rejected).toBe(0);
   expect(stats.accepted).toBeGreaterThanOrEqual(rows.length + rows.filter(r => r.status === 'done').length);
 });
