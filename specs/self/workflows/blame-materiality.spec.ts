@@ -9,7 +9,7 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import { blameMaterialityScript, type BlameTruth } from '../../../fixtures/model-scripts/blame-materiality';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { killGroup, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'blame_materiality';
@@ -24,6 +24,8 @@ const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/blame_materialit
 const MODEL_SUBSET = ['calculateRefundTotal', 'schedulePenaltyInterest', 'settleRefundBalance', 'roundRefundCredit', 'holdBulkRefund', 'capPartialRefund', 'splitRefundFee', 'approveRefundRequest'];
 
 type Row = Record<string, string>;
+/** All samples, two workers; only our reporter (combined.csv) and no traces: the run is checked, not browsed. */
+const RECIPE_RUN = ['--project=tasks', '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`, '--grep'];
 let truth: Record<string, BlameTruth & { change?: string }>;
 let sites: RunningFixtureSites;
 let recipe: { done: Promise<NestedRunResult>; child: ChildProcess; reports: string };
@@ -37,7 +39,7 @@ test.beforeAll(async () => {
   sites = await ensureFixtureSites();
   truth = (await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).blame;
   const reports = tempDir('bwa-blame-recipe-');
-  const run = startNested({ args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2'], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
+  const run = startNested({ args: [...RECIPE_RUN, `@${TASK}`], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
   recipe = { ...run, reports };
 });
 

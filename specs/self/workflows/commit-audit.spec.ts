@@ -9,7 +9,7 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../../fixtures/model-scripts/commit-audit';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { killGroup, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'commit_audit';
@@ -26,6 +26,8 @@ const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/commit_audit.csv
 const MODEL_POSITIONS = [1, 2, 3, 4, 6, 15];
 
 type Row = Record<string, string>;
+/** All samples, two workers; only our reporter (combined.csv) and no traces: the run is checked, not browsed. */
+const RECIPE_RUN = ['--project=tasks', '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`, '--grep'];
 let truth: CommitTruth[];
 let sites: RunningFixtureSites;
 let recipe: { done: Promise<NestedRunResult>; child: ChildProcess; reports: string };
@@ -39,7 +41,7 @@ test.beforeAll(async () => {
   sites = await ensureFixtureSites();
   truth = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
   const reports = tempDir('bwa-audit-recipe-');
-  const run = startNested({ args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2'], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
+  const run = startNested({ args: [...RECIPE_RUN, `@${TASK}`], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
   recipe = { ...run, reports };
 });
 

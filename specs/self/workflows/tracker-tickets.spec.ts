@@ -9,7 +9,7 @@ import type { ModelServer } from '../../../fixtures/model-server';
 import { trackerTicketScript, type TicketCase, type TicketTruth } from '../../../fixtures/model-scripts/tracker-tickets';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { killGroup, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'tracker_tickets';
@@ -25,6 +25,8 @@ const TRACKER = 'http://127.0.0.1:4103';
 const MODEL_SUBSET = ['ENG-101', 'ENG-103', 'ENG-104', 'ENG-111', 'ENG-152', 'ENG-133', 'ENG-105-retry', 'ENG-999', 'ENG-1O5'];
 
 type Row = Record<string, string>;
+/** All samples, two workers; only our reporter (combined.csv) and no traces: the run is checked, not browsed. */
+const RECIPE_RUN = ['--project=tasks', '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`, '--grep'];
 let truth: Record<string, TicketTruth>;
 let sites: RunningFixtureSites;
 let recipe: { done: Promise<NestedRunResult>; child: import('node:child_process').ChildProcess; reports: string };
@@ -39,7 +41,7 @@ test.beforeAll(async () => {
   truth = (await (await fetch(`${TRACKER}/__truth.json`)).json()).tickets;
   // The full recipe run goes on in the background (mostly waiting on hydration) while the model cases run.
   const reports = tempDir('bwa-tracker-recipe-');
-  const run = startNested({ args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2'], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
+  const run = startNested({ args: [...RECIPE_RUN, `@${TASK}`], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
   recipe = { ...run, reports };
 });
 
