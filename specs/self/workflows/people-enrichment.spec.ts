@@ -104,10 +104,10 @@ function expectMatchesTruth(row: Row): void {
 }
 
 /**
- * Runs samples in-process, each in its own context that starts signed in. In parallel, every session is
- * prepared first and then all start at once: a real burst, however slow the machine is.
+ * Runs samples in-process, each in its own context that starts signed in, `parallel` at a time. Each group's
+ * sessions are prepared first and then all start at once: a real burst, however slow the machine is.
  */
-async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel?: boolean }): Promise<Result[]> {
+async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel: number }): Promise<Result[]> {
   const inputs = new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r]));
   const prepare = async (id: string) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: opts.stateFile });
@@ -121,9 +121,8 @@ async function runSamples(browser: Browser, task: LoadedTask, ids: readonly stri
       await context.close();
     }
   };
-  if (opts.parallel) return Promise.all((await Promise.all(ids.map(prepare))).map(finish));
   const results: Result[] = [];
-  for (const id of ids) results.push(await finish(await prepare(id)));
+  for (let i = 0; i < ids.length; i += opts.parallel) results.push(...(await Promise.all((await Promise.all(ids.slice(i, i + opts.parallel).map(prepare))).map(finish))));
   return results;
 }
 
@@ -151,7 +150,7 @@ test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same bu
   process.env.AGENT_REPORTS_DIR = reports;
   try {
     const unlimitedState = await signIn(browser, tempDir('bwa-auth-unlimited-'));
-    const unlimited = await runSamples(browser, bundledTask(TASK, { rate_limits: {} }), burst, { stateFile: unlimitedState, mode: 'recipe', runId: 'unlimited', parallel: true });
+    const unlimited = await runSamples(browser, bundledTask(TASK, { rate_limits: {} }), burst, { stateFile: unlimitedState, mode: 'recipe', runId: 'unlimited', parallel: burst.length });
     const withoutLimit = await sessionStats(unlimitedState);
     expect(withoutLimit.rejected, 'the site answered 429 to the unpaced burst').toBeGreaterThan(0);
     // (The loop retries a start page that answered 429, so these samples may still finish — later.)
@@ -159,7 +158,7 @@ test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same bu
 
     const limitedState = await signIn(browser, tempDir('bwa-auth-limited-'));
     const before = await sessionStats(limitedState);
-    const limited = await runSamples(browser, bundledTask(TASK), burst, { stateFile: limitedState, mode: 'recipe', runId: 'limited', parallel: true });
+    const limited = await runSamples(browser, bundledTask(TASK), burst, { stateFile: limitedState, mode: 'recipe', runId: 'limited', parallel: burst.length });
     const after = await sessionStats(limitedState);
     for (const row of parse(combinedCsv(limited), { columns: true }) as Row[]) expectMatchesTruth(row);
     // Two pages per sample (results, profile), every one served.
@@ -177,7 +176,7 @@ test('scripted model: same-name people told apart by current company, no wrong p
     const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
     const ids = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
     for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(truth[id]!));
-    const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model', parallel: true });
+    const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model', parallel: 4 });
     expect(env.server.errors).toEqual([]);
     const rows = parse(combinedCsv(results), { columns: true }) as Row[];
     expect(rows).toHaveLength(ids.length);
