@@ -43,7 +43,7 @@ test.beforeAll(async () => {
   truth = (await (await fetch(`${SITE}/__truth.json`)).json()).hires;
   const reports = tempDir('bwa-hr-recipe-');
   const run = startNested({
-    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
+    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
     env: {
       AGENT_REPORTS_DIR: reports,
       AGENT_RUN_ID: 'recipe',

@@ -63,7 +63,7 @@ async function startRecipeRun(browser: Browser): Promise<RecipeRun> {
   await signIn(browser, authDir);
   const reports = tempDir('bwa-enrichment-recipe-');
   const run = startNested({
-    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
+    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', AGENT_AUTH_DIR: authDir, ...CREDENTIALS, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
   });
   recipe = { ...run, reports, authDir };
