@@ -5,8 +5,9 @@ import { chromiumPath, CHROMIUM_ARGS } from './agent/browser/chromium';
 import { newRunId, settings } from './agent/settings';
 import { FIXTURE_SITES } from './fixtures/serve';
 
-// Set once in the main process; workers (and merge-reports) inherit it.
+// Set once in the main process; workers (and merge-reports) inherit them.
 process.env.AGENT_RUN_ID ||= newRunId();
+process.env.AGENT_CLI_ARGS ||= JSON.stringify(process.argv);
 
 const reports = settings.reportsDir;
 const auditTrace = process.env.AGENT_TRACE === 'on';
@@ -45,7 +46,9 @@ export default defineConfig({
     stderr: 'pipe' as const,
   })),
   projects: [
-    { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts' },
+    // Signs in once for every selected task with an auth_profile (credentials from .env), saving .auth/<profile>.json.
+    { name: 'setup', testDir: './specs/setup', testMatch: /.*\.setup\.ts/, retries: 0 },
+    { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts', dependencies: ['setup'] },
     { name: 'self', testDir: './specs/self', retries: 0 },
   ],
 });

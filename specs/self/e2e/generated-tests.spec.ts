@@ -7,7 +7,8 @@ test('one test per (task, sample), titled task › sample and tagged @task_id, i
   const listed = await runNested({ args: ['--project=tasks', '--list', '--reporter=json'], env: { AGENT_REPORTS_DIR: tempDir() } });
   expect(listed.code, listed.output).toBe(0);
   const report = JSON.parse(listed.output.slice(listed.output.indexOf('{')));
-  const suite = report.suites[0].suites.find((s: { title: string }) => s.title === 'people_profile');
+  const generated = report.suites.find((s: { title: string }) => s.title.endsWith('tasks.spec.ts'));
+  const suite = generated.suites.find((s: { title: string }) => s.title === 'people_profile');
   const specs = suite.specs.map((s: { title: string; tags: string[] }) => `${s.title} ${s.tags.join(' ')}`);
   expect(specs).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan', 'barbara'].map(s => `${s} people_profile`));
 });

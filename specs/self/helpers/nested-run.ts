@@ -20,7 +20,8 @@ export interface NestedRunResult {
 export function nestedEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(TEST_|PW_|PLAYWRIGHT_|FORCE_COLOR|DEBUG_COLORS)/.test(key)) continue;
+    // The parent run's identity and command line must not leak into the nested run.
+    if (/^(TEST_|PW_|PLAYWRIGHT_|FORCE_COLOR|DEBUG_COLORS|AGENT_CLI_ARGS$|AGENT_RUN_ID$)/.test(key)) continue;
     env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) {
