@@ -145,8 +145,8 @@ export class SampleSession {
     const healed = this.decider instanceof SelfHealingDecider ? this.decider : undefined;
     for (const repair of healed?.repairs ?? []) this.recorder.notes.push(`self-heal: ${repair.reason}; the model took over`);
     const recording = process.env.AGENT_RECORD === '1' && this.decider.kind === 'model';
-    if (status !== 'done' || this.options.decider || !(recording || healed?.repairs.length)) return;
-    const note = await recordFromSession({ ...this.options, prepare: options => SampleSession.prepare(options), recorder: this.recorder, repairedFrom: healed?.repairs.length ? healed.revision : undefined });
+    if (status !== 'done' || this.options.decider || !(recording || healed?.repairedAStep)) return;
+    const note = await recordFromSession({ ...this.options, prepare: options => SampleSession.prepare(options), recorder: this.recorder, repairedFrom: healed?.repairedAStep ? healed.revision : undefined });
     if (note) this.recorder.notes.push(note);
   }
 }

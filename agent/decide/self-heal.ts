@@ -13,6 +13,8 @@ export interface Repair {
   /** 1-based recipe step that failed. */
   step: number;
   reason: string;
+  /** The model did that step's job and the replay went on: the log now holds a replacement for the step. */
+  resumed?: boolean;
 }
 
 /**
@@ -46,6 +48,11 @@ export class SelfHealingDecider implements Decider {
     return this.repairing;
   }
 
+  /** A step the model replaced (not just a sample it finished): worth writing back as the next revision. */
+  get repairedAStep(): boolean {
+    return this.repairs.some(r => r.resumed);
+  }
+
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
     if (this.repairing) {
       if (this.doneAt !== undefined) {
@@ -68,6 +75,8 @@ export class SelfHealingDecider implements Decider {
       if (this.resumeOn && result.success && call.name === this.resumeOn.action && (this.resumeOn.field === undefined || call.args.field === this.resumeOn.field)) {
         this.repairing = false;
         this.resumeOn = undefined;
+        const repair = this.repairs[this.repairs.length - 1];
+        if (repair) repair.resumed = true;
       }
       return;
     }

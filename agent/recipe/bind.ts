@@ -11,7 +11,7 @@ import { describeLocator } from '../task/locator-schema';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 import type { FieldBinding } from './entry';
 import type { Draft, DraftStep } from './draft';
-import { candidateLocators, elementsOf, elementsShowing, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
+import { candidateLocators, elementSetsShowing, elementsOf, elementsShowing, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
 import { patternCandidates, sameValue } from './patterns';
 import { mentionsAny, shownForms, templateDeep } from './templates';
 
@@ -30,6 +30,12 @@ export interface BoundRecipe {
 }
 
 const MAX_ALTERNATIVES = 4;
+/** Stated lists are bound by searching the page for their items: more places to try when other samples will check. */
+const STATED_ALTERNATIVES = 6;
+const LEAVES_PAGE = new Set(['goto', 'go_back', 'refresh', 'switch_tab']);
+/** A replayed pause waits at least this long for its element (the model's own pause may have been shorter). */
+const PAUSE_FLOOR_S = 10;
+const PAUSE_LIMIT_MS = 30_000;
 const BIND_TIMEOUT_MS = 10_000;
 
 /**
@@ -56,7 +62,7 @@ export class BindingDecider implements Decider {
     private readonly maxAlternatives = MAX_ALTERNATIVES,
   ) {
     this.queue = [...draft.steps, { action: 'done', args: { extracted: { ...draft.rowFields } }, from: 'done' }];
-    for (const [field, template] of Object.entries(draft.rowFields)) this.bound.fields[field] = { step: -1, how: 'row', pattern: template };
+    for (const [field, template] of Object.entries(draft.rowFields)) this.bound.fields[field] = { how: 'row', pattern: template };
   }
 
   get failed(): string | undefined {
@@ -68,7 +74,8 @@ export class BindingDecider implements Decider {
     const draft = this.queue[this.index];
     if (!draft) return { actions: [], stuck: 'the draft ended without done' };
     try {
-      if (draft.action === 'done') await this.bindStated();
+      // A value the model only stated is read on the last page that shows it: before leaving each page, and at the end.
+      if (draft.action === 'done' || draft.navigates || LEAVES_PAGE.has(draft.action)) await this.bindStated(draft.action === 'done');
       const t0 = Date.now();
       const step = draft.action === 'done' ? this.doneStep(draft) : await this.bindStep(draft);
       if (process.env.BWA_DEBUG_BIND) console.log(`bind ${draft.from}: ${Date.now() - t0} ms`);
@@ -94,6 +101,7 @@ export class BindingDecider implements Decider {
   }
 
   private async bindStep(draft: DraftStep): Promise<RecipeStep> {
+    if (draft.pauseFor !== undefined) return this.bindPause(draft, this.queue[draft.pauseFor]!);
     const base = { action: draft.action, ...draft.args } as RecipeStep;
     if (draft.expectUrl) base.expect_url = draft.expectUrl;
     if (draft.optional) base.optional = true;
@@ -101,7 +109,7 @@ export class BindingDecider implements Decider {
     const page = this.activePage();
     const all = draft.args.all === true;
     const recorded = fillTemplatesDeep(draft.target, this.row, draft.from);
-    const found = await recordedElements(page, recorded, all);
+    const found = (await recordedElements(page, recorded, all, draft.urlAfter)) ?? (await this.elementsShowingValue(page, draft));
     if (!found) {
       if (draft.optional || (draft.expect && draft.expect.value === null)) return { ...base, target: draft.target };
       throw new Error(`${describeLocator(recorded)} is not on the page any more`);
@@ -109,7 +117,10 @@ export class BindingDecider implements Decider {
     const { elements } = found;
     const forbidden = this.draft.sampleValues;
     const rowValues = this.draft.row.map(r => r.value);
-    const recordedAsIs = recordedForms(draft.target).filter(form => !locatorMentions(form, this.draft.sampleValues));
+    // Forms without a count in them first: "Checks" holds on every sample, "Checks 4" on some.
+    const recordedAsIs = recordedForms(draft.target)
+      .filter(form => !locatorMentions(form, this.draft.sampleValues))
+      .sort((a, b) => Number(/\d/.test(JSON.stringify(a))) - Number(/\d/.test(JSON.stringify(b))));
     const keepRecorded = recordedAsIs.length > 0;
     if (draft.action !== 'extract' || !draft.expect) {
       const candidates = [...recordedAsIs, ...(await candidateLocators(page, elements, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row))];
@@ -147,7 +158,7 @@ export class BindingDecider implements Decider {
     for (const target of candidates) {
       if (found.length >= this.maxAlternatives) break;
       const filled = fillTemplatesDeep(target, this.row, draft.from);
-      const raw = await rawText(page, filled);
+      const raw = await rawText(page, filled, typeof draft.args.attribute === 'string' ? draft.args.attribute : undefined);
       if (raw === undefined) continue;
       const patterns = patternCandidates({ raw, value: values[0], type: draft.args.type as never, modelPattern: modelPattern as string | undefined, sampleValues: [...forbidden, ...rowValues] });
       for (const pattern of patterns.length ? patterns : [undefined]) {
@@ -165,34 +176,59 @@ export class BindingDecider implements Decider {
     return withAlternative(step, chosen);
   }
 
+  /**
+   * The model paused until the page finished loading: the recipe waits (bounded) for the element the next step
+   * needs instead, which is also what the binding replay does now before going on.
+   */
+  private async bindPause(pause: DraftStep, next: DraftStep): Promise<RecipeStep> {
+    const seconds = Math.max(PAUSE_FLOOR_S, Number(pause.args.seconds ?? 0));
+    const deadline = Date.now() + Math.min(PAUSE_LIMIT_MS, seconds * 3_000);
+    const page = this.activePage();
+    const recorded = fillTemplatesDeep(next.target!, this.row, next.from);
+    while (Date.now() < deadline && !(await recordedElements(page, recorded, false)) && !(await this.elementsShowingValue(page, next))) await page.waitForTimeout(250);
+    const step = await this.bindStep({ ...next, action: 'wait', args: { seconds }, optional: true, pauseFor: undefined, expectUrl: undefined, from: pause.from });
+    return step;
+  }
+
+  /** Where the recorded locator finds nothing, an extract's value still shows where it was read. */
+  private async elementsShowingValue(page: Page, draft: DraftStep): Promise<{ elements: Handle[] } | undefined> {
+    if (!draft.expect || draft.args.attribute) return undefined;
+    const items = Array.isArray(draft.expect.value) ? draft.expect.value.map(v => String(v)) : shownForms(draft.expect.value).slice(0, 1);
+    const elements = items.length ? await elementsShowing(page, items).catch(() => undefined) : undefined;
+    return elements ? { elements } : undefined;
+  }
+
   /** Values the model only stated: bound to the element that shows them, as an extract before done. */
-  private async bindStated(): Promise<void> {
+  private async bindStated(final: boolean): Promise<void> {
     const page = this.activePage();
     const forbidden = this.draft.sampleValues;
     const rowValues = this.draft.row.map(r => r.value);
     for (const { field, value } of this.draft.stated) {
+      if (this.bound.fields[field]) continue;
       const items = Array.isArray(value) ? value.map(v => String(v)) : shownForms(value).slice(0, 1);
-      const elements = items.length ? await elementsShowing(page, items).catch(() => undefined) : undefined;
+      const sets = items.length ? await elementSetsShowing(page, items).catch(() => [] as Handle[][]) : [];
       const all = Array.isArray(value);
       const type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : undefined;
-      let chosen: Alternative | undefined;
-      for (const found of elements ? await candidateLocators(page, elements, forbidden, rowValues) : []) {
+      const valid: Alternative[] = [];
+      const candidates: SemanticLocator[] = [];
+      for (const set of sets) candidates.push(...(await candidateLocators(page, set, forbidden, rowValues)));
+      for (const found of candidates) {
+        if (valid.length >= (this.maxAlternatives > 1 ? STATED_ALTERNATIVES : 2)) break;
         const target = templateDeep(found, this.draft.row);
         const step = { action: 'extract', field, target, ...(all ? { all: true } : {}), ...(type ? { type } : {}) } as RecipeStep;
-        if (await this.reproduces(step, value)) {
-          chosen = { target };
-          break;
-        }
+        if (await this.reproduces(step, value)) valid.push({ target });
       }
+      const chosen = valid[0];
       if (!chosen) {
-        this.bound.fields[field] = { step: -1, how: 'unbound' };
-        this.bound.notes.push(`${field}: the model stated ${JSON.stringify(value).slice(0, 80)} but no element on the final page shows it; a replay leaves it empty`);
+        if (!final) continue;
+        this.bound.fields[field] = { how: 'unbound' };
+        this.bound.notes.push(`${field}: the model stated ${JSON.stringify(value).slice(0, 80)} but no page it visited shows it; a replay leaves it to the model`);
         continue;
       }
       const missing = this.task.required_fields.includes(field) ? {} : { missing: 'null' };
       const step = { action: 'extract', field, target: chosen.target, ...(all ? { all: true } : {}), ...(type ? { type } : {}), ...missing } as RecipeStep;
       this.bound.fields[field] = { step: this.bound.steps.length, how: 'dom', locator: describeLocator(chosen.target!) };
-      this.bound.alternatives.set(this.bound.steps.length, [chosen]);
+      this.bound.alternatives.set(this.bound.steps.length, valid);
       this.bound.steps.push(step);
     }
   }
@@ -227,9 +263,10 @@ function locatorMentions(locator: SemanticLocator, values: readonly string[]): b
   return Object.values(locator).some(v => typeof v === 'string' && mentionsAny(v, values));
 }
 
-async function rawText(page: Page, target: SemanticLocator): Promise<string | undefined> {
+async function rawText(page: Page, target: SemanticLocator, attribute?: string): Promise<string | undefined> {
   const [first] = await elementsOf(page, target, true).catch(() => [] as Handle[]);
   if (!first) return undefined;
+  if (attribute) return (await first.getAttribute(attribute)) ?? '';
   return first.evaluate(el => {
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
     return (el as HTMLElement).innerText || el.textContent || '';

@@ -3,7 +3,7 @@ import { REF_PATTERN } from '../actions/target';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 import { pruneLog, type PruneLevel } from './prune';
-import { rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templates';
+import { mentionsAny, rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templates';
 
 /** One step of a recipe being compiled: what to do, and what the binding replay must still work out. */
 export interface DraftStep {
@@ -18,6 +18,12 @@ export interface DraftStep {
   optional?: boolean;
   /** Where it came from in the source log, for messages. */
   from: string;
+  /** A pause (wait with only seconds) before this step index: replayed as a wait for that step's element. */
+  pauseFor?: number;
+  /** The step left the page (its URL changed). */
+  navigates?: boolean;
+  /** Where it led, as the source sample recorded it: tells apart same-named links. */
+  urlAfter?: string;
 }
 
 /** The source of a compile: one finished sample, as result.json and action_log.json describe it. */
@@ -49,10 +55,21 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
   const { kept, dropped } = pruneLog(source.log, source.extracted, level);
   const sampleValues = [...new Set(Object.values(source.extracted).flatMap(f => shownForms(f.value)))].filter(v => !row.some(r => r.value === v));
   const steps: DraftStep[] = [];
+  const unreplayable: string[] = [];
+  let unreachable = false;
   for (const entry of kept) {
     if (entry.action.name === 'done' || entry.action.name === 'save_progress') continue;
-    steps.push(draftStep(entry, row, sampleValues, source.extracted));
+    const step = draftStep(entry, row, sampleValues, source.extracted);
+    const followed = followReadLink(step, entry, steps);
+    if (unreachable && !step.navigates && !NAVIGATING.has(step.action)) {
+      unreplayable.push(`${step.from}: on a page the recipe cannot reach`);
+      continue;
+    }
+    unreachable = !followed && step.action === 'goto' && mentionsAny(String(step.args.url), sampleValues);
+    if (unreachable) unreplayable.push(`${step.from}: its address belongs to this sample only`);
+    else steps.push(followed ?? step);
   }
+  const pauses = placePauses(steps);
   const stated: Draft['stated'] = [];
   const rowFields: Record<string, string> = {};
   for (const [field, { value, provenance }] of Object.entries(source.extracted)) {
@@ -64,7 +81,7 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
   }
   const start = source.log.find(e => e.decider === 'loop' && e.action.name === 'goto');
   const startUrl = typeof start?.action.args.url === 'string' ? templateString(start.action.args.url, row) : undefined;
-  return { startUrl, steps, stated, rowFields, row, sampleValues, dropped: dropped.map(d => `${describeEntry(d.entry)}: ${d.why}`) };
+  return { startUrl, steps: pauses.steps, stated, rowFields, row, sampleValues, dropped: [...dropped.map(d => `${describeEntry(d.entry)}: ${d.why}`), ...pauses.dropped, ...unreplayable].sort(byStep) };
 }
 
 function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[], extracted: SourceRun['extracted']): DraftStep {
@@ -78,9 +95,33 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
     const field = String(entry.action.args.field);
     step.expect = { field, value: extracted[field]?.value ?? null };
   }
-  if (entry.url_before !== entry.url_after && entry.url_after) step.expectUrl = urlExpectation(entry.url_after, sampleValues, row);
+  if (entry.url_before !== entry.url_after && entry.url_after) {
+    step.navigates = true;
+    step.urlAfter = entry.url_after;
+    step.expectUrl = urlExpectation(entry.url_after, sampleValues, row);
+  }
   if (OPTIONAL_ACTIONS.has(entry.action.name)) step.optional = true;
   return step;
+}
+
+/**
+ * A goto to a URL the sample read from a link earlier is that sample's own address: on another sample the
+ * same link holds another one. Replayed as a click on the link it was read from.
+ */
+function followReadLink(step: DraftStep, entry: ActionLogEntry, earlier: readonly DraftStep[]): DraftStep | undefined {
+  if (entry.action.name !== 'goto' || typeof entry.action.args.url !== 'string') return undefined;
+  const url = entry.action.args.url;
+  const source = [...earlier].reverse().find(s => s.action === 'extract' && s.target && typeof s.expect?.value === 'string' && sameAddress(s.expect.value, url));
+  if (!source?.target || earlier.slice(earlier.indexOf(source) + 1).some(s => s.navigates)) return undefined;
+  return { action: 'click', args: {}, target: source.target, from: `${step.from} (the link read by ${source.from})`, navigates: true, expectUrl: step.expectUrl };
+}
+
+function sameAddress(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
 }
 
 /** Refs die with their snapshot: the structured locator recorded at action time is what replays. */
@@ -100,4 +141,38 @@ export function describeEntry(entry: ActionLogEntry): string {
   const sub = entry.sub_step ? `.${entry.sub_step}` : '';
   const what = entry.action.name === 'extract' ? ` ${String(entry.action.args.field)}` : entry.element ? ` ${entry.element}` : '';
   return `step ${entry.step}${sub} (${entry.action.name}${what})`;
+}
+
+const stepNumber = (text: string) => Number(/^step (\d+)/.exec(text)?.[1] ?? 0);
+const byStep = (a: string, b: string) => stepNumber(a) - stepNumber(b);
+
+const NAVIGATING = new Set(['goto', 'go_back', 'refresh', 'switch_tab']);
+const isPause = (step: DraftStep) => step.action === 'wait' && step.target === undefined && step.args.text === undefined;
+
+/**
+ * A pause the model took while a page was still loading is kept as a wait for the element the next step uses
+ * (on the same page); a pause before a navigation, or with nothing after it, waited for nothing.
+ */
+function placePauses(steps: DraftStep[]): { steps: DraftStep[]; dropped: string[] } {
+  const dropped: string[] = [];
+  const kept: DraftStep[] = [];
+  for (const [i, step] of steps.entries()) {
+    if (!isPause(step)) {
+      kept.push(step);
+      continue;
+    }
+    const after = steps.slice(i + 1);
+    const next = after.findIndex(s => s.target !== undefined || s.navigates || NAVIGATING.has(s.action));
+    const target = next >= 0 ? after[next] : undefined;
+    if (!target || target.target === undefined || target.navigates || NAVIGATING.has(target.action) || after.slice(0, next).some(isPause)) {
+      dropped.push(`${step.from}: ${after.slice(0, Math.max(0, next)).some(isPause) ? 'merged into the next pause' : 'a pause that waits for nothing'}`);
+      continue;
+    }
+    kept.push({ ...step, optional: true, pauseFor: -1 });
+  }
+  // Indexes are known once the kept list is final.
+  kept.forEach((step, i) => {
+    if (step.pauseFor === -1) step.pauseFor = kept.findIndex((s, j) => j > i && s.target !== undefined);
+  });
+  return { steps: kept, dropped };
 }

@@ -16,15 +16,37 @@ export type Handle = ElementHandle<Element>;
  * text, a <summary>): the same element by its visible text is the fallback.
  */
 export function recordedForms(locator: SemanticLocator): SemanticLocator[] {
-  if ('role' in locator && locator.name) return [locator, { text: locator.name, exact: true }, { text: locator.name }];
-  return [locator];
+  const forms: SemanticLocator[] = [locator];
+  const shown = 'role' in locator ? locator.name : 'text' in locator ? locator.text : undefined;
+  if ('role' in locator && shown) forms.push({ text: shown, exact: true }, { text: shown });
+  // The snapshot prints decorations next to a text ("› ENG-101"): the words alone are what the page matches.
+  const words = shown?.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  if (shown && words && words !== shown) forms.push({ text: words, exact: true }, { text: words });
+  // A count in a name ("Checks 4") differs from sample to sample; the words around it do not.
+  const countless = shown?.replace(/\s*\(?\d[\d,.]*\)?\s*/g, ' ').trim();
+  if ('role' in locator && shown && countless && countless !== shown && /\p{L}{3}/u.test(countless)) forms.push({ role: locator.role, name: countless });
+  return forms;
 }
 
-/** The element(s) a recorded locator (or its text form) points at now; an ambiguous one: its first match, as the ref was. */
-export async function recordedElements(page: Page, locator: SemanticLocator, all: boolean): Promise<{ form: SemanticLocator; elements: Handle[] } | undefined> {
+/**
+ * The element(s) a recorded locator (or its text form) points at now. Several same-named links (a list of
+ * "Details"): the one whose address is where the step led; otherwise the first, as the ref most likely was.
+ */
+export async function recordedElements(page: Page, locator: SemanticLocator, all: boolean, ledTo?: string): Promise<{ form: SemanticLocator; elements: Handle[] } | undefined> {
   for (const form of recordedForms(locator)) {
-    const elements = await elementsOf(page, form, all).catch(() => [] as Handle[]);
-    if (elements.length) return { form, elements };
+    const elements = await elementsOf(page, form, all || ledTo !== undefined).catch(() => [] as Handle[]);
+    if (!elements.length) continue;
+    if (all) return { form, elements };
+    const led = ledTo ? await firstLeadingTo(elements, ledTo) : undefined;
+    return { form, elements: [led ?? elements[0]!] };
+  }
+  return undefined;
+}
+
+async function firstLeadingTo(elements: Handle[], url: string): Promise<Handle | undefined> {
+  for (const element of elements) {
+    const href = await element.evaluate(e => (e.closest('a[href]') as HTMLAnchorElement | null)?.href ?? '').catch(() => '');
+    if (href && href.split('#')[0] === url.split('#')[0]) return element;
   }
   return undefined;
 }
@@ -71,32 +93,69 @@ export async function narrowTo(el: Handle, forms: readonly string[]): Promise<Ha
   return found.asElement() ?? el;
 }
 
-/** For values the model stated: the smallest elements whose text is each value, in page order. */
-export async function elementsShowing(page: Page, items: readonly string[]): Promise<Handle[] | undefined> {
+/**
+ * For values the model stated: sets of elements showing each value (the smallest element with exactly that
+ * text), in page order — one set per place the first value appears, the most compact first (items of one list
+ * before the same names scattered through a page).
+ */
+export async function elementSetsShowing(page: Page, items: readonly string[]): Promise<Handle[][]> {
   const handle = await page.evaluateHandle(wanted => {
     const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
     const text = (e: Element) => norm((e as HTMLElement).innerText || e.textContent || '');
-    const found: Element[] = [];
-    for (const item of wanted) {
-      let match: Element | null = null;
-      const walk = (e: Element) => {
-        for (const child of Array.from(e.children)) {
-          if (match) return;
-          walk(child);
+    const visible = (e: Element) => (e as HTMLElement).offsetParent !== null || e.getClientRects().length > 0;
+    const matchesOf = (item: string): Element[] => {
+      const found: Element[] = [];
+      const walk = (e: Element): boolean => {
+        let inner = false;
+        for (const child of Array.from(e.children)) inner = walk(child) || inner;
+        if (!inner && text(e) === item && visible(e)) {
+          found.push(e);
+          return true;
         }
-        if (!match && !found.includes(e) && text(e) === item && (e as HTMLElement).offsetParent !== null) match = e;
+        return inner;
       };
       walk(document.body);
-      if (!match) return null;
-      found.push(match);
+      return found.slice(0, 6);
+    };
+    const depth = (e: Element | null) => {
+      let d = 0;
+      for (let n = e; n; n = n.parentElement) d++;
+      return d;
+    };
+    const common = (a: Element, b: Element): Element => {
+      let n: Element | null = a;
+      while (n && !n.contains(b)) n = n.parentElement;
+      return n ?? document.body;
+    };
+    const all = wanted.map(matchesOf);
+    if (all.some(m => m.length === 0)) return [];
+    const sets: Array<{ set: Element[]; size: number }> = [];
+    for (const first of all[0]!.slice(0, 4)) {
+      const set = [first];
+      for (const options of all.slice(1)) {
+        const best = options.filter(o => !set.includes(o)).sort((a, b) => depth(common(first, b)) - depth(common(first, a)))[0];
+        if (!best) break;
+        set.push(best);
+      }
+      if (set.length !== wanted.length) continue;
+      const ordered = set.every((e, i) => i === 0 || (set[i - 1]!.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0);
+      if (!ordered) continue;
+      const root = set.reduce((acc, e) => common(acc, e));
+      sets.push({ set, size: root.querySelectorAll('*').length });
     }
-    const ordered = [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    return ordered.every((e, i) => e === found[i]) ? found : null;
+    return sets.sort((a, b) => a.size - b.size).map(s => s.set);
   }, [...items]);
-  const props = await handle.getProperties().catch(() => undefined);
-  if (!props || props.size === 0) return undefined;
-  const elements = [...props.values()].map(p => p.asElement()).filter((e): e is Handle => e !== null);
-  return elements.length === items.length ? elements : undefined;
+  const out: Handle[][] = [];
+  for (const setHandle of (await handle.getProperties()).values()) {
+    const elements = [...(await setHandle.getProperties()).values()].map(p => p.asElement()).filter((e): e is Handle => e !== null);
+    if (elements.length === items.length) out.push(elements);
+  }
+  return out;
+}
+
+/** The most compact set of elements showing each value, if there is one. */
+export async function elementsShowing(page: Page, items: readonly string[]): Promise<Handle[] | undefined> {
+  return (await elementSetsShowing(page, items))[0];
 }
 
 /**
@@ -187,6 +246,7 @@ function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; 
   for (const token of own) if (matchesExactly(token)) add(token);
   const labelled = labelAnchored(first);
   if (labelled && targets.length === 1) add(labelled);
+  if (targets.length === 1) for (const marked of markedItems(first)) add(marked);
   let ancestor = first.parentElement;
   for (let depth = 0; ancestor && ancestor !== document.body && depth < 5 && results.length < 8; depth++, ancestor = ancestor.parentElement) {
     for (const outer of tokens(ancestor)) {
@@ -197,6 +257,30 @@ function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; 
     }
   }
   return results;
+
+  /**
+   * `li.check:has(svg.octicon-x) a.details`: the one item of a list that carries a marker (an icon, a state
+   * class) the other items do not.
+   */
+  function markedItems(el: Element): string[] {
+    const found: string[] = [];
+    const ownTokens = tokens(el).length ? tokens(el) : [el.tagName.toLowerCase()];
+    let container = el.parentElement;
+    for (let depth = 0; container && container !== document.body && depth < 4 && found.length < 3; depth++, container = container.parentElement) {
+      const outer = tokens(container);
+      const markers = Array.from(container.querySelectorAll('*'))
+        .filter(d => !d.contains(el) && !el.contains(d))
+        .slice(0, 40)
+        .flatMap(d => tokens(d).filter(t => !/^(div|span|p|a|li)$/.test(t)));
+      for (const o of outer)
+        for (const m of [...new Set(markers)])
+          for (const t of ownTokens) {
+            const selector = `${o}:has(${m}) ${t}`;
+            if (found.length < 3 && matchesExactly(selector)) found.push(selector);
+          }
+    }
+    return found;
+  }
 
   /** `dt:text-is("Status") + dd`: the value sits right after a short constant label. */
   function labelAnchored(el: Element): string | undefined {

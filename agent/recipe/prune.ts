@@ -25,7 +25,6 @@ export function pruneLog(log: readonly ActionLogEntry[], extracted: Readonly<Rec
     if (entry.decider === 'loop') drop(entry, 'the start page is opened by the loop');
     else if (!entry.outcome.success) drop(entry, 'failed');
     else if (NEVER_REPLAYED.has(entry.action.name)) drop(entry, 'not replayable');
-    else if (entry.action.name === 'wait' && !entry.action.args.text && !entry.action.args.target) drop(entry, 'a pause that waits for nothing');
     else if (entry.action.name === 'extract' && !isFinalExtract(entry, log, extracted)) drop(entry, 'its value was replaced later');
     else kept.push(entry);
   }

@@ -32,6 +32,8 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
     if (mode.kind === 'repair' && current && current.revision !== mode.baseRevision)
       return void (skipped = `another sample already rewrote the recipe (revision ${current.revision})`);
     if (mode.kind === 'repair' && current && stableStringify(current.steps) === stableStringify(compiled.steps)) return void (skipped = 'the repaired recipe is the stored one');
+    const lost = mode.kind === 'repair' && current ? domFields(current).filter(f => compiled.fields[f]?.how !== 'dom') : [];
+    if (lost.length) return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept revision ${current!.revision}`);
     const revision = (current?.revision ?? 0) + 1;
     const reason = mode.kind === 'repair' ? 'self-heal: the model repaired a failed step' : mode.kind === 'record' ? 'recorded from a model run' : 'compiled with bwa recipe compile';
     return {
@@ -51,6 +53,8 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
   });
   return { entry, location: store.location(task), skipped };
 }
+
+const domFields = (entry: RecipeEntry) => Object.entries(entry.fields).filter(([, b]) => b.how === 'dom').map(([f]) => f);
 
 export interface SessionRecording {
   prepare: PrepareSession;

@@ -57,11 +57,20 @@ export function shownForms(value: unknown): string[] {
   return [];
 }
 
-/** A string holding one of the sample's own values (not a template) would only ever match this sample. */
+/**
+ * A string holding one of the sample's own values — or a piece of one ("ENG-108" of the URL read from its
+ * link) — would only ever match this sample.
+ */
 export function mentionsAny(text: string, values: readonly string[]): boolean {
-  const lower = text.toLowerCase();
-  return values.some(v => v.length >= MIN_EMBEDDED_LENGTH && lower.includes(v.toLowerCase()));
+  const lower = text.toLowerCase().trim();
+  return values.some(v => {
+    const value = v.toLowerCase();
+    return (value.length >= MIN_EMBEDDED_LENGTH && lower.includes(value)) || (lower.length >= PIECE_LENGTH && value.includes(lower));
+  });
 }
+
+/** Shorter texts ("Open", "Edit") turn up inside long values by chance. */
+const PIECE_LENGTH = 5;
 
 /**
  * The URL a step is expected to reach, generalised: the origin and path with every segment that carries a

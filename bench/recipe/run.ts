@@ -1,0 +1,210 @@
+/**
+ * Record once, replay many: model turns, tokens and throughput per sample — the scripted model on every sample
+ * (model-only) vs the model on the first sample, a recipe compiled from it (AGENT_RECORD=1) and replayed on the
+ * rest with self-heal (record-then-replay) — and how many ground-truth fields the compiled recipe reproduces
+ * when replayed alone (no model at all).
+ *
+ * Usage: npx tsx bench/recipe/run.ts [--tasks tracker_tickets,commit_audit] [--samples 60] [--model-samples 60] [--workers 2] [--latency 0]
+ */
+import type { Browser } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { DeciderMode } from '../../agent/decide/select';
+import type { ActionLogEntry, Result } from '../../agent/evidence/result-schema';
+import { compileRecipe, sourceFromResult } from '../../agent/recipe/compile';
+import { saveCompiled } from '../../agent/recipe/record';
+import { chooseSources } from '../../agent/recipe/run-sources';
+import { sameValue } from '../../agent/recipe/patterns';
+import { recipeStore } from '../../agent/recipe/store';
+import { SampleSession } from '../../agent/session';
+import { loadTaskFile, type LoadedTask } from '../../agent/task/load-task';
+import { loadSamplesCsv } from '../../agent/task/samples';
+import { startModelServer, type ModelServer, type ScriptInput } from '../../fixtures/model-server';
+import { ensureFixtureSites } from '../../fixtures/serve';
+import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
+import { sum, table } from '../lib/stats';
+import { tempDirFor } from '../lib/temp';
+import { WORKFLOWS, type Workflow } from './workflows';
+
+type Row = Record<string, string>;
+
+interface Phase {
+  results: Result[];
+  logs: ActionLogEntry[][];
+  seconds: number;
+}
+
+function arg(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+/** The task as shipped, minus its hand-written recipe: only the model and what is compiled from it decide. */
+function taskWithoutRecipe(taskId: string, tag: string): LoadedTask {
+  const dir = tempDirFor(`tasks-${taskId}-${tag}`);
+  const spec = JSON.parse(fs.readFileSync(path.resolve('tasks', `${taskId}.json`), 'utf8'));
+  delete spec.recipe;
+  delete spec.$schema;
+  fs.writeFileSync(path.join(dir, `${taskId}.json`), JSON.stringify(spec, null, 2));
+  const inputs = path.resolve('tasks', 'inputs', taskId);
+  if (fs.existsSync(inputs)) fs.cpSync(inputs, path.join(dir, 'inputs', taskId), { recursive: true });
+  process.env.AGENT_TASKS_DIR = dir;
+  return loadTaskFile(path.join(dir, `${taskId}.json`));
+}
+
+async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row[], mode: DeciderMode, workers: number, runId: string): Promise<Phase> {
+  const started = Date.now();
+  const results: Result[] = new Array(rows.length);
+  const logs: ActionLogEntry[][] = new Array(rows.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < rows.length; i = next++) {
+      const row = rows[i]!;
+      const context = await browser.newContext(CONTEXT_OPTIONS);
+      try {
+        const sample = { sample_id: row.sample_id!, row, line: i + 2, source: 'bench' };
+        const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: tempDirFor(`${runId}-${row.sample_id}`) });
+        results[i] = await session.run();
+        logs[i] = [...session.recorder.log];
+      } finally {
+        await context.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, rows.length) }, worker));
+  return { results, logs, seconds: (Date.now() - started) / 1000 };
+}
+
+/** What a model answers when the replay hands it a sample with the data already collected: its closing turn(s). */
+function closingTurns(script: ScriptInput): ScriptInput {
+  const steps = (script as { steps: Array<{ tool?: string }> }).steps;
+  let first = steps.length - 1;
+  while (first > 0 && (steps[first - 1]?.tool === 'done' || steps[first - 1]?.tool === 'fail')) first--;
+  return { ...script, steps: steps.slice(first) } as ScriptInput;
+}
+
+const tokens = (r: Result) => r.usage.input_tokens + r.usage.cache_read_input_tokens + r.usage.cache_creation_input_tokens + r.usage.output_tokens;
+
+function accuracy(results: readonly Result[], rows: readonly Row[], expected: (row: Row) => Record<string, unknown> | undefined): { right: number; total: number; misses: string[] } {
+  let right = 0;
+  let total = 0;
+  const misses: string[] = [];
+  results.forEach((result, i) => {
+    const want = expected(rows[i]!);
+    if (!want) return;
+    for (const [field, value] of Object.entries(want)) {
+      total += 1;
+      if (sameValue(result.extracted[field]?.value ?? null, value)) right += 1;
+      else if (misses.length < 8) misses.push(`${result.sample_id}.${field}: ${JSON.stringify(result.extracted[field]?.value ?? null)} ≠ ${JSON.stringify(value)} (${result.status}${result.error ? `: ${result.error.slice(0, 80)}` : ''})`);
+    }
+  });
+  return { right, total, misses };
+}
+
+async function benchTask(browser: Browser, server: ModelServer, workflow: Workflow, options: { samples: number; modelSamples: number; workers: number }) {
+  const task = taskWithoutRecipe(workflow.task, 'record');
+  const expected = await workflow.truth();
+  const csv = path.resolve('tasks', 'inputs', `${workflow.task}.csv`);
+  let rows: Row[] = loadSamplesCsv(task.spec, csv).map(s => s.row);
+  if (workflow.rows && rows.length < options.samples) rows = await workflow.rows(undefined);
+  rows = rows.slice(0, options.samples);
+  await workflow.prepare?.(browser);
+  const scripts = new Map(rows.map(row => [row.sample_id!, workflow.script(row)]));
+
+  server.reset();
+  for (const [id, script] of scripts) server.setScript(workflow.task, id, script);
+  const modelRows = rows.slice(0, options.modelSamples);
+  const modelOnly = await runSamples(browser, task, modelRows, 'model', options.workers, `bench-model-${workflow.task}`);
+
+  // bwa recipe compile over the model-only run: the richest done sample, checked on a few others.
+  const compiledTask = taskWithoutRecipe(workflow.task, 'compiled');
+  let compileProblem: string | undefined;
+  let compiledSteps = 0;
+  try {
+    const { source, others } = chooseSources(modelOnly.results.map((result, i) => ({ result, source: sourceFromResult(result, modelOnly.logs[i]!) })));
+    const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task: compiledTask, source, others, browser, runId: `bench-compile-${workflow.task}` });
+    compiledSteps = (await saveCompiled(compiledTask, compiled, source, { kind: 'explicit' })).entry?.steps.length ?? 0;
+  } catch (error) {
+    compileProblem = error instanceof Error ? error.message : String(error);
+  }
+  const replayOnly = compileProblem ? undefined : await runSamples(browser, compiledTask, rows, 'recipe', options.workers, `bench-replay-${workflow.task}`);
+  process.env.AGENT_TASKS_DIR = path.dirname(task.file);
+
+  // Record then replay: the first sample alone (it records the recipe), then the rest side by side.
+  server.reset();
+  for (const [id, script] of scripts) server.setScript(workflow.task, id, id === rows[0]!.sample_id ? script : closingTurns(script));
+  process.env.AGENT_RECORD = '1';
+  const first = await runSamples(browser, task, rows.slice(0, 1), 'auto', 1, `bench-record-${workflow.task}`);
+  delete process.env.AGENT_RECORD;
+  const recorded = recipeStore().lookup(task);
+  const rest = await runSamples(browser, task, rows.slice(1), 'auto', options.workers, `bench-record-${workflow.task}`);
+  const recordReplay: Phase = { results: [...first.results, ...rest.results], logs: [...first.logs, ...rest.logs], seconds: first.seconds + rest.seconds };
+  const revision = recipeStore().lookup(task);
+  return { task: workflow.task, rows, modelOnly, recordReplay, replayOnly, compileProblem, compiledSteps, expected, recorded, revision, firstNote: first.results[0]?.notes.find(n => n.startsWith('recipe')) };
+}
+
+async function main(): Promise<void> {
+  const wanted = arg('tasks', WORKFLOWS.map(w => w.task).join(',')).split(',');
+  const options = { samples: Number(arg('samples', '60')), modelSamples: Number(arg('model-samples', arg('samples', '60'))), workers: Number(arg('workers', '2')) };
+  const sites = await ensureFixtureSites();
+  const server = await startModelServer({ port: 0, latencyMs: Number(arg('latency', '0')) });
+  const reports = tempDirFor('reports');
+  Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: 'off', AGENT_MODEL_RETRIES: '1' });
+  const browser = await launchChromium();
+  const rows: Array<Array<string | number>> = [];
+  const details: string[] = [];
+  try {
+    for (const workflow of WORKFLOWS.filter(w => wanted.includes(w.task))) {
+      const b = await benchTask(browser, server, workflow, options);
+      const perSample = (phase: Phase, f: (r: Result) => number) => sum(phase.results.map(f)) / Math.max(1, phase.results.length);
+      const turnsModel = perSample(b.modelOnly, r => r.usage.model_calls);
+      const turnsRecord = perSample(b.recordReplay, r => r.usage.model_calls);
+      const perMinute = (phase: Phase) => (phase.results.length / phase.seconds) * 60;
+      const exact = b.replayOnly ? accuracy(b.replayOnly.results, b.rows, b.expected) : { right: 0, total: 0, misses: [`no recipe: ${b.compileProblem}`] };
+      const hybrid = accuracy(b.recordReplay.results, b.rows, b.expected);
+      rows.push([
+        b.task,
+        b.rows.length,
+        turnsModel,
+        turnsRecord,
+        turnsRecord > 0 ? `${(turnsModel / turnsRecord).toFixed(0)}×` : '∞',
+        Math.round(perSample(b.modelOnly, tokens)),
+        Math.round(perSample(b.recordReplay, tokens)),
+        perMinute(b.modelOnly),
+        perMinute(b.recordReplay),
+        `${exact.right}/${exact.total}`,
+        `${hybrid.right}/${hybrid.total}`,
+      ]);
+      const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
+      details.push(
+        `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - 1} replays handed a step to the model; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
+          `\n  statuses model-only: ${statusCounts(b.modelOnly.results)} · record-then-replay: ${statusCounts(b.recordReplay.results)} · replay only: ${b.replayOnly ? statusCounts(b.replayOnly.results) : '—'}` +
+          (exact.misses.length ? `\n  replay-only misses: ${exact.misses.join('; ')}` : '') +
+          (hybrid.misses.length ? `\n  record-then-replay misses: ${hybrid.misses.join('; ')}` : ''),
+      );
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    await sites.close();
+  }
+  console.log(`recipe benchmark — scripted model (latency ${arg('latency', '0')} ms), ${options.workers} parallel contexts\n`);
+  console.log(
+    table(
+      ['task', 'samples', 'turns/sample model-only', 'turns/sample record+replay', 'fewer turns', 'tokens/sample model-only', 'tokens/sample record+replay', 'samples/min model-only', 'samples/min record+replay', 'fact fields: compiled recipe alone', 'fact fields: record+replay'],
+      rows,
+    ),
+  );
+  console.log(`\n${details.join('\n')}`);
+}
+
+function statusCounts(results: readonly Result[]): string {
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
+}
+
+main().catch(error => {
+  console.error(error);
+  process.exit(1);
+});

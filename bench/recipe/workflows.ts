@@ -1,0 +1,110 @@
+import type { Browser } from '@playwright/test';
+import type { ScriptInput } from '../../fixtures/model-server';
+import { blameMaterialityScript, type BlameTruth } from '../../fixtures/model-scripts/blame-materiality';
+import { commitAuditScript, type CommitTruth } from '../../fixtures/model-scripts/commit-audit';
+import { hrFormScript } from '../../fixtures/model-scripts/hr-form';
+import { peopleEnrichmentScript, type EnrichmentTruth } from '../../fixtures/model-scripts/people-enrichment';
+import { peopleProfileScript, type PersonTruth } from '../../fixtures/model-scripts/people-profile';
+import { trackerTicketScript, type TicketTruth } from '../../fixtures/model-scripts/tracker-tickets';
+import type { Hire } from '../../fixtures/sites/hr/hires';
+import type { HireTruth } from '../../fixtures/sites/hr/truth';
+import { PEOPLESEARCH_ACCOUNT } from '../../fixtures/sites/peoplesearch/credentials';
+import { logIn } from '../../specs/setup/login';
+
+type Row = Record<string, string>;
+
+/**
+ * What the recipe benchmark needs to know about a reference workflow: its truth, the scripted model's answers
+ * for one sample (the fixtures' own generators), and which fields are facts a replay must reproduce (judgments
+ * and computed fields need the model).
+ */
+export interface Workflow {
+  task: string;
+  /** Fetches the site's truth once; returns expected fact fields per sample_id (undefined = the sample has no truth). */
+  truth(): Promise<(row: Row) => Record<string, unknown> | undefined>;
+  script(row: Row): ScriptInput;
+  /** Rows to use when the CSV does not list enough samples (people_profile: 6 in the CSV, 140 on the site). */
+  rows?(truth: unknown): Promise<Row[]>;
+  /** Signs in (auth_profile tasks) before any sample runs. */
+  prepare?(browser: Browser): Promise<void>;
+}
+
+const json = async (url: string) => (await fetch(url)).json();
+const pick = (value: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map(f => [f, value[f] ?? null]));
+
+let people: Record<string, PersonTruth> = {};
+let tickets: Record<string, TicketTruth> = {};
+let commits: CommitTruth[] = [];
+let blame: Record<string, BlameTruth> = {};
+let lookups: Record<string, EnrichmentTruth & { status: string }> = {};
+let hires: Record<string, HireTruth> = {};
+
+const ticketOf = (url: string) => /\/issue\/([^/?#]+)/.exec(url)?.[1] ?? '';
+const commitOf = (sampleId: string) => commits.find(c => c.commit_sha.startsWith(sampleId));
+
+export const WORKFLOWS: Workflow[] = [
+  {
+    task: 'people_profile',
+    async truth() {
+      people = (await json('http://127.0.0.1:4101/__truth.json')).people;
+      return row => people[row.username ?? ''] as Record<string, unknown> | undefined;
+    },
+    script: row => peopleProfileScript(people[row.username!]!),
+    rows: async () => Object.keys(people).map(username => ({ sample_id: username, username })),
+  },
+  {
+    task: 'tracker_tickets',
+    async truth() {
+      tickets = (await json('http://127.0.0.1:4103/__truth.json')).tickets;
+      return row => {
+        const t = tickets[ticketOf(row.url ?? '')];
+        return t ? pick(t as unknown as Record<string, unknown>, ['ticket_number', 'title', 'ticket_status', 'assignee', 'due_date']) : undefined;
+      };
+    },
+    script: row => {
+      const t = tickets[ticketOf(row.url!)];
+      return trackerTicketScript(t ? { kind: 'ticket', truth: t } : { kind: 'missing', ref: ticketOf(row.url!) });
+    },
+  },
+  {
+    task: 'commit_audit',
+    async truth() {
+      commits = Object.values((await json('http://127.0.0.1:4104/__truth.json')).commits);
+      const facts = ['commit_sha', 'pr_number', 'pr_creator', 'approvers', 'merger', 'checks_passed', 'checks_failed', 'ci_failure_details', 'tracker_url'];
+      return row => {
+        const t = commitOf(row.sample_id!);
+        return t ? pick(t as unknown as Record<string, unknown>, facts) : undefined;
+      };
+    },
+    script: row => commitAuditScript(commitOf(row.sample_id!)!),
+  },
+  {
+    task: 'blame_materiality',
+    async truth() {
+      blame = (await json('http://127.0.0.1:4104/__truth.json')).blame;
+      return row => (blame[row.sample_id!] ? pick(blame[row.sample_id!] as unknown as Record<string, unknown>, ['file_path', 'last_modified_date', 'author', 'commit_sha']) : undefined);
+    },
+    script: row => blameMaterialityScript(blame[row.sample_id!]!),
+  },
+  {
+    task: 'people_enrichment',
+    async truth() {
+      lookups = (await json('http://127.0.0.1:4106/__truth.json')).lookups;
+      return row => (lookups[row.sample_id!] ? pick(lookups[row.sample_id!] as unknown as Record<string, unknown>, ['profile_url', 'school', 'current_company', 'tenure']) : undefined);
+    },
+    script: row => peopleEnrichmentScript(lookups[row.sample_id!]!),
+    async prepare(browser) {
+      process.env[PEOPLESEARCH_ACCOUNT.userEnv] ??= PEOPLESEARCH_ACCOUNT.user;
+      process.env[PEOPLESEARCH_ACCOUNT.passwordEnv] ??= PEOPLESEARCH_ACCOUNT.password;
+      await logIn(browser, 'peoplesearch', ['people_enrichment']);
+    },
+  },
+  {
+    task: 'hr_form',
+    async truth() {
+      hires = (await json('http://127.0.0.1:4107/__truth.json')).hires;
+      return row => (hires[row.sample_id!] ? pick(hires[row.sample_id!] as unknown as Record<string, unknown>, ['form_submitted', 'reference_number', 'attachment_count', 'report_filename', 'report_downloaded']) : undefined);
+    },
+    script: row => hrFormScript({ hire: row as unknown as Hire, truth: hires[row.sample_id!]! }),
+  },
+];
