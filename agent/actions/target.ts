@@ -102,6 +102,8 @@ async function resolveSemantic(page: Page, target: SemanticLocator, elements: Re
     if (count === 1 || options.allowMany) return { ...resolved, locator };
     const visible = locator.filter({ visible: true });
     if ((await visible.count()) === 1) return { ...resolved, locator: visible };
+    const control = await soleControlAmong(visible);
+    if (control !== undefined) return { ...resolved, locator: visible.nth(control) };
     throw new ActionError(ambiguityMessage(target, count, elements));
   }
   throw new ActionError(`No element matches ${describeLocator(target)} — check the page state for the exact text, or scroll to reveal it`);
@@ -136,6 +138,15 @@ async function countOrZero(locator: Locator): Promise<number> {
     if (isPageGone(error)) throw new ActionError(PAGE_GONE_MESSAGE, true);
     return 0;
   }
+}
+
+const CONTROL = 'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
+
+/** "Load more" is a heading, a breadcrumb and a button: when only one match is something to act on, it is meant. */
+async function soleControlAmong(matches: Locator): Promise<number | undefined> {
+  const isControl = await matches.evaluateAll((elements, selector) => elements.map(el => el.closest(selector) !== null), CONTROL).catch(() => [] as boolean[]);
+  const controls = isControl.flatMap((yes, index) => (yes ? [index] : []));
+  return controls.length === 1 ? controls[0] : undefined;
 }
 
 /** Late-rendering pages get a short grace period; one wait covers every candidate. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { waitForQuietNetwork } from './quiet-network';
 import { resolveTarget, TargetArg } from './target';
 import { ActionError, defineAction } from './types';
 
@@ -35,7 +36,7 @@ export const wait = defineAction({
         return { description: `Text ${JSON.stringify(text)} is visible` };
       }
       if (network_idle) {
-        await page.waitForLoadState('networkidle', { timeout });
+        await waitForQuietNetwork(page, timeout);
         return { description: 'Network is idle' };
       }
       await page.waitForTimeout(timeout);

@@ -25,6 +25,17 @@ test.describe('scroll', () => {
     expect(last.description).toMatch(/reached the end$/);
   });
 
+  test('a load-more list is grown by clicking until the button is gone', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/load-more` });
+    for (let i = 0; i < 10 && (await page.locator('#load-more').count()) > 0; i++) {
+      await harness.ok('click', { target: 'Load more' });
+      await harness.ok('wait', { network_idle: true, seconds: 5 });
+    }
+    await expect(page.locator('#products > li')).toHaveCount(75);
+    const gone = await harness.act('click', { target: 'button "Load more"' });
+    expect(gone.error).toContain('No element matches button "Load more"');
+  });
+
   test('a scrollable container is scrolled instead of the page', async ({ harness, page }) => {
     const rows = Array.from({ length: 60 }, (_, i) => `<li>Message ${i + 1}</li>`).join('');
     await harness.open('inbox', `<h1>Inbox</h1><ul id="inbox" style="height:200px;overflow-y:auto;margin:0">${rows}</ul><p id="after">footer</p>`);
