@@ -50,6 +50,9 @@ test.describe('wait', () => {
     expect(text.description).toBe('Text "Account overview" is visible');
     const element = await harness.ok('wait', { target: 'Download statement' });
     expect(element.description).toContain('is visible');
+    await harness.open('polling', `<p>Live</p><script>setInterval(() => fetch('/health'), 100)</script>`);
+    const busy = await harness.ok('wait', { network_idle: true, seconds: 1 });
+    expect(busy.description).toBe('The network was still busy after 1s (the page keeps polling); carrying on');
     const never = await harness.act('wait', { text: 'Payment overdue', seconds: 1 });
     expect(never).toMatchObject({ success: false, infra: false });
     expect(never.error).toContain('Still not there after 1s');
