@@ -11,7 +11,7 @@ import { describeLocator } from '../task/locator-schema';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 import type { FieldBinding } from './entry';
 import type { Draft, DraftStep } from './draft';
-import { candidateLocators, elementSetsShowing, elementsOf, elementsShowing, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
+import { candidateLocators, elementSetsShowing, elementsOf, elementsShowing, isContent, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
 import { patternCandidates, sameValue } from './patterns';
 import { mentionsAny, shownForms, templateDeep } from './templates';
 
@@ -120,10 +120,13 @@ export class BindingDecider implements Decider {
     // Forms without a count in them first: "Checks" holds on every sample, "Checks 4" on some.
     const recordedAsIs = recordedForms(draft.target)
       .filter(form => !locatorMentions(form, this.draft.sampleValues))
-      .sort((a, b) => Number(/\d/.test(JSON.stringify(a))) - Number(/\d/.test(JSON.stringify(b))));
+      .sort((a, b) => literalWeight(a) - literalWeight(b));
     const keepRecorded = recordedAsIs.length > 0;
     if (draft.action !== 'extract' || !draft.expect) {
-      const candidates = [...recordedAsIs, ...(await candidateLocators(page, elements, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row))];
+      const structural = (await candidateLocators(page, elements, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row));
+      // A control's label ("Blame", "Next") holds for every sample; a link named by content (a commit message) does not.
+      const labelled = recordedAsIs.filter(form => !isContent(form));
+      const candidates = [...labelled, ...structural, ...recordedAsIs.filter(form => isContent(form))];
       // The model picked an element named by this sample's values: on another sample the one to pick carries that sample's row value.
       const wantTemplate = !keepRecorded && candidates.some(mentionsTemplate);
       const valid: Alternative[] = [];
@@ -257,7 +260,15 @@ export function withAlternative(step: RecipeStep, alternative: Alternative): Rec
   return { ...rest, target: alternative.target, ...(alternative.pattern ? { pattern: alternative.pattern } : {}) } as RecipeStep;
 }
 
+/** Counts and literal words around the inputs are what changes between samples: the form with fewest first. */
+function literalWeight(locator: SemanticLocator): number {
+  const text = JSON.stringify(locator);
+  const shown = 'name' in locator ? (locator.name ?? '') : 'text' in locator ? locator.text : '';
+  return (/\d/.test(text) ? 1000 : 0) + (shown.includes('{{') ? shown.replace(/\{\{[^}]+\}\}/g, '').length : 0);
+}
+
 const mentionsTemplate = (locator: SemanticLocator | undefined) => JSON.stringify(locator ?? {}).includes('{{');
+
 
 function locatorMentions(locator: SemanticLocator, values: readonly string[]): boolean {
   return Object.values(locator).some(v => typeof v === 'string' && mentionsAny(v, values));

@@ -67,7 +67,7 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
     }
     unreachable = !followed && step.action === 'goto' && mentionsAny(String(step.args.url), sampleValues);
     if (unreachable) unreplayable.push(`${step.from}: its address belongs to this sample only`);
-    else steps.push(followed ?? step);
+    else steps.push(...splitUpload(followed ?? step, Object.keys(task.input_schema)));
   }
   const pauses = placePauses(steps);
   const stated: Draft['stated'] = [];
@@ -141,6 +141,23 @@ export function describeEntry(entry: ActionLogEntry): string {
   const sub = entry.sub_step ? `.${entry.sub_step}` : '';
   const what = entry.action.name === 'extract' ? ` ${String(entry.action.args.field)}` : entry.element ? ` ${entry.element}` : '';
   return `step ${entry.step}${sub} (${entry.action.name}${what})`;
+}
+
+/**
+ * Files named by numbered input columns ({{attachment_1}}, {{attachment_2}}): another sample may have more or
+ * fewer, so each column of the family is uploaded on its own — the first required, the others optional (an
+ * empty column fails harmlessly).
+ */
+function splitUpload(step: DraftStep, columns: readonly string[]): DraftStep[] {
+  const files = step.args.files;
+  if (step.action !== 'upload' || !Array.isArray(files)) return [step];
+  const family = (name: string) => /^\{\{\s*(.*?)_?(\d+)\s*\}\}$/.exec(name)?.[1];
+  const stems = new Set(files.map(f => family(String(f))));
+  const [stem] = stems;
+  if (stems.size !== 1 || stem === undefined) return [step];
+  const members = columns.filter(c => new RegExp(`^${stem}_?\\d+$`).test(c));
+  if (members.length < files.length) return [step];
+  return members.map((column, i) => ({ ...step, args: { ...step.args, files: [`{{${column}}}`] }, optional: i > 0 ? true : step.optional, from: `${step.from} (${column})` }));
 }
 
 const stepNumber = (text: string) => Number(/^step (\d+)/.exec(text)?.[1] ?? 0);

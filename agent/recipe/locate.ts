@@ -20,11 +20,15 @@ export function recordedForms(locator: SemanticLocator): SemanticLocator[] {
   const shown = 'role' in locator ? locator.name : 'text' in locator ? locator.text : undefined;
   if ('role' in locator && shown) forms.push({ text: shown, exact: true }, { text: shown });
   // The snapshot prints decorations next to a text ("› ENG-101"): the words alone are what the page matches.
+  // Inputs inside a longer name ("Wednesday, {{start_month}} {{start_day}}, …"): the part they span, matched as a substring.
+  const span = shown ? /\{\{[^}]+\}\}(?:.*\{\{[^}]+\}\})?/.exec(shown)?.[0] : undefined;
+  if ('role' in locator && shown && span && span !== shown) forms.push({ role: locator.role, name: span });
   const words = shown?.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
   if (shown && words && words !== shown) forms.push({ text: words, exact: true }, { text: words });
   // A count in a name ("Checks 4") differs from sample to sample; the words around it do not.
   const countless = shown?.replace(/\s*\(?\d[\d,.]*\)?\s*/g, ' ').trim();
-  if ('role' in locator && shown && countless && countless !== shown && /\p{L}{3}/u.test(countless)) forms.push({ role: locator.role, name: countless });
+  const labelLike = countless !== undefined && countless.split(/\s+/).length <= 3 && /^[\p{L} ]+$/u.test(countless);
+  if ('role' in locator && shown && countless && countless !== shown && labelLike) forms.push({ role: locator.role, name: countless });
   return forms;
 }
 
@@ -167,7 +171,40 @@ export async function candidateLocators(page: Page, targets: Handle[], sampleVal
   if (!first) return [];
   const semantic = targets.length === 1 ? await semanticCandidates(page, first, sampleValues) : [];
   const css = await page.evaluate(cssCandidatesInPage, { targets, forbidden: [...sampleValues], row: [...rowValues] });
-  return [...semantic, ...css.map(selector => ({ css: selector }))];
+  const nth = targets.length === 1 ? await page.evaluate(nthCandidatesInPage, { target: first, forbidden: [...sampleValues, ...rowValues] }) : [];
+  return [...semantic.filter(s => !isContent(s)), ...css.map(selector => ({ css: selector })), ...semantic.filter(isContent), ...nth];
+}
+
+/** A name that reads like page content rather than a control's label: long, or carrying numbers or punctuation. */
+export function isContent(locator: SemanticLocator): boolean {
+  const shown = 'name' in locator ? locator.name : 'text' in locator ? locator.text : undefined;
+  const words = shown?.replace(/\{\{[^}]+\}\}/g, 'x');
+  if (!words || words === 'x') return false;
+  return words.split(/\s+/).length > 4 || /[\d#/(]/.test(words);
+}
+
+/**
+ * Last resort, in the page: the target as the n-th of a kind (`a.result-path` #0 — "the top search result"),
+ * which holds for other samples when the model picked by position.
+ */
+function nthCandidatesInPage({ target, forbidden }: { target: Element; forbidden: string[] }): Array<{ css: string; nth: number }> {
+  const lowered = forbidden.map(f => f.toLowerCase()).filter(f => f.length >= 3);
+  const clean = (s: string) => !lowered.some(f => s.toLowerCase().includes(f)) && !/\d{3,}|^(css|sc|jsx|emotion|svelte|tw)-/.test(s);
+  const tokensOf = (el: Element) => {
+    const tag = el.tagName.toLowerCase();
+    return Array.from(el.classList).filter(clean).map(c => `${tag}.${CSS.escape(c)}`);
+  };
+  const out: Array<{ css: string; nth: number }> = [];
+  const selectors = [...tokensOf(target)];
+  for (let ancestor = target.parentElement, depth = 0; ancestor && ancestor !== document.body && depth < 3; ancestor = ancestor.parentElement, depth++)
+    for (const outer of tokensOf(ancestor)) for (const own of tokensOf(target).length ? tokensOf(target) : [target.tagName.toLowerCase()]) selectors.push(`${outer} ${own}`);
+  for (const selector of selectors) {
+    const all = Array.from(document.querySelectorAll(selector));
+    const index = all.indexOf(target);
+    if (index >= 0 && all.length > 1 && all.length <= 50 && !out.some(o => o.css === selector)) out.push({ css: selector, nth: index });
+    if (out.length >= 3) break;
+  }
+  return out;
 }
 
 async function semanticCandidates(page: Page, el: Handle, sampleValues: readonly string[]): Promise<SemanticLocator[]> {
@@ -210,7 +247,8 @@ async function identityOf(page: Page, el: Handle): Promise<SemanticLocator | und
 function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; forbidden: string[]; row: string[] }): string[] {
   const lowered = forbidden.map(f => f.toLowerCase()).filter(f => f.length >= 3);
   const rowLowered = row.map(f => f.toLowerCase()).filter(f => f.length >= 3);
-  const clean = (s: string) => !lowered.some(f => s.toLowerCase().includes(f));
+  // Holding a sample value, or being a piece of one (a profile's path inside its URL), both tie a token to this sample.
+  const clean = (s: string) => !lowered.some(f => s.toLowerCase().includes(f) || (s.length >= 5 && f.includes(s.toLowerCase())));
   const noRow = (s: string) => clean(s) && !rowLowered.some(f => s.toLowerCase().includes(f));
   const generated = (c: string) => /\d{3,}|^(css|sc|jsx|emotion|svelte|tw)-|^_|__[a-z0-9]{4,}$|[A-Za-z0-9]{6,}_[A-Za-z0-9]{4,}/.test(c);
   const quote = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
@@ -244,9 +282,11 @@ function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; 
     if (!results.includes(selector) && results.length < 8) results.push(selector);
   };
   for (const token of own) if (matchesExactly(token)) add(token);
+  for (const token of own) for (const part of addressParts(first)) if (matchesExactly(`${token}${part}`)) add(`${token}${part}`);
   const labelled = labelAnchored(first);
   if (labelled && targets.length === 1) add(labelled);
   if (targets.length === 1) for (const marked of markedItems(first)) add(marked);
+  if (targets.length === 1) for (const anchored of rowAnchored(first)) add(anchored);
   let ancestor = first.parentElement;
   for (let depth = 0; ancestor && ancestor !== document.body && depth < 5 && results.length < 8; depth++, ancestor = ancestor.parentElement) {
     for (const outer of tokens(ancestor)) {
@@ -259,12 +299,49 @@ function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; 
   return results;
 
   /**
+   * `li.result:has(.company:text-is("Initech")) a.name`: the item of a list that shows this sample's input
+   * values (templated later). Playwright-only pseudo-classes: checked by the caller, not here.
+   */
+  function rowAnchored(el: Element): string[] {
+    const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+    const out: string[] = [];
+    const ownTokens = tokens(el).length ? tokens(el) : [el.tagName.toLowerCase()];
+    let container = el.parentElement;
+    for (let depth = 0; container && container !== document.body && depth < 5 && out.length < 4; depth++, container = container.parentElement) {
+      const outer = tokens(container);
+      if (!outer.length) continue;
+      const showing = Array.from(container.querySelectorAll('*'))
+        .filter(d => d.children.length === 0 || d === el)
+        .map(d => ({ d, text: norm((d as HTMLElement).innerText || d.textContent || '') }))
+        .filter(({ text }) => row.includes(text));
+      const anchors = [...new Map(showing.map(({ d, text }) => [text, `${(tokens(d)[0] ?? d.tagName.toLowerCase())}:text-is(${quote(text)})`])).values()];
+      if (!anchors.length) continue;
+      const has = anchors.map(a => `:has(${a})`).join('');
+      for (const o of outer.slice(0, 2)) for (const t of ownTokens.slice(0, 2)) out.push(`${o}${has} ${t}`);
+    }
+    return out;
+  }
+
+  /** `[href*="/src/"]`, `[href*=".ts#"]`: the part of a link's address that says what kind of page it opens. */
+  function addressParts(el: Element): string[] {
+    const href = el.getAttribute('href');
+    if (!href) return [];
+    const path = href.split(/[?#]/)[0] ?? '';
+    const parts = path.split('/').filter(s => /^[a-z][a-z-]{1,20}$/i.test(s) && clean(s) && noRow(s)).map(s => `[href*=${quote(`/${s}/`)}]`);
+    const extension = /\.([a-z0-9]{1,5})$/i.exec(path)?.[1];
+    if (extension) parts.push(`[href*=${quote(`.${extension}`)}]`);
+    return parts;
+  }
+
+  /**
    * `li.check:has(svg.octicon-x) a.details`: the one item of a list that carries a marker (an icon, a state
    * class) the other items do not.
    */
   function markedItems(el: Element): string[] {
     const found: string[] = [];
     const ownTokens = tokens(el).length ? tokens(el) : [el.tagName.toLowerCase()];
+    const fragment = document.querySelector(':target');
+    if (fragment?.contains(el) && fragment !== el) for (const t of ownTokens) if (matchesExactly(`:target ${t}`)) found.push(`:target ${t}`);
     let container = el.parentElement;
     for (let depth = 0; container && container !== document.body && depth < 4 && found.length < 3; depth++, container = container.parentElement) {
       const outer = tokens(container);
@@ -272,6 +349,9 @@ function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; 
         .filter(d => !d.contains(el) && !el.contains(d))
         .slice(0, 40)
         .flatMap(d => tokens(d).filter(t => !/^(div|span|p|a|li)$/.test(t)));
+      // The element the address's #fragment points at is a marker every sample's page has.
+      const target = document.querySelector(':target');
+      if (target && container.contains(target) && !target.contains(el)) markers.unshift(':target');
       for (const o of outer)
         for (const m of [...new Set(markers)])
           for (const t of ownTokens) {

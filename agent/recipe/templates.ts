@@ -39,6 +39,13 @@ export function templateString(text: string, values: readonly RowValue[]): strin
     if (value.length < MIN_EMBEDDED_LENGTH) continue;
     for (const form of new Set([value, encodeURIComponent(value)])) out = out.replace(embedded(form), `{{${column}}}`);
   }
+  if (out === text) return out;
+  // Next to other inputs a short value is one too ("{{start_month}} 15, {{start_year}}" → the day), if it occurs once.
+  for (const { column, value } of values) {
+    if (value.length >= MIN_EMBEDDED_LENGTH) continue;
+    const occurrences = out.match(embedded(value)) ?? [];
+    if (occurrences.length === 1) out = out.replace(embedded(value), `{{${column}}}`);
+  }
   return out;
 }
 
@@ -65,12 +72,14 @@ export function mentionsAny(text: string, values: readonly string[]): boolean {
   const lower = text.toLowerCase().trim();
   return values.some(v => {
     const value = v.toLowerCase();
-    return (value.length >= MIN_EMBEDDED_LENGTH && lower.includes(value)) || (lower.length >= PIECE_LENGTH && value.includes(lower));
+    return (value.length >= MIN_EMBEDDED_LENGTH && lower.includes(value)) || (isPiece(lower) && value.includes(lower));
   });
 }
 
-/** Shorter texts ("Open", "Edit") turn up inside long values by chance. */
-const PIECE_LENGTH = 5;
+/** A word ("Report", "Open") turns up inside values by chance; an id-like piece ("ENG-108", "maria-garcia") does not. */
+function isPiece(text: string): boolean {
+  return text.length >= 5 && (/\d/.test(text) || /[^\p{L}\s]/u.test(text) || text.length >= 16);
+}
 
 /**
  * The URL a step is expected to reach, generalised: the origin and path with every segment that carries a
@@ -85,14 +94,17 @@ export function urlExpectation(url: string, sampleValues: readonly string[], row
   }
   if (!/^https?:$/.test(parsed.protocol)) return undefined;
   const specific = [...sampleValues, ...row.map(r => r.value)];
-  const segments = parsed.pathname.split('/').map(segment => {
+  const segments = parsed.pathname.split('/');
+  const kept: string[] = [];
+  for (const [i, segment] of segments.entries()) {
     const decoded = safeDecode(segment);
-    if (!decoded) return '';
-    if (/\d/.test(decoded) && /^[\w.-]*$/.test(decoded) && !/^[a-z]+$/i.test(decoded)) return '[^/]+';
-    if (mentionsAny(decoded, specific) || specific.includes(decoded)) return '[^/]+';
-    return escapeRegex(segment);
-  });
-  return `^${escapeRegex(parsed.origin)}${segments.join('/')}(?:[?#].*)?$`;
+    const inValue = decoded.length >= MIN_EMBEDDED_LENGTH && specific.some(v => v.toLowerCase().includes(decoded.toLowerCase()));
+    const loose = (/\d/.test(decoded) && /^[\w.-]*$/.test(decoded) && !/^[a-z]+$/i.test(decoded)) || mentionsAny(decoded, specific) || inValue;
+    // From the first segment that belongs to the sample on, another sample's path may be deeper or shallower.
+    if (loose) return `^${escapeRegex(parsed.origin)}${kept.join('/')}/${i === segments.length - 1 ? '[^/?#]+' : '[^?#]+'}(?:[?#].*)?$`;
+    kept.push(escapeRegex(segment));
+  }
+  return `^${escapeRegex(parsed.origin)}${kept.join('/')}(?:[?#].*)?$`;
 }
 
 function safeDecode(segment: string): string {
