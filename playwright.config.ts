@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import 'dotenv/config';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromiumPath, CHROMIUM_ARGS } from './agent/browser/chromium';
 import { newRunId, settings } from './agent/settings';
@@ -19,7 +20,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: Number(process.env.AGENT_RETRIES ?? 1),
-  workers: process.env.AGENT_WORKERS ? Number(process.env.AGENT_WORKERS) : undefined,
+  // Samples wait on pages more than on the CPU: two workers even on a 2-core machine.
+  workers: process.env.AGENT_WORKERS ? Number(process.env.AGENT_WORKERS) : Math.max(2, Math.floor(os.cpus().length / 2)),
   timeout: 120_000,
   reporter: [
     ['list'],
@@ -49,6 +51,7 @@ export default defineConfig({
     // Signs in once for every selected task with an auth_profile (credentials from .env), saving .auth/<profile>.json.
     { name: 'setup', testDir: './specs/setup', testMatch: /.*\.setup\.ts/, retries: 0 },
     { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts', dependencies: ['setup'] },
-    { name: 'self', testDir: './specs/self', retries: 0 },
+    // The project's own tests: files in parallel, each file's tests in order (some share a server or a run).
+    { name: 'self', testDir: './specs/self', retries: 0, fullyParallel: false },
   ],
 });
