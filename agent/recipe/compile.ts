@@ -5,7 +5,7 @@ import { BwaInputError } from '../task/errors';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep } from '../task/schema';
 import { BindingDecider, withAlternative, type BoundRecipe } from './bind';
-import { draftRecipe, type SourceRun } from './draft';
+import { draftRecipe, type Draft, type SourceRun } from './draft';
 import type { FieldBinding } from './entry';
 import { sameValue } from './patterns';
 import type { PruneLevel } from './prune';
@@ -56,6 +56,8 @@ export async function compileRecipe(input: CompileInput): Promise<Compiled> {
       problems.push(`${level} pruning: replayed on ${input.source.sampleId}, ${own.problem}`);
       continue;
     }
+    const constants = statedConstants(draft.stated, bound.fields, input.others ?? []);
+    if (Object.keys(constants).length) withConstants(bound, constants);
     const tuned = await tuneOnOthers(env, bound, input.others ?? []);
     const droppedNote = draft.dropped.length ? [`left out of the recipe: ${draft.dropped.join('; ')}`] : [];
     return {
@@ -119,6 +121,29 @@ async function tuneOnOthers(env: ReplayEnv, bound: BoundRecipe, others: readonly
     steps[check.step] = withAlternative(steps[check.step]!, alternatives[next]!);
   }
   return { steps, notes, verifiedOn };
+}
+
+/**
+ * A value the model stated that no page shows, the same on every sample checked (a download that always
+ * succeeds): written into the recipe's done. One sample alone never makes a constant.
+ */
+function statedConstants(stated: Draft['stated'], fields: Record<string, FieldBinding>, others: readonly SourceRun[]): Record<string, unknown> {
+  if (others.length < 2) return {};
+  const constants: Record<string, unknown> = {};
+  for (const { field, value } of stated) {
+    if (fields[field]?.how !== 'unbound' || (typeof value !== 'boolean' && typeof value !== 'string' && typeof value !== 'number')) continue;
+    if (others.every(o => JSON.stringify(o.extracted[field]?.value) === JSON.stringify(value))) constants[field] = value;
+  }
+  return constants;
+}
+
+function withConstants(bound: BoundRecipe, constants: Record<string, unknown>): void {
+  const done = bound.steps.findIndex(s => s.action === 'done');
+  const step = bound.steps[done];
+  if (!step) return;
+  bound.steps[done] = { ...step, extracted: { ...((step.extracted as Record<string, unknown> | undefined) ?? {}), ...constants } };
+  for (const field of Object.keys(constants)) bound.fields[field] = { how: 'constant', step: done };
+  bound.notes.push(`stated the same on every sample checked, written into done: ${Object.keys(constants).join(', ')}`);
 }
 
 const show = (value: unknown) => JSON.stringify(value)?.slice(0, 80) ?? 'nothing';

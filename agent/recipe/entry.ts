@@ -9,7 +9,9 @@ const Step = z.object({ action: z.string().min(1) }).catchall(z.unknown());
 export const FieldBinding = z.object({
   /** Index in steps of the extract (or done) that produces the field; none when only the model knows it. */
   step: z.number().int().nonnegative().optional(),
-  how: z.enum(['dom', 'row', 'unbound']).describe('dom: read by an extract step; row: a {{column}} template; unbound: only the model knows it'),
+  how: z
+    .enum(['dom', 'row', 'constant', 'unbound'])
+    .describe('dom: read by an extract step; row: a {{column}} template; constant: the same stated value on every sample checked; unbound: only the model knows it'),
   locator: z.string().optional(),
   pattern: z.string().optional(),
 });

@@ -17,6 +17,7 @@ import { chooseSources } from '../../agent/recipe/run-sources';
 import { sameValue } from '../../agent/recipe/patterns';
 import { recipeStore } from '../../agent/recipe/store';
 import { SampleSession } from '../../agent/session';
+import { authStatePath } from '../../agent/task/auth';
 import { loadTaskFile, type LoadedTask } from '../../agent/task/load-task';
 import { loadSamplesCsv } from '../../agent/task/samples';
 import { startModelServer, type ModelServer, type ScriptInput } from '../../fixtures/model-server';
@@ -60,7 +61,8 @@ async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row
   const worker = async () => {
     for (let i = next++; i < rows.length; i = next++) {
       const row = rows[i]!;
-      const context = await browser.newContext(CONTEXT_OPTIONS);
+      const profile = task.spec.auth_profile;
+      const context = await browser.newContext({ ...CONTEXT_OPTIONS, ...(profile ? { storageState: authStatePath(profile) } : {}) });
       try {
         const sample = { sample_id: row.sample_id!, row, line: i + 2, source: 'bench' };
         const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: tempDirFor(`${runId}-${row.sample_id}`) });
