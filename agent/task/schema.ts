@@ -78,7 +78,7 @@ export const TaskSpecSchema = z
       .min(1)
       .describe('Hosts the agent may visit: "example.com" (and subdomains), "127.0.0.1:4101" (exact host:port)'),
     dialog_policy: z.enum(['accept', 'dismiss']).default('dismiss').describe('How JavaScript dialogs are answered'),
-    recipe: z.array(RecipeStep).optional().describe('Recorded actions replayed without a model'),
+    recipe: z.array(RecipeStep).optional().describe('Recorded actions replayed without a model. A recipe compiled from a model run (npx bwa recipe compile, or AGENT_RECORD=1) is stored beside the spec in recipes/<task_id>.json instead, keyed by the hash of this spec without its recipe, and replaces this one while fresh'),
     discover: DiscoverBlock.optional(),
   })
   .superRefine((spec, ctx) => {
