@@ -11,7 +11,9 @@ import { describeLocator } from '../task/locator-schema';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 import type { FieldBinding } from './entry';
 import type { Draft, DraftStep } from './draft';
-import { candidateLocators, elementSetsShowing, elementsOf, elementsShowing, isContent, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
+import { candidateLocators, isContent } from './candidates';
+import { elementsOf, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
+import { elementSetsShowing, elementsShowing } from './showing';
 import { patternCandidates, sameValue } from './patterns';
 import { mentionsAny, shownForms, templateDeep } from './templates';
 
@@ -76,9 +78,7 @@ export class BindingDecider implements Decider {
     try {
       // A value the model only stated is read on the last page that shows it: before leaving each page, and at the end.
       if (draft.action === 'done' || draft.navigates || LEAVES_PAGE.has(draft.action)) await this.bindStated(draft.action === 'done');
-      const t0 = Date.now();
       const step = draft.action === 'done' ? this.doneStep(draft) : await this.bindStep(draft);
-      if (process.env.BWA_DEBUG_BIND) console.log(`bind ${draft.from}: ${Date.now() - t0} ms`);
       this.current = draft;
       this.bound.steps.push(step);
       if (draft.action === 'done') for (const binding of Object.values(this.bound.fields)) if (binding.how === 'row') binding.step = this.bound.steps.length - 1;

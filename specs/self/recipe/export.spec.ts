@@ -64,6 +64,12 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
         use: { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS }, viewport: { width: 1280, height: 900 } },
       })};\n`,
     );
+    // The project's own config never picks an exported spec up: neither the tasks nor the self project lists it.
+    const listed = await runNested({ args: ['--list', '--project=tasks', '--project=self'], env: { AGENT_TASKS_DIR: tasksDir } });
+    expect(listed.code, listed.output.slice(-2000)).toBe(0);
+    expect(listed.output).not.toContain('people_search.spec.ts');
+    expect(listed.output).toContain('export.spec.ts');
+
     const run = await runNested({ args: ['--config', path.join(outDir, 'playwright.config.js'), '--reporter=json'] });
     expect(run.code, run.output.slice(-3000)).toBe(0);
     const report = JSON.parse(run.output.slice(run.output.indexOf('{')));
