@@ -18,11 +18,18 @@ test.describe('catalogue: process faults', () => {
       const dir = path.join(reports, 'runs', process.env.AGENT_RUN_ID!, 'write_fail', 'ada');
       // A folder where result.json should go: the rename onto it fails, as a full or read-only disk would.
       fs.mkdirSync(path.join(dir, 'attempt-1'), { recursive: true });
+      // Once the run is under way (its screenshot is written), make result.json unwritable. The run shares this
+      // process's event loop, so a watcher swaps it in before the page round-trips that precede result.json.
+      let blocked = false;
+      const watcher = fs.watch(dir, () => {
+        if (blocked || !fs.existsSync(path.join(dir, '01_profile.png'))) return;
+        fs.mkdirSync(path.join(dir, 'result.json'));
+        blocked = true;
+        watcher.close();
+      });
       const run = agent.run(task, sampleOf({ sample_id: 'ada', username: 'ada' }));
-      // The store creates the sample folder; make result.json unwritable once the run is under way.
-      await expect.poll(() => fs.existsSync(path.join(dir, '01_profile.png')), { timeout: 30_000 }).toBe(true);
-      fs.mkdirSync(path.join(dir, 'result.json'), { recursive: true });
       await expect(run).rejects.toThrow(/Could not write .*result\.json/);
+      expect(blocked).toBe(true);
       for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.json') && f !== 'result.json')) expect(() => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), file).not.toThrow();
       expect(fs.readdirSync(dir).filter(f => f.endsWith('.tmp'))).toEqual([]);
     } finally {

@@ -47,3 +47,11 @@ export function sampleOf(row: Record<string, string>): Sample {
 export function readRunFile(...parts: string[]): string {
   return fs.readFileSync(path.join(process.env.AGENT_REPORTS_DIR!, 'runs', process.env.AGENT_RUN_ID!, ...parts), 'utf8');
 }
+
+/** Puts env vars back as they were: assigning `undefined` to process.env would store the string "undefined". */
+export function restoreEnv(saved: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}

@@ -6,6 +6,7 @@ import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
 import { detectDrift } from '../../../agent/recipe/drift';
 import BwaReporter from '../../../agent/report/reporter';
 import { tempDir } from '../helpers/temp';
+import { restoreEnv } from '../helpers/agent-env';
 
 function sample(index: number, values: Record<string, unknown>): Result {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString();
@@ -63,7 +64,7 @@ test('no drift: empties at most 20%, a field already missing in the first sample
 
 test('the reporter prints drift in the run summary and records it in manifest.json', async () => {
   const reports = tempDir('bwa-drift-reports-');
-  const saved = { dir: process.env.AGENT_REPORTS_DIR, run: process.env.AGENT_RUN_ID };
+  const saved = { AGENT_REPORTS_DIR: process.env.AGENT_REPORTS_DIR, AGENT_RUN_ID: process.env.AGENT_RUN_ID };
   Object.assign(process.env, { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'drift-run' });
   const lines: string[] = [];
   const log = console.log;
@@ -77,8 +78,7 @@ test('the reporter prints drift in the run summary and records it in manifest.js
     reporter.onEnd({ status: 'passed' } as never);
   } finally {
     console.log = log;
-    process.env.AGENT_REPORTS_DIR = saved.dir;
-    process.env.AGENT_RUN_ID = saved.run;
+    restoreEnv(saved);
   }
   expect(lines).toContain('  ⚠ drift: people_profile.company is empty in 4 of the 7 samples after the first 3, which all had it');
   expect(lines).toContain('  ⚠ drift: people_profile.followers is not number in 2 of the 7 samples after the first 3');

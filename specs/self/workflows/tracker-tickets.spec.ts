@@ -78,11 +78,13 @@ test('scripted model: waits for hydration, reads "unassigned" from the page, ret
       const transient = id.endsWith('-retry');
       const ref = id.replace(/-retry$/, '');
       const url = transient ? `${TRACKER}/acme/issue/${ref}?api_fault=500` : (inputs.get(id) ?? `${TRACKER}/acme/issue/${ref}`);
+      // Hydration slower than any first observation, even on a loaded machine: turn 1 always sees the shell.
+      const slowUrl = `${url}${url.includes('?') ? '&' : '?'}hydrate_ms=3000`;
       const expected = truth[ticketOf(url)];
       const scripted: TicketCase = expected ? { kind: 'ticket', truth: expected, transientError: transient } : { kind: 'missing', ref };
       server.setScript(TASK, id, trackerTicketScript(scripted));
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-${ref}-`) });
+      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url: slowUrl }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-${ref}-`) });
       results.push(await session.run());
       await context.close();
     }
