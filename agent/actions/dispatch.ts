@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { classifyError } from './errors';
 import { actionNames, getAction } from './registry';
+import { recoverFromRateLimit } from './rate-limited';
 import { settlePage, watchNavigation } from './settle';
 import { ActionError, type ActionDefinition, type ActionEnv, type ActionResult, type HandlerOutput } from './types';
 
@@ -54,7 +55,12 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     });
     const output: HandlerOutput = await Promise.race([action.handle(args as never, { ...env, signal: controller.signal }), timedOut, aborted]);
     const result: ActionResult = { ...output, success: output.success ?? true };
-    if (action.navigates || navigation.happened()) await settlePage(env.tabs.active, options.settleTimeoutMs ?? DEFAULT_SETTLE_MS);
+    if (!(action.navigates || navigation.happened())) return result;
+    const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_MS;
+    await settlePage(env.tabs.active, settleMs);
+    const limited = navigation.rateLimited();
+    // Only a failure that is the 429 itself is retried (goto reports one; a click does not look at statuses).
+    if (limited && (result.success || /HTTP 429/.test(result.error ?? '')) && !env.page.isClosed()) return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
     return result;
   } finally {
     clearTimeout(timer);

@@ -13,6 +13,8 @@ export interface ActionPolicy {
   inputDir: string;
   /** Waits out the per-host rate limit before a navigation to url. */
   beforeNavigation(url: string, signal: AbortSignal): Promise<void>;
+  /** The site answered 429: every sample pacing its host holds off for `retryAfterSeconds` (waits here too). */
+  onRateLimited?(url: string, retryAfterSeconds: number): Promise<void>;
 }
 
 /** The latest observation's view of an element, so messages and logs can name it the way the model saw it. */

@@ -38,5 +38,6 @@ export function createPolicy(task: TaskSpec, options: PolicyOptions): ActionPoli
     resolveSecrets: makeSecretResolver(options.secrets),
     inputDir: path.join(options.tasksDir, 'inputs', task.task_id),
     beforeNavigation: (url, signal) => limiter.wait(url, signal),
+    onRateLimited: (url, seconds) => limiter.backOff(url, seconds),
   };
 }

@@ -10,6 +10,7 @@ const PASS_TTL_MS = 30_000;
  */
 export class HostRateLimiter {
   private readonly passes = new Map<string, number[]>();
+  private readonly heldHosts = new Set<string>();
 
   constructor(
     private readonly intervals: Readonly<Record<string, number>>,
@@ -34,13 +35,16 @@ export class HostRateLimiter {
 
   /** A 429 with Retry-After pushes the host's next slot out for everyone sharing the book. */
   async backOff(url: string, seconds: number): Promise<void> {
-    await this.book.holdUntil(new URL(url).host, Date.now() + seconds * 1000);
+    const host = new URL(url).host;
+    // A host without an interval is paced from now on too, so the hold is honoured.
+    this.heldHosts.add(host);
+    await this.book.holdUntil(host, Date.now() + seconds * 1000);
   }
 
   private async waitForSlot(url: string, signal?: AbortSignal): Promise<boolean> {
     const parsed = new URL(url);
     const interval = this.intervalFor(parsed.host) || this.intervalFor(parsed.hostname);
-    if (interval <= 0) return false;
+    if (interval <= 0 && !this.heldHosts.has(parsed.host)) return false;
     const slot = await this.book.reserve(parsed.host, interval);
     await sleep(slot - Date.now(), signal);
     return true;

@@ -33,6 +33,27 @@ test.describe('goto, go_back, refresh', () => {
     expect(broken).toMatchObject({ success: false, infra: true });
   });
 
+  test('a page that answers 429 once is loaded again after its Retry-After, whether goto or a link led there', async ({ harness, page }) => {
+    const nonce = Date.now();
+    const started = Date.now();
+    const viaGoto = await harness.ok('goto', { url: `${WIDGETS}/modal?fault=429-once&n=${nonce}` });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(viaGoto.description).toMatch(/answered HTTP 429 \(rate limited\); waited 1 s as its Retry-After asked and loaded the page again \(HTTP 200\)/);
+    await expect(page.getByRole('button', { name: 'Continue to checkout' })).toBeVisible();
+
+    await harness.open('to-limited', `<a href="${WIDGETS}/modal?fault=429-once&n=${nonce}-link">Checkout</a>`);
+    await harness.look();
+    const viaLink = await harness.ok('click', { target: harness.ref('link', 'Checkout') });
+    expect(viaLink.description).toContain('answered HTTP 429');
+    await expect(page.getByRole('button', { name: 'Continue to checkout' })).toBeVisible();
+  });
+
+  test('a page that keeps answering 429 fails as infrastructure after two more loads, naming the fix', async ({ harness }) => {
+    const result = await harness.act('goto', { url: `${WIDGETS}/modal?fault=429` });
+    expect(result).toMatchObject({ success: false, infra: true });
+    expect(result.error).toMatch(/HTTP 429 at .*: still rate limited after waiting 2 s .* and loading the page 2 more times — slow this host down with the task's rate_limits/);
+  });
+
   test('go_back with no history says so', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     const result = await harness.act('go_back');

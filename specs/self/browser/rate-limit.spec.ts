@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { dispatch } from '../../../agent/actions/dispatch';
+import { retryAfterSeconds } from '../../../agent/actions/rate-limited';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextPages } from '../../../agent/browser/page-tracker';
 import { HostRateLimiter } from '../../../agent/browser/rate-limit';
@@ -89,4 +90,28 @@ test('a click whose navigation is held back by the rate limit returns once the n
   expect(result.success).toBe(true);
   expect(page.url()).toBe(`${WIDGETS}/cascading`);
   await context.close();
+});
+
+test('a 429 holds the host for every sample sharing the book, even a host the task does not pace', async () => {
+  const book = new FileSlotBook(tempDir('bwa-slots-'));
+  const limiter = new HostRateLimiter({}, book);
+  const other = new HostRateLimiter({}, book);
+  await limiter.backOff('http://site.test:4106/in/ada', 1);
+  const started = Date.now();
+  // The sample that saw the 429 waits; a sample in another worker that has not seen one goes on unpaced.
+  await limiter.wait('http://site.test:4106/in/ada', new AbortController().signal);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  const otherStarted = Date.now();
+  await other.wait('http://site.test:4106/in/bob', new AbortController().signal);
+  expect(Date.now() - otherStarted).toBeLessThan(500);
+});
+
+test('Retry-After: seconds or an HTTP date, capped at a minute, 1 s when absent or unreadable', () => {
+  const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+  expect(retryAfterSeconds('3', now)).toBe(3);
+  expect(retryAfterSeconds(new Date(now + 5_000).toUTCString(), now)).toBe(5);
+  expect(retryAfterSeconds('3600', now)).toBe(60);
+  expect(retryAfterSeconds(undefined, now)).toBe(1);
+  expect(retryAfterSeconds('soon', now)).toBe(1);
+  expect(retryAfterSeconds(new Date(now - 5_000).toUTCString(), now)).toBe(0);
 });
