@@ -1,21 +1,17 @@
 import { expect, test } from '@playwright/test';
-import type { ChildProcess } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../../fixtures/model-scripts/commit-audit';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'commit_audit';
 /** Read from pages: the recipe and the model must both get these exactly right. */
 const FACT_FIELDS = ['commit_sha', 'pr_number', 'pr_creator', 'approvers', 'merger', 'checks_passed', 'checks_failed', 'ci_failure_details', 'tracker_url'] as const;
-const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/commit_audit.csv');
 
 /**
  * Positions (1 = oldest audited commit) covering every special case: two approvers and all checks green (1);
@@ -25,12 +21,9 @@ const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/commit_audit.csv
  */
 const MODEL_POSITIONS = [1, 2, 3, 4, 6, 15];
 
-type Row = Record<string, string>;
-/** All samples, two workers; only our reporter (combined.csv) and no traces: the run is checked, not browsed. */
-const RECIPE_RUN = ['--project=tasks', '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`, '--grep'];
 let truth: CommitTruth[];
 let sites: RunningFixtureSites;
-let recipe: { done: Promise<NestedRunResult>; child: ChildProcess; reports: string };
+let recipe: RecipeRun;
 
 // Traces of the in-process contexts are not needed (each sample keeps its own evidence) and cost a lot on a busy machine.
 test.use({ trace: 'off' });
@@ -40,13 +33,14 @@ test.describe.configure({ mode: 'default', timeout: 600_000 });
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();
   truth = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
-  const reports = tempDir('bwa-audit-recipe-');
-  const run = startNested({ args: [...RECIPE_RUN, `@${TASK}`], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
-  recipe = { ...run, reports };
+  // The recipe run goes on in the background while the model cases run. Every direct push and expired CI log
+  // is in the set; green runs and failures with their logs come in through the stride.
+  const special = truth.filter(t => t.pr_number === null || (t.checks_failed && !t.ci_failure_details)).map(t => t.commit_sha.slice(0, 7));
+  recipe = startRecipeRun(TASK, acceptanceSamples(TASK, special));
 });
 
 test.afterAll(async () => {
-  if (recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  stopRecipeRun(recipe);
   await sites.close();
 });
 
@@ -96,13 +90,9 @@ test('scripted model: the whole chain across three hosts, the vision question on
   }
 });
 
-test('recipe: all 60 commits, two workers — every fact field matches the site truth', async () => {
-  const run = await recipe.done;
-  expect(run.code, run.output.slice(-3000)).toBe(0);
-  const rows = parse(fs.readFileSync(path.join(recipe.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
-  const inputs = parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[];
-  expect(rows.map(r => r.sample_id).sort()).toEqual(inputs.map(r => r.sample_id).sort());
-  expect(rows).toHaveLength(60);
+test('recipe: every commit of the acceptance set (all 60 with BWA_FULL=1), two workers — every fact field matches the site truth', async () => {
+  const { rows } = await recipeRows(recipe);
+  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 20);
   for (const row of rows) {
     const t = truthOf(row.sample_id!);
     for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(t[field]));
@@ -118,5 +108,8 @@ test('recipe: all 60 commits, two workers — every fact field matches the site 
       expect.soft(row.artifacts, row.sample_id).toBe('5');
     }
   }
-  expect(rows.filter(r => r.ci_failure_details !== '').length).toBe(truth.filter(t => t.ci_failure_details).length);
+  expect(rows.filter(r => r.ci_failure_details !== '').length).toBe(rows.filter(r => truthOf(r.sample_id!).ci_failure_details).length);
+  // Every kind of commit is in the set: a direct push, an expired log, all green, a failure with its log.
+  const kinds = new Set(rows.map(r => truthOf(r.sample_id!)).map(t => (t.pr_number === null ? 'push' : !t.checks_failed ? 'green' : t.ci_failure_details ? 'failure' : 'expired')));
+  expect([...kinds].sort()).toEqual(['expired', 'failure', 'green', 'push']);
 });

@@ -14,7 +14,7 @@ import { allHires, ATTACHMENT_FILES, type Hire } from '../../../fixtures/sites/h
 import type { HireTruth } from '../../../fixtures/sites/hr/truth';
 import { hrInputCsv } from '../../../fixtures/sites/hr/write-inputs';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'hr_form';
@@ -30,10 +30,9 @@ const INPUTS = path.resolve(__dirname, '../../../tasks/inputs');
 const MODEL_SUBSET = ['hire_ada_park', 'hire_chen_li', 'hire_dana_weber', 'hire_bruno_costa', 'hire_fatima_khan'];
 const SUBMITS_TOO_EARLY = 'hire_ada_park';
 
-type Row = Record<string, string>;
 let truth: Record<string, HireTruth>;
 let sites: RunningFixtureSites;
-let recipe: { done: Promise<NestedRunResult>; child: import('node:child_process').ChildProcess; reports: string };
+let recipe: RecipeRun;
 
 // One worker, in order: the recipe run goes on in the background while the in-process tests run.
 test.describe.configure({ mode: 'default', timeout: 180_000 });
@@ -41,26 +40,16 @@ test.describe.configure({ mode: 'default', timeout: 180_000 });
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();
   truth = (await (await fetch(`${SITE}/__truth.json`)).json()).hires;
-  const reports = tempDir('bwa-hr-recipe-');
-  const run = startNested({
-    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
-    env: {
-      AGENT_REPORTS_DIR: reports,
-      AGENT_RUN_ID: 'recipe',
-      AGENT_DECIDER: 'recipe',
-      ANTHROPIC_API_KEY: undefined,
-      ANTHROPIC_BASE_URL: undefined,
-      // When the setup project runs before tasks, it signs in for every auth_profile in tasks/, this task's or not.
-      AGENT_AUTH_DIR: tempDir('bwa-hr-auth-'),
-      [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user,
-      [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password,
-    },
+  recipe = startRecipeRun(TASK, Object.keys(truth), {
+    // When the setup project runs before tasks, it signs in for every selected auth_profile, this task's or not.
+    AGENT_AUTH_DIR: tempDir('bwa-hr-auth-'),
+    [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user,
+    [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password,
   });
-  recipe = { ...run, reports };
 });
 
 test.afterAll(async () => {
-  if (recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  stopRecipeRun(recipe);
   await sites.close();
 });
 
@@ -144,11 +133,8 @@ async function runModelSample(browser: Browser, hire: Hire): Promise<{ result: R
 }
 
 test('recipe: every hire, two workers — fields, screenshots and the report hash match the truth', async () => {
-  const run = await recipe.done;
-  expect(run.code, run.output.slice(-3000)).toBe(0);
+  const { rows } = await recipeRows(recipe);
   const taskDir = path.join(recipe.reports, 'runs', 'recipe', TASK);
-  const rows = parse(fs.readFileSync(path.join(taskDir, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
-  expect(rows.map(r => r.sample_id).sort()).toEqual(Object.keys(truth).sort());
   for (const row of rows) expectMatchesTruth(row);
   for (const row of rows) {
     const dir = path.join(taskDir, row.sample_id!);

@@ -13,7 +13,7 @@ import { RATE_LIMIT } from '../../../fixtures/sites/peoplesearch/session';
 import { enrichmentInputCsv } from '../../../fixtures/sites/peoplesearch/write-inputs';
 import { logIn, profileSecrets } from '../../setup/login';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from '../helpers/nested-run';
+import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'people_enrichment';
@@ -29,7 +29,6 @@ const CREDENTIALS = { [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user,
  */
 const MODEL_SUBSET = ['maria_garcia_initech', 'maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli', 'sam_patel_acme', 'john_lee_acme_robotics', 'priya_nair_initech', 'tomas_ortega'];
 
-type Row = Record<string, string>;
 interface SessionStats {
   accepted: number;
   rejected: number;
@@ -37,13 +36,7 @@ interface SessionStats {
 
 let truth: Record<string, EnrichmentTruth & { status: string }>;
 let sites: RunningFixtureSites;
-interface RecipeRun {
-  done: Promise<NestedRunResult>;
-  child: import('node:child_process').ChildProcess;
-  reports: string;
-  authDir: string;
-}
-let recipe: RecipeRun | undefined;
+let recipe: (RecipeRun & { authDir: string }) | undefined;
 
 // One worker, in order: the burst alone first, then the model cases while the recipe run goes on in the background.
 test.describe.configure({ mode: 'default', timeout: 180_000 });
@@ -57,21 +50,16 @@ test.beforeAll(async () => {
  * The full recipe run, in the background from the model test on (the burst test runs first, alone: it is
  * about timing). Signed in once, before the run, the way the setup project does it.
  */
-async function startRecipeRun(browser: Browser): Promise<RecipeRun> {
+async function startEnrichmentRun(browser: Browser): Promise<RecipeRun & { authDir: string }> {
   if (recipe) return recipe;
   const authDir = tempDir('bwa-auth-');
   await signIn(browser, authDir);
-  const reports = tempDir('bwa-enrichment-recipe-');
-  const run = startNested({
-    args: ['--project=tasks', '--grep', `@${TASK}`, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
-    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', AGENT_AUTH_DIR: authDir, ...CREDENTIALS, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
-  });
-  recipe = { ...run, reports, authDir };
+  recipe = { ...startRecipeRun(TASK, Object.keys(truth), { AGENT_AUTH_DIR: authDir, ...CREDENTIALS }), authDir };
   return recipe;
 }
 
 test.afterAll(async () => {
-  if (recipe && recipe.child.exitCode === null && recipe.child.signalCode === null) killGroup(recipe.child);
+  stopRecipeRun(recipe);
   await sites.close();
 });
 
@@ -170,7 +158,7 @@ test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same bu
 });
 
 test('scripted model: same-name people told apart by current company, no wrong person, every field matches the truth', async ({ browser }) => {
-  await startRecipeRun(browser);
+  await startEnrichmentRun(browser);
   const env = await useScriptedModel();
   try {
     const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
@@ -199,11 +187,8 @@ test('scripted model: same-name people told apart by current company, no wrong p
 });
 
 test('recipe: every lookup, two workers sharing one session — fields match the truth and the site never answered 429', async ({ browser }) => {
-  const started = await startRecipeRun(browser);
-  const run = await started.done;
-  expect(run.code, run.output.slice(-3000)).toBe(0);
-  const rows = parse(fs.readFileSync(path.join(started.reports, 'runs', 'recipe', TASK, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
-  expect(rows.map(r => r.sample_id).sort()).toEqual(Object.keys(truth).sort());
+  const started = await startEnrichmentRun(browser);
+  const { rows } = await recipeRows(started);
   for (const row of rows) expectMatchesTruth(row);
   expect(rows.filter(r => r.status === 'needs_review').length).toBeGreaterThanOrEqual(3);
   for (const row of rows.filter(r => r.status === 'done')) expect(row.artifacts, row.sample_id).toBe('1');
