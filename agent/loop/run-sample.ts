@@ -52,7 +52,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
 
   const start = await openStartUrl(fillStartUrl(task.start_url, sample), input, runStep, history);
   notices.push(...monitor.after({ url: start.urlAfter, call: { name: 'goto', args: {} }, result: start.result, newData: false }));
-  if (!start.result.success && start.result.infra) return end('network', `the start page failed ${START_ATTEMPTS} times: ${start.result.error ?? ''}`);
+  if (!start.result.success && start.result.infra) return end('network', `the start page failed${start.attempts > 1 ? ` ${start.attempts} times` : ''}: ${start.result.error ?? ''}`);
 
   for (let step = 2; ; step++) {
     if (input.signal.aborted) return end('max_time', `${task.max_time_seconds}s`);
@@ -121,12 +121,15 @@ const START_RETRY_DELAYS_MS = [1_000, 3_000];
 /** A transient failure of the very first page (5xx, reset, timeout) is retried before anyone decides anything. */
 async function openStartUrl(url: string, input: RunSampleInput, runStep: StepRunner, history: HistoryEntry[]) {
   let performed = await perform({ name: 'goto', args: { url } }, 1, undefined, input, runStep, history);
+  let attempts = 1;
   for (const delay of START_RETRY_DELAYS_MS) {
-    if (performed.result.success || !performed.result.infra || input.signal.aborted) break;
+    // A 429 has already been waited out and retried as the site's Retry-After asked (the dispatcher does that).
+    if (performed.result.success || !performed.result.infra || /HTTP 429/.test(performed.result.error ?? '') || input.signal.aborted) break;
     await sleep(delay, input.signal).catch(() => {});
     performed = await perform({ name: 'goto', args: { url } }, 1, undefined, input, runStep, history, { sub: history.length + 1 });
+    attempts += 1;
   }
-  return performed;
+  return { ...performed, attempts };
 }
 
 function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMonitor, view: PageView | undefined, history: HistoryEntry[], notices: string[]): DecisionInput {

@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/temp';
  */
 const CASES: Array<{ fault: string; startUrl: string; expected: Result['status']; error: RegExp; actionTimeout?: number }> = [
   { fault: 'HTTP 500 on every attempt', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=500', expected: 'failed', error: /start page failed 3 times: HTTP 500/ },
-  { fault: '429 with Retry-After on every attempt', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=429', expected: 'failed', error: /HTTP 429 .*rate limited/ },
+  { fault: '429 with Retry-After on every attempt', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=429', expected: 'failed', error: /start page failed: HTTP 429 at .*still rate limited after waiting 2 s/ },
   { fault: 'connection reset', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=reset', expected: 'failed', error: /start page failed 3 times: .*(ERR_|reset|EMPTY_RESPONSE)/i },
   { fault: 'a 30 s response with a 4 s action timeout', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=slow', expected: 'failed', error: /timed out|Timeout/, actionTimeout: 4_000 },
   { fault: 'an infinite redirect', startUrl: 'http://127.0.0.1:4102/redirect-loop', expected: 'failed', error: /TOO_MANY_REDIRECTS|redirect/i },
