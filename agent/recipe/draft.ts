@@ -101,6 +101,12 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
     step.expectUrl = urlExpectation(entry.url_after, sampleValues, row);
   }
   if (OPTIONAL_ACTIONS.has(entry.action.name)) step.optional = true;
+  // Waiting for this sample's own data to show (a title it then read) is waiting for the page to load: on
+  // another sample that text never appears. Replayed as a pause, i.e. a wait for the next step's element.
+  if (step.action === 'wait' && typeof step.args.text === 'string' && mentionsAny(step.args.text, sampleValues)) {
+    const { text: _sampleText, ...pause } = step.args;
+    step.args = pause;
+  }
   return step;
 }
 
