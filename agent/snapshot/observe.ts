@@ -1,3 +1,4 @@
+import { untraced } from '../browser/untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
 import { collectPageMetrics, pageMetricsSchema, type PageMetrics } from './page-metrics';
@@ -44,10 +45,10 @@ async function captureWithRetry(page: ObservePage, signal: AbortSignal | undefin
 }
 
 async function capture(page: ObservePage, signal: AbortSignal | undefined): Promise<Capture> {
-  const [json, metrics] = await Promise.all([
-    page.ariaSnapshotJSON({ mode: 'ai', boxes: true, signal }),
-    abortable(page.evaluate(collectPageMetrics), signal),
-  ]);
+  // Untraced: the snapshot holds every field's value, typed secrets included (and it is every step's page state).
+  const [json, metrics] = await untraced(page, () =>
+    Promise.all([page.ariaSnapshotJSON({ mode: 'ai', boxes: true, signal }), abortable(page.evaluate(collectPageMetrics), signal)]),
+  );
   return { json, metrics: pageMetricsSchema.parse(metrics) };
 }
 

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { sha256 } from '../../../agent/evidence/hash';
@@ -9,27 +8,9 @@ import { runNested } from '../helpers/nested-run';
 import { tempDir, writeFiles } from '../helpers/temp';
 import { filesContaining } from './report-data';
 import { readZip } from './zip';
+import { serveForm } from './secret-form';
 
 test.setTimeout(180_000);
-
-/** A form that proves it received the token (it shows the token's SHA-256, never the token). */
-const FORM_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign in</title>
-<h1>Sign in</h1>
-<label>Access token <input id="token" name="token" type="text" autocomplete="off"></label>
-<label>Name <input id="name" name="name"></label>
-<script>
-document.getElementById('token').addEventListener('input', async event => {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(event.target.value));
-  let out = document.getElementById('digest');
-  if (!out) { out = document.createElement('output'); out.id = 'digest'; document.body.append(out); }
-  out.textContent = [...new Uint8Array(digest)].map(b => b.toString(16).padStart(2, '0')).join('');
-});
-</script>`;
-
-function serveForm(): Promise<http.Server> {
-  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FORM_PAGE));
-  return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, report, result or console line', async () => {
   const server = await serveForm();
@@ -95,3 +76,4 @@ function findFiles(root: string, match: (name: string) => boolean): string[] {
   }
   return found.sort();
 }
+
