@@ -5,7 +5,9 @@ import { runDir, settings } from '../settings';
 import { collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
+import { redactTrace } from './trace-redaction';
 import { traceAttachments } from './traces';
+import { secretsFromEnv } from '../browser/secrets';
 import { MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../evidence/atomic';
 import { detectDrift } from '../recipe/drift';
@@ -21,12 +23,15 @@ export default class BwaReporter implements Reporter {
   private readonly samples = new Map<string, CollectedSample>();
   private readonly traces = new Map<string, string[]>();
   private readonly errors: string[] = [];
+  private readonly secrets = secretsFromEnv();
 
   printsToStdio(): boolean {
     return true;
   }
 
   onTestEnd(test: TestCase, testResult: TestResult): void {
+    // Before any other reporter copies them (the HTML report does at the end): sign-in setups included.
+    for (const trace of traceAttachments(testResult)) redactTrace(trace, this.secrets);
     const collected = collectSample(testResult);
     if (!collected) return;
     if ('error' in collected) {

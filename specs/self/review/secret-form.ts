@@ -1,10 +1,16 @@
 import * as http from 'node:http';
 
-/** A form that proves it received the token (it shows the token's SHA-256, never the token). */
+/**
+ * A form that proves it received the token (it shows the token's SHA-256, never the token) and posts it, as a
+ * sign-in form does: the request body then carries the secret into the trace's network log.
+ */
 const FORM_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign in</title>
 <h1>Sign in</h1>
+<form method="post" action="/session">
 <label>Access token <input id="token" name="token" type="text" autocomplete="off"></label>
 <label>Name <input id="name" name="name"></label>
+<button type="submit">Sign in</button>
+</form>
 <script>
 document.getElementById('token').addEventListener('input', async event => {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(event.target.value));
@@ -15,6 +21,10 @@ document.getElementById('token').addEventListener('input', async event => {
 </script>`;
 
 export function serveForm(): Promise<http.Server> {
-  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FORM_PAGE));
+  const server = http.createServer((req, res) => {
+    const page = req.method === 'POST' ? '<!doctype html><meta charset="utf-8"><title>Signed in</title><h1>Signed in</h1>' : FORM_PAGE;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+  });
   return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)));
 }

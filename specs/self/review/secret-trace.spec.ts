@@ -35,6 +35,7 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
           { action: 'wait', target: { css: '#digest' } },
           { action: 'screenshot', label: 'signed-in' },
           { action: 'extract', field: 'digest', target: { css: '#digest' } },
+          { action: 'click', target: { role: 'button', name: 'Sign in' }, expect_url: '/session$' },
           { action: 'done', extracted: {} },
         ],
       }),
@@ -59,6 +60,9 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
     const contextTrace = [...trace].filter(([name]) => /^\d+-trace\.trace$/.test(name)).map(([, data]) => data.toString('utf8')).join('\n');
     expect(contextTrace).toContain('"__playwright_value_":"{{secret:ACCESS_TOKEN}}"');
     expect(trace.get('test.trace')?.toString('utf8')).toContain('Typed \\"{{secret:ACCESS_TOKEN}}\\"');
+
+    // The sign-in post reached the trace's network log with the placeholder where the token was.
+    expect([...trace.values()].some(data => data.includes('token={{secret:ACCESS_TOKEN}}&name=Alice'))).toBe(true);
 
     // Nowhere: trace entries (call params, snapshots, network, step titles), HTML report (and its embedded data),
     // Allure results, the run folder, test-results, and what the run printed.
