@@ -3,8 +3,9 @@ import { shapeOf } from './patterns';
 
 /**
  * Drift: the same steps on every sample should give the same fields in the same format. A field the first
- * samples of a task all had that comes out empty (or in another shape) for more than a fifth of the rest means
- * the pages changed under the recipe, or a selector only ever fit the first ones.
+ * samples of a task all had that comes out empty (or in another shape) for more than a fifth of the rest — and for
+ * at least two of them: one profile without a company is data, not drift — means the pages changed under the
+ * recipe, or a selector only ever fit the first ones.
  */
 
 export interface DriftFinding {
@@ -22,6 +23,7 @@ export interface DriftFinding {
 const BASELINE = 3;
 const THRESHOLD = 0.2;
 const MIN_LATER = 3;
+const MIN_COUNT = 2;
 
 const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
@@ -47,7 +49,7 @@ export function detectDrift(results: readonly Result[]): DriftFinding[] {
       if (firstValues.some(isEmpty)) continue;
       const values = later.map(r => r.extracted[field]?.value);
       const empty = values.filter(isEmpty).length;
-      if (empty / later.length > THRESHOLD) {
+      if (empty >= MIN_COUNT && empty / later.length > THRESHOLD) {
         findings.push({ task_id: taskId, field, kind: 'empty', count: empty, of: later.length, message: `${taskId}.${field} is empty in ${empty} of the ${later.length} samples after the first ${baseline.length}, which all had it` });
         continue;
       }
@@ -55,7 +57,7 @@ export function detectDrift(results: readonly Result[]): DriftFinding[] {
       if (formats.size !== 1) continue;
       const [expected] = formats;
       const other = values.filter(v => !isEmpty(v) && formatOf(v) !== expected).length;
-      if (other / later.length > THRESHOLD)
+      if (other >= MIN_COUNT && other / later.length > THRESHOLD)
         findings.push({ task_id: taskId, field, kind: 'format', count: other, of: later.length, expected, message: `${taskId}.${field} is not ${expected} in ${other} of the ${later.length} samples after the first ${baseline.length}` });
     }
   }
