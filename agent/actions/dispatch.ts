@@ -60,7 +60,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     await settlePage(env.tabs.active, settleMs);
     const limited = navigation.rateLimited();
     // Only a failure that is the 429 itself is retried (goto reports one; a click does not look at statuses).
-    if (limited && (result.success || /HTTP 429/.test(result.error ?? '')) && !env.page.isClosed()) return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
+    if (limited && (result.success || result.httpStatus === 429) && !env.page.isClosed()) return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
     return result;
   } finally {
     clearTimeout(timer);

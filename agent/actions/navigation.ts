@@ -73,6 +73,7 @@ function describeResponse(response: Response | null, done: string, url: string):
   return {
     success: false,
     infra: status >= 500 || status === 429,
+    httpStatus: status,
     description: `${done} → HTTP ${status}`,
     error: `HTTP ${status} at ${url}${status === 429 ? ' (rate limited — wait before retrying)' : ''}`,
   };

@@ -34,14 +34,15 @@ export async function recoverFromRateLimit(page: Page, limited: RateLimitedDocum
     const status = response?.status() ?? 0;
     if (status !== 429) {
       const note = `the site answered HTTP 429 (rate limited); waited ${formatSeconds(waited)} as its Retry-After asked and loaded the page again${status ? ` (HTTP ${status})` : ''}`;
-      if (status >= 400) return { success: false, infra: status >= 500, description: `${result.description} — ${note}`, error: `HTTP ${status} at ${page.url()}` };
-      return { ...result, success: true, infra: undefined, error: undefined, description: `${result.description.replace(/ → HTTP 429$/, '')} — ${note}` };
+      if (status >= 400) return { success: false, infra: status >= 500, httpStatus: status, description: `${result.description} — ${note}`, error: `HTTP ${status} at ${page.url()}` };
+      return { ...result, success: true, infra: undefined, httpStatus: undefined, error: undefined, description: `${result.description.replace(/ → HTTP 429$/, '')} — ${note}` };
     }
     current = { url: response?.url() ?? current.url, retryAfter: response?.headers()['retry-after'] };
   }
   return {
     success: false,
     infra: true,
+    httpStatus: 429,
     description: `${result.description.replace(/ → HTTP 429$/, '')} → HTTP 429`,
     error: `HTTP 429 at ${current.url}: still rate limited after waiting ${formatSeconds(waited)} (the site's Retry-After) and loading the page ${RELOADS} more times — slow this host down with the task's rate_limits`,
   };

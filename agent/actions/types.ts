@@ -65,6 +65,8 @@ export interface ActionResult {
   error?: string;
   /** Infrastructure failure (timeout, DNS, refused, crash, SSL, closed): counts toward the circuit breaker. */
   infra?: boolean;
+  /** The HTTP status of the document the action ended on, when it was an error page (429, 5xx, 404…). */
+  httpStatus?: number;
   /** The element acted on, as a semantic locator (recorded for recipe compilation). */
   element?: SemanticLocator;
   effects?: ActionEffects;

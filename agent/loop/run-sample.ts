@@ -124,7 +124,7 @@ async function openStartUrl(url: string, input: RunSampleInput, runStep: StepRun
   let attempts = 1;
   for (const delay of START_RETRY_DELAYS_MS) {
     // A 429 has already been waited out and retried as the site's Retry-After asked (the dispatcher does that).
-    if (performed.result.success || !performed.result.infra || /HTTP 429/.test(performed.result.error ?? '') || input.signal.aborted) break;
+    if (performed.result.success || !performed.result.infra || performed.result.httpStatus === 429 || input.signal.aborted) break;
     await sleep(delay, input.signal).catch(() => {});
     performed = await perform({ name: 'goto', args: { url } }, 1, undefined, input, runStep, history, { sub: history.length + 1 });
     attempts += 1;
