@@ -27,6 +27,20 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
   return entries;
 }
 
+/**
+ * The fields a local header and its central-directory twin share, in the same order: version needed, flags
+ * (UTF-8 names), method (deflate), time and date (left 0), CRC-32, sizes, name length.
+ */
+function writeEntryFields(header: Buffer, at: number, fields: { crc: number; compressed: number; size: number; nameLength: number }): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(0x0800, at + 2);
+  header.writeUInt16LE(8, at + 4);
+  header.writeUInt32LE(fields.crc, at + 10);
+  header.writeUInt32LE(fields.compressed, at + 14);
+  header.writeUInt32LE(fields.size, at + 18);
+  header.writeUInt16LE(fields.nameLength, at + 22);
+}
+
 /** Writes entries as a deflated zip (UTF-8 names, no ZIP64: traces stay far below 4 GiB). */
 export function writeZip(entries: ReadonlyMap<string, Buffer>): Buffer {
   const locals: Buffer[] = [];
@@ -35,26 +49,14 @@ export function writeZip(entries: ReadonlyMap<string, Buffer>): Buffer {
   for (const [name, data] of entries) {
     const nameBytes = Buffer.from(name, 'utf8');
     const compressed = deflateRawSync(data);
-    const crc = crc32(data);
+    const fields = { crc: crc32(data), compressed: compressed.length, size: data.length, nameLength: nameBytes.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
+    writeEntryFields(local, 4, fields);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt16LE(20, 4); // version made by
+    writeEntryFields(central, 6, fields);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, compressed);
     centrals.push(central, nameBytes);
