@@ -1,7 +1,9 @@
+import { test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from './nested-run';
 import { tempDir } from './temp';
 
@@ -56,4 +58,29 @@ export async function recipeRows(run: RecipeRun): Promise<{ rows: Row[]; result:
   const asked = [...run.sampleIds].sort();
   if (JSON.stringify(listed) !== JSON.stringify(asked)) throw new Error(`combined.csv of ${run.task} lists ${listed.length} samples, ${asked.length} were run: ${JSON.stringify({ listed, asked })}`);
   return { rows, result };
+}
+
+/**
+ * For a reference-workflow spec file: no traces of its in-process contexts (each sample keeps its own evidence, and
+ * traces cost a lot on a busy machine); its tests in order in one worker (the background run belongs to it); a
+ * beforeAll that starts the fixture sites, then the recipe run `start` returns, which goes on while the file's
+ * model cases run; an afterAll that stops both. Returns the run once beforeAll has started it.
+ */
+export function recipeRunInBackground(start: () => Promise<RecipeRun>): () => RecipeRun {
+  let sites: RunningFixtureSites | undefined;
+  let run: RecipeRun | undefined;
+  test.use({ trace: 'off' });
+  test.describe.configure({ mode: 'default', timeout: 600_000 });
+  test.beforeAll(async () => {
+    sites = await ensureFixtureSites();
+    run = await start();
+  });
+  test.afterAll(async () => {
+    stopRecipeRun(run);
+    await sites?.close();
+  });
+  return () => {
+    if (!run) throw new Error('the recipe run is started in beforeAll');
+    return run;
+  };
 }

@@ -4,9 +4,8 @@ import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { blameMaterialityScript, type BlameTruth } from '../../../fixtures/model-scripts/blame-materiality';
-import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
+import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'blame_materiality';
@@ -20,24 +19,10 @@ const FACT_FIELDS = ['file_path', 'last_modified_date', 'author', 'commit_sha'] 
 const MODEL_SUBSET = ['calculateRefundTotal', 'schedulePenaltyInterest', 'settleRefundBalance', 'roundRefundCredit', 'holdBulkRefund', 'capPartialRefund', 'splitRefundFee', 'approveRefundRequest'];
 
 let truth: Record<string, BlameTruth & { change?: string }>;
-let sites: RunningFixtureSites;
-let recipe: RecipeRun;
-
-// Traces of the in-process contexts are not needed (each sample keeps its own evidence) and cost a lot on a busy machine.
-test.use({ trace: 'off' });
-// One worker for the whole file: the background recipe run started in beforeAll belongs to it.
-test.describe.configure({ mode: 'default', timeout: 600_000 });
-
-test.beforeAll(async () => {
-  sites = await ensureFixtureSites();
+const recipe = recipeRunInBackground(async () => {
   truth = (await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).blame;
-  // The recipe run goes on in the background while the model cases run; every kind of change is in its set.
-  recipe = startRecipeRun(TASK, acceptanceSamples(TASK, MODEL_SUBSET));
-});
-
-test.afterAll(async () => {
-  stopRecipeRun(recipe);
-  await sites.close();
+  // Every kind of change is in its set.
+  return startRecipeRun(TASK, acceptanceSamples(TASK, MODEL_SUBSET));
 });
 
 test('the model subset covers yes, no and inconclusive', () => {
@@ -84,7 +69,7 @@ test('scripted model: search, the source file (not the docs), blame, the commit,
 });
 
 test('recipe: every code string of the acceptance set (all 60 with BWA_FULL=1), two workers — file, author, date and commit match the site truth', async () => {
-  const { rows } = await recipeRows(recipe);
+  const { rows } = await recipeRows(recipe());
   expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 20);
   for (const row of rows) {
     const t = truth[row.sample_id!]!;

@@ -4,9 +4,8 @@ import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../../fixtures/model-scripts/commit-audit';
-import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
+import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'commit_audit';
@@ -22,26 +21,12 @@ const FACT_FIELDS = ['commit_sha', 'pr_number', 'pr_creator', 'approvers', 'merg
 const MODEL_POSITIONS = [1, 2, 3, 4, 6, 15];
 
 let truth: CommitTruth[];
-let sites: RunningFixtureSites;
-let recipe: RecipeRun;
-
-// Traces of the in-process contexts are not needed (each sample keeps its own evidence) and cost a lot on a busy machine.
-test.use({ trace: 'off' });
-// One worker for the whole file: the background recipe run started in beforeAll belongs to it.
-test.describe.configure({ mode: 'default', timeout: 600_000 });
-
-test.beforeAll(async () => {
-  sites = await ensureFixtureSites();
+const recipe = recipeRunInBackground(async () => {
   truth = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
-  // The recipe run goes on in the background while the model cases run. Every direct push and expired CI log
-  // is in the set; green runs and failures with their logs come in through the stride.
+  // Every direct push and expired CI log is in the set; green runs and failures with their logs come in through
+  // the stride.
   const special = truth.filter(t => t.pr_number === null || (t.checks_failed && !t.ci_failure_details)).map(t => t.commit_sha.slice(0, 7));
-  recipe = startRecipeRun(TASK, acceptanceSamples(TASK, special));
-});
-
-test.afterAll(async () => {
-  stopRecipeRun(recipe);
-  await sites.close();
+  return startRecipeRun(TASK, acceptanceSamples(TASK, special));
 });
 
 const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -91,7 +76,7 @@ test('scripted model: the whole chain across three hosts, the vision question on
 });
 
 test('recipe: every commit of the acceptance set (all 60 with BWA_FULL=1), two workers — every fact field matches the site truth', async () => {
-  const { rows } = await recipeRows(recipe);
+  const { rows } = await recipeRows(recipe());
   expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 20);
   for (const row of rows) {
     const t = truthOf(row.sample_id!);

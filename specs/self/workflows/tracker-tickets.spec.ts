@@ -7,9 +7,8 @@ import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { trackerTicketScript, type TicketCase, type TicketTruth } from '../../../fixtures/model-scripts/tracker-tickets';
-import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
+import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'tracker_tickets';
@@ -25,30 +24,16 @@ const TRACKER = 'http://127.0.0.1:4103';
 const MODEL_SUBSET = ['ENG-101', 'ENG-103', 'ENG-104', 'ENG-111', 'ENG-152', 'ENG-133', 'ENG-105-retry', 'ENG-999', 'ENG-1O5'];
 
 let truth: Record<string, TicketTruth>;
-let sites: RunningFixtureSites;
-let recipe: RecipeRun;
-
-// Traces of the in-process contexts are not needed (each sample keeps its own evidence) and cost a lot on a busy machine.
-test.use({ trace: 'off' });
-// One worker for the whole file: the background recipe run started in beforeAll belongs to it.
-test.describe.configure({ mode: 'default', timeout: 600_000 });
-
-test.beforeAll(async () => {
-  sites = await ensureFixtureSites();
+const recipe = recipeRunInBackground(async () => {
   truth = (await (await fetch(`${TRACKER}/__truth.json`)).json()).tickets;
-  // The recipe run goes on in the background (mostly waiting on hydration) while the model cases run. Every
-  // unassigned ticket, ticket without a due date and ref that does not exist is in its set.
+  // Mostly waiting on hydration. Every unassigned ticket, ticket without a due date and ref that does not exist
+  // is in its set.
   const inputs = parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[];
   const special = inputs.filter(r => {
     const t = truth[ticketOf(r.url!)];
     return !t || t.assignee === 'unassigned' || t.due_date === null;
   });
-  recipe = startRecipeRun(TASK, acceptanceSamples(TASK, special.map(r => r.sample_id!)));
-});
-
-test.afterAll(async () => {
-  stopRecipeRun(recipe);
-  await sites.close();
+  return startRecipeRun(TASK, acceptanceSamples(TASK, special.map(r => r.sample_id!)));
 });
 
 /** The cell combined.csv holds for a value: '' for null, JSON for lists. */
@@ -111,7 +96,7 @@ test('scripted model: waits for hydration, reads "unassigned" from the page, ret
 });
 
 test('recipe: every ticket of the acceptance set (all 60 with BWA_FULL=1), two workers — every field matches the site truth', async () => {
-  const { rows } = await recipeRows(recipe);
+  const { rows } = await recipeRows(recipe());
   expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 20);
   for (const row of rows) expectMatchesTruth(row, 'recipe');
   const unassigned = rows.filter(r => r.assignee === 'unassigned').map(r => r.sample_id);
