@@ -49,7 +49,9 @@ export default defineConfig({
   })),
   projects: [
     // Signs in once for every selected task with an auth_profile (credentials from .env), saving .auth/<profile>.json.
-    { name: 'setup', testDir: './specs/setup', testMatch: /.*\.setup\.ts/, retries: 0 },
+    // The judge is setup's teardown: it runs once every sample test is over, pass or fail (AGENT_JUDGE=batch).
+    { name: 'setup', testDir: './specs/setup', testMatch: /.*\.setup\.ts/, retries: 0, teardown: 'judge' },
+    { name: 'judge', testDir: './specs/judge', testMatch: 'judge.spec.ts', retries: 0 },
     { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts', dependencies: ['setup'] },
     // The project's own tests: files in parallel, each file's tests in order (some share a server or a run).
     { name: 'self', testDir: './specs/self', retries: 0, fullyParallel: false },

@@ -19,6 +19,18 @@ export const settings = {
   get adHocUrl(): string | undefined {
     return process.env.AGENT_URL || undefined;
   },
+  /** inline: each sample asks the model for its judgment; batch: recipe-collected samples are judged together after the run. */
+  get judge(): 'inline' | 'batch' {
+    const value = (process.env.AGENT_JUDGE ?? 'inline').toLowerCase();
+    if (value === 'inline' || value === 'batch') return value;
+    throw new Error(`AGENT_JUDGE must be inline or batch (got "${value}")`);
+  },
+  get judgeBatchSize(): number {
+    const raw = process.env.AGENT_JUDGE_BATCH ?? '10';
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1 || value > 50) throw new Error(`AGENT_JUDGE_BATCH must be a whole number from 1 to 50 (got "${raw}")`);
+    return value;
+  },
   get decider(): 'auto' | 'model' | 'recipe' {
     const value = (process.env.AGENT_DECIDER ?? 'auto').toLowerCase();
     if (value === 'auto' || value === 'model' || value === 'recipe') return value;

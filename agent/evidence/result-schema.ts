@@ -66,6 +66,10 @@ export const Result = z.object({
   usage: Usage,
   task_hash: z.string(),
   resumed_from: z.string().nullable().optional(),
+  /** AGENT_JUDGE=batch: the facts are collected and the judgment is left to the batch judge (status needs_review until then). */
+  judgment_pending: z.boolean().optional(),
+  /** The batch call that gave the judgment: its usage is the whole batch's, shared by its samples. */
+  judgment_batch: z.object({ id: z.string(), size: z.number().int().positive(), model: z.string(), at: z.string(), usage: Usage }).optional(),
   /** Where the sample came from when a discovery phase found it (page URL, page number, time). */
   discovery: z.object({ page_url: z.string(), page_number: z.number().int().nullable(), discovered_at: z.string() }).nullable().optional(),
 });

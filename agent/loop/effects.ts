@@ -17,6 +17,8 @@ export interface EffectContext {
   url: string;
   /** A model can be sent back to fix a done that misses something; a recipe (or the last step) cannot. */
   canBounce: boolean;
+  /** AGENT_JUDGE=batch: a done with every fact but no judgment ends here, and the batch judge gives the judgment. */
+  deferJudgment?: boolean;
 }
 
 export interface Applied {
@@ -24,6 +26,8 @@ export interface Applied {
   notices: string[];
   newData: boolean;
 }
+
+export const JUDGMENT_PENDING = 'awaiting the batch judgment (AGENT_JUDGE=batch): the judge project gives it after the samples';
 
 /** The shortfall each sample's last done was sent back for. */
 const bouncedFor = new WeakMap<SampleRecorder, string>();
@@ -55,6 +59,12 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
   if (terminal.judgment) recorder.judgment = terminal.judgment;
   if (terminal.note) recorder.notes.push(terminal.note);
   const shortfall = checkRequirements(task, recorder.fieldValues(), recorder.store.artifacts);
+  // What the judge can still give: the judgment, and required fields no step ever read (material_change is a verdict, not page text).
+  const judgeCanFinish = !shortfall.missingArtifacts.length && !shortfall.itemsShort && shortfall.missingFields.every(field => recorder.fields[field] === undefined);
+  if (ctx.deferJudgment && task.judgment_required && !recorder.judgment && judgeCanFinish) {
+    recorder.judgmentPending = true;
+    return { outcome: { status: 'needs_review', error: JUDGMENT_PENDING }, notices: [], newData };
+  }
   const problems = [describeShortfall({ ...shortfall, itemsShort: undefined }), ...judgmentProblems(task, recorder.judgment ?? undefined)].filter(Boolean);
   const problemText = problems.join('; ');
   // A second done with the same shortfall is the agent saying the page truly lacks it: a person decides.

@@ -44,6 +44,8 @@ export class SampleRecorder {
   steps = 0;
   /** The checkpoint this attempt started from, when an earlier attempt was interrupted. */
   resumedFrom: string | null = null;
+  /** The judgment is left to the batch judge (AGENT_JUDGE=batch). */
+  judgmentPending = false;
   private lastFlushedStep = 0;
   private finished: Result | undefined;
   readonly startedAt = new Date().toISOString();
@@ -138,6 +140,7 @@ export class SampleRecorder {
       task_hash: task.hash,
       discovery: discoveryOf(sample),
       resumed_from: this.resumedFrom,
+      ...(this.judgmentPending && !this.judgment ? { judgment_pending: true } : {}),
     });
     this.checkpoint(this.steps, status);
     this.finished = this.store.redactor.json(result);

@@ -13,6 +13,7 @@ import { perform, safeUrl } from './perform';
 import type { SampleRecorder } from './recorder';
 import { RecoveryMonitor } from './recovery';
 import { terminate, type TerminationReason } from './terminate';
+import { settings } from '../settings';
 
 export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
 export type { SampleOutcome } from './effects';
@@ -95,7 +96,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);
-      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast });
+      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast, deferJudgment: settings.judge === 'batch' && decider.kind !== 'model' });
       notices.push(...applied.notices);
       notices.push(
         ...monitor.after({ url: performed.urlBefore, signature: view?.signature, call, result: performed.result, newData: applied.newData, targetName: targetName(call, view) }),

@@ -124,9 +124,11 @@ export class BindingDecider implements Decider {
     const keepRecorded = recordedAsIs.length > 0;
     if (draft.action !== 'extract' || !draft.expect) {
       const structural = (await candidateLocators(page, elements, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row));
-      // A control's label ("Blame", "Next") holds for every sample; a link named by content (a commit message) does not.
-      const labelled = recordedAsIs.filter(form => !isContent(form));
-      const candidates = [...labelled, ...structural, ...recordedAsIs.filter(form => isContent(form))];
+      // A control's label ("Blame", "Next") holds for every sample; a link named by content (a commit message) does
+      // not, and neither does a position ("the second Details"), which the page's structure may explain (the failing one).
+      const labelled = recordedAsIs.filter(form => !isContent(form) && form.nth === undefined);
+      const rest = recordedAsIs.filter(form => !labelled.includes(form));
+      const candidates = [...labelled, ...structural, ...rest.filter(form => form.nth === undefined), ...rest.filter(form => form.nth !== undefined)];
       // The model picked an element named by this sample's values: on another sample the one to pick carries that sample's row value.
       const wantTemplate = !keepRecorded && candidates.some(mentionsTemplate);
       const valid: Alternative[] = [];

@@ -15,7 +15,7 @@ export async function candidateLocators(page: Page, targets: Handle[], sampleVal
   const semantic = targets.length === 1 ? await semanticCandidates(page, first, sampleValues) : [];
   const css = await page.evaluate(cssCandidatesInPage, { targets, forbidden: [...sampleValues], row: [...rowValues] });
   const nth = targets.length === 1 ? await page.evaluate(nthCandidatesInPage, { target: first, forbidden: [...sampleValues, ...rowValues] }) : [];
-  return [...semantic.filter(s => !isContent(s)), ...css.map(selector => ({ css: selector })), ...semantic.filter(isContent), ...nth];
+  return [...semantic.filter(s => !isContent(s)), ...css, ...semantic.filter(isContent), ...nth];
 }
 
 /** A name that reads like page content rather than a control's label: long, or carrying numbers or punctuation. */

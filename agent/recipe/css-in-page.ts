@@ -30,7 +30,7 @@ export function nthCandidatesInPage({ target, forbidden }: { target: Element; fo
  * names that are not generated and carry no sample value, alone or under an ancestor; and "label: value"
  * layouts anchored on the label's text (Playwright's :text-is()).
  */
-export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; forbidden: string[]; row: string[] }): string[] {
+export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; forbidden: string[]; row: string[] }): Array<{ css: string; nth?: number }> {
   const lowered = forbidden.map(f => f.toLowerCase()).filter(f => f.length >= 3);
   const rowLowered = row.map(f => f.toLowerCase()).filter(f => f.length >= 3);
   // Holding a sample value, or being a piece of one (a profile's path inside its URL), both tie a token to this sample.
@@ -63,15 +63,15 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
   };
   const first = targets[0]!;
   const own = [...tokens(first), first.tagName.toLowerCase()];
-  const results: string[] = [];
-  const add = (selector: string) => {
-    if (!results.includes(selector) && results.length < 8) results.push(selector);
+  const results: Array<{ css: string; nth?: number }> = [];
+  const add = (selector: string, nth?: number) => {
+    if (!results.some(r => r.css === selector) && results.length < 8) results.push(nth === undefined ? { css: selector } : { css: selector, nth });
   };
   for (const token of own) if (matchesExactly(token)) add(token);
   for (const token of own) for (const part of addressParts(first)) if (matchesExactly(`${token}${part}`)) add(`${token}${part}`);
   const labelled = labelAnchored(first);
   if (labelled && targets.length === 1) add(labelled);
-  if (targets.length === 1) for (const marked of markedItems(first)) add(marked);
+  if (targets.length === 1) for (const marked of markedItems(first)) add(marked.css, marked.nth);
   if (targets.length === 1) for (const anchored of rowAnchored(first)) add(anchored);
   let ancestor = first.parentElement;
   for (let depth = 0; ancestor && ancestor !== document.body && depth < 5 && results.length < 8; depth++, ancestor = ancestor.parentElement) {
@@ -121,15 +121,17 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
 
   /**
    * `li.check:has(svg.octicon-x) a.details`: the one item of a list that carries a marker (an icon, a state
-   * class) the other items do not.
+   * class) the other items do not. Offered first as "the first marked item, else the first item"
+   * (`li.check:has(m) a.details, ul.checks:not(:has(m)) a.details` #0): a sample with two marked items, or
+   * none (every check green), still gets one element, as a person following the same rule would pick.
    */
-  function markedItems(el: Element): string[] {
-    const found: string[] = [];
+  function markedItems(el: Element): Array<{ css: string; nth?: number }> {
+    const found: Array<{ css: string; nth?: number }> = [];
     const ownTokens = tokens(el).length ? tokens(el) : [el.tagName.toLowerCase()];
     const fragment = document.querySelector(':target');
-    if (fragment?.contains(el) && fragment !== el) for (const t of ownTokens) if (matchesExactly(`:target ${t}`)) found.push(`:target ${t}`);
+    if (fragment?.contains(el) && fragment !== el) for (const t of ownTokens) if (matchesExactly(`:target ${t}`)) found.push({ css: `:target ${t}` });
     let container = el.parentElement;
-    for (let depth = 0; container && container !== document.body && depth < 4 && found.length < 3; depth++, container = container.parentElement) {
+    for (let depth = 0; container && container !== document.body && depth < 4 && found.length < 4; depth++, container = container.parentElement) {
       const outer = tokens(container);
       const markers = Array.from(container.querySelectorAll('*'))
         .filter(d => !d.contains(el) && !el.contains(d))
@@ -142,10 +144,32 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
         for (const m of [...new Set(markers)])
           for (const t of ownTokens) {
             const selector = `${o}:has(${m}) ${t}`;
-            if (found.length < 3 && matchesExactly(selector)) found.push(selector);
+            if (found.length >= 4 || !matchesExactly(selector)) continue;
+            const list = m === ':target' ? undefined : listAround(container, t);
+            const orFirst = list && `${selector}, ${list}:not(:has(${m})) ${t}`;
+            if (orFirst && firstIs(orFirst, el)) found.push({ css: orFirst, nth: 0 });
+            found.push({ css: selector });
           }
     }
     return found;
+  }
+
+  /** The nearest ancestor of a list item, named by a token that is unique on the page, that holds the whole list. */
+  function listAround(item: Element, own: string): string | undefined {
+    for (let list = item.parentElement, depth = 0; list && list !== document.body && depth < 3; list = list.parentElement, depth++) {
+      if (list.querySelectorAll(own).length < 2) continue;
+      const unique = tokens(list).find(token => document.querySelectorAll(token).length === 1);
+      if (unique) return unique;
+    }
+    return undefined;
+  }
+
+  function firstIs(selector: string, el: Element): boolean {
+    try {
+      return document.querySelector(selector) === el;
+    } catch {
+      return false;
+    }
   }
 
   /** `dt:text-is("Status") + dd`: the value sits right after a short constant label. */

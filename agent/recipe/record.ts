@@ -1,4 +1,5 @@
 import type { BrowserContext } from '@playwright/test';
+import * as path from 'node:path';
 import type { SampleRecorder } from '../loop/recorder';
 import { stableStringify } from '../task/stable-json';
 import type { LoadedTask } from '../task/load-task';
@@ -7,6 +8,7 @@ import { compileRecipe, type Compiled } from './compile';
 import type { SourceRun } from './draft';
 import { RECIPE_FORMAT, type RecipeEntry } from './entry';
 import type { PrepareSession } from './replay';
+import { chooseSources, readRunSamples, type RunSample } from './run-sources';
 import { recipeStore } from './store';
 
 export type SaveMode =
@@ -74,14 +76,41 @@ export async function recordFromSession(input: SessionRecording): Promise<string
   if (mode.kind === 'record' && recipeStore().lookup(task).hit) return undefined;
   const browser = input.context.browser();
   if (!browser) return 'recipe not recorded: no browser to replay it in';
-  const source: SourceRun = { runId: input.runId, sampleId: sample.sample_id, row: sample.row, log: [...recorder.log], extracted: { ...recorder.fields } };
+  const current: SourceRun = { runId: input.runId, sampleId: sample.sample_id, row: sample.row, log: [...recorder.log], extracted: { ...recorder.fields } };
+  let source = current;
+  let others: SourceRun[] = [];
   try {
-    const compiled = await compileRecipe({ prepare: input.prepare, task, source, browser, runId: input.runId });
+    if (mode.kind === 'record') {
+      // One sample alone over-generalises (every reviewer approved, so "approvers" became "reviewers"): compile over several.
+      const needed = recordSamplesNeeded();
+      const earlier = earlierModelSamples(recorder.store.dir, task.spec.task_id, sample.sample_id);
+      if (earlier.length + 1 < needed) return `recipe not recorded yet: ${earlier.length + 1} of ${needed} model-decided samples done (AGENT_RECORD_SAMPLES)`;
+      ({ source, others } = chooseSources([{ result: { sample_id: sample.sample_id, status: 'done', decider: 'model', extracted: current.extracted }, source: current }, ...earlier]));
+    }
+    const compiled = await compileRecipe({ prepare: input.prepare, task, source, others, browser, runId: input.runId });
     const saved = await saveCompiled(task, compiled, source, mode);
     if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;
-    const what = mode.kind === 'repair' ? 'recipe repaired and rewritten' : 'recipe compiled from this sample';
+    const what = mode.kind === 'repair' ? 'recipe repaired and rewritten' : others.length ? `recipe compiled from ${source.sampleId}, checked on ${others.map(o => o.sampleId).join(', ')}` : 'recipe compiled from this sample';
     return `${what}: ${saved.location} (revision ${saved.entry.revision}, ${saved.entry.steps.length} steps)`;
   } catch (error) {
     return `recipe not recorded: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** AGENT_RECORD_SAMPLES: how many model-decided samples must be done before the recipe is compiled over them. */
+export function recordSamplesNeeded(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.AGENT_RECORD_SAMPLES ?? '2';
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 10) throw new Error(`AGENT_RECORD_SAMPLES must be a whole number from 1 to 10 (got "${raw}")`);
+  return value;
+}
+
+/** Done, model-decided samples of this task already in the run's folder (beside the one being recorded). */
+function earlierModelSamples(sampleDir: string, taskId: string, except: string): RunSample[] {
+  const runFolder = path.dirname(path.dirname(sampleDir));
+  try {
+    return readRunSamples(runFolder, taskId).filter(s => s.result.sample_id !== except && s.result.status === 'done' && s.result.decider === 'model');
+  } catch {
+    return [];
   }
 }

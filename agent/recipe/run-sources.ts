@@ -7,7 +7,8 @@ import { BwaInputError } from '../task/errors';
 import type { SourceRun } from './draft';
 
 export interface RunSample {
-  result: Result;
+  /** What choosing needs: a sample still running (the one being recorded) has no result.json yet. */
+  result: Pick<Result, 'sample_id' | 'status' | 'decider' | 'extracted'>;
   source: SourceRun;
 }
 

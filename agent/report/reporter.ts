@@ -2,7 +2,7 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import * as path from 'node:path';
 import type { Result } from '../evidence/result-schema';
 import { runDir, settings } from '../settings';
-import { collectSample, type CollectedSample } from './collect';
+import { collectJudged, collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
 import { redactTrace } from './trace-redaction';
@@ -32,6 +32,7 @@ export default class BwaReporter implements Reporter {
   onTestEnd(test: TestCase, testResult: TestResult): void {
     // Before any other reporter copies them (the HTML report does at the end): sign-in setups included.
     for (const trace of traceAttachments(testResult)) redactTrace(trace, this.secrets);
+    this.applyJudged(test, testResult);
     const collected = collectSample(testResult);
     if (!collected) return;
     if ('error' in collected) {
@@ -43,6 +44,22 @@ export default class BwaReporter implements Reporter {
     this.samples.set(`${result.task_id}/${result.sample_id}`, collected);
     this.traces.set(`${result.task_id}/${result.sample_id}`, traceAttachments(testResult));
     console.log(sampleLine(result, collected.resumed));
+  }
+
+  /** The batch judge ran after the samples: its answers replace the samples' own result and action log. */
+  private applyJudged(test: TestCase, testResult: TestResult): void {
+    for (const update of collectJudged(testResult)) {
+      if ('error' in update) {
+        this.errors.push(`${test.titlePath().slice(1).join(' › ')}: ${update.error}`);
+        continue;
+      }
+      const sample = this.samples.get(update.key);
+      if (!sample) continue;
+      const files = new Map(sample.files);
+      if (update.actionLog) files.set('action_log.json', update.actionLog);
+      this.samples.set(update.key, { ...sample, result: update.result, files });
+      console.log(sampleLine(update.result, sample.resumed));
+    }
   }
 
   onEnd(_result: FullResult): void {

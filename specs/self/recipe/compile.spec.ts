@@ -71,14 +71,19 @@ test('pruning: a pause, a failed click and a detour are left out; a goto and a c
   expect(valuesOf(grace)).toMatchObject({ display_name: 'Grace Hopper', followers: people.grace!.followers });
 });
 
-test('AGENT_RECORD=1: the first done model sample is compiled during the run; later samples replay it with no model call', async ({ browser }) => {
+test('AGENT_RECORD=1: once two model samples are done the recipe is compiled over both; later samples replay it with no model call', async ({ browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   process.env.AGENT_RECORD = '1';
   try {
     env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
+    env.server.setScript('people_profile', 'grace', peopleProfileScript(people.grace!));
     const first = await runOne(browser, task, 'ada', 'auto');
     expect(first.decider).toBe('model');
-    expect(first.notes.join('\n')).toMatch(/recipe compiled from this sample: .*recipes\/people_profile\.json \(revision 1, 9 steps\)/);
+    expect(first.notes).toContain('recipe not recorded yet: 1 of 2 model-decided samples done (AGENT_RECORD_SAMPLES)');
+    expect(recipeStore().lookup(task).hit).toBe(false);
+    const second = await runOne(browser, task, 'grace', 'auto');
+    expect(second.decider).toBe('model');
+    expect(second.notes.join('\n')).toMatch(/recipe compiled from (ada|grace), checked on (ada|grace): .*recipes\/people_profile\.json \(revision 1, 9 steps\)/);
     const stored = recipeStore().lookup(task);
     expect(stored.hit).toBe(true);
 
@@ -89,7 +94,7 @@ test('AGENT_RECORD=1: the first done model sample is compiled during the run; la
       expect(later.usage.model_calls).toBe(0);
       expect(later.extracted.followers!.value).toBe(people[username]!.followers);
     }
-    expect(env.server.requests.filter(r => r.kind === 'decider').every(r => r.key?.sampleId === 'ada')).toBe(true);
+    expect(env.server.requests.filter(r => r.kind === 'decider').every(r => ['ada', 'grace'].includes(r.key?.sampleId ?? ''))).toBe(true);
   } finally {
     delete process.env.AGENT_RECORD;
   }
