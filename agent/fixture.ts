@@ -50,10 +50,12 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
         const redactor = redactorFor(secretsFromEnv());
         describeSampleForAllure(task.spec, sample, redactor);
         const previous = Result.safeParse(readJsonIfExists(path.join(dir, RESULT_FILE)));
-        if (previous.success && previous.data.status === 'done') {
+        // A sample whose facts are collected and whose judgment waits for the batch judge is not run again either.
+        const waitsForJudge = previous.success && previous.data.judgment_pending === true && settings.judge === 'batch';
+        if (previous.success && (previous.data.status === 'done' || waitsForJudge)) {
           await attachResumed(testInfo, dir, previous.data);
           reportOutcomeToAllure(previous.data, redactor);
-          test.skip(true, `resumed: ${sample.sample_id} is already done in run ${settings.runId}`);
+          test.skip(true, `resumed: ${sample.sample_id} is already ${waitsForJudge ? 'collected (its judgment is left to the batch judge)' : 'done'} in run ${settings.runId}`);
         }
         testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
         const session = await SampleSession.prepare({

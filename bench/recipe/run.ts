@@ -4,7 +4,7 @@
  * rest with self-heal (record-then-replay) — and how many ground-truth fields the compiled recipe reproduces
  * when replayed alone (no model at all).
  *
- * Usage: npx tsx bench/recipe/run.ts [--tasks tracker_tickets,commit_audit] [--samples 60] [--model-samples 60] [--workers 2] [--latency 0]
+ * Usage: npx tsx bench/recipe/run.ts [--tasks tracker_tickets,commit_audit] [--samples 60] [--model-samples 60] [--workers 2] [--latency 0] [--judge batch|inline]
  */
 import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
@@ -12,7 +12,15 @@ import * as path from 'node:path';
 import type { DeciderMode } from '../../agent/decide/select';
 import type { ActionLogEntry, Result } from '../../agent/evidence/result-schema';
 import { compileRecipe, sourceFromResult } from '../../agent/recipe/compile';
-import { saveCompiled } from '../../agent/recipe/record';
+import { recordSamplesNeeded, saveCompiled } from '../../agent/recipe/record';
+import { ModelClient } from '../../agent/decide/model-client';
+import { modelSettings } from '../../agent/decide/model-settings';
+import { emptyUsage } from '../../agent/evidence/result-schema';
+import { noRedaction } from '../../agent/evidence/redact';
+import { pendingJudgments } from '../../agent/judge/pending';
+import { JUDGE_SAMPLE_ID } from '../../agent/judge/prompt';
+import { judgePending } from '../../agent/judge/run-judge';
+import { sampleDir, settings } from '../../agent/settings';
 import { chooseSources } from '../../agent/recipe/run-sources';
 import { sameValue } from '../../agent/recipe/patterns';
 import { recipeStore } from '../../agent/recipe/store';
@@ -65,7 +73,7 @@ async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row
       const context = await browser.newContext({ ...CONTEXT_OPTIONS, ...(profile ? { storageState: authStatePath(profile) } : {}) });
       try {
         const sample = { sample_id: row.sample_id!, row, line: i + 2, source: 'bench' };
-        const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: tempDirFor(`${runId}-${row.sample_id}`) });
+        const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: sampleDir(runId, task.spec.task_id, row.sample_id!) });
         results[i] = await session.run();
         logs[i] = [...session.recorder.log];
       } finally {
@@ -85,7 +93,8 @@ function closingTurns(script: ScriptInput): ScriptInput {
   return { ...script, steps: steps.slice(first) } as ScriptInput;
 }
 
-const tokens = (r: Result) => r.usage.input_tokens + r.usage.cache_read_input_tokens + r.usage.cache_creation_input_tokens + r.usage.output_tokens;
+const usageTokens = (u: Result['usage']) => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+const tokens = (r: Result) => usageTokens(r.usage);
 
 function accuracy(results: readonly Result[], rows: readonly Row[], expected: (row: Row) => Record<string, unknown> | undefined): { right: number; total: number; misses: string[] } {
   let right = 0;
@@ -132,17 +141,46 @@ async function benchTask(browser: Browser, server: ModelServer, workflow: Workfl
   const replayOnly = compileProblem ? undefined : await runSamples(browser, compiledTask, rows, 'recipe', options.workers, `bench-replay-${workflow.task}`);
   process.env.AGENT_TASKS_DIR = path.dirname(task.file);
 
-  // Record then replay: the first sample alone (it records the recipe), then the rest side by side.
+  // Record then replay: the first AGENT_RECORD_SAMPLES rows by the model, side by side (the last to finish compiles
+  // the recipe over them), then the rest replayed; under AGENT_JUDGE=batch the judgments come from the batch judge.
   server.reset();
-  for (const [id, script] of scripts) server.setScript(workflow.task, id, id === rows[0]!.sample_id ? script : closingTurns(script));
+  const recordCount = recordSamplesNeeded();
+  for (const [id, script] of scripts) server.setScript(workflow.task, id, rows.slice(0, recordCount).some(r => r.sample_id === id) ? script : closingTurns(script));
+  server.setScript(workflow.task, JUDGE_SAMPLE_ID, { text: [{ contains: 'Judge these', answer: JSON.stringify(judgeAnswers(scripts)) }] });
+  const runId = `bench-record-${workflow.task}`;
   process.env.AGENT_RECORD = '1';
-  const first = await runSamples(browser, task, rows.slice(0, 1), 'auto', 1, `bench-record-${workflow.task}`);
+  const first = await runSamples(browser, task, rows.slice(0, recordCount), 'auto', options.workers, runId);
   delete process.env.AGENT_RECORD;
   const recorded = recipeStore().lookup(task);
-  const rest = await runSamples(browser, task, rows.slice(1), 'auto', options.workers, `bench-record-${workflow.task}`);
-  const recordReplay: Phase = { results: [...first.results, ...rest.results], logs: [...first.logs, ...rest.logs], seconds: first.seconds + rest.seconds };
+  const rest = await runSamples(browser, task, rows.slice(recordCount), 'auto', options.workers, runId);
+  const judgeStarted = Date.now();
+  const judged = await judgeRun(task, runId, rows);
+  const recordReplay: Phase = {
+    results: [...first.results, ...rest.results].map(r => judged.results.get(r.sample_id) ?? r),
+    logs: [...first.logs, ...rest.logs],
+    seconds: first.seconds + rest.seconds + (Date.now() - judgeStarted) / 1000,
+  };
   const revision = recipeStore().lookup(task);
-  return { task: workflow.task, rows, modelOnly, recordReplay, replayOnly, compileProblem, compiledSteps, expected, recorded, revision, firstNote: first.results[0]?.notes.find(n => n.startsWith('recipe')) };
+  const firstNote = first.results.flatMap(r => r.notes).find(n => n.startsWith('recipe compiled'));
+  return { task: workflow.task, rows, modelOnly, recordReplay, replayOnly, compileProblem, compiledSteps, expected, recorded, revision, firstNote, judge: judged.usage, batches: judged.batches };
+}
+
+/** What the scripted model answers the batch judge: each sample's judgment and stated fields, from its script's done. */
+function judgeAnswers(scripts: Map<string, ScriptInput>): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [id, script] of scripts) {
+    const done = [...((script as { steps?: Array<{ tool?: string; args?: Record<string, unknown> }> }).steps ?? [])].reverse().find(s => s.tool === 'done');
+    if (done?.args?.judgment) answers[id] = { judgment: done.args.judgment, fields: done.args.extracted ?? {} };
+  }
+  return answers;
+}
+
+/** The judge project's work, in process: the run's pending samples judged in batches of AGENT_JUDGE_BATCH. */
+async function judgeRun(task: LoadedTask, runId: string, rows: readonly Row[]) {
+  const pending = pendingJudgments(runId, task.spec.task_id, rows.map(r => r.sample_id!));
+  if (!pending.length) return { results: new Map<string, Result>(), usage: emptyUsage(), batches: 0 };
+  const run = await judgePending({ client: new ModelClient(modelSettings()), task: task.spec, runId, pending, batchSize: settings.judgeBatchSize, redactor: noRedaction });
+  return { results: new Map(run.judged.map(j => [j.result.sample_id, j.result])), usage: run.usage, batches: run.batches };
 }
 
 async function main(): Promise<void> {
@@ -151,7 +189,7 @@ async function main(): Promise<void> {
   const sites = await ensureFixtureSites();
   const server = await startModelServer({ port: 0, latencyMs: Number(arg('latency', '0')) });
   const reports = tempDirFor('reports');
-  Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: 'off', AGENT_MODEL_RETRIES: '1' });
+  Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: 'off', AGENT_MODEL_RETRIES: '1', AGENT_JUDGE: arg('judge', 'batch') });
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
   const details: string[] = [];
@@ -160,7 +198,8 @@ async function main(): Promise<void> {
       const b = await benchTask(browser, server, workflow, options);
       const perSample = (phase: Phase, f: (r: Result) => number) => sum(phase.results.map(f)) / Math.max(1, phase.results.length);
       const turnsModel = perSample(b.modelOnly, r => r.usage.model_calls);
-      const turnsRecord = perSample(b.recordReplay, r => r.usage.model_calls);
+      // The batch judge's calls are shared by its samples: counted once, spread over the phase.
+      const turnsRecord = perSample(b.recordReplay, r => r.usage.model_calls) + b.judge.model_calls / Math.max(1, b.recordReplay.results.length);
       const perMinute = (phase: Phase) => (phase.results.length / phase.seconds) * 60;
       const exact = b.replayOnly ? accuracy(b.replayOnly.results, b.rows, b.expected) : { right: 0, total: 0, misses: [`no recipe: ${b.compileProblem}`] };
       const hybrid = accuracy(b.recordReplay.results, b.rows, b.expected);
@@ -171,7 +210,7 @@ async function main(): Promise<void> {
         turnsRecord,
         turnsRecord > 0 ? `${(turnsModel / turnsRecord).toFixed(0)}×` : '∞',
         Math.round(perSample(b.modelOnly, tokens)),
-        Math.round(perSample(b.recordReplay, tokens)),
+        Math.round(perSample(b.recordReplay, tokens) + usageTokens(b.judge) / Math.max(1, b.recordReplay.results.length)),
         perMinute(b.modelOnly),
         perMinute(b.recordReplay),
         `${exact.right}/${exact.total}`,
@@ -179,7 +218,7 @@ async function main(): Promise<void> {
       ]);
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
-        `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - 1} replays handed a step to the model; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
+        `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - recordSamplesNeeded()} replays handed a step to the model; batch judge (AGENT_JUDGE=${settings.judge}, ${settings.judgeBatchSize} per call): ${b.judge.model_calls} calls in ${b.batches} batches; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
           `\n  statuses model-only: ${statusCounts(b.modelOnly.results)} · record-then-replay: ${statusCounts(b.recordReplay.results)} · replay only: ${b.replayOnly ? statusCounts(b.replayOnly.results) : '—'}` +
           (exact.misses.length ? `\n  replay-only misses: ${exact.misses.join('; ')}` : '') +
           (hybrid.misses.length ? `\n  record-then-replay misses: ${hybrid.misses.join('; ')}` : ''),
