@@ -79,6 +79,8 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       return end('model_failure', error.message);
     }
     recorder.addUsage(decision.usage);
+    // Who decided this step: observing a refused done may already have handed the sample to the model.
+    const decidedBy = decider.kind;
     if (decision.modelNote) recorder.notes.push(`step ${step}: ${decision.modelNote}`);
     if (decision.stuck) {
       recorder.notes.push(decision.stuck);
@@ -96,7 +98,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);
-      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast, deferJudgment: settings.judge === 'batch' && decider.kind !== 'model' });
+      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast, deferJudgment: settings.judge === 'batch' && decidedBy !== 'model' });
       notices.push(...applied.notices);
       notices.push(
         ...monitor.after({ url: performed.urlBefore, signature: view?.signature, call, result: performed.result, newData: applied.newData, targetName: targetName(call, view) }),

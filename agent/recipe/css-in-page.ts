@@ -68,7 +68,10 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
     if (!results.some(r => r.css === selector) && results.length < 8) results.push(nth === undefined ? { css: selector } : { css: selector, nth });
   };
   for (const token of own) if (matchesExactly(token)) add(token);
-  for (const token of own) for (const part of addressParts(first)) if (matchesExactly(`${token}${part}`)) add(`${token}${part}`);
+  // Every part of the address at once first: "a source file" (`/blob/` and `.ts`) still picks one link where a doc quoting the same code is listed too.
+  const parts = addressParts(first);
+  if (parts.length > 1) for (const token of own) if (matchesExactly(`${token}${parts.join('')}`)) add(`${token}${parts.join('')}`);
+  for (const token of own) for (const part of parts) if (matchesExactly(`${token}${part}`)) add(`${token}${part}`);
   const labelled = labelAnchored(first);
   if (labelled && targets.length === 1) add(labelled);
   if (targets.length === 1) for (const marked of markedItems(first)) add(marked.css, marked.nth);
