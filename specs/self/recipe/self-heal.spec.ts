@@ -110,3 +110,34 @@ test('model mode never replays a stored recipe', async ({ browser }) => {
   expect(env.server.requests.filter(r => r.kind === 'decider').length).toBe(result.usage.model_calls);
   expect(storedEntry(task).revision).toBe(1);
 });
+
+test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the batch judge, with no model turn for the judgment', async ({ browser }) => {
+  const judged = { judgment_required: true, judgment_question: 'Is this profile complete?', judgment_output_schema: { answer: 'yes | no' } };
+  const task = bundledTask('people_profile', judged);
+  writeEntry(task, {
+    format: RECIPE_FORMAT,
+    task_id: task.spec.task_id,
+    task_hash: task.hash,
+    revision: 1,
+    compiled_at: '2026-01-01T00:00:00.000Z',
+    source: { run_id: 'earlier', sample_id: 'ada' },
+    steps: task.spec.recipe!,
+    fields: {},
+    verified_on: [],
+    notes: [],
+    history: [{ revision: 1, at: '2026-01-01T00:00:00.000Z', run_id: 'earlier', sample_id: 'ada', reason: 'test' }],
+  });
+  process.env.AGENT_JUDGE = 'batch';
+  try {
+    const replayed = await runOne(browser, task, 'linus', 'auto');
+    expect(replayed.decider).toBe('recipe-heal');
+    expect(replayed.status).toBe('needs_review');
+    expect(replayed.judgment_pending).toBe(true);
+    expect(replayed.error).toContain('awaiting the batch judgment');
+    expect(replayed.usage.model_calls).toBe(0);
+    expect(valuesOf(replayed)).toMatchObject({ followers: people.linus!.followers });
+    expect(env.server.requests).toEqual([]);
+  } finally {
+    delete process.env.AGENT_JUDGE;
+  }
+});
