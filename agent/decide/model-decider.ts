@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ActionCall } from '../actions/dispatch';
 import { actionNames, toolDefinitions } from '../actions/registry';
 import type { Reflection, Usage } from '../evidence/result-schema';
-import { emptyUsage } from '../evidence/result-schema';
+import { addUsage, emptyUsage } from '../evidence/result-schema';
 import { promptTokenBudget } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
@@ -140,10 +140,6 @@ const CONSOLIDATE_TOOL = 'done';
 /** Shared by decide() and consolidate(): the same prompt, so the model sees everything collected so far. */
 function consolidationNote(reason: string): string {
   return `The run for this sample is ending now (${reason}). Do not browse further. Call done with the best-effort output fields from the data collected so far; use null for anything not collected. Never invent values.`;
-}
-
-function addUsage(total: Usage, add: Usage): void {
-  for (const key of Object.keys(total) as Array<keyof Usage>) total[key] += add[key];
 }
 
 function toolCalls(message: Anthropic.Message): Array<{ action: ActionCall; reflection?: Reflection }> {

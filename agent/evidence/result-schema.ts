@@ -45,6 +45,14 @@ export const emptyUsage = (): Usage => ({
   cache_creation_input_tokens: 0,
 });
 
+/** Adds one call's (or batch's) usage into a running total. */
+export function addUsage(total: Usage, more: Usage): void {
+  for (const key of Object.keys(total) as Array<keyof Usage>) total[key] += more[key];
+}
+
+/** Every token a usage counts: input, cache reads and writes, output. */
+export const usageTokens = (u: Usage): number => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+
 export const Result = z.object({
   schema_version: z.literal(1),
   run_id: z.string(),

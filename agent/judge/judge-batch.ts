@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
-import { emptyUsage, type Result, type Usage } from '../evidence/result-schema';
+import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/result-schema';
 import { judgmentProblems, valueProblems } from '../loop/judgment';
 import type { TaskSpec } from '../task/schema';
 import { fieldsToDecide, judgeRequest, parseJudgments } from './prompt';
@@ -69,8 +69,4 @@ function fieldProblems(task: TaskSpec, field: string, fields: Record<string, unk
   if (!(field in fields)) return [`fields.${field} is missing`];
   if (fields[field] === null && task.required_fields.includes(field)) return [`fields.${field} is required`];
   return valueProblems(`fields.${field}`, task.output_schema[field], fields[field]);
-}
-
-function addUsage(total: Usage, more: Usage): void {
-  for (const key of Object.keys(total) as Array<keyof Usage>) total[key] += more[key];
 }

@@ -1,5 +1,5 @@
 import type { ModelClient } from '../decide/model-client';
-import { emptyUsage, type Result, type Usage } from '../evidence/result-schema';
+import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/result-schema';
 import type { Redactor } from '../evidence/redact';
 import type { TaskSpec } from '../task/schema';
 import { applyJudgment } from './apply';
@@ -27,7 +27,7 @@ export async function judgePending(input: { client: ModelClient; task: TaskSpec;
     const chunk = ordered.slice(start, start + batchSize);
     const verdict = await judgeSamples(client, task, chunk.map(p => p.result), input.signal);
     run.batches += 1;
-    for (const key of Object.keys(run.usage) as Array<keyof Usage>) run.usage[key] += verdict.usage[key];
+    addUsage(run.usage, verdict.usage);
     const batch = { id: `${input.runId}/${task.task_id}/judge-${run.batches}`, size: chunk.length, model: verdict.model, at: new Date().toISOString(), usage: verdict.usage };
     for (const { dir, result } of chunk) {
       const outcome = verdict.judgments.get(result.sample_id) ?? { problem: verdict.problems.get(result.sample_id) ?? 'the judge gave no judgment for it' };

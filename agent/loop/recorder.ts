@@ -1,5 +1,5 @@
 import type { ActionLogEntry, Artifact, ExtractedField, Provenance, Result, SampleStatus, Usage } from '../evidence/result-schema';
-import { emptyUsage, Result as ResultSchema } from '../evidence/result-schema';
+import { addUsage, emptyUsage, Result as ResultSchema } from '../evidence/result-schema';
 import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
@@ -82,8 +82,7 @@ export class SampleRecorder {
   }
 
   addUsage(usage: Usage | undefined): void {
-    if (!usage) return;
-    for (const key of Object.keys(this.usage) as Array<keyof Usage>) this.usage[key] += usage[key];
+    if (usage) addUsage(this.usage, usage);
   }
 
   record(entry: ActionLogEntry): void {

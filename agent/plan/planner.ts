@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
-import { emptyUsage, type Usage } from '../evidence/result-schema';
+import { addUsage, emptyUsage, type Usage } from '../evidence/result-schema';
 import { BwaInputError } from '../task/errors';
 import { invalidPlanMessage, plannerSystem, plannerUserMessage } from './plan-prompt';
 import { PLAN_TOOL, planToolDefinition } from './plan-tool';
@@ -37,7 +37,7 @@ export async function planTask(sentence: string, client: ModelClient, signal?: A
       },
       { signal },
     );
-    for (const key of Object.keys(usage) as Array<keyof Usage>) usage[key] += reply.usage[key];
+    addUsage(usage, reply.usage);
     const call = reply.message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === PLAN_TOOL);
     if (!call) throw new BwaInputError('BWA_PLAN_NO_ANSWER', `the model answered without calling ${PLAN_TOOL} (stop_reason ${reply.message.stop_reason})`);
     const checked = validatePlan(call.input);

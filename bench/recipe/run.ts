@@ -15,7 +15,7 @@ import { compileRecipe, sourceFromResult } from '../../agent/recipe/compile';
 import { recordSamplesNeeded, saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
-import { emptyUsage } from '../../agent/evidence/result-schema';
+import { emptyUsage, usageTokens } from '../../agent/evidence/result-schema';
 import { noRedaction } from '../../agent/evidence/redact';
 import { pendingJudgments } from '../../agent/judge/pending';
 import { JUDGE_SAMPLE_ID } from '../../agent/judge/prompt';
@@ -93,7 +93,6 @@ function closingTurns(script: ScriptInput): ScriptInput {
   return { ...script, steps: steps.slice(first) } as ScriptInput;
 }
 
-const usageTokens = (u: Result['usage']) => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
 const tokens = (r: Result) => usageTokens(r.usage);
 
 function accuracy(results: readonly Result[], rows: readonly Row[], expected: (row: Row) => Record<string, unknown> | undefined): { right: number; total: number; misses: string[] } {

@@ -3,6 +3,7 @@ import 'dotenv/config';
 import * as path from 'node:path';
 import { redactorFor, secretsFromEnv } from '../../agent/browser/secrets';
 import { ModelClient } from '../../agent/decide/model-client';
+import { usageTokens } from '../../agent/evidence/result-schema';
 import { modelSettings } from '../../agent/decide/model-settings';
 import { pendingJudgments } from '../../agent/judge/pending';
 import { judgePending } from '../../agent/judge/run-judge';
@@ -39,8 +40,7 @@ for (const { task, samples, missing } of suite) {
       await testInfo.attach(`${name}/action_log.json`, { path: path.join(dir, ACTION_LOG_FILE), contentType: 'application/json' });
       await testInfo.attach(`${name}/result.json`, { path: path.join(dir, RESULT_FILE), contentType: 'application/json' });
     }
-    const tokens = run.usage.input_tokens + run.usage.cache_read_input_tokens + run.usage.cache_creation_input_tokens + run.usage.output_tokens;
-    testInfo.annotations.push({ type: 'bwa-judge', description: `${run.judged.length} samples judged in ${run.batches} batch(es): ${run.usage.model_calls} model calls, ${tokens} tokens` });
+    testInfo.annotations.push({ type: 'bwa-judge', description: `${run.judged.length} samples judged in ${run.batches} batch(es): ${run.usage.model_calls} model calls, ${usageTokens(run.usage)} tokens` });
     const unjudged = run.judged.filter(j => j.result.status !== 'done');
     if (unjudged.length) throw new Error(`${unjudged.length} of ${run.judged.length} sample(s) got no usable judgment (now needs_review):\n${unjudged.map(j => `  ${j.result.sample_id}: ${j.result.error}`).join('\n')}`);
   });
