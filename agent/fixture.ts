@@ -8,6 +8,7 @@ import { Result, type SampleStatus } from './evidence/result-schema';
 import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';
 import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-metadata';
+import { ATTACHMENT_NAMES } from './report/collect';
 import { SampleSession } from './session';
 import { sampleDir, settings } from './settings';
 import type { LoadedTask } from './task/load-task';
@@ -28,14 +29,7 @@ export interface AgentRunner {
   run(task: LoadedTask, sample: Sample): Promise<Result>;
 }
 
-export const ATTACHMENT = {
-  result: 'bwa-result',
-  actionLog: 'bwa-action-log',
-  checkpoint: 'bwa-checkpoint',
-  artifactPrefix: 'bwa-artifact:',
-} as const;
-
-const FILE_ATTACHMENTS: Record<string, string> = { [RESULT_FILE]: ATTACHMENT.result, [ACTION_LOG_FILE]: ATTACHMENT.actionLog, [CHECKPOINT_FILE]: ATTACHMENT.checkpoint };
+const FILE_ATTACHMENTS: Record<string, string> = { [RESULT_FILE]: ATTACHMENT_NAMES.result, [ACTION_LOG_FILE]: ATTACHMENT_NAMES.actionLog, [CHECKPOINT_FILE]: ATTACHMENT_NAMES.checkpoint };
 
 export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
   agentFailOn: [[], { option: true }],
@@ -72,7 +66,7 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
           runStep: (title, body) => test.step(title, body),
           // Called inside the agent step that made the artifact, so every report shows it under that step.
           // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
-          onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
+          onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
         });
         recorder = session.recorder;
         const result = await session.run();
@@ -110,7 +104,7 @@ async function attachResumed(testInfo: TestInfo, dir: string, result: Result): P
   testInfo.annotations.push({ type: 'resumed', description: `done in an earlier invocation (finished ${result.finished_at})` });
   for (const artifact of result.artifacts) {
     const file = path.join(dir, artifact.filename);
-    if (fs.existsSync(file)) await testInfo.attach(`${ATTACHMENT.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) });
+    if (fs.existsSync(file)) await testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) });
   }
   await attachRecord(testInfo, dir);
 }

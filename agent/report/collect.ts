@@ -1,6 +1,7 @@
 import type { TestResult } from '@playwright/test/reporter';
 import * as fs from 'node:fs';
 import { Result } from '../evidence/result-schema';
+import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE } from '../loop/recorder';
 
 export const ATTACHMENT_NAMES = { result: 'bwa-result', actionLog: 'bwa-action-log', checkpoint: 'bwa-checkpoint', artifactPrefix: 'bwa-artifact:', judgedPrefix: 'bwa-judged:' } as const;
 
@@ -19,12 +20,10 @@ function readAttachment(attachment: Attachment): Buffer | undefined {
   return undefined;
 }
 
-/** Rebuilds one sample from its test result's attachments only (merge-reports gives us nothing else). */
-export function collectSample(testResult: TestResult): CollectedSample | { error: string } | undefined {
-  const resultAttachment = testResult.attachments.findLast(a => a.name === ATTACHMENT_NAMES.result);
-  if (!resultAttachment) return undefined;
-  const body = readAttachment(resultAttachment);
-  if (!body) return { error: `result attachment has no readable content (${resultAttachment.path ?? 'no path'})` };
+/** A result.json attachment, read and checked against the Result schema; the error says which step failed. */
+function readResult(attachment: Attachment): { result: Result } | { error: string } {
+  const body = readAttachment(attachment);
+  if (!body) return { error: `result attachment has no readable content (${attachment.path ?? 'no path'})` };
   let parsed;
   try {
     parsed = Result.safeParse(JSON.parse(body.toString('utf8')));
@@ -32,15 +31,25 @@ export function collectSample(testResult: TestResult): CollectedSample | { error
     return { error: `result attachment is not JSON: ${(error as Error).message}` };
   }
   if (!parsed.success) return { error: `result attachment does not match the Result schema: ${parsed.error.issues[0]?.message}` };
+  return { result: parsed.data };
+}
+
+/** Rebuilds one sample from its test result's attachments only (merge-reports gives us nothing else). */
+export function collectSample(testResult: TestResult): CollectedSample | { error: string } | undefined {
+  const resultAttachment = testResult.attachments.findLast(a => a.name === ATTACHMENT_NAMES.result);
+  if (!resultAttachment) return undefined;
+  const read = readResult(resultAttachment);
+  if ('error' in read) return read;
+  const { result } = read;
   const files = new Map<string, string>();
   for (const attachment of testResult.attachments) {
     if (!attachment.path) continue;
     if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix)) files.set(attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length), attachment.path);
-    if (attachment.name === ATTACHMENT_NAMES.actionLog) files.set('action_log.json', attachment.path);
-    if (attachment.name === ATTACHMENT_NAMES.checkpoint) files.set('checkpoint.json', attachment.path);
+    if (attachment.name === ATTACHMENT_NAMES.actionLog) files.set(ACTION_LOG_FILE, attachment.path);
+    if (attachment.name === ATTACHMENT_NAMES.checkpoint) files.set(CHECKPOINT_FILE, attachment.path);
   }
   const resumed = testResult.annotations?.some(a => a.type === 'resumed') ?? false;
-  return { result: parsed.data, files, resumed };
+  return { result, files, resumed };
 }
 
 export interface JudgedUpdate {
@@ -55,31 +64,20 @@ export interface JudgedUpdate {
  * `…/action_log.json`: they replace what the sample's own test attached.
  */
 export function collectJudged(testResult: TestResult): Array<JudgedUpdate | { error: string }> {
-  const updates: Array<JudgedUpdate | { error: string }> = [];
-  const logs = new Map<string, string>();
+  const byKey = new Map<string, { result?: Attachment; actionLog?: string }>();
   for (const attachment of testResult.attachments) {
-    if (!attachment.name.startsWith(ATTACHMENT_NAMES.judgedPrefix) || !attachment.path) continue;
+    if (!attachment.name.startsWith(ATTACHMENT_NAMES.judgedPrefix)) continue;
     const name = attachment.name.slice(ATTACHMENT_NAMES.judgedPrefix.length);
-    if (name.endsWith('/action_log.json')) logs.set(name.slice(0, -'/action_log.json'.length), attachment.path);
+    const key = name.slice(0, name.lastIndexOf('/'));
+    const file = name.slice(key.length + 1);
+    const entry = byKey.get(key) ?? {};
+    if (file === RESULT_FILE) entry.result = attachment;
+    else if (file === ACTION_LOG_FILE && attachment.path) entry.actionLog = attachment.path;
+    byKey.set(key, entry);
   }
-  for (const attachment of testResult.attachments) {
-    if (!attachment.name.startsWith(ATTACHMENT_NAMES.judgedPrefix) || !attachment.name.endsWith('/result.json')) continue;
-    const key = attachment.name.slice(ATTACHMENT_NAMES.judgedPrefix.length, -'/result.json'.length);
-    const body = readAttachment(attachment);
-    const parsed = body ? Result.safeParse(safeJson(body)) : undefined;
-    if (!parsed?.success) {
-      updates.push({ error: `${attachment.name}: not a readable result` });
-      continue;
-    }
-    updates.push({ key, result: parsed.data, actionLog: logs.get(key) });
-  }
-  return updates;
-}
-
-function safeJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  return [...byKey].flatMap(([key, { result, actionLog }]): Array<JudgedUpdate | { error: string }> => {
+    if (!result) return [];
+    const read = readResult(result);
+    return 'error' in read ? [{ error: `${result.name}: ${read.error}` }] : [{ key, result: read.result, actionLog }];
+  });
 }

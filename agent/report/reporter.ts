@@ -11,6 +11,7 @@ import { secretsFromEnv } from '../browser/secrets';
 import { MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../evidence/atomic';
 import { detectDrift } from '../recipe/drift';
+import { ACTION_LOG_FILE } from '../loop/recorder';
 
 const STATUS_MARK: Record<Result['status'], string> = { done: '✓', partial_success: '◐', needs_review: '?', failed: '✗' };
 const KEY_FIELDS_SHOWN = 4;
@@ -56,7 +57,7 @@ export default class BwaReporter implements Reporter {
       const sample = this.samples.get(update.key);
       if (!sample) continue;
       const files = new Map(sample.files);
-      if (update.actionLog) files.set('action_log.json', update.actionLog);
+      if (update.actionLog) files.set(ACTION_LOG_FILE, update.actionLog);
       this.samples.set(update.key, { ...sample, result: update.result, files });
       console.log(sampleLine(update.result, sample.resumed));
     }
