@@ -48,9 +48,10 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
       const answer = objectOr(answers?.[sample.sample_id]);
       const judgment = objectOr(answer?.judgment);
       const fields = objectOr(answer?.fields) ?? {};
-      const problems = [...judgmentProblems(task, judgment), ...fieldsToDecide(task, sample).flatMap(field => fieldProblems(task, field, fields))];
+      const toDecide = fieldsToDecide(task, sample);
+      const problems = [...judgmentProblems(task, judgment), ...toDecide.flatMap(field => fieldProblems(task, field, fields))];
       if (answers && judgment && !problems.length) {
-        verdict.judgments.set(sample.sample_id, { judgment, fields: Object.fromEntries(fieldsToDecide(task, sample).map(f => [f, fields[f]])) });
+        verdict.judgments.set(sample.sample_id, { judgment, fields: Object.fromEntries(toDecide.map(f => [f, fields[f]])) });
         verdict.problems.delete(sample.sample_id);
         continue;
       }

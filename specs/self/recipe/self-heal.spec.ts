@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
 import type { LoadedTask } from '../../../agent/task/load-task';
+import type { RecipeStep } from '../../../agent/task/schema';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
 import { peopleTruth, runOne, storedEntry, valuesOf, writeEntry, type People } from './helpers';
@@ -18,6 +19,21 @@ test.beforeEach(() => env.server.reset());
 /** The people_profile recipe as compile writes it, with step 2 pointing at an element the page does not have. */
 function brokenRecipe(task: LoadedTask): void {
   const extract = (field: string, css: string, more: Record<string, unknown> = {}) => ({ action: 'extract', field, target: { css }, pattern: '^\\s*(.+)\\s*$', ...more });
+  storeRecipe(task, [
+    { action: 'screenshot', label: 'profile' },
+    extract('display_name', '.p-fullname-renamed'),
+    extract('bio', 'div.p-note div', { missing: 'null' }),
+    extract('company', 'span.p-org', { missing: 'null' }),
+    extract('location', 'span.p-label', { missing: 'null' }),
+    { action: 'click', target: { text: 'Profile stats', exact: true } },
+    { action: 'extract', field: 'followers', type: 'integer', target: { css: 'li.followers-exact' }, pattern: '([\\d,]+) followers' },
+    { action: 'extract', field: 'pinned', target: { css: 'span.repo' }, all: true, missing: 'null' },
+    { action: 'done', extracted: {} },
+  ]);
+}
+
+/** Stores steps as revision 1 of the task's compiled recipe, as compile would have written them from sample ada. */
+function storeRecipe(task: LoadedTask, steps: RecipeStep[]): void {
   writeEntry(task, {
     format: RECIPE_FORMAT,
     task_id: task.spec.task_id,
@@ -25,17 +41,7 @@ function brokenRecipe(task: LoadedTask): void {
     revision: 1,
     compiled_at: '2026-01-01T00:00:00.000Z',
     source: { run_id: 'earlier', sample_id: 'ada' },
-    steps: [
-      { action: 'screenshot', label: 'profile' },
-      extract('display_name', '.p-fullname-renamed'),
-      extract('bio', 'div.p-note div', { missing: 'null' }),
-      extract('company', 'span.p-org', { missing: 'null' }),
-      extract('location', 'span.p-label', { missing: 'null' }),
-      { action: 'click', target: { text: 'Profile stats', exact: true } },
-      { action: 'extract', field: 'followers', type: 'integer', target: { css: 'li.followers-exact' }, pattern: '([\\d,]+) followers' },
-      { action: 'extract', field: 'pinned', target: { css: 'span.repo' }, all: true, missing: 'null' },
-      { action: 'done', extracted: {} },
-    ],
+    steps,
     fields: {},
     verified_on: [],
     notes: [],
@@ -114,19 +120,7 @@ test('model mode never replays a stored recipe', async ({ browser }) => {
 test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the batch judge, with no model turn for the judgment', async ({ browser }) => {
   const judged = { judgment_required: true, judgment_question: 'Is this profile complete?', judgment_output_schema: { answer: 'yes | no' } };
   const task = bundledTask('people_profile', judged);
-  writeEntry(task, {
-    format: RECIPE_FORMAT,
-    task_id: task.spec.task_id,
-    task_hash: task.hash,
-    revision: 1,
-    compiled_at: '2026-01-01T00:00:00.000Z',
-    source: { run_id: 'earlier', sample_id: 'ada' },
-    steps: task.spec.recipe!,
-    fields: {},
-    verified_on: [],
-    notes: [],
-    history: [{ revision: 1, at: '2026-01-01T00:00:00.000Z', run_id: 'earlier', sample_id: 'ada', reason: 'test' }],
-  });
+  storeRecipe(task, task.spec.recipe!);
   process.env.AGENT_JUDGE = 'batch';
   try {
     const replayed = await runOne(browser, task, 'linus', 'auto');
