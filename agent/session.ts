@@ -128,6 +128,7 @@ export class SampleSession {
         signal: deadline,
         actionTimeoutMs: this.options.actionTimeoutMs,
         initialNotices: this.initialNotices,
+        batchJudgment: settings.judge === 'batch',
       });
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };

@@ -13,7 +13,6 @@ import { perform, safeUrl } from './perform';
 import type { SampleRecorder } from './recorder';
 import { RecoveryMonitor } from './recovery';
 import { terminate, type TerminationReason } from './terminate';
-import { settings } from '../settings';
 
 export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
 export type { SampleOutcome } from './effects';
@@ -34,6 +33,8 @@ export interface RunSampleInput {
   actionTimeoutMs?: number;
   /** Told to the decider on its first step (e.g. "resumed from a checkpoint"). */
   initialNotices?: readonly string[];
+  /** A batch judge runs after the samples: a done that lacks only its judgment may wait for it unless the model decided it. */
+  batchJudgment?: boolean;
 }
 
 const directly: StepRunner = (_title, body) => body();
@@ -98,7 +99,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);
-      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast, deferJudgment: settings.judge === 'batch' && decidedBy !== 'model' });
+      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast, deferJudgment: input.batchJudgment === true && decidedBy !== 'model' });
       notices.push(...applied.notices);
       notices.push(
         ...monitor.after({ url: performed.urlBefore, signature: view?.signature, call, result: performed.result, newData: applied.newData, targetName: targetName(call, view) }),

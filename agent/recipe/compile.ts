@@ -3,7 +3,7 @@ import { RecipeDecider } from '../decide/recipe-decider';
 import type { Result } from '../evidence/result-schema';
 import { BwaInputError } from '../task/errors';
 import type { LoadedTask } from '../task/load-task';
-import type { RecipeStep } from '../task/schema';
+import type { RecipeStep, TaskSpec } from '../task/schema';
 import { BindingDecider, withAlternative, type BoundRecipe } from './bind';
 import { draftRecipe, type Draft, type SourceRun } from './draft';
 import type { FieldBinding } from './entry';
@@ -56,7 +56,7 @@ export async function compileRecipe(input: CompileInput): Promise<Compiled> {
       problems.push(`${level} pruning: replayed on ${input.source.sampleId}, ${own.problem}`);
       continue;
     }
-    const constants = statedConstants(draft.stated, bound.fields, input.others ?? []);
+    const constants = statedConstants(spec, draft.stated, bound.fields, input.others ?? []);
     if (Object.keys(constants).length) withConstants(bound, constants);
     const tuned = await tuneOnOthers(env, bound, input.others ?? []);
     const droppedNote = draft.dropped.length ? [`left out of the recipe: ${draft.dropped.join('; ')}`] : [];
@@ -124,11 +124,12 @@ async function tuneOnOthers(env: ReplayEnv, bound: BoundRecipe, others: readonly
 }
 
 /**
- * A value the model stated that no page shows, the same on every sample checked (a download that always
- * succeeds): written into the recipe's done. One sample alone never makes a constant.
+ * A value the model stated that no page shows, the same on the source and every other sample checked (a download
+ * that always succeeds): written into the recipe's done. One sample alone never makes a constant, and a task that
+ * asks for a judgment makes none: there a value no page shows is the judgment's answer, to be given per sample.
  */
-function statedConstants(stated: Draft['stated'], fields: Record<string, FieldBinding>, others: readonly SourceRun[]): Record<string, unknown> {
-  if (others.length < 2) return {};
+export function statedConstants(spec: TaskSpec, stated: Draft['stated'], fields: Record<string, FieldBinding>, others: readonly SourceRun[]): Record<string, unknown> {
+  if (others.length === 0 || spec.judgment_required) return {};
   const constants: Record<string, unknown> = {};
   for (const { field, value } of stated) {
     if (fields[field]?.how !== 'unbound' || (typeof value !== 'boolean' && typeof value !== 'string' && typeof value !== 'number')) continue;

@@ -1,5 +1,5 @@
 import { expect, test } from '../../../agent/fixture';
-import { compileRecipe } from '../../../agent/recipe/compile';
+import { compileRecipe, statedConstants } from '../../../agent/recipe/compile';
 import { saveCompiled } from '../../../agent/recipe/record';
 import { recipeStore } from '../../../agent/recipe/store';
 import { SampleSession } from '../../../agent/session';
@@ -98,4 +98,29 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
   } finally {
     delete process.env.AGENT_RECORD;
   }
+});
+
+test('a value no page shows, stated the same on both recorded samples, is written into done; a judgment task keeps it for the judge', async ({ agent, browser }) => {
+  const task = bundledTask('people_profile', { task_id: 'people_checked', recipe: undefined, output_schema: { ...bundledTask('people_profile').spec.output_schema, profile_checked: 'boolean' } });
+  const withCheck = (username: string) => {
+    const script = peopleProfileScript(people[username]!) as { steps: Array<{ tool: string; args?: { extracted?: Record<string, unknown> } }> };
+    const done = script.steps.at(-1)!;
+    done.args = { extracted: { ...done.args?.extracted, profile_checked: true } };
+    return script as unknown as Parameters<typeof env.server.setScript>[2];
+  };
+  env.server.setScript('people_checked', 'ada', withCheck('ada'));
+  env.server.setScript('people_checked', 'grace', withCheck('grace'));
+  const [ada, grace] = [await agent.run(task, personSample('ada')), await agent.run(task, personSample('grace'))];
+  expect([ada.status, grace.status]).toEqual(['done', 'done']);
+
+  const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task, source: sourceOf(ada), others: [sourceOf(grace)], browser, runId: process.env.AGENT_RUN_ID! });
+  expect(compiled.fields.profile_checked).toMatchObject({ how: 'constant' });
+  expect(compiled.steps.at(-1)).toMatchObject({ action: 'done', extracted: { profile_checked: true } });
+
+  const judged = bundledTask('people_profile', { ...task.spec, judgment_required: true, judgment_question: 'Is the profile complete?' });
+  const stated = [{ field: 'profile_checked', value: true }];
+  const unbound = { profile_checked: { how: 'unbound' as const } };
+  expect(statedConstants(task.spec, stated, unbound, [sourceOf(grace)])).toEqual({ profile_checked: true });
+  expect(statedConstants(judged.spec, stated, unbound, [sourceOf(grace)])).toEqual({});
+  expect(statedConstants(task.spec, stated, unbound, [])).toEqual({});
 });
