@@ -131,7 +131,7 @@ export class SampleRecorder {
       extracted: this.fields,
       judgment: this.judgment,
       artifacts: this.store.artifacts as Artifact[],
-      notes: this.notes,
+      notes: [...new Set(this.notes)],
       error,
       started_at: this.startedAt,
       finished_at: new Date().toISOString(),
