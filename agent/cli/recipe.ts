@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from '../browser/chromium';
 import { describeStep } from '../decide/self-heal';
-import { compileRecipe } from '../recipe/compile';
+import { compileRecipe, type CompileInput } from '../recipe/compile';
+import { compileFromSamples } from '../recipe/compile-samples';
 import { exportRecipe } from '../recipe/export';
 import { saveCompiled } from '../recipe/record';
 import { chooseSources, readRunSamples } from '../recipe/run-sources';
@@ -59,8 +60,10 @@ async function compile(run: string, taskId: string, sampleId?: string): Promise<
   console.log(`compiling ${taskId} from ${source.runId}/${source.sampleId}${others.length ? `, checking on ${others.map(o => o.sampleId).join(', ')}` : ''} …`);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
-    const compiled = await compileRecipe({ prepare: options => SampleSession.prepare(options), task, source, others, browser, runId: path.basename(folder) });
-    const saved = await saveCompiled(task, compiled, source, { kind: 'explicit' });
+    const input: CompileInput = { prepare: options => SampleSession.prepare(options), task, source, others, browser, runId: path.basename(folder) };
+    // A source the user named is kept; otherwise another done sample may teach the recipe that holds on all of them.
+    const from = sampleId ? { compiled: await compileRecipe(input), source } : await compileFromSamples(input);
+    const saved = await saveCompiled(task, from.compiled, from.source, { kind: 'explicit' });
     const entry = saved.entry!;
     console.log(`recipe revision ${entry.revision} → ${path.relative(process.cwd(), saved.location) || saved.location}`);
     entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step as never)}`));

@@ -4,7 +4,8 @@ import type { SampleRecorder } from '../loop/recorder';
 import { stableStringify } from '../task/stable-json';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
-import { compileRecipe, type Compiled } from './compile';
+import type { Compiled } from './compile';
+import { compileFromSamples } from './compile-samples';
 import type { SourceRun } from './draft';
 import { RECIPE_FORMAT, type RecipeEntry } from './entry';
 import type { PrepareSession } from './replay';
@@ -87,8 +88,9 @@ export async function recordFromSession(input: SessionRecording): Promise<string
       if (earlier.length + 1 < needed) return `recipe not recorded yet: ${earlier.length + 1} of ${needed} model-decided samples done (AGENT_RECORD_SAMPLES)`;
       ({ source, others } = chooseSources([{ result: { sample_id: sample.sample_id, status: 'done', decider: 'model', extracted: current.extracted }, source: current }, ...earlier]));
     }
-    const compiled = await compileRecipe({ prepare: input.prepare, task, source, others, browser, runId: input.runId });
-    const saved = await saveCompiled(task, compiled, source, mode);
+    const from = await compileFromSamples({ prepare: input.prepare, task, source, others, browser, runId: input.runId });
+    ({ source, others } = from);
+    const saved = await saveCompiled(task, from.compiled, source, mode);
     if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;
     const what = mode.kind === 'repair' ? 'recipe repaired and rewritten' : others.length ? `recipe compiled from ${source.sampleId}, checked on ${others.map(o => o.sampleId).join(', ')}` : 'recipe compiled from this sample';
     return `${what}: ${saved.location} (revision ${saved.entry.revision}, ${saved.entry.steps.length} steps)`;

@@ -11,7 +11,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeciderMode } from '../../agent/decide/select';
 import type { ActionLogEntry, Result } from '../../agent/evidence/result-schema';
-import { compileRecipe, sourceFromResult } from '../../agent/recipe/compile';
+import { sourceFromResult } from '../../agent/recipe/compile';
+import { compileFromSamples } from '../../agent/recipe/compile-samples';
 import { recordSamplesNeeded, saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
@@ -132,8 +133,8 @@ async function benchTask(browser: Browser, server: ModelServer, workflow: Workfl
   let compiledSteps = 0;
   try {
     const { source, others } = chooseSources(modelOnly.results.map((result, i) => ({ result, source: sourceFromResult(result, modelOnly.logs[i]!) })));
-    const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task: compiledTask, source, others, browser, runId: `bench-compile-${workflow.task}` });
-    compiledSteps = (await saveCompiled(compiledTask, compiled, source, { kind: 'explicit' })).entry?.steps.length ?? 0;
+    const from = await compileFromSamples({ prepare: o => SampleSession.prepare(o), task: compiledTask, source, others, browser, runId: `bench-compile-${workflow.task}` });
+    compiledSteps = (await saveCompiled(compiledTask, from.compiled, from.source, { kind: 'explicit' })).entry?.steps.length ?? 0;
   } catch (error) {
     compileProblem = error instanceof Error ? error.message : String(error);
   }

@@ -1,0 +1,83 @@
+import { expect, test, type Browser } from '@playwright/test';
+import { compileRecipe } from '../../../agent/recipe/compile';
+import { compileFromSamples } from '../../../agent/recipe/compile-samples';
+import { saveCompiled } from '../../../agent/recipe/record';
+import type { DeciderMode } from '../../../agent/decide/select';
+import type { Result } from '../../../agent/evidence/result-schema';
+import { SampleSession } from '../../../agent/session';
+import { authStatePath } from '../../../agent/task/auth';
+import type { LoadedTask } from '../../../agent/task/load-task';
+import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
+import { ensureFixtureSites } from '../../../fixtures/serve';
+import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
+import { logIn } from '../../setup/login';
+import { bundledTask, restoreEnv, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { tempDir } from '../helpers/temp';
+import { sourceOf } from './helpers';
+
+const TASK = 'people_enrichment';
+const CREDENTIALS = { [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user, [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password };
+const ROWS: Record<string, { name: string; company: string }> = {
+  maria_garcia_initech: { name: 'Maria Garcia', company: 'Initech' },
+  maria_garcia_globex: { name: 'Maria Garcia', company: 'Globex' },
+  priya_nair_initech: { name: 'Priya Nair', company: 'Initech' },
+};
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let truth: Record<string, EnrichmentTruth>;
+let previousEnv: Record<string, string | undefined>;
+
+test.beforeAll(async ({ browser }) => {
+  await ensureFixtureSites();
+  env = await useScriptedModel();
+  truth = (await (await fetch('http://127.0.0.1:4106/__truth.json')).json()).lookups;
+  const overrides = { ...CREDENTIALS, AGENT_AUTH_DIR: tempDir('bwa-auth-') };
+  previousEnv = Object.fromEntries(Object.keys(overrides).map(name => [name, process.env[name]]));
+  Object.assign(process.env, overrides);
+  await logIn(browser, 'peoplesearch', [TASK]);
+});
+test.afterAll(async () => {
+  await env.restore();
+  restoreEnv(previousEnv);
+});
+
+async function runSigned(browser: Browser, task: LoadedTask, sampleId: string, mode: DeciderMode): Promise<Result> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: authStatePath('peoplesearch') });
+  try {
+    const sample = sampleOf({ sample_id: sampleId, ...ROWS[sampleId]! });
+    const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false });
+    return await session.run();
+  } finally {
+    await context.close();
+  }
+}
+
+test('a recipe that does not hold on the other recorded sample is compiled again from that sample, which names the current employer', async ({ browser }) => {
+  const task = bundledTask(TASK, { recipe: undefined });
+  const results: Result[] = [];
+  for (const id of ['maria_garcia_initech', 'maria_garcia_globex']) {
+    env.server.setScript(TASK, id, peopleEnrichmentScript(truth[id]!));
+    results.push(await runSigned(browser, task, id, 'model'));
+  }
+  expect(results.map(r => r.status)).toEqual(['done', 'done']);
+  const [oneEmployer, twoEmployers] = results.map(sourceOf) as [ReturnType<typeof sourceOf>, ReturnType<typeof sourceOf>];
+  const input = { prepare: SampleSession.prepare.bind(SampleSession), task, browser, runId: process.env.AGENT_RUN_ID! };
+
+  // From the profile with one employer, nothing shows that the tenure to read is the current one's.
+  const alone = await compileRecipe({ ...input, source: oneEmployer, others: [twoEmployers] });
+  expect(alone.verifiedOn.map(v => v.sample_id)).toEqual(['maria_garcia_initech']);
+  expect(alone.notes.join('\n')).toContain('not reproduced on maria_garcia_globex');
+
+  const from = await compileFromSamples({ ...input, source: oneEmployer, others: [twoEmployers] });
+  expect(from.source.sampleId).toBe('maria_garcia_globex');
+  expect(from.others.map(o => o.sampleId)).toEqual(['maria_garcia_initech']);
+  expect(from.compiled.verifiedOn.map(v => v.sample_id)).toEqual(['maria_garcia_globex', 'maria_garcia_initech']);
+  expect(from.compiled.notes.join('\n')).toContain('compiled from maria_garcia_globex; recipes from other sources were passed over — maria_garcia_initech: held on 1 of 2 samples');
+
+  await saveCompiled(task, from.compiled, from.source, { kind: 'explicit' });
+  const replayed = await runSigned(browser, task, 'priya_nair_initech', 'recipe');
+  expect(replayed.status, replayed.error ?? '').toBe('done');
+  expect(replayed.usage.model_calls).toBe(0);
+  expect(replayed.extracted.tenure!.value).toBe(truth.priya_nair_initech!.tenure);
+  expect(replayed.extracted.current_company!.value).toBe('Initech');
+});
