@@ -28,7 +28,7 @@ export class RecipeDecider implements Decider {
     if (this.failure) return { actions: [], stuck: this.failure };
     const step = this.recipe[this.index];
     if (!step) return { actions: [{ name: 'done', args: { extracted: {} } }] };
-    return { actions: [toCall(step, input.sample.row, this.index)] };
+    return { actions: [recipeStepCall(step, input.sample.row, `recipe[${this.index}]`)] };
   }
 
   observe(call: ActionCall, result: ActionResult, pageUrl: string): void {
@@ -45,7 +45,8 @@ export class RecipeDecider implements Decider {
   }
 }
 
-function toCall(step: RecipeStep, row: Readonly<Record<string, string>>, index: number): ActionCall {
+/** A recipe step as the action call it replays: the step's own keys dropped, `{{column}}` templates filled from the row. */
+export function recipeStepCall(step: RecipeStep, row: Readonly<Record<string, string>>, where: string): ActionCall {
   const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
-  return { name: step.action, args: fillTemplatesDeep(args, row, `recipe[${index}]`) };
+  return { name: step.action, args: fillTemplatesDeep(args, row, where) };
 }

@@ -2,10 +2,9 @@ import type { ActionCall } from '../actions/dispatch';
 import type { ActionResult } from '../actions/types';
 import { describeLocator, SemanticLocator } from '../task/locator-schema';
 import type { RecipeStep } from '../task/schema';
-import { fillTemplatesDeep } from './templates';
+import { recipeStepCall } from './recipe-decider';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
-const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
 /** After this many repairs in one sample the recipe no longer fits the page: the model keeps the sample. */
 const MAX_HANDOFFS = 3;
 
@@ -66,7 +65,7 @@ export class SelfHealingDecider implements Decider {
     const step = this.recipe[this.cursor];
     this.emitted = this.cursor;
     if (!step) return { actions: [{ name: 'done', args: { extracted: {} } }] };
-    return { actions: [toCall(step, input.sample.row, this.cursor)] };
+    return { actions: [recipeStepCall(step, input.sample.row, `recipe[${this.cursor}]`)] };
   }
 
   observe(call: ActionCall, result: ActionResult, pageUrl: string): void {
@@ -112,11 +111,6 @@ export class SelfHealingDecider implements Decider {
   private record(repair: Repair): void {
     this.repairs.push(repair);
   }
-}
-
-export function toCall(step: RecipeStep, row: Readonly<Record<string, string>>, index: number): ActionCall {
-  const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
-  return { name: step.action, args: fillTemplatesDeep(args, row, `recipe[${index}]`) };
 }
 
 export function describeStep(step: RecipeStep): string {

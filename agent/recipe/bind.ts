@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import type { ActionCall } from '../actions/dispatch';
 import { dispatch } from '../actions/dispatch';
 import type { ActionEnv, ActionResult } from '../actions/types';
+import { recipeStepCall } from '../decide/recipe-decider';
 import { fillTemplatesDeep } from '../decide/templates';
 import type { Decider, Decision, DecisionInput } from '../decide/types';
 import { EvidenceStore } from '../evidence/store';
@@ -82,7 +83,7 @@ export class BindingDecider implements Decider {
       this.current = draft;
       this.bound.steps.push(step);
       if (draft.action === 'done') for (const binding of Object.values(this.bound.fields)) if (binding.how === 'row') binding.step = this.bound.steps.length - 1;
-      return { actions: [toCall(step, this.row)] };
+      return { actions: [recipeStepCall(step, this.row, `recipe step ${step.action}`)] };
     } catch (error) {
       this.failure = `${draft.from}: ${error instanceof Error ? error.message : String(error)}`;
       return { actions: [], stuck: this.failure };
@@ -240,7 +241,7 @@ export class BindingDecider implements Decider {
 
   /** Runs the extract for real (read-only) and compares with the value the sample recorded. */
   private async reproduces(step: RecipeStep, expected: unknown): Promise<boolean> {
-    const call = toCall(step, this.row);
+    const call = recipeStepCall(step, this.row, `recipe step ${step.action}`);
     const page = this.activePage();
     const env: ActionEnv = {
       page,
@@ -271,7 +272,6 @@ function literalWeight(locator: SemanticLocator): number {
 
 const mentionsTemplate = (locator: SemanticLocator | undefined) => JSON.stringify(locator ?? {}).includes('{{');
 
-
 function locatorMentions(locator: SemanticLocator, values: readonly string[]): boolean {
   return Object.values(locator).some(v => typeof v === 'string' && mentionsAny(v, values));
 }
@@ -284,11 +284,4 @@ async function rawText(page: Page, target: SemanticLocator, attribute?: string):
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
     return (el as HTMLElement).innerText || el.textContent || '';
   });
-}
-
-const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
-
-export function toCall(step: RecipeStep, row: Readonly<Record<string, string>>): ActionCall {
-  const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
-  return { name: step.action, args: fillTemplatesDeep(args, row, `recipe step ${step.action}`) };
 }
