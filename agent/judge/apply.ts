@@ -1,17 +1,12 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { readJsonIfExists, writeJsonAtomic } from '../evidence/atomic';
-import { ActionLogEntry, Result, type Usage } from '../evidence/result-schema';
+import { ActionLogEntry, Result } from '../evidence/result-schema';
 import type { Redactor } from '../evidence/redact';
 import { ACTION_LOG_FILE, RESULT_FILE } from '../loop/recorder';
 
-export interface JudgeBatch {
-  id: string;
-  size: number;
-  model: string;
-  at: string;
-  usage: Usage;
-}
+/** The batch call that judged a sample, as result.json records it. */
+export type JudgeBatch = NonNullable<Result['judgment_batch']>;
 
 export type JudgeOutcome = { judgment: Record<string, unknown>; fields: Record<string, unknown> } | { problem: string };
 

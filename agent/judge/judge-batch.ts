@@ -3,6 +3,7 @@ import type { ModelClient } from '../decide/model-client';
 import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/result-schema';
 import { judgmentProblems, valueProblems } from '../loop/judgment';
 import type { TaskSpec } from '../task/schema';
+import { isPlainObject } from '../loop/merge';
 import { fieldsToDecide, judgeRequest, parseJudgments } from './prompt';
 
 export interface Verdict {
@@ -20,6 +21,7 @@ export interface BatchVerdict {
 }
 
 const TOKENS_PER_JUDGMENT = 400;
+const asObject = (value: unknown) => (isPlainObject(value) ? value : undefined);
 const MAX_REPLY_TOKENS = 8_192;
 
 /** One model call for several samples; the samples it answered badly get one more call of their own. */
@@ -45,9 +47,9 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
       return verdict;
     }
     for (const sample of asked) {
-      const answer = objectOr(answers?.[sample.sample_id]);
-      const judgment = objectOr(answer?.judgment);
-      const fields = objectOr(answer?.fields) ?? {};
+      const answer = asObject(answers?.[sample.sample_id]);
+      const judgment = asObject(answer?.judgment);
+      const fields = asObject(answer?.fields) ?? {};
       const toDecide = fieldsToDecide(task, sample);
       const problems = [...judgmentProblems(task, judgment), ...toDecide.flatMap(field => fieldProblems(task, field, fields))];
       if (answers && judgment && !problems.length) {
@@ -60,10 +62,6 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
     }
   }
   return verdict;
-}
-
-function objectOr(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function fieldProblems(task: TaskSpec, field: string, fields: Record<string, unknown>): string[] {

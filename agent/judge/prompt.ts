@@ -1,6 +1,7 @@
 import type { Result } from '../evidence/result-schema';
 import type { MessageParams } from '../decide/model-client';
 import { sampleContext, fencePageText } from '../decide/prompt';
+import { isPlainObject } from '../loop/merge';
 import type { TaskSpec } from '../task/schema';
 
 /** The batch judge's conversation key for the scripted model server (no sample of its own). */
@@ -49,7 +50,7 @@ export function parseJudgments(text: string): Record<string, unknown> | undefine
   for (const candidate of candidates) {
     try {
       const value: unknown = JSON.parse(candidate.trim());
-      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+      if (isPlainObject(value)) return value;
     } catch {
       // try the next reading
     }

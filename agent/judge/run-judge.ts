@@ -1,18 +1,14 @@
 import type { ModelClient } from '../decide/model-client';
-import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/result-schema';
+import { addUsage, emptyUsage, type Usage } from '../evidence/result-schema';
 import type { Redactor } from '../evidence/redact';
 import type { TaskSpec } from '../task/schema';
 import { applyJudgment } from './apply';
 import { judgeSamples } from './judge-batch';
 import type { PendingSample } from './pending';
 
-export interface JudgedSample {
-  dir: string;
-  result: Result;
-}
-
 export interface JudgeRun {
-  judged: JudgedSample[];
+  /** Each sample as judged (its result after the judge's answer was written). */
+  judged: PendingSample[];
   /** Model calls made (one per batch, plus one per batch that needed a retry). */
   usage: Usage;
   batches: number;

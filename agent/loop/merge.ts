@@ -2,7 +2,7 @@ type Json = Record<string, unknown>;
 
 const ID_KEYS = ['id', 'sample_id', 'url', 'href', 'sha', 'number', 'username', 'name', 'title'];
 
-const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * save_progress semantics: objects recurse, arrays append, and array items that carry the same identity
