@@ -26,10 +26,11 @@ export const settings = {
     throw new Error(`AGENT_JUDGE must be inline or batch (got "${value}")`);
   },
   get judgeBatchSize(): number {
-    const raw = process.env.AGENT_JUDGE_BATCH ?? '10';
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1 || value > 50) throw new Error(`AGENT_JUDGE_BATCH must be a whole number from 1 to 50 (got "${raw}")`);
-    return value;
+    return wholeNumber('AGENT_JUDGE_BATCH', 10, 1, 50);
+  },
+  /** AGENT_RECORD=1: how many model-decided samples must be done before the recipe is compiled over them. */
+  get recordSamples(): number {
+    return wholeNumber('AGENT_RECORD_SAMPLES', 2, 1, 10);
   },
   get decider(): 'auto' | 'model' | 'recipe' {
     const value = (process.env.AGENT_DECIDER ?? 'auto').toLowerCase();
@@ -37,6 +38,13 @@ export const settings = {
     throw new Error(`AGENT_DECIDER must be auto, model or recipe (got "${value}")`);
   },
 };
+
+function wholeNumber(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name] ?? String(fallback);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return value;
+}
 
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '_');

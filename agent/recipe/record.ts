@@ -11,6 +11,7 @@ import { RECIPE_FORMAT, type RecipeEntry } from './entry';
 import type { PrepareSession } from './replay';
 import { chooseSources, readRunSamples, type RunSample } from './run-sources';
 import { recipeStore } from './store';
+import { settings } from '../settings';
 
 export type SaveMode =
   /** First recipe from a model-decided sample (AGENT_RECORD=1): only when no fresh one exists. */
@@ -83,7 +84,7 @@ export async function recordFromSession(input: SessionRecording): Promise<string
   try {
     if (mode.kind === 'record') {
       // One sample alone over-generalises (every reviewer approved, so "approvers" became "reviewers"): compile over several.
-      const needed = recordSamplesNeeded();
+      const needed = settings.recordSamples;
       const earlier = earlierModelSamples(recorder.store.dir, task.spec.task_id, sample.sample_id);
       if (earlier.length + 1 < needed) return `recipe not recorded yet: ${earlier.length + 1} of ${needed} model-decided samples done (AGENT_RECORD_SAMPLES)`;
       ({ source, others } = chooseSources([{ result: { sample_id: sample.sample_id, status: 'done', decider: 'model', extracted: current.extracted }, source: current }, ...earlier]));
@@ -97,14 +98,6 @@ export async function recordFromSession(input: SessionRecording): Promise<string
   } catch (error) {
     return `recipe not recorded: ${error instanceof Error ? error.message : String(error)}`;
   }
-}
-
-/** AGENT_RECORD_SAMPLES: how many model-decided samples must be done before the recipe is compiled over them. */
-export function recordSamplesNeeded(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.AGENT_RECORD_SAMPLES ?? '2';
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 10) throw new Error(`AGENT_RECORD_SAMPLES must be a whole number from 1 to 10 (got "${raw}")`);
-  return value;
 }
 
 /** Done, model-decided samples of this task already in the run's folder (beside the one being recorded). */

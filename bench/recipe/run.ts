@@ -13,7 +13,7 @@ import type { DeciderMode } from '../../agent/decide/select';
 import type { ActionLogEntry, Result } from '../../agent/evidence/result-schema';
 import { sourceFromResult } from '../../agent/recipe/compile';
 import { compileFromSamples } from '../../agent/recipe/compile-samples';
-import { recordSamplesNeeded, saveCompiled } from '../../agent/recipe/record';
+import { saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
 import { emptyUsage, usageTokens } from '../../agent/evidence/result-schema';
@@ -144,7 +144,7 @@ async function benchTask(browser: Browser, server: ModelServer, workflow: Workfl
   // Record then replay: the first AGENT_RECORD_SAMPLES rows by the model, side by side (the last to finish compiles
   // the recipe over them), then the rest replayed; under AGENT_JUDGE=batch the judgments come from the batch judge.
   server.reset();
-  const recordCount = recordSamplesNeeded();
+  const recordCount = settings.recordSamples;
   for (const [id, script] of scripts) server.setScript(workflow.task, id, rows.slice(0, recordCount).some(r => r.sample_id === id) ? script : closingTurns(script));
   server.setScript(workflow.task, JUDGE_SAMPLE_ID, { text: [{ contains: 'Judge these', answer: JSON.stringify(judgeAnswers(scripts)) }] });
   const runId = `bench-record-${workflow.task}`;
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
       ]);
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
-        `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - recordSamplesNeeded()} replays handed a step to the model; batch judge (AGENT_JUDGE=${settings.judge}, ${settings.judgeBatchSize} per call): ${b.judge.model_calls} calls in ${b.batches} batches; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
+        `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - settings.recordSamples} replays handed a step to the model; batch judge (AGENT_JUDGE=${settings.judge}, ${settings.judgeBatchSize} per call): ${b.judge.model_calls} calls in ${b.batches} batches; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
           `\n  statuses model-only: ${statusCounts(b.modelOnly.results)} · record-then-replay: ${statusCounts(b.recordReplay.results)} · replay only: ${b.replayOnly ? statusCounts(b.replayOnly.results) : '—'}` +
           (exact.misses.length ? `\n  replay-only misses: ${exact.misses.join('; ')}` : '') +
           (hybrid.misses.length ? `\n  record-then-replay misses: ${hybrid.misses.join('; ')}` : ''),
