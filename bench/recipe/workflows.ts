@@ -8,7 +8,7 @@ import { peopleProfileScript, type PersonTruth } from '../../fixtures/model-scri
 import { trackerTicketScript, type TicketTruth } from '../../fixtures/model-scripts/tracker-tickets';
 import type { Hire } from '../../fixtures/sites/hr/hires';
 import type { HireTruth } from '../../fixtures/sites/hr/truth';
-import { PEOPLESEARCH_ACCOUNT } from '../../fixtures/sites/peoplesearch/credentials';
+import { PEOPLESEARCH_ENV } from '../../fixtures/sites/peoplesearch/credentials';
 import { logIn } from '../../specs/setup/login';
 
 type Row = Record<string, string>;
@@ -94,8 +94,7 @@ export const WORKFLOWS: Workflow[] = [
     },
     script: row => peopleEnrichmentScript(lookups[row.sample_id!]!),
     async prepare(browser) {
-      process.env[PEOPLESEARCH_ACCOUNT.userEnv] ??= PEOPLESEARCH_ACCOUNT.user;
-      process.env[PEOPLESEARCH_ACCOUNT.passwordEnv] ??= PEOPLESEARCH_ACCOUNT.password;
+      for (const [name, value] of Object.entries(PEOPLESEARCH_ENV)) process.env[name] ??= value;
       await logIn(browser, 'peoplesearch', ['people_enrichment']);
     },
   },

@@ -9,14 +9,13 @@ import { authStatePath } from '../../../agent/task/auth';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
 import { ensureFixtureSites } from '../../../fixtures/serve';
-import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
+import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { logIn } from '../../setup/login';
 import { bundledTask, restoreEnv, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
-import { sourceOf } from './helpers';
+import { runSampleAlone, sourceOf } from './helpers';
 
 const TASK = 'people_enrichment';
-const CREDENTIALS = { [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user, [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password };
 const ROWS: Record<string, { name: string; company: string }> = {
   maria_garcia_initech: { name: 'Maria Garcia', company: 'Initech' },
   maria_garcia_globex: { name: 'Maria Garcia', company: 'Globex' },
@@ -31,7 +30,7 @@ test.beforeAll(async ({ browser }) => {
   await ensureFixtureSites();
   env = await useScriptedModel();
   truth = (await (await fetch('http://127.0.0.1:4106/__truth.json')).json()).lookups;
-  const overrides = { ...CREDENTIALS, AGENT_AUTH_DIR: tempDir('bwa-auth-') };
+  const overrides = { ...PEOPLESEARCH_ENV, AGENT_AUTH_DIR: tempDir('bwa-auth-') };
   previousEnv = Object.fromEntries(Object.keys(overrides).map(name => [name, process.env[name]]));
   Object.assign(process.env, overrides);
   await logIn(browser, 'peoplesearch', [TASK]);
@@ -41,16 +40,8 @@ test.afterAll(async () => {
   restoreEnv(previousEnv);
 });
 
-async function runSigned(browser: Browser, task: LoadedTask, sampleId: string, mode: DeciderMode): Promise<Result> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: authStatePath('peoplesearch') });
-  try {
-    const sample = sampleOf({ sample_id: sampleId, ...ROWS[sampleId]! });
-    const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false });
-    return await session.run();
-  } finally {
-    await context.close();
-  }
-}
+const runSigned = (browser: Browser, task: LoadedTask, sampleId: string, mode: DeciderMode) =>
+  runSampleAlone(browser, task, sampleOf({ sample_id: sampleId, ...ROWS[sampleId]! }), mode, { storageState: authStatePath('peoplesearch') });
 
 test('a recipe that does not hold on the other recorded sample is compiled again from that sample, which names the current employer', async ({ browser }) => {
   const task = bundledTask(TASK, { recipe: undefined });

@@ -1,4 +1,4 @@
-import type { Browser } from '@playwright/test';
+import type { Browser, BrowserContextOptions } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { ActionLogEntry, type Result } from '../../../agent/evidence/result-sche
 import type { DeciderMode } from '../../../agent/decide/select';
 import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
+import type { Sample } from '../../../agent/task/samples';
 import { readRunFile, sampleOf } from '../helpers/agent-env';
 
 export type People = Record<string, PersonTruth>;
@@ -56,16 +57,17 @@ export function writeEntry(task: LoadedTask, entry: unknown): void {
 }
 
 /** One sample through SampleSession in its own context, with the decider mode asked for (no fixture option needed). */
-export async function runOne(browser: Browser, task: LoadedTask, username: string, mode: DeciderMode): Promise<Result> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+export async function runSampleAlone(browser: Browser, task: LoadedTask, sample: Sample, mode: DeciderMode, contextOptions: BrowserContextOptions = {}): Promise<Result> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   try {
-    const page = await context.newPage();
-    const sample = personSample(username);
-    const session = await SampleSession.prepare({ task, sample, context, page, runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false });
+    const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false });
     return await session.run();
   } finally {
     await context.close();
   }
 }
+
+/** A people_profile sample (the username is its id) run alone. */
+export const runOne = (browser: Browser, task: LoadedTask, username: string, mode: DeciderMode) => runSampleAlone(browser, task, personSample(username), mode);
 
 export const valuesOf = (result: Result) => Object.fromEntries(Object.entries(result.extracted).map(([k, f]) => [k, f.value]));

@@ -9,7 +9,7 @@ import { combinedCsv } from '../../../agent/report/csv';
 import { SampleSession } from '../../../agent/session';
 import { hrFormScript } from '../../../fixtures/model-scripts/hr-form';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
-import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
+import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { allHires, ATTACHMENT_FILES, type Hire } from '../../../fixtures/sites/hr/hires';
 import type { HireTruth } from '../../../fixtures/sites/hr/truth';
 import { hrInputCsv } from '../../../fixtures/sites/hr/write-inputs';
@@ -43,8 +43,7 @@ test.beforeAll(async () => {
   recipe = startRecipeRun(TASK, Object.keys(truth), {
     // When the setup project runs before tasks, it signs in for every selected auth_profile, this task's or not.
     AGENT_AUTH_DIR: tempDir('bwa-hr-auth-'),
-    [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user,
-    [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password,
+    ...PEOPLESEARCH_ENV,
   });
 });
 

@@ -8,7 +8,7 @@ import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
-import { PEOPLESEARCH_ACCOUNT } from '../../../fixtures/sites/peoplesearch/credentials';
+import { PEOPLESEARCH_ACCOUNT, PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { RATE_LIMIT } from '../../../fixtures/sites/peoplesearch/session';
 import { enrichmentInputCsv } from '../../../fixtures/sites/peoplesearch/write-inputs';
 import { logIn, profileSecrets } from '../../setup/login';
@@ -20,7 +20,6 @@ const TASK = 'people_enrichment';
 const SITE = 'http://127.0.0.1:4106';
 const FIELDS = ['profile_url', 'school', 'current_company', 'tenure'] as const;
 const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/people_enrichment.csv');
-const CREDENTIALS = { [PEOPLESEARCH_ACCOUNT.userEnv]: PEOPLESEARCH_ACCOUNT.user, [PEOPLESEARCH_ACCOUNT.passwordEnv]: PEOPLESEARCH_ACCOUNT.password };
 
 /**
  * Special cases for the scripted model: the second of three same-name people; a same-name person who only
@@ -54,7 +53,7 @@ async function startEnrichmentRun(browser: Browser): Promise<RecipeRun & { authD
   if (recipe) return recipe;
   const authDir = tempDir('bwa-auth-');
   await signIn(browser, authDir);
-  recipe = { ...startRecipeRun(TASK, Object.keys(truth), { AGENT_AUTH_DIR: authDir, ...CREDENTIALS }), authDir };
+  recipe = { ...startRecipeRun(TASK, Object.keys(truth), { AGENT_AUTH_DIR: authDir, ...PEOPLESEARCH_ENV }), authDir };
   return recipe;
 }
 
@@ -68,7 +67,7 @@ async function signIn(browser: Browser, authDir: string): Promise<string> {
   const previous = process.env.AGENT_AUTH_DIR;
   process.env.AGENT_AUTH_DIR = authDir;
   try {
-    return await logIn(browser, 'peoplesearch', [TASK], { ...process.env, ...CREDENTIALS });
+    return await logIn(browser, 'peoplesearch', [TASK], { ...process.env, ...PEOPLESEARCH_ENV });
   } finally {
     if (previous === undefined) delete process.env.AGENT_AUTH_DIR;
     else process.env.AGENT_AUTH_DIR = previous;
@@ -126,7 +125,7 @@ test('sign-in setup: missing credentials fail with one message naming the variab
     `auth_profile "peoplesearch" (used by people_enrichment) needs SECRET_PEOPLESEARCH_USER and SECRET_PEOPLESEARCH_PASSWORD — set them in .env`,
   );
   expect(() => profileSecrets('nosuchsite', ['t'], {})).toThrow('auth_profile "nosuchsite" (used by t) has no login: add one to specs/setup/auth-profiles.ts');
-  expect(profileSecrets('peoplesearch', [], CREDENTIALS)).toEqual({ PEOPLESEARCH_USER: PEOPLESEARCH_ACCOUNT.user, PEOPLESEARCH_PASSWORD: PEOPLESEARCH_ACCOUNT.password });
+  expect(profileSecrets('peoplesearch', [], PEOPLESEARCH_ENV)).toEqual({ PEOPLESEARCH_USER: PEOPLESEARCH_ACCOUNT.user, PEOPLESEARCH_PASSWORD: PEOPLESEARCH_ACCOUNT.password });
 });
 
 test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same burst with them gets none', async ({ browser }) => {
