@@ -111,7 +111,7 @@ export class SampleSession {
     const spec = this.options.task.spec;
     const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
     const view = this.decider.needsView || this.decider instanceof SelfHealingDecider
-      ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage), sampleContext(spec.task_id, this.options.sample.sample_id, this.options.attempt)) : undefined })
+      ? pageViewer({ task: spec, tokenBudget: settings.snapshotTokens, vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage), sampleContext(spec.task_id, this.options.sample.sample_id, this.options.attempt)) : undefined })
       : undefined;
     let outcome: SampleOutcome;
     try {
@@ -162,12 +162,4 @@ function resumeFromCheckpoint(recorder: SampleRecorder, archived: string): strin
   recorder.resumedFrom = `${path.basename(archived)}/${CHECKPOINT_FILE} (step ${checkpoint.step})`;
   recorder.notes.push(`resumed from ${recorder.resumedFrom}`);
   return `This sample was interrupted at step ${checkpoint.step} of an earlier attempt and resumes from its checkpoint: the data collected so far is shown below. Continue with what is still missing; do not redo collected items.`;
-}
-
-function snapshotTokens(): number | undefined {
-  const raw = process.env.AGENT_SNAPSHOT_TOKENS;
-  if (!raw) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 200) throw new Error(`AGENT_SNAPSHOT_TOKENS must be an integer ≥ 200 (got "${raw}")`);
-  return value;
 }

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { modelSettings } from './decide/model-settings';
+import { defaultTokenBudget } from './snapshot/tokens';
 
 /**
  * Every environment variable bwa reads, in one place (the README's table mirrors this).
@@ -31,6 +33,11 @@ export const settings = {
   /** AGENT_RECORD=1: how many model-decided samples must be done before the recipe is compiled over them. */
   get recordSamples(): number {
     return wholeNumber('AGENT_RECORD_SAMPLES', 2, 1, 10);
+  },
+  /** The page state's token budget: AGENT_SNAPSHOT_TOKENS, else 40% of the prompt budget AGENT_CONTEXT_WINDOW gives. */
+  get snapshotTokens(): number {
+    if (process.env.AGENT_SNAPSHOT_TOKENS) return wholeNumber('AGENT_SNAPSHOT_TOKENS', 0, 200, 200_000);
+    return defaultTokenBudget(modelSettings().contextWindow);
   },
   get decider(): 'auto' | 'model' | 'recipe' {
     const value = (process.env.AGENT_DECIDER ?? 'auto').toLowerCase();

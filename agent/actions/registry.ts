@@ -5,6 +5,7 @@ import { extract } from './extract';
 import { download } from './download';
 import { click, hover } from './interaction';
 import { press, type } from './keyboard';
+import { expand, find } from './page-state';
 import { goBack, goto, refresh } from './navigation';
 import { scroll } from './scroll';
 import { selectOption } from './select';
@@ -19,7 +20,7 @@ import { wait } from './wait';
 const ALL = [
   goto, goBack, refresh, switchTab,
   click, hover, type, press, scroll, selectOption, check, uncheck, upload,
-  screenshot, download, extract, wait,
+  screenshot, download, extract, wait, expand, find,
   saveProgress, done, fail,
 ] as ActionDefinition[];
 

@@ -8,9 +8,10 @@ import { ActionError, type ActionEnv, type KnownElement } from './types';
 
 export { describeKnown, semanticOf } from './known-elements';
 
-export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
+/** `e12` and `f1e3` come from Playwright's AI snapshot; `c4` names a clickable it leaves out, found by observe(). */
+export const REF_PATTERN = /^(?:(?:f\d+)?e\d+|c\d+)$/;
 /** The model sometimes copies a whole line of the page state: `[e12] link "linux" → /torvalds/linux`. */
-const LINE_REF = /^\[((?:f\d+)?e\d+)\]/;
+const LINE_REF = /^\[((?:f\d+)?e\d+|c\d+)\]/;
 /** `button "Follow"`: a role and an accessible name, the way the page state prints them. */
 const ROLE_AND_NAME = /^([a-z]+) "(.+)"$/;
 
@@ -75,6 +76,7 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
 }
 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
+  if (ref.startsWith('c')) return resolveAddedRef(page, ref, elements);
   const locator = page.getByRef(ref);
   const count = await countOrZero(locator);
   const known = elements.get(ref) ?? rememberedElement(page, ref);
@@ -82,6 +84,15 @@ async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string,
   const element = known ? semanticOf(known) : await semanticFromDom(locator, { css: `aria-ref=${ref}` });
   const label = known ? `[${ref}] ${describeKnown(known)}` : `[${ref}] ${describeLocator(element)}`;
   return { locator, element, label, ref };
+}
+
+/** A clickable the AI snapshot leaves out (an icon drawn by CSS, a bare slider handle): found again by its CSS path. */
+async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
+  const known = elements.get(ref);
+  if (!known?.selector) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
+  const locator = page.locator(known.selector);
+  if ((await countOrZero(locator)) !== 1) throw new ActionError(staleRefMessage(ref, known, elements));
+  return { locator, element: { css: known.selector }, label: `[${ref}] ${describeKnown(known)}`, ref };
 }
 
 function staleRefMessage(ref: string, known: KnownElement | undefined, elements: ReadonlyMap<string, KnownElement>): string {

@@ -23,6 +23,8 @@ export interface KnownElement {
   role: string;
   name?: string;
   text?: string;
+  /** For elements the AI snapshot lacks (`c<N>` refs): the CSS path observe() found them by. */
+  selector?: string;
 }
 
 export interface PageTracker {
@@ -36,6 +38,12 @@ export interface PageTracker {
   takeBlocked?(page: Page): string | undefined;
 }
 
+/** The latest page state, for the actions that only change what the next one shows (`expand`, `find`). */
+export interface PageStateAccess {
+  expand(ref: string): string;
+  find(text: string): string;
+}
+
 export interface ActionEnv {
   page: Page;
   context: BrowserContext;
@@ -45,6 +53,8 @@ export interface ActionEnv {
   tabs: PageTracker;
   /** ref → element, from the latest snapshot; refs are only valid against it. */
   elements: ReadonlyMap<string, KnownElement>;
+  /** Present when a model reads the page state (absent on recipe replay). */
+  pageState?: PageStateAccess;
   step: number;
 }
 
@@ -80,6 +90,8 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   schema: S;
   /** Actions that may load a new document: the dispatcher waits for the page to settle afterwards. */
   navigates?: boolean;
+  /** Only changes what the next page state shows (expand, find): never touches the page, never replayed by a recipe. */
+  pageStateOnly?: boolean;
   /** An action with its own, longer budget (a large download) says so; the dispatcher's timeout then stretches to it. */
   timeoutFor?(args: z.output<S>): number;
   handle(args: z.output<S>, env: ActionEnv): Promise<HandlerOutput>;

@@ -1,5 +1,5 @@
 import type { ActionCall } from '../actions/dispatch';
-import type { ActionResult, KnownElement } from '../actions/types';
+import type { ActionResult, KnownElement, PageStateAccess } from '../actions/types';
 import type { Reflection, Usage } from '../evidence/result-schema';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
@@ -13,6 +13,8 @@ export interface PageView {
   interactiveCount: number;
   /** URL + start of the observation: an unchanged signature with no new data means the agent is stuck. */
   signature: string;
+  /** For `expand` and `find`: what the next observation opens, searched in this one. */
+  pageState?: PageStateAccess;
 }
 
 export interface HistoryEntry {

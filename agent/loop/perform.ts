@@ -32,6 +32,7 @@ export async function perform(
     policy: input.policy,
     tabs: tracker,
     elements: view?.elements ?? new Map(),
+    pageState: view?.pageState,
     step,
   };
   const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {

@@ -1,7 +1,8 @@
 import type { KnownElement } from '../actions/types';
 import type { ContextPages } from '../browser/page-tracker';
 import type { PageView } from '../decide/types';
-import { observe, type VisionHook } from '../snapshot';
+import { PageStateFocus } from './page-state-focus';
+import { observe, type Observation, type VisionHook } from '../snapshot';
 import type { TaskSpec } from '../task/schema';
 
 export interface ViewOptions {
@@ -15,21 +16,29 @@ export interface ViewOptions {
 export const OBSERVE_TIMEOUT_MS = 20_000;
 
 export function pageViewer(options: ViewOptions) {
+  const focus = new PageStateFocus();
   return async (tracker: ContextPages, _step: number, signal: AbortSignal): Promise<PageView> => {
     const page = tracker.active;
     try {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
-      const observation = await observe(page, { keywords: options.task.keywords, goal: options.task.goal, tokenBudget: options.tokenBudget, vision: options.vision, signal: bounded });
-      const elements = new Map<string, KnownElement>();
-      for (const [ref, node] of observation.refs) elements.set(ref, { ref, role: node.role, name: node.name, text: node.text });
-      const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${safeUrl(p)}`).join(' | ')}` : '';
-      return { url: observation.url, title: observation.title, text: observation.text + tabs, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text) };
+      const observation = await observe(page, { keywords: options.task.keywords, goal: options.task.goal, tokenBudget: options.tokenBudget, vision: options.vision, signal: bounded, ...focus.forNextLook(safeUrl(page)) });
+      focus.remember(observation);
+      const elements = knownElements(observation);
+      const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p))}`).join(' | ')}` : '';
+      return { url: observation.url, title: observation.title, text: observation.text + tabs, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text), pageState: focus };
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       const url = safeUrl(page);
-      return { url, title: '', text: `URL: ${url}\n(the page could not be read: ${message})`, elements: new Map(), interactiveCount: 0, signature: signatureOf(url, message ?? '') };
+      return { url, title: '', text: `URL: ${JSON.stringify(url)}\n(the page could not be read: ${JSON.stringify(message)} — scroll, go back or refresh)`, elements: new Map(), interactiveCount: 0, signature: signatureOf(url, message ?? '') };
     }
   };
+}
+
+/** Every ref of an observation as the action layer knows it: by role and label, and by CSS path for `c<N>` refs. */
+export function knownElements(observation: Pick<Observation, 'refs'>): Map<string, KnownElement> {
+  const elements = new Map<string, KnownElement>();
+  for (const [ref, node] of observation.refs) elements.set(ref, { ref, role: node.role, name: node.name, text: node.text, selector: node.selector });
+  return elements;
 }
 
 /** Page signature for stagnation: URL plus the start of what the agent sees. */

@@ -1,3 +1,4 @@
+import { getAction } from '../actions/registry';
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
 
 /**
@@ -25,6 +26,7 @@ export function pruneLog(log: readonly ActionLogEntry[], extracted: Readonly<Rec
     if (entry.decider === 'loop') drop(entry, 'the start page is opened by the loop');
     else if (!entry.outcome.success) drop(entry, 'failed');
     else if (NEVER_REPLAYED.has(entry.action.name)) drop(entry, 'not replayable');
+    else if (getAction(entry.action.name)?.pageStateOnly) drop(entry, 'it only changed what the page state showed');
     else if (entry.action.name === 'extract' && !isFinalExtract(entry, log, extracted)) drop(entry, 'its value was replaced later');
     else kept.push(entry);
   }

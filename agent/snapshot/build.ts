@@ -1,50 +1,77 @@
-import { fitToBudget } from './budget';
+import { buildBlocks, childrenOf, type Block } from './blocks';
+import { fitBlocks } from './budget';
+import { placeClickables } from './clickables';
 import { computeConfidence, countSnapshot } from './confidence';
-import { enrichFormControls } from './enrich';
+import { enrichNodes } from './enrich';
 import { normalizeKeywords } from './keywords';
 import type { PageMetrics } from './page-metrics';
-import { selectCandidates } from './prune';
-import { flattenSnapshot, type FlatNode } from './raw';
-import { formatHeader, type HeaderFacts } from './serialize';
+import { selectCandidates, type Candidate } from './prune';
+import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from './raw';
+import { candidateLine, renderState, type LineFormat } from './render';
+import { formatHeader, indent, quote, type HeaderFacts } from './serialize';
 import { defaultTokenBudget, estimateTokens } from './tokens';
-import type { Observation, ObserveOptions, ScrollState } from './types';
+import type { Observation, ObserveOptions, PageFocus, ScrollState } from './types';
 
-export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep'>;
+export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs'>;
+
+/** A stub line's counts and examples, on top of its role and name (an estimate; the final text is measured). */
+const STUB_TAIL_TOKENS = 40;
+const MAX_TITLE_CHARS = 200;
+const MAX_FIT_ROUNDS = 8;
 
 /**
  * Everything observe() does after the two page calls, as a pure function of the AI snapshot JSON and
  * the page metrics — so pruning and serialisation are testable without a browser.
  */
 export function buildObservation(json: unknown, metrics: PageMetrics, url: string, options: BuildOptions = {}): Observation {
-  const { flat, refs, rawChars } = flattenSnapshot(json, { width: metrics.viewportWidth, height: metrics.viewportHeight });
-  enrichFormControls(flat, metrics);
+  const viewport = { width: metrics.viewportWidth, height: metrics.viewportHeight };
+  const roots = parseSnapshot(json);
+  const placed = placeClickables(roots.filter((root): root is AriaJsonNode => typeof root !== 'string'), metrics.clickables, viewport);
+  const { flat, refs, rawChars } = flattenSnapshot(roots, viewport);
+  enrichNodes(flat, metrics, placed);
 
   const keywords = normalizeKeywords(options.keywords);
-  const pruned = selectCandidates(flat, { keywords, mustKeep: options.mustKeep });
+  const origin = originOf(url);
+  const focus = resolveFocus(flat, options.focus);
+  const pruned = selectCandidates(flat, { keywords, mustKeep: options.mustKeep, pageUrl: url, title: metrics.title, ...focus, previousRefs: options.previousRefs });
+  const { candidates } = pruned;
+  const blocks = buildBlocks(flat, candidates, pruned.collapsed);
+  const format: LineFormat = { keywords, origin };
+  const lines = candidates.map((candidate) => candidateLine(flat, candidate, format));
+  const depth = printedDepthBound(flat, candidates, blocks);
+  const lineCost = candidates.map((candidate, position) => estimateTokens(`${indent(depth[candidate.flat.index] ?? 0)}${lines[position]}\n`));
+  const stubCost = blocks.map((block) => stubEstimate(flat, block, depth));
   const scroll = toScrollState(metrics);
-  const headerFacts: HeaderFacts = {
-    url,
-    title: metrics.title,
-    scroll,
-    rawNodes: flat.length,
-    prunedNodes: flat.length,
-    chromeRegions: pruned.chromeRegions,
-    overBudget: flat.length,
-    belowFold: flat.length,
-  };
+  const title = metrics.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
+  const headerFacts: HeaderFacts = { url, title, scroll, rawNodes: flat.length, lines: flat.length, collapsed: flat.length, belowFold: flat.length };
   // Worst-case counts, so the header never outgrows its reservation.
-  const headerReserve = estimateTokens(formatHeader(headerFacts)) + 1;
-  const tokenBudget = Math.max(0, (options.tokenBudget ?? defaultTokenBudget()) - headerReserve);
-  const fitted = fitToBudget(flat, pruned.candidates, { tokenBudget, keywords });
-  const nodes = fitted.kept.map((candidate) => candidate.flat.node);
-  const belowFold = fitted.kept.filter((candidate) => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
-  const header = formatHeader({ ...headerFacts, prunedNodes: flat.length - nodes.length, overBudget: fitted.overBudget, belowFold });
-  const text = [header, ...fitted.lines].join('\n');
+  const headerTokens = estimateTokens(formatHeader(headerFacts)) + 1;
+  const totalBudget = options.tokenBudget ?? defaultTokenBudget();
+
+  const pinned = Uint8Array.from(candidates, (candidate) => (candidate.pin === undefined ? 0 : 1));
+  const startClosed = new Set(blocks.filter((block) => block.kind === 'region' && pruned.collapsed.has(block.index)).map((block) => block.id));
+  let budget = totalBudget - headerTokens;
+  let rendered = renderState({ format, flat, candidates, lines, blocks, closed: new Uint8Array(blocks.length), pinned });
+  let text = '';
+  for (let round = 0; round < MAX_FIT_ROUNDS; round++) {
+    let fit = fitBlocks({ candidates, blocks, startClosed, lineCost, stubCost, budget, pinned });
+    while (!fit.fits && unpinLeastImportant(candidates, pinned)) fit = fitBlocks({ candidates, blocks, startClosed, lineCost, stubCost, budget, pinned });
+    rendered = renderState({ format, flat, candidates, lines, blocks, closed: fit.closed, pinned });
+    const belowFold = rendered.visible.filter((candidate) => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
+    const header = formatHeader({ ...headerFacts, lines: rendered.lines.length, collapsed: rendered.stubs.length, belowFold });
+    text = [header, ...rendered.lines].join('\n');
+    const overshoot = estimateTokens(text) - totalBudget;
+    if (overshoot <= 0) break;
+    budget -= overshoot + 8;
+  }
+  text = cutToBudget(text, totalBudget);
+  const nodes = rendered.visible.map((candidate) => candidate.flat.node);
   const counts = countSnapshot(flat);
+  const belowFold = rendered.visible.filter((candidate) => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
 
   return {
     url,
-    title: metrics.title,
+    title,
     text,
     nodes,
     refs,
@@ -61,7 +88,86 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
       estimatedTokens: estimateTokens(text),
       tookMs: 0,
     },
+    stubs: rendered.stubs,
+    outline: { entries: flat, keywords: options.keywords ?? [], origin },
   };
+}
+
+/** Last resort if the estimates above were off: whole lines go from the end, and the cut says so. */
+function cutToBudget(text: string, budget: number): string {
+  if (estimateTokens(text) <= budget) return text;
+  const lines = text.split('\n');
+  const marker = '(the rest of the page state was cut to fit the token budget: scroll, expand or find to see more)';
+  while (lines.length > 3 && estimateTokens([...lines, marker].join('\n')) > budget) lines.pop();
+  return [...lines, marker].join('\n');
+}
+
+/** Pins give way in reverse order of importance (new > keyword > filled control > headline > asked > urgent), the last in the page first. */
+function unpinLeastImportant(candidates: readonly Candidate[], pinned: Uint8Array): boolean {
+  let worst = -1;
+  candidates.forEach((candidate, position) => {
+    if (!pinned[position] || candidate.pin === undefined) return;
+    const current = candidates[worst];
+    if (worst === -1 || (current?.pin ?? 0) <= candidate.pin) worst = position;
+  });
+  if (worst === -1) return false;
+  const level = candidates[worst]?.pin;
+  // Give way in tenths of the weakest level, so a page with 150 keyword pins needs a few rounds, not 150.
+  const same = candidates.flatMap((candidate, position) => (pinned[position] && candidate.pin === level ? [position] : []));
+  for (const position of same.slice(-Math.max(1, Math.ceil(same.length / 10)))) pinned[position] = 0;
+  return true;
+}
+
+/** Upper bound of each node's indentation: its ancestors that are lines or blocks. */
+function printedDepthBound(flat: readonly FlatNode[], candidates: readonly Candidate[], blocks: readonly Block[]): Uint16Array {
+  const printing = new Uint8Array(flat.length);
+  for (const candidate of candidates) printing[candidate.flat.index] = 1;
+  for (const block of blocks.slice(1)) printing[block.index] = 1;
+  const depth = new Uint16Array(flat.length);
+  for (const item of flat) {
+    const parent = flat[item.parent];
+    if (parent) depth[item.index] = (depth[parent.index] ?? 0) + (printing[parent.index] ?? 0);
+  }
+  return depth;
+}
+
+function stubEstimate(flat: readonly FlatNode[], block: Block, depth: Uint16Array): number {
+  const node = block.kind === 'region' ? flat[block.index]?.node : undefined;
+  const name = node?.name ? ` ${quote(node.name, 60)}` : '';
+  return estimateTokens(`${indent(depth[block.index] ?? 0)}[${block.ref}] ${node?.role ?? 'more'}${name} (collapsed: `) + STUB_TAIL_TOKENS;
+}
+
+/** The agent's `expand` and `find` requests, as outline indexes of the nodes they name. */
+function resolveFocus(flat: readonly FlatNode[], focus: PageFocus | undefined): { expanded: Set<number>; found: Set<number> } {
+  const expanded = new Set<number>();
+  const found = new Set<number>();
+  if (!focus) return { expanded, found };
+  const byRef = new Map<string, FlatNode>();
+  for (const item of flat) if (item.node.ref) byRef.set(item.node.ref, item);
+  for (const [ref, request] of focus.expanded) {
+    const item = byRef.get(ref);
+    if (!item) continue;
+    expanded.add(item.index);
+    if (request.kind !== 'run') continue;
+    const parent = flat[item.parent];
+    const siblings = parent ? childrenOf(flat, parent) : flat.filter((entry) => entry.parent === -1);
+    const start = siblings.indexOf(item);
+    for (const sibling of siblings.slice(start + 1, start + request.siblings)) expanded.add(sibling.index);
+  }
+  for (const ref of focus.found) {
+    const item = byRef.get(ref);
+    if (item) found.add(item.index);
+  }
+  return { expanded, found };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? undefined : parsed.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function toScrollState(metrics: PageMetrics): ScrollState {

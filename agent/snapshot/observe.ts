@@ -1,7 +1,8 @@
 import { untraced } from '../browser/untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
-import { collectPageMetrics, pageMetricsSchema, type PageMetrics } from './page-metrics';
+import { evaluateInPage } from './in-page';
+import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { estimateTokens } from './tokens';
 import type { Observation, ObserveOptions, ObservePage } from './types';
 import { askVision, DEFAULT_VISION_THRESHOLD } from './vision';
@@ -47,7 +48,10 @@ async function captureWithRetry(page: ObservePage, signal: AbortSignal | undefin
 async function capture(page: ObservePage, signal: AbortSignal | undefined): Promise<Capture> {
   // Untraced: the snapshot holds every field's value, typed secrets included (and it is every step's page state).
   const [json, metrics] = await untraced(page, () =>
-    Promise.all([page.ariaSnapshotJSON({ mode: 'ai', boxes: true, signal }), abortable(page.evaluate(collectPageMetrics), signal)]),
+    Promise.all([
+      page.ariaSnapshotJSON({ mode: 'ai', boxes: true, signal }),
+      abortable(evaluateInPage(page, collectPageMetrics, { maxClickables: MAX_CLICKABLE_FACTS, noiseWords: ICON_NOISE_WORDS }), signal),
+    ]),
   );
   return { json, metrics: pageMetricsSchema.parse(metrics) };
 }

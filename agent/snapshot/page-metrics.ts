@@ -2,14 +2,59 @@ import { z } from 'zod';
 import type { Box } from './types';
 
 /**
- * Everything observe() needs from the live DOM besides the AI snapshot, gathered in ONE evaluate:
- * confidence inputs the accessibility tree cannot see (canvas area, unlabeled SVG icons), scroll and
- * viewport, the title, and the boxes of required and password fields (the snapshot reports neither;
- * boxes are rounded exactly like Playwright rounds snapshot boxes, so they match node for node).
- * Only the top-level document and its open shadow roots are inspected: child frames are not.
+ * Everything observe() needs from the live DOM besides the AI snapshot, gathered in ONE evaluate that only
+ * reads (no focus, scroll, hover or attribute change): confidence inputs the accessibility tree cannot see
+ * (canvas area, unlabeled SVG icons), scroll and viewport, a title that falls back to og:title and the h1,
+ * the facts of form controls the snapshot leaves out (input type, range, pattern, required, read-only,
+ * password), name-less or snapshot-less clickables with what hints at their purpose, and list items that
+ * hold a sub-list (tree folders). Boxes are rounded exactly like Playwright rounds snapshot boxes, so they
+ * match node for node. Only the top-level document and its open shadow roots are inspected.
  */
 
 const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+const controlFactSchema = z.object({
+  box: boxSchema,
+  tag: z.enum(['input', 'textarea', 'select']),
+  type: z.string(),
+  required: z.boolean(),
+  readonly: z.boolean(),
+  password: z.boolean(),
+  multiple: z.boolean(),
+  min: z.string().optional(),
+  max: z.string().optional(),
+  step: z.string().optional(),
+  pattern: z.string().optional(),
+  maxLength: z.number().optional(),
+  /** The value exactly, when its spaces matter (leading, trailing, doubled): the snapshot trims them. Never for passwords. */
+  exactValue: z.string().optional(),
+});
+export type ControlFact = z.infer<typeof controlFactSchema>;
+
+const clickableFactSchema = z.object({
+  box: boxSchema,
+  /** A CSS path the action layer can resolve when the snapshot has no ref for the element. */
+  selector: z.string(),
+  tag: z.string(),
+  /** aria-label, title, alt, an SVG <title> or a sprite id: what the element says it is, though not as text. */
+  label: z.string().optional(),
+  /** Words from the class names of the element and its icon (`icon-send` → "send"). */
+  icon: z.string().optional(),
+  /** The closest short visible text beside it. */
+  near: z.string().optional(),
+  /** A handle on a track: its position along the track, 0–100. */
+  track: z.number().optional(),
+  /** Short text of a clickable leaf the snapshot merged into its parent's text ("Q", "K", "Z" → "QKZ"). */
+  text: z.string().optional(),
+});
+export type ClickableFact = z.infer<typeof clickableFactSchema>;
+
+const sublistFactSchema = z.object({ box: boxSchema, open: z.boolean() });
+export type SublistFact = z.infer<typeof sublistFactSchema>;
+
+/** Disclosure controls: `aria-expanded` (the snapshot drops "false") and <summary> (the snapshot sees no control). */
+const toggleFactSchema = z.object({ box: boxSchema, expanded: z.boolean(), summary: z.boolean() });
+export type ToggleFact = z.infer<typeof toggleFactSchema>;
 export const pageMetricsSchema = z.object({
   title: z.string(),
   viewportWidth: z.number(),
@@ -20,63 +65,261 @@ export const pageMetricsSchema = z.object({
   totalElements: z.number(),
   canvasShare: z.number(),
   svgOnlyIcons: z.number(),
-  requiredBoxes: z.array(boxSchema),
-  passwordBoxes: z.array(boxSchema),
+  controls: z.array(controlFactSchema),
+  clickables: z.array(clickableFactSchema),
+  sublists: z.array(sublistFactSchema),
+  toggles: z.array(toggleFactSchema),
 });
 export type PageMetrics = z.infer<typeof pageMetricsSchema>;
 
+export const MAX_CLICKABLE_FACTS = 400;
+
+/** Class-name words that say nothing about what an icon does. */
+export const ICON_NOISE_WORDS = [
+  'icon', 'icons', 'ico', 'fa', 'fas', 'far', 'fab', 'fal', 'fad', 'svg', 'glyph', 'glyphicon', 'material', 'symbols',
+  'outlined', 'rounded', 'sharp', 'filled', 'solid', 'regular', 'light', 'btn', 'button', 'ui', 'state', 'default',
+  'corner', 'all', 'js', 'is', 'has', 'active', 'inline', 'block', 'flex', 'small', 'large', 'sm', 'lg', 'xs', 'md',
+  'xl', 'left', 'right', 'top', 'bottom', 'wrapper', 'wrap', 'container', 'inner', 'outer', 'item', 'el', 'c', 'l',
+  'clickable', 'pointer', 'link', 'primary', 'secondary', 'size', 'color', 'white', 'black', 'dark', 'hover', 'focus',
+  'disabled', 'visible', 'hidden', 'show', 'widget', 'component', 'mr', 'ml', 'mt', 'mb', 'px', 'py', 'p', 'm',
+];
+
 /**
- * Runs in the page. No named inner functions: script runners that keep function names (tsx/esbuild)
- * would wrap them in a helper that does not exist in the browser.
+ * Runs in the page (see evaluateInPage for how it gets there). Reads only: no focus, scroll, hover or write.
  */
-export function collectPageMetrics(): PageMetrics {
+export function collectPageMetrics(options: { maxClickables: number; noiseWords: string[] }): PageMetrics {
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
-  const roots: Array<Document | ShadowRoot> = [document];
-  const requiredBoxes: Box[] = [];
-  const passwordBoxes: Box[] = [];
+  const noise = new Set(options.noiseWords);
+  const roots: Array<{ root: Document | ShadowRoot; prefix: string }> = [{ root: document, prefix: '' }];
+  const controls: ControlFact[] = [];
+  const clickables: ClickableFact[] = [];
+  const sublists: SublistFact[] = [];
+  const toggles: ToggleFact[] = [];
   let totalElements = 0;
   let canvasArea = 0;
   let svgOnlyIcons = 0;
   const labeledHostSelector = 'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
+  const interactiveRoles = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'treeitem', 'combobox']);
+  const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
+  const hasWords = /[\p{L}\p{N}]/u;
+
+  function roundedBox(element: Element): Box {
+    const rect = element.getBoundingClientRect();
+    return { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
+  }
+
+  function cssEscape(value: string): string {
+    return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(value) : value.replace(/[^\w-]/g, (c) => `\\${c}`);
+  }
+
+  function cssPath(element: Element, prefix: string): string {
+    const parts: string[] = [];
+    for (let current: Element | null = element; current; current = current.parentElement) {
+      const id: string = current.id;
+      if (id && /^[A-Za-z][\w-]*$/.test(id) && (current.getRootNode() as Document | ShadowRoot).getElementById(id) === current) {
+        parts.unshift(`#${cssEscape(id)}`);
+        break;
+      }
+      const parent: Element | null = current.parentElement;
+      if (!parent) {
+        parts.unshift(current.localName);
+        break;
+      }
+      let index = 1;
+      for (let sibling = current.previousElementSibling; sibling; sibling = sibling.previousElementSibling) {
+        if (sibling.localName === current.localName) index++;
+      }
+      parts.unshift(`${current.localName}:nth-of-type(${index})`);
+    }
+    const path = parts.join(' > ');
+    return prefix ? `${prefix} ${path}` : path;
+  }
+
+  function ownLabel(element: Element): string | undefined {
+    const direct = element.getAttribute('aria-label') || element.getAttribute('title') || element.getAttribute('alt')
+      || element.getAttribute('data-tooltip') || element.getAttribute('data-title');
+    if (direct && direct.trim()) return direct.trim();
+    const inner = element.querySelector('[aria-label],[title],img[alt],svg title,use');
+    if (!inner) return undefined;
+    if (inner.localName === 'title') return inner.textContent?.trim() || undefined;
+    if (inner.localName === 'use') {
+      const href = inner.getAttribute('href') || inner.getAttribute('xlink:href') || '';
+      return href.includes('#') ? href.slice(href.indexOf('#') + 1) : undefined;
+    }
+    return (inner.getAttribute('aria-label') || inner.getAttribute('title') || inner.getAttribute('alt') || '').trim() || undefined;
+  }
+
+  function iconWords(element: Element): string | undefined {
+    const words: string[] = [];
+    const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
+    for (const current of elements) {
+      const className = typeof current.className === 'string' ? current.className : current.getAttribute('class') ?? '';
+      for (const token of className.split(/\s+/)) {
+        if (!token || /\d{2,}|[A-Z].*[A-Z].*\d|^_|__/.test(token)) continue;
+        for (const word of token.toLowerCase().split(/[-_:]+/)) {
+          if (word.length >= 2 && !noise.has(word) && !/\d/.test(word) && !words.includes(word)) words.push(word);
+        }
+      }
+      const dataIcon = current.getAttribute('data-icon');
+      if (dataIcon && !words.includes(dataIcon)) words.push(dataIcon);
+    }
+    return words.length ? words.slice(0, 4).join(' ') : undefined;
+  }
+
+  function shortText(element: Element | null): string | undefined {
+    if (!element) return undefined;
+    if (element.localName === 'input' || element.localName === 'textarea') {
+      const placeholder = element.getAttribute('placeholder') || element.getAttribute('aria-label');
+      return placeholder?.trim() || undefined;
+    }
+    // A neighbouring control's text names that control, not this one.
+    if (nativeClickable.has(element.localName) || interactiveRoles.has(element.getAttribute('role') ?? '')) return undefined;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    return text && text.length <= 60 && hasWords.test(text) ? text : undefined;
+  }
+
+  function nearText(element: Element): string | undefined {
+    let current: Element | null = element;
+    for (let level = 0; current && level < 2; level++, current = current.parentElement) {
+      if (level > 0 && current.childElementCount > 3) return undefined;
+      const found = shortText(current.previousElementSibling) ?? shortText(current.nextElementSibling)
+        ?? shortText(current.previousElementSibling?.previousElementSibling ?? null) ?? shortText(current.nextElementSibling?.nextElementSibling ?? null);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  function trackPosition(element: Element, style: CSSStyleDeclaration): number | undefined {
+    if (style.position !== 'absolute' && style.position !== 'relative') return undefined;
+    const parent = element.parentElement;
+    if (!parent) return undefined;
+    const own = element.getBoundingClientRect();
+    const track = parent.getBoundingClientRect();
+    if (track.width >= 3 * track.height && track.width > own.width * 2) {
+      return Math.round(((own.left + own.width / 2 - track.left) / track.width) * 100);
+    }
+    if (track.height >= 3 * track.width && track.height > own.height * 2) {
+      return Math.round(((track.bottom - (own.top + own.height / 2)) / track.height) * 100);
+    }
+    return undefined;
+  }
+
+  function looksClickable(element: Element, style: CSSStyleDeclaration): boolean {
+    if (nativeClickable.has(element.localName)) return true;
+    const role = element.getAttribute('role');
+    if (role && interactiveRoles.has(role)) return true;
+    if (element.hasAttribute('onclick') || element.hasAttribute('tabindex') || element.hasAttribute('ng-click') || element.hasAttribute('@click')) return true;
+    if (style.cursor !== 'pointer') return false;
+    const parent = element.parentElement;
+    return !parent || getComputedStyle(parent).cursor !== 'pointer';
+  }
+
+  /** At most `limit` elements below: anything bigger holds content of its own, and reading its text would cost the whole subtree. */
+  function isSmallSubtree(element: Element, limit: number): boolean {
+    let seen = 0;
+    const stack: Element[] = [element];
+    while (stack.length > 0) {
+      const current = stack.pop() as Element;
+      for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
+        if (++seen > limit) return false;
+        stack.push(child);
+      }
+    }
+    return true;
+  }
+
+  function inspectClickable(element: Element, prefix: string): void {
+    if (clickables.length >= options.maxClickables || element.childElementCount > 6) return;
+    if (element.localName === 'input' || element.localName === 'textarea' || element.localName === 'select') return;
+    if (!isSmallSubtree(element, 12)) return;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    // A leaf with a few words may be merged into its parent's text by the snapshot; anything longer has its own node.
+    if (hasWords.test(text) && (element.childElementCount > 0 || text.length > 40)) return;
+    const box = roundedBox(element);
+    if (box.width <= 0 || box.height <= 0) return;
+    const style = getComputedStyle(element);
+    if (style.visibility === 'hidden' || style.display === 'none' || !looksClickable(element, style)) return;
+    const fact: ClickableFact = { box, selector: cssPath(element, prefix), tag: element.localName };
+    if (hasWords.test(text)) fact.text = text;
+    const label = ownLabel(element);
+    if (label) fact.label = label.replace(/\s+/g, ' ').slice(0, 80);
+    const icon = iconWords(element) ?? (element.localName === 'img' || element.localName === 'svg' || element.localName === 'canvas' ? 'image' : undefined);
+    if (icon) fact.icon = icon;
+    const near = nearText(element);
+    if (near) fact.near = near;
+    const track = trackPosition(element, style);
+    if (track !== undefined && track >= 0 && track <= 100) fact.track = track;
+    clickables.push(fact);
+  }
+
+  function inspectControl(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): void {
+    const box = roundedBox(element);
+    if (box.width <= 0 || box.height <= 0) return;
+    const tag = element.localName as ControlFact['tag'];
+    const type = tag === 'input' ? (element as HTMLInputElement).type : tag;
+    const fact: ControlFact = {
+      box,
+      tag,
+      type,
+      required: element.required || element.getAttribute('aria-required') === 'true',
+      readonly: (tag !== 'select' && (element as HTMLInputElement).readOnly) || element.getAttribute('aria-readonly') === 'true',
+      password: type === 'password',
+      multiple: tag === 'select' && (element as HTMLSelectElement).multiple,
+    };
+    for (const name of ['min', 'max', 'step', 'pattern'] as const) {
+      const value = element.getAttribute(name);
+      if (value) fact[name] = value.slice(0, 80);
+    }
+    const maxLength = tag === 'select' ? -1 : (element as HTMLInputElement).maxLength;
+    if (maxLength > 0) fact.maxLength = maxLength;
+    const value = tag === 'select' || fact.password ? '' : (element as HTMLInputElement).value;
+    if (value && /^\s|\s$|\s\s/.test(value)) fact.exactValue = value.slice(0, 500);
+    controls.push(fact);
+  }
+
   for (let r = 0; r < roots.length; r++) {
-    const root = roots[r] as Document | ShadowRoot;
+    const { root, prefix } = roots[r] as { root: Document | ShadowRoot; prefix: string };
     const all = root.querySelectorAll('*');
     totalElements += all.length;
     for (let i = 0; i < all.length; i++) {
-      const shadow = (all[i] as Element).shadowRoot;
-      if (shadow) roots.push(shadow);
+      const element = all[i] as Element;
+      const shadow = element.shadowRoot;
+      if (shadow) roots.push({ root: shadow, prefix: cssPath(element, prefix) });
+      const tag = element.localName;
+      if (tag === 'input' || tag === 'textarea' || tag === 'select') {
+        inspectControl(element as HTMLInputElement);
+      } else if (tag === 'canvas') {
+        const rect = element.getBoundingClientRect();
+        const width = Math.min(rect.right, viewportWidth) - Math.max(rect.left, 0);
+        const height = Math.min(rect.bottom, viewportHeight) - Math.max(rect.top, 0);
+        if (width > 0 && height > 0) canvasArea += width * height;
+      } else if (tag === 'svg' && !(element as SVGElement).ownerSVGElement) {
+        const rect = element.getBoundingClientRect();
+        const labelled = element.getAttribute('aria-label') || element.getAttribute('aria-labelledby') || element.querySelector(':scope > title')?.textContent?.trim();
+        const host = element.parentElement?.closest(labeledHostSelector);
+        const hostLabelled = host && (host.getAttribute('aria-label') || host.textContent?.trim());
+        if (rect.width > 0 && rect.height > 0 && !labelled && !hostLabelled) svgOnlyIcons++;
+      } else if ((tag === 'li' || element.getAttribute('role') === 'treeitem') && element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul')) {
+        const list = element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul') as Element;
+        const listBox = list.getBoundingClientRect();
+        const box = roundedBox(element);
+        if (box.width > 0 && box.height > 0) sublists.push({ box, open: listBox.width > 0 && listBox.height > 0 });
+      }
+      if (!(element instanceof SVGElement) || tag === 'svg') inspectClickable(element, prefix);
+      const expanded = element.getAttribute('aria-expanded');
+      if (expanded === 'true' || expanded === 'false' || tag === 'summary') {
+        const box = roundedBox(element);
+        const open = tag === 'summary' ? (element.parentElement as HTMLDetailsElement | null)?.open === true : expanded === 'true';
+        if (box.width > 0 && box.height > 0) toggles.push({ box, expanded: open, summary: tag === 'summary' });
+      }
     }
-    root.querySelectorAll('canvas').forEach((canvas) => {
-      const rect = canvas.getBoundingClientRect();
-      const width = Math.min(rect.right, viewportWidth) - Math.max(rect.left, 0);
-      const height = Math.min(rect.bottom, viewportHeight) - Math.max(rect.top, 0);
-      if (width > 0 && height > 0) canvasArea += width * height;
-    });
-    root.querySelectorAll('svg').forEach((svg) => {
-      if (svg.ownerSVGElement) return;
-      const rect = svg.getBoundingClientRect();
-      if (rect.width <= 0 || rect.height <= 0) return;
-      const ownLabel = svg.getAttribute('aria-label') || svg.getAttribute('aria-labelledby')
-        || svg.querySelector(':scope > title')?.textContent?.trim();
-      if (ownLabel) return;
-      const host = svg.parentElement?.closest(labeledHostSelector);
-      if (host && (host.getAttribute('aria-label') || host.textContent?.trim())) return;
-      svgOnlyIcons++;
-    });
-    root.querySelectorAll('input,select,textarea,[aria-required="true"]').forEach((element) => {
-      const isRequired = (element as HTMLInputElement).required || element.getAttribute('aria-required') === 'true';
-      const isPassword = element.localName === 'input' && (element as HTMLInputElement).type === 'password';
-      if (!isRequired && !isPassword) return;
-      const rect = element.getBoundingClientRect();
-      const box = { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
-      if (isRequired) requiredBoxes.push(box);
-      if (isPassword) passwordBoxes.push(box);
-    });
   }
   const scrolling = document.scrollingElement ?? document.documentElement;
+  const ogTitle = document.querySelector('meta[property="og:title"]')?.getAttribute('content')?.trim();
+  const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
   return {
-    title: document.title,
+    title: document.title.trim() || ogTitle || h1 || '',
     viewportWidth,
     viewportHeight,
     scrollX: window.scrollX,
@@ -85,7 +328,9 @@ export function collectPageMetrics(): PageMetrics {
     totalElements,
     canvasShare: Math.min(1, canvasArea / Math.max(1, viewportWidth * viewportHeight)),
     svgOnlyIcons,
-    requiredBoxes,
-    passwordBoxes,
+    controls,
+    clickables,
+    sublists,
+    toggles,
   };
 }

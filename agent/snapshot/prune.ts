@@ -1,21 +1,29 @@
-import { matchesKeywords } from './keywords';
+import { findAnchors, type Anchors } from './anchors';
+import { classify, isActionable, type NodeKind } from './classify';
+import { foldControlContent } from './control-content';
+import { measureText } from './density';
+import { findInlineGroups, type InlineGroup } from './inline';
+import { matchesKeywords, textMatchesKeywords, type Keyword } from './keywords';
 import type { FlatNode } from './raw';
-import {
-  CONTENT_ROLES, FORM_CONTROL_ROLES, INTERACTIVE_ROLES, NAMED_CONTAINER_ROLES, PLAIN_TEXT_ROLES,
-  TABLE_CELL_ROLES, URGENT_ROLES,
-} from './roles';
-import { enclosingTable, foldTableRows, markSiteChrome, markSubtrees } from './structure';
+import { defaultCollapsedRegions } from './regions';
+import { FORM_CONTROL_ROLES } from './roles';
+import { enclosingTable, foldDataRows } from './tables';
+import { EXPANDED_TEXT_CHARS, LEDE_TEXT_CHARS } from './serialize';
 import type { SnapshotNode } from './types';
 
 /**
- * Passes 1–3 of the seeds' filter, as a pure function over the flattened snapshot:
- * 1. drop page chrome (unless it holds a keyword match) and contentless wrappers (their children stay);
- * 2. keep semantic roles and meaningful text, folding each table row into one line;
- * 3. score: controls > links/buttons > headings > text, +viewport, +keyword, +inside a dialog.
- * Pass 4 (budget) lives in budget.ts.
+ * Which nodes get a line, how they rank, and what is pinned, as a pure function over the flattened snapshot:
+ * 1. fold data rows and running text (inline.ts) into one line each; drop contentless wrappers (their
+ *    children stay);
+ * 2. keep semantic roles, every actionable element and every meaningful text, however short;
+ * 3. score: controls > links/buttons > headings > text, +viewport, +keyword, +dialog, +new since the last
+ *    look, +asked for; pin what must be seen (dialogs, filled controls, the headline block, the home link,
+ *    keyword matches, what the agent found or expanded);
+ * 4. mark the regions collapsed by default (regions.ts).
+ * The budget (budget.ts) then decides what else collapses into stubs.
  */
 
-export type NodeKind = 'urgent' | 'control' | 'interactive' | 'heading' | 'status' | 'image' | 'container' | 'content' | 'text';
+export type { NodeKind } from './classify';
 
 const BASE_SCORE: Record<NodeKind, number> = {
   urgent: 8,
@@ -31,65 +39,177 @@ const BASE_SCORE: Record<NodeKind, number> = {
 export const VIEWPORT_BONUS = 2;
 export const KEYWORD_BONUS = 20;
 export const DIALOG_BONUS = 3;
+export const NEW_BONUS = 10;
+export const FOCUS_BONUS = 40;
 /** For the section under a matching heading and the rows of a table with a matching row: the answer often sits next to the words. */
 export const KEYWORD_CONTEXT_BONUS = 4;
 export const KEYWORD_CONTEXT_LIMIT = 60;
-/**
- * Keyword matches beyond this many are no longer pinned (they still carry the keyword bonus): a keyword
- * like "paid" matching 1,000 ledger rows must not blow the context window.
- */
+/** Keyword matches beyond this many still carry the bonus but are not pinned: "paid" matching 1,000 ledger rows. */
 export const MAX_PINNED_KEYWORD_MATCHES = 150;
+/** What appeared since the last look is pinned only while it is a change, not a new page. */
+export const MAX_PINNED_NEW = 40;
 /** "View", "Edit", "Star" repeated down a list mean nothing without their row or card: rank them after it. */
 export const REPEATED_NAME_PENALTY = 1.5;
 export const REPEATED_NAME_MIN = 4;
+/** Shorter than this, a line after the headline is a byline or a caption, not the lede. */
+export const LEDE_MIN_CHARS = 80;
+
+/** Lower is more important: when pinned lines alone exceed the budget, the last ones give way first. */
+export enum Pin {
+  Urgent = 0,
+  Asked = 1,
+  Headline = 2,
+  FilledControl = 3,
+  Keyword = 4,
+  New = 5,
+}
 
 export interface Candidate {
   flat: FlatNode;
   kind: NodeKind;
-  /** Survives the token budget no matter what: keyword matches, filled controls, dialogs/alerts, mustKeep. */
-  pinned: boolean;
+  /** Running text printed as one line with its controls in place. */
+  group?: InlineGroup;
+  pin?: Pin;
   keyword: boolean;
-  /** Kept from a dropped chrome region (keyword or mustKeep): print its landmark. */
+  /** Kept from a collapsed region: print its landmark. */
   fromChrome: boolean;
+  score: number;
+  /** How much prose the line shows, when more than the default (the lede, an expanded region). */
+  textLimit?: number;
 }
 
 export interface PruneOptions {
-  /** Lower-cased (see normalizeKeywords). */
-  keywords: readonly string[];
+  keywords: readonly Keyword[];
   mustKeep?: (node: SnapshotNode) => boolean;
+  pageUrl: string;
+  title: string;
+  /** Indexes of nodes the agent expanded (their regions open, their content ranks first) or found (pinned). */
+  expanded: ReadonlySet<number>;
+  found: ReadonlySet<number>;
+  /** Refs of the previous look at the same page, to tell what is new. */
+  previousRefs?: ReadonlySet<string>;
 }
 
 export interface PruneResult {
   candidates: Candidate[];
+  /** Regions printed as stubs unless the budget or the agent opens them. */
+  collapsed: Set<number>;
   chromeRegions: number;
+  anchors: Anchors;
 }
 
 export function selectCandidates(flat: readonly FlatNode[], options: PruneOptions): PruneResult {
-  const chrome = markSiteChrome(flat, (item) => classify(flat, item) !== undefined);
+  const consumed = foldDataRows(flat);
+  foldControlContent(flat, consumed);
+  const groups = findInlineGroups(flat, consumed);
+  const kindOf = (item: FlatNode): NodeKind | undefined => (consumed[item.index] ? undefined : groups.has(item.index) ? groupKind(flat, groups.get(item.index) as InlineGroup) : classify(flat, item));
+  const density = measureText(flat);
+  const anchors = findAnchors(flat, options.pageUrl, options.title, density, (item) => kindOf(item) !== undefined);
+  const regions = defaultCollapsedRegions(flat, anchors, density, (item) => kindOf(item) !== undefined, options.expanded);
   const inDialog = markSubtrees(flat, (item) => item.node.role === 'dialog' || item.node.role === 'alertdialog');
-  const consumed = foldTableRows(flat);
+  // A dialog on screen is what the page is asking now: all of it shows (an off-screen drawer is just content).
+  const inOpenDialog = markSubtrees(flat, (item) => (item.node.role === 'dialog' || item.node.role === 'alertdialog') && item.node.inViewport);
+  const inCollapsed = markSubtrees(flat, (item) => regions.collapsed.has(item.index));
+  const inExpanded = expandedMask(flat, options.expanded);
+  const isNew = newSinceLastLook(flat, options.previousRefs);
+
   const candidates: Candidate[] = [];
   let keywordPins = 0;
+  let newPins = 0;
   for (const item of flat) {
     const node = item.node;
     const forced = options.mustKeep?.(node) ?? false;
     if (consumed[item.index] && !forced) continue;
-    let kind = classify(flat, item);
-    if (!kind && !forced) continue;
-    kind ??= 'text';
-    const keyword = matchesKeywords(node, options.keywords);
-    const fromChrome = chrome.mask[item.index] === 1;
-    if (fromChrome && !keyword && !forced) continue;
-    node.score = BASE_SCORE[kind] + (node.inViewport ? VIEWPORT_BONUS : 0) + (keyword ? KEYWORD_BONUS : 0)
-      + (inDialog[item.index] ? DIALOG_BONUS : 0);
-    const pinnedByKeyword = keyword && keywordPins < MAX_PINNED_KEYWORD_MATCHES;
-    const pinned = forced || pinnedByKeyword || kind === 'urgent' || (kind === 'control' && hasValue(node));
-    if (pinnedByKeyword) keywordPins++;
-    candidates.push({ flat: item, kind, pinned, keyword, fromChrome });
+    const kind = kindOf(item) ?? (forced ? 'text' : undefined);
+    if (!kind) continue;
+    const group = groups.get(item.index);
+    const keyword = matchesKeywords(node, options.keywords) || (!!group && groupMatches(flat, group, options.keywords));
+    const fresh = isNew[item.index] === 1;
+    const score = BASE_SCORE[kind] + (node.inViewport ? VIEWPORT_BONUS : 0) + (keyword ? KEYWORD_BONUS : 0)
+      + (inDialog[item.index] ? DIALOG_BONUS : 0) + (fresh ? NEW_BONUS : 0) + (inExpanded[item.index] ? FOCUS_BONUS : 0);
+    let pin: Pin | undefined;
+    if (kind === 'urgent' || inOpenDialog[item.index]) pin = Pin.Urgent;
+    else if (forced || options.found.has(item.index)) pin = Pin.Asked;
+    else if (anchors.block.has(item.index) || anchors.home === item.index) pin = Pin.Headline;
+    else if (kind === 'control' && (hasValue(node) || (inCollapsed[item.index] && FORM_CONTROL_ROLES.has(node.role) && isTextEntry(node)))) pin = Pin.FilledControl;
+    else if (keyword && keywordPins < MAX_PINNED_KEYWORD_MATCHES) pin = Pin.Keyword;
+    else if (fresh && newPins < MAX_PINNED_NEW) pin = Pin.New;
+    if (pin === Pin.Keyword) keywordPins++;
+    if (pin === Pin.New) newPins++;
+    const candidate: Candidate = { flat: item, kind, group, pin, keyword, fromChrome: inCollapsed[item.index] === 1, score };
+    if (inExpanded[item.index]) candidate.textLimit = EXPANDED_TEXT_CHARS;
+    candidates.push(candidate);
   }
+  markLede(candidates, anchors);
   rankRepeatedControlsAfterTheirContext(flat, candidates);
   boostKeywordContext(flat, candidates);
-  return { candidates, chromeRegions: chrome.regions };
+  return { candidates, collapsed: regions.collapsed, chromeRegions: regions.chromeRegions, anchors };
+}
+
+/** The first paragraph of prose after the headline (the lede) reads further than the rest: it says what the page is. */
+function markLede(candidates: readonly Candidate[], anchors: Anchors): void {
+  if (anchors.headline === undefined) return;
+  const lede = candidates.find((candidate) => candidate.flat.index > (anchors.headline as number) && !anchors.block.has(candidate.flat.index)
+    && (candidate.kind === 'text' || candidate.group !== undefined) && proseLength(candidate) >= LEDE_MIN_CHARS);
+  if (lede) lede.textLimit = Math.max(lede.textLimit ?? 0, LEDE_TEXT_CHARS);
+}
+
+function proseLength(candidate: Candidate): number {
+  if (!candidate.group) return (candidate.flat.node.text ?? candidate.flat.node.name ?? '').length;
+  return candidate.group.pieces.reduce((sum, piece) => sum + (piece.kind === 'text' ? piece.text.length : 0), 0);
+}
+
+/** A search box in the site header is how a person starts: it stays in view even when the header is collapsed. */
+function isTextEntry(node: SnapshotNode): boolean {
+  return node.role === 'searchbox' || node.role === 'textbox' || node.role === 'combobox';
+}
+
+function groupKind(flat: readonly FlatNode[], group: InlineGroup): NodeKind {
+  const host = flat[group.host]?.node;
+  if (host?.role === 'heading') return 'heading';
+  return group.pieces.some((piece) => piece.kind === 'element') ? 'interactive' : 'text';
+}
+
+function groupMatches(flat: readonly FlatNode[], group: InlineGroup, keywords: readonly Keyword[]): boolean {
+  return group.pieces.some((piece) => (piece.kind === 'text' ? textMatchesKeywords(piece.text, keywords) : matchesKeywords((flat[piece.index] as FlatNode).node, keywords)));
+}
+
+export function markSubtrees(flat: readonly FlatNode[], isRoot: (item: FlatNode) => boolean): Uint8Array {
+  const mask = new Uint8Array(flat.length);
+  for (const item of flat) {
+    if (!mask[item.index] && isRoot(item)) mask.fill(1, item.index, item.end);
+  }
+  return mask;
+}
+
+function expandedMask(flat: readonly FlatNode[], expanded: ReadonlySet<number>): Uint8Array {
+  const mask = new Uint8Array(flat.length);
+  for (const index of expanded) {
+    const item = flat[index];
+    if (item) mask.fill(1, item.index, item.end);
+  }
+  return mask;
+}
+
+/**
+ * Refs are stable across snapshots of the same page, so a ref the last look did not have is something that
+ * appeared since (a menu opened, a message shown). When most of the page is new, it is a new page instead.
+ */
+function newSinceLastLook(flat: readonly FlatNode[], previousRefs: ReadonlySet<string> | undefined): Uint8Array {
+  const mask = new Uint8Array(flat.length);
+  if (!previousRefs || previousRefs.size === 0) return mask;
+  let withRef = 0;
+  let fresh = 0;
+  for (const item of flat) {
+    if (!item.node.ref || item.node.ref.startsWith('c')) continue;
+    withRef++;
+    if (!previousRefs.has(item.node.ref)) fresh++;
+  }
+  if (fresh === 0 || fresh > withRef / 2) return mask;
+  for (const item of flat) {
+    if (item.node.ref && !item.node.ref.startsWith('c') && !previousRefs.has(item.node.ref)) mask.fill(1, item.index, item.end);
+  }
+  return mask;
 }
 
 /**
@@ -105,9 +225,9 @@ function rankRepeatedControlsAfterTheirContext(flat: readonly FlatNode[], candid
     const node = candidate.flat.node;
     const repeated = candidate.kind === 'interactive' && node.name && (nameCounts.get(node.name) ?? 0) >= REPEATED_NAME_MIN;
     if (repeated && !enclosingRow(flat, candidate.flat)) {
-      node.score -= REPEATED_NAME_PENALTY;
+      candidate.score -= REPEATED_NAME_PENALTY;
     } else if (node.role === 'row' && hasInteractiveDescendant(flat, candidate.flat)) {
-      node.score += BASE_SCORE.interactive - BASE_SCORE[candidate.kind];
+      candidate.score += BASE_SCORE.interactive - BASE_SCORE[candidate.kind];
     }
   }
 }
@@ -122,7 +242,7 @@ function enclosingRow(flat: readonly FlatNode[], item: FlatNode): FlatNode | und
 function hasInteractiveDescendant(flat: readonly FlatNode[], item: FlatNode): boolean {
   for (let index = item.index + 1; index < item.end; index++) {
     const child = flat[index];
-    if (child && (INTERACTIVE_ROLES.has(child.node.role) || child.node.clickable)) return true;
+    if (child && isActionable(child)) return true;
   }
   return false;
 }
@@ -134,7 +254,7 @@ function boostKeywordContext(flat: readonly FlatNode[], candidates: readonly Can
   const boost = (candidate: Candidate): void => {
     if (candidate.keyword || boosted.has(candidate)) return;
     boosted.add(candidate);
-    candidate.flat.node.score += KEYWORD_CONTEXT_BONUS;
+    candidate.score += KEYWORD_CONTEXT_BONUS;
   };
   candidates.forEach((match, position) => {
     if (!match.keyword) return;
@@ -166,69 +286,3 @@ export function hasValue(node: SnapshotNode): boolean {
   return (node.value !== undefined && node.value !== '') || checked === true || checked === 'mixed' || selected === true;
 }
 
-function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | undefined {
-  const node = item.node;
-  const role = node.role;
-  if (item.fragment) return isMeaningfulText(node.text) && !isLabelEcho(flat, item) ? 'text' : undefined;
-  if (URGENT_ROLES.has(role)) return 'urgent';
-  if (FORM_CONTROL_ROLES.has(role)) return 'control';
-  if (INTERACTIVE_ROLES.has(role)) return 'interactive';
-  const label = node.name ?? node.text;
-  if (PLAIN_TEXT_ROLES.has(role) || role === 'none' || role === 'presentation') {
-    if (node.clickable && node.ref && label) return 'interactive';
-    return isMeaningfulText(label) && !isLabelEcho(flat, item) ? 'text' : undefined;
-  }
-  if (label && normalizeLabel(flat[item.parent]?.node.name) === normalizeLabel(label)) return undefined;
-  if (role === 'heading') return label ? 'heading' : undefined;
-  if (role === 'status' || role === 'progressbar' || role === 'meter' || role === 'log') {
-    return label || node.value ? 'status' : undefined;
-  }
-  if (role === 'img') return node.name ? 'image' : undefined;
-  if (TABLE_CELL_ROLES.has(role) || role === 'listitem') {
-    return label && !echoesInteractiveDescendant(flat, item, label) ? 'content' : undefined;
-  }
-  if (CONTENT_ROLES.has(role)) return label ? 'content' : undefined;
-  if (NAMED_CONTAINER_ROLES.has(role)) return node.name ? 'container' : undefined;
-  if (node.clickable && node.ref && label) return 'interactive';
-  return isMeaningfulText(label) ? 'text' : undefined;
-}
-
-/** At least two letters or digits: drops separators, bullets and lone punctuation. */
-export function isMeaningfulText(value: string | undefined): boolean {
-  return !!value && /[\p{L}\p{N}][^]*[\p{L}\p{N}]/u.test(value);
-}
-
-function normalizeLabel(value: string | undefined): string {
-  return (value ?? '').toLowerCase().replace(/[\s:*]+$/, '').trim();
-}
-
-/** A bare label string next to the control it names (`Search` beside textbox "Search") says nothing new. */
-function isLabelEcho(flat: readonly FlatNode[], item: FlatNode): boolean {
-  const text = normalizeLabel(item.node.text ?? item.node.name);
-  const parent = flat[item.parent];
-  if (parent && normalizeLabel(parent.node.name) === text) return true;
-  const next = flat[item.index + 1];
-  if (next && next.parent === item.parent && normalizeLabel(next.node.name) === text) return true;
-  const previous = previousSibling(flat, item);
-  return !!previous && normalizeLabel(previous.node.name) === text;
-}
-
-function previousSibling(flat: readonly FlatNode[], item: FlatNode): FlatNode | undefined {
-  let index = item.index - 1;
-  while (index > item.parent) {
-    const candidate = flat[index];
-    if (!candidate) return undefined;
-    if (candidate.parent === item.parent) return candidate;
-    index = candidate.parent;
-  }
-  return undefined;
-}
-
-/** A cell or list item whose label is just its link's name: the link line already says it. */
-function echoesInteractiveDescendant(flat: readonly FlatNode[], item: FlatNode, label: string): boolean {
-  for (let index = item.index + 1; index < item.end; index++) {
-    const child = flat[index];
-    if (child && INTERACTIVE_ROLES.has(child.node.role) && child.node.name === label) return true;
-  }
-  return false;
-}

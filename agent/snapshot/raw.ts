@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANDMARK_ROLES, VALUE_TEXT_ROLES } from './roles';
+import { collapseWhitespace } from './text';
 import type { Box, NodeStates, SnapshotNode } from './types';
 
 /** One node of `page.ariaSnapshotJSON({ mode: 'ai', boxes: true })`; unknown keys are tolerated. */
@@ -72,12 +73,11 @@ export interface Viewport {
   height: number;
 }
 
-export function collapseWhitespace(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+export function parseSnapshot(json: unknown): Array<string | AriaJsonNode> {
+  return ariaSnapshotSchema.parse(json);
 }
 
-export function flattenSnapshot(json: unknown, viewport: Viewport): RawSnapshot {
-  const roots = ariaSnapshotSchema.parse(json);
+export function flattenSnapshot(roots: Array<string | AriaJsonNode>, viewport: Viewport): RawSnapshot {
   const state: FlattenState = { flat: [], refs: new Map(), rawChars: 0, viewport };
   for (const root of roots) visit(state, root, { parent: -1, depth: 0, offsetX: 0, offsetY: 0, parentInViewport: true });
   return { flat: state.flat, refs: state.refs, rawChars: state.rawChars };
@@ -142,15 +142,16 @@ function toSnapshotNode(raw: AriaJsonNode, ctx: VisitContext, viewport: Viewport
     role: raw.role,
     states: toStates(raw),
     inViewport: hasArea ? intersectsViewport(box, viewport) : ctx.parentInViewport,
-    score: 0,
   };
   if (raw.ref) node.ref = raw.ref;
   if (raw.cursor === 'pointer') node.clickable = true;
   if (raw.name) node.name = collapseWhitespace(raw.name);
-  const text = raw.text === undefined ? undefined : collapseWhitespace(raw.text);
-  if (text) {
-    if (VALUE_TEXT_ROLES.has(raw.role)) node.value = text;
-    else node.text = text;
+  // A control's value is printed exactly as the page holds it: leading, trailing and double spaces matter to a copy.
+  if (raw.text !== undefined && VALUE_TEXT_ROLES.has(raw.role)) {
+    if (raw.text !== '') node.value = raw.text;
+  } else if (raw.text !== undefined) {
+    const text = collapseWhitespace(raw.text);
+    if (text) node.text = text;
   }
   if (raw.url !== undefined) node.url = raw.url;
   if (raw.placeholder) node.placeholder = collapseWhitespace(raw.placeholder);

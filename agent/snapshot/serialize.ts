@@ -1,15 +1,36 @@
+import { textMatchesKeywords, type Keyword } from './keywords';
 import { PLAIN_TEXT_ROLES } from './roles';
-import type { NodeStates, ScrollState, SnapshotNode } from './types';
+import { shortenText } from './text';
+import type { NodeStates, ScrollState, SnapshotNode, StubCounts } from './types';
+
+/**
+ * The page state's line grammar. Every string that comes from the page — names, text, values, placeholders,
+ * addresses, hints, the URL and title — is printed JSON-quoted (an address only bare when it is plain
+ * printable ASCII without quotes, brackets or spaces), so a newline, a `[e99]`, `</page_state>` or a fake
+ * header inside it stays inside its quotes. Everything outside quotes is ours:
+ *   [ref] role "name" : "text" key=value → /address (states)
+ *   [ref] text "running text" [ref] link "in place" → /address "more text"
+ *   [ref] navigation "Main" (collapsed: 34 links, 2 buttons — "Home", "World", …)
+ */
 
 export const MAX_NAME_CHARS = 120;
-export const MAX_TEXT_CHARS = 240;
-export const MAX_URL_CHARS = 200;
+/** Prose shows its whole first sentences up to this many characters (a longer first sentence whole, up to FIRST_SENTENCE_MAX). */
+export const MAX_TEXT_CHARS = 150;
+export const FIRST_SENTENCE_MAX = 400;
+/** The article's opening paragraph (the lede) and what the agent expanded read further. */
+export const LEDE_TEXT_CHARS = 400;
+export const EXPANDED_TEXT_CHARS = 2000;
+export const MAX_VALUE_CHARS = 240;
+export const MAX_URL_CHARS = 70;
 export const MAX_OPTIONS_SHOWN = 8;
 export const MAX_INDENT = 8;
+export const MAX_HINT_CHARS = 40;
+/** Content whose label is prose (shortened at sentence ends), not a control's name. */
+const READ_AS_TEXT = new Set([...PLAIN_TEXT_ROLES, 'listitem', 'row', 'heading', 'cell', 'gridcell', 'caption', 'blockquote', 'note', 'definition', 'term']);
 
 /** The role word the model sees: generic wrappers read as plain text, or as `clickable` when they take clicks. */
 export function displayRole(node: SnapshotNode): string {
-  if (node.role === 'generic' && node.clickable) return 'clickable';
+  if ((node.role === 'generic' || node.role === 'none' || node.role === 'presentation') && (node.clickable || node.selector)) return 'clickable';
   return PLAIN_TEXT_ROLES.has(node.role) ? 'text' : node.role;
 }
 
@@ -17,20 +38,44 @@ export function truncate(value: string, max: number): string {
   return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
 }
 
-/** JSON-quoted (so a page cannot forge line breaks or quotes); a clipped value notes its full length outside the quotes. */
-function quote(value: string, max: number): string {
-  const quoted = JSON.stringify(truncate(value, max));
-  return value.length <= max ? quoted : `${quoted} (${value.length} chars)`;
+/** JSON-quoted; a clipped value says how much is left out, outside the quotes. */
+export function quote(value: string, max: number): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(truncate(value, max))} (+${value.length - max + 1} chars)`;
+}
+
+/** Long text keeps its whole first sentences, and says how much more there is. */
+export function quoteText(value: string, max: number = MAX_TEXT_CHARS): string {
+  const shortened = shortenText(value, max, Math.max(max, FIRST_SENTENCE_MAX));
+  const quoted = JSON.stringify(shortened.text);
+  return shortened.omitted > 0 ? `${quoted} (+${shortened.omitted} chars)` : quoted;
+}
+
+/** Campaign-tracking parameters (a web-wide convention, not any site's): they say nothing about where a link goes. */
+const TRACKING_PARAM = /([?&])(utm_[a-z]+|fbclid|gclid|mc_[a-z]+|ref_src)=[^&#]*/gi;
+
+/** Plain addresses print bare; anything a page could use to break out of the line is quoted. */
+export function formatAddress(url: string, origin: string | undefined): string {
+  let shown = url.replace(TRACKING_PARAM, '$1').replace(/[?&]+(?=#|$)/, '').replace(/\?&+/, '?').replace(/&{2,}/g, '&');
+  if (origin && shown.startsWith(origin) && /^[/?#]/.test(shown.slice(origin.length))) shown = shown.slice(origin.length);
+  shown = truncate(shown, MAX_URL_CHARS);
+  return /^[\x21-\x7e]+$/.test(shown) && !/["\\[\]<>]/.test(shown) ? shown : JSON.stringify(shown);
+}
+
+/** A bare token for simple values (min=1, step=0.5), quoted otherwise. */
+function token(value: string): string {
+  return /^[\w.:+-]{1,40}$/.test(value) ? value : quote(value, 60);
 }
 
 /** One-line description for messages: `link "linux"`, `button "Follow"`, `textbox "Email"`. */
 export function describeNode(node: SnapshotNode): string {
-  const label = node.name ?? node.text ?? node.placeholder;
+  const label = node.name ?? node.text ?? node.placeholder ?? node.hint?.label;
   const role = displayRole(node);
   return label ? `${role} ${quote(label, 60)}` : role;
 }
 
-function formatStates(states: NodeStates): string[] {
+export function formatStates(node: SnapshotNode): string[] {
+  const states: NodeStates = node.states;
   const parts: string[] = [];
   if (states.level !== undefined) parts.push(`level ${states.level}`);
   if (states.checked === true) parts.push('checked');
@@ -38,50 +83,117 @@ function formatStates(states: NodeStates): string[] {
   if (states.selected) parts.push('selected');
   if (states.pressed === true) parts.push('pressed');
   if (states.pressed === 'mixed') parts.push('pressed=mixed');
-  if (states.expanded) parts.push('expanded');
+  if (node.folder) parts.push(node.folder.open ? 'folder, open' : 'folder, closed');
+  else if (states.expanded === true) parts.push('expanded');
+  else if (states.expanded === false) parts.push('collapsed');
   if (states.disabled) parts.push('disabled');
+  if (states.readonly) parts.push('readonly');
   if (states.required) parts.push('required');
   if (states.invalid) parts.push('invalid');
+  if (node.track !== undefined) parts.push(`at ${node.track}% of its track`);
   return parts;
 }
 
-function formatOptions(options: string[], keywords: readonly string[]): string {
+function formatOptions(options: string[], keywords: readonly Keyword[]): string {
   const shown = options.slice(0, MAX_OPTIONS_SHOWN);
   for (const option of options.slice(MAX_OPTIONS_SHOWN)) {
-    const lower = option.toLowerCase();
-    if (keywords.some((keyword) => lower.includes(keyword))) shown.push(option);
+    if (textMatchesKeywords(option, keywords)) shown.push(option);
   }
   const more = options.length - shown.length;
   const list = shown.map((option) => quote(option, 60)).join(', ');
   return more > 0 ? `options: ${list} (+${more} more)` : `options: ${list}`;
 }
 
+function formatControl(node: SnapshotNode): string[] {
+  const control = node.control;
+  if (!control) return [];
+  const parts: string[] = [];
+  if (control.type) parts.push(control.type === 'multiline' ? 'multiline' : `type=${control.type}`);
+  if (control.multiple) parts.push('multiple');
+  for (const key of ['min', 'max', 'step'] as const) {
+    const value = control[key];
+    if (value !== undefined) parts.push(`${key}=${token(value)}`);
+  }
+  if (control.pattern !== undefined) parts.push(`pattern=${quote(control.pattern, 60)}`);
+  if (control.maxLength !== undefined) parts.push(`maxlength=${control.maxLength}`);
+  return parts;
+}
+
+function formatHint(node: SnapshotNode): string[] {
+  const hint = node.hint;
+  if (!hint || node.name) return [];
+  const parts: string[] = [];
+  if (hint.label) parts.push(`label=${quote(hint.label, MAX_HINT_CHARS)}`);
+  if (hint.icon) parts.push(`icon=${quote(hint.icon, MAX_HINT_CHARS)}`);
+  if (hint.near) parts.push(`near=${quote(hint.near, MAX_HINT_CHARS)}`);
+  return parts;
+}
+
 export interface LineContext {
   depth: number;
-  /** Lower-cased task keywords, to surface matching <select> options beyond the first few. */
-  keywords: readonly string[];
-  /** Show the landmark (for page-chrome nodes kept because they match a keyword). */
+  /** How much prose this line shows (MAX_TEXT_CHARS unless it is the lede or was expanded). */
+  textLimit?: number;
+  keywords: readonly Keyword[];
+  /** Show the landmark (for nodes printed out of a collapsed region). */
   showLandmark: boolean;
+  origin?: string;
+}
+
+/** An element's own part of a line: `[e14] link "analytical-engine" → /ada/analytical-engine (states)`. */
+export function formatElement(node: SnapshotNode, ctx: Omit<LineContext, 'depth'>, withNotes = true): string {
+  const parts: string[] = [];
+  if (node.ref) parts.push(`[${node.ref}]`);
+  parts.push(displayRole(node));
+  const label = node.name ?? node.text;
+  const textLimit = ctx.textLimit ?? MAX_TEXT_CHARS;
+  if (label) parts.push(READ_AS_TEXT.has(node.role) || !node.name ? quoteText(label, textLimit) : quote(label, MAX_NAME_CHARS));
+  if (node.name && node.text && node.text !== node.name) parts.push(`: ${quoteText(node.text, textLimit)}`);
+  if (node.placeholder && node.placeholder !== node.name) parts.push(`placeholder=${quote(node.placeholder, 60)}`);
+  if (node.value !== undefined) parts.push(`value=${quote(node.value, MAX_VALUE_CHARS)}`);
+  parts.push(...formatControl(node), ...formatHint(node));
+  if (node.options?.length) parts.push(formatOptions(node.options, ctx.keywords));
+  if (node.url !== undefined && node.url !== '') parts.push(`→ ${formatAddress(node.url, ctx.origin)}`);
+  if (withNotes) {
+    const notes = formatStates(node);
+    if (ctx.showLandmark && node.landmark) notes.push(`in ${node.landmark}`);
+    if (notes.length) parts.push(`(${notes.join(', ')})`);
+  }
+  return parts.join(' ');
+}
+
+export function indent(depth: number): string {
+  return ' '.repeat(Math.min(depth, MAX_INDENT));
 }
 
 /** `[e14] link "analytical-engine" → /ada/analytical-engine`, indented by nesting depth. */
 export function formatNodeLine(node: SnapshotNode, ctx: LineContext): string {
-  const parts: string[] = [];
-  if (node.ref) parts.push(`[${node.ref}]`);
-  parts.push(displayRole(node));
-  const isPlainText = PLAIN_TEXT_ROLES.has(node.role) || node.role === 'listitem' || node.role === 'row';
-  const maxLabel = isPlainText ? MAX_TEXT_CHARS : MAX_NAME_CHARS;
-  const label = node.name ?? node.text;
-  if (label) parts.push(quote(label, maxLabel));
-  if (node.name && node.text && node.text !== node.name) parts.push(`: ${quote(node.text, MAX_TEXT_CHARS)}`);
-  if (node.placeholder && node.placeholder !== node.name) parts.push(`placeholder=${quote(node.placeholder, 60)}`);
-  if (node.value !== undefined) parts.push(`value=${quote(node.value, MAX_TEXT_CHARS)}`);
-  if (node.options?.length) parts.push(formatOptions(node.options, ctx.keywords));
-  if (node.url) parts.push(`→ ${truncate(node.url, MAX_URL_CHARS)}`);
-  const notes = formatStates(node.states);
-  if (ctx.showLandmark && node.landmark) notes.push(`in ${node.landmark}`);
-  if (notes.length) parts.push(`(${notes.join(', ')})`);
-  return ' '.repeat(Math.min(ctx.depth, MAX_INDENT)) + parts.join(' ');
+  return indent(ctx.depth) + formatElement(node, ctx);
+}
+
+const COUNT_WORDS: Array<[keyof StubCounts, string, string]> = [
+  ['links', 'link', 'links'], ['buttons', 'button', 'buttons'], ['fields', 'field', 'fields'], ['rows', 'row', 'rows'],
+  ['items', 'item', 'items'], ['headings', 'heading', 'headings'], ['texts', 'text', 'texts'],
+];
+
+export function formatCounts(counts: StubCounts): string {
+  const parts = COUNT_WORDS.filter(([key]) => counts[key] > 0).map(([key, one, many]) => `${counts[key]} ${counts[key] === 1 ? one : many}`);
+  return parts.length ? parts.join(', ') : 'nothing readable';
+}
+
+/** `[e7] navigation "Main" (collapsed: 34 links, 2 buttons — "Home", "World", …)`. */
+export function formatStubLine(node: SnapshotNode | undefined, ref: string, kind: 'region' | 'run', counts: StubCounts, samples: readonly string[], depth: number): string {
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const role = kind === 'run' ? 'more' : stubRole(node);
+  const name = kind === 'region' && node?.name ? ` ${quote(node.name, 60)}` : '';
+  const shown = samples.map((sample) => JSON.stringify(truncate(sample, 24))).join(', ');
+  const examples = shown ? ` — ${shown}${total > samples.length ? ', …' : ''}` : '';
+  return `${indent(depth)}[${ref}] ${role}${name} (collapsed: ${formatCounts(counts)}${examples})`;
+}
+
+function stubRole(node: SnapshotNode | undefined): string {
+  if (!node) return 'section';
+  if (node.role === 'generic' || node.role === 'none' || node.role === 'presentation') return node.clickable ? 'clickable' : 'section';
+  return node.role;
 }
 
 export interface HeaderFacts {
@@ -89,21 +201,19 @@ export interface HeaderFacts {
   title: string;
   scroll: ScrollState;
   rawNodes: number;
-  prunedNodes: number;
-  chromeRegions: number;
-  overBudget: number;
+  lines: number;
+  collapsed: number;
   belowFold: number;
 }
 
 export function formatHeader(facts: HeaderFacts): string {
   const { scroll } = facts;
-  const counts = [`${facts.rawNodes} nodes`, `${facts.prunedNodes} pruned`];
-  if (facts.chromeRegions > 0) counts[1] += ` (incl. ${facts.chromeRegions} chrome region${facts.chromeRegions === 1 ? '' : 's'})`;
-  if (facts.overBudget > 0) counts.push(`${facts.overBudget} trimmed to fit the token budget`);
+  const counts = [`${facts.rawNodes} nodes`, `${facts.lines} lines`];
+  if (facts.collapsed > 0) counts.push(`${facts.collapsed} collapsed (expand <ref> to open one, find "<text>" to search all)`);
   counts.push(`${facts.belowFold} below the fold`);
   return [
-    `URL: ${facts.url}`,
-    `Title: ${facts.title}`,
+    `URL: ${JSON.stringify(facts.url)}`,
+    `Title: ${JSON.stringify(facts.title)}`,
     `Scroll: ${Math.round(scroll.y)}/${Math.round(scroll.maxY)} px (viewport ${scroll.viewportHeight}) · ${counts.join(', ')}`,
   ].join('\n');
 }

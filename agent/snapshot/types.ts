@@ -18,6 +18,26 @@ export interface NodeStates {
   pressed?: boolean | 'mixed';
   level?: number;
   invalid?: boolean;
+  readonly?: boolean;
+}
+
+/** What the page says about a form control beyond its role (from the page-side facts, matched by box). */
+export interface ControlInfo {
+  /** The input type when it tells the model how to fill it (date, time, number, email, file, range, …), or `multiline`. */
+  type?: string;
+  min?: string;
+  max?: string;
+  step?: string;
+  pattern?: string;
+  maxLength?: number;
+  multiple?: boolean;
+}
+
+/** How a control without an accessible name presents itself: what a person would go by. */
+export interface Hint {
+  label?: string;
+  icon?: string;
+  near?: string;
 }
 
 export interface SnapshotNode {
@@ -34,6 +54,15 @@ export interface SnapshotNode {
   states: NodeStates;
   /** The snapshot marked it cursor:pointer (a clickable element whose role says nothing, e.g. a div). */
   clickable?: boolean;
+  control?: ControlInfo;
+  /** For a control with no accessible name: aria/title/alt text, icon words and the text beside it. */
+  hint?: Hint;
+  /** A list item or tree item holding a sub-list: a folder (open or not), as opposed to a leaf. */
+  folder?: { open: boolean };
+  /** A handle on a track (a slider without ARIA): its position along the track, 0–100. */
+  track?: number;
+  /** Set on elements the AI snapshot does not contain: the CSS path their `c<N>` ref resolves to. */
+  selector?: string;
   /** Viewport-relative CSS pixels of the top-level page (iframe offsets applied). */
   box?: Box;
   inViewport: boolean;
@@ -41,8 +70,6 @@ export interface SnapshotNode {
   landmark?: string;
   /** Ref of the enclosing <iframe> node when the node lives in a child frame. */
   frameRef?: string;
-  /** Set by pruning; higher survives the token budget first. */
-  score: number;
 }
 
 export interface DomConfidence {
@@ -90,16 +117,71 @@ export interface Observation {
   confidence: DomConfidence;
   vision?: { question: string; answer: string };
   stats: ObservationStats;
+  /** Regions and runs left out of the text, each printed as one line the model can `expand`. */
+  stubs: Stub[];
+  /** The whole flattened page, for `expand` and `find` (which read it without taking another snapshot). */
+  outline: Outline;
+}
+
+export interface StubCounts {
+  links: number;
+  buttons: number;
+  fields: number;
+  rows: number;
+  items: number;
+  headings: number;
+  texts: number;
+}
+
+/** A collapsed region (a landmark, a list, a table, a long run of siblings) shown as one line. */
+export interface Stub {
+  /** The ref printed on the stub line; `expand <ref>` opens it. */
+  ref: string;
+  /** Index of the collapsed node (region) or of the first node of the run, in the outline. */
+  index: number;
+  /** Exclusive end of what the stub covers, in the outline. */
+  end: number;
+  kind: 'region' | 'run';
+  /** For a run: how many siblings it spans, so `expand` opens exactly them. */
+  siblings: number;
+  counts: StubCounts;
+  /** Every ref the stub stands for (interactive or not), so nothing in it is lost for good. */
+  covers: ReadonlySet<string>;
+}
+
+export interface OutlineEntry {
+  node: SnapshotNode;
+  parent: number;
+  end: number;
+  depth: number;
+  fragment: boolean;
+}
+
+export interface Outline {
+  entries: readonly OutlineEntry[];
+  keywords: readonly string[];
+  /** Page origin, for printing same-site links as paths. */
+  origin?: string;
 }
 
 export interface ObserveOptions {
   keywords?: string[];
   tokenBudget?: number;
   mustKeep?: (node: SnapshotNode) => boolean;
+  /** Refs the agent asked to see (`expand`) or found (`find`): shown first, their regions open. */
+  focus?: PageFocus;
+  /** Refs of the previous observation of the same page: what is new (an opened menu, a message) ranks first. */
+  previousRefs?: ReadonlySet<string>;
   vision?: VisionHook;
   visionThreshold?: number;
   goal?: string;
   signal?: AbortSignal;
+}
+
+export interface PageFocus {
+  /** Refs to open: a region's subtree, or a run of `siblings` starting at the ref's node. */
+  expanded: ReadonlyMap<string, { kind: 'region' | 'run'; siblings: number }>;
+  found: ReadonlySet<string>;
 }
 
 export type ObservePage = Pick<Page, 'ariaSnapshotJSON' | 'evaluate' | 'url' | 'screenshot'>;

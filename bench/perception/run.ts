@@ -11,6 +11,9 @@ import { observe, type Observation } from '../../agent/snapshot';
 import { listenSite, type RunningSite } from '../../fixtures/lib/listen';
 import { widgetsSite } from '../../fixtures/sites/widgets/site';
 import { generatedPage, widgetPages, type BenchPage } from './pages';
+import { runRealPages, type RealPageOptions } from './real-pages';
+
+const DEFAULT_CORPUS = '../shared/corpora/article-pages';
 
 const WIDGETS = 'http://127.0.0.1:4102';
 const PEOPLE = 'http://127.0.0.1:4101';
@@ -135,4 +138,21 @@ async function main(): Promise<void> {
   if (lost > 0) process.exitCode = 1;
 }
 
-void main();
+function realPagesOptions(): RealPageOptions | undefined {
+  const at = args.indexOf('--real-pages');
+  if (at < 0) return undefined;
+  const next = args[at + 1];
+  const value = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+  return {
+    dir: next && !next.startsWith('--') ? next : DEFAULT_CORPUS,
+    runs: Number(value('--runs')) || 3,
+    limit: Number(value('--limit')) || undefined,
+    jsonOut: value('--json'),
+    dumpDir: value('--dump'),
+    keywords: value('--keywords')?.split(',').filter(Boolean) ?? [],
+  };
+}
+
+const realPages = realPagesOptions();
+if (realPages) void runRealPages(realPages).then((code) => (process.exitCode = code));
+else void main();

@@ -8,7 +8,9 @@ import { installGuards } from '../../../agent/browser/guards';
 import { ContextPages } from '../../../agent/browser/page-tracker';
 import { makeSecretResolver } from '../../../agent/browser/secrets';
 import { EvidenceStore } from '../../../agent/evidence/store';
-import { observe } from '../../../agent/snapshot';
+import { knownElements } from '../../../agent/loop/view';
+import { PageStateFocus } from '../../../agent/loop/page-state-focus';
+import { observe, type Observation, type ObserveOptions } from '../../../agent/snapshot';
 
 export const WIDGETS = 'http://127.0.0.1:4102';
 export const PEOPLE = 'http://127.0.0.1:4101';
@@ -21,7 +23,9 @@ export interface ActionHarness {
   store: EvidenceStore;
   policy: ActionPolicy;
   /** Takes a fresh observation of the active tab; its refs become the ones actions resolve against. */
-  look(): Promise<ReadonlyMap<string, KnownElement>>;
+  look(options?: Pick<ObserveOptions, 'keywords' | 'tokenBudget'>): Promise<ReadonlyMap<string, KnownElement>>;
+  /** The latest observation (after look()). */
+  observation(): Observation;
   /** The ref of the element with this role and name in the latest observation. */
   ref(role: string, name: string | RegExp): string;
   act(name: string, args?: Record<string, unknown>, options?: DispatchOptions): Promise<ActionResult>;
@@ -50,8 +54,10 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
     };
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tracker });
     let elements: ReadonlyMap<string, KnownElement> = new Map();
+    let latest: Observation | undefined;
+    const focus = new PageStateFocus();
     const heard: string[] = [];
-    const env = (): ActionEnv => ({ page: tracker.active, context, store, signal: new AbortController().signal, policy, tabs: tracker, elements, step: 1 });
+    const env = (): ActionEnv => ({ page: tracker.active, context, store, signal: new AbortController().signal, policy, tabs: tracker, elements, pageState: focus, step: 1 });
     const act = (name: string, args: Record<string, unknown> = {}, options?: DispatchOptions) => dispatch({ name, args }, env(), options);
     await use({
       tracker,
@@ -64,12 +70,15 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
         await page.route(url, route => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body>${body}</body></html>` }));
         await page.goto(url);
       },
-      async look() {
-        const observation = await observe(tracker.active);
-        const map = new Map<string, KnownElement>();
-        for (const [ref, node] of observation.refs) map.set(ref, { ref, role: node.role, name: node.name, text: node.text });
-        elements = map;
-        return map;
+      async look(options = {}) {
+        latest = await observe(tracker.active, { ...options, ...focus.forNextLook(tracker.active.url()) });
+        focus.remember(latest);
+        elements = knownElements(latest);
+        return elements;
+      },
+      observation() {
+        if (!latest) throw new Error('look() first');
+        return latest;
       },
       ref(role, name) {
         const found = [...elements.values()].find(e => e.role === role && (typeof name === 'string' ? e.name === name : name.test(e.name ?? '')));

@@ -21,8 +21,10 @@ export function metrics(overrides: Partial<PageMetrics> = {}): PageMetrics {
     totalElements: 100,
     canvasShare: 0,
     svgOnlyIcons: 0,
-    requiredBoxes: [],
-    passwordBoxes: [],
+    controls: [],
+    clickables: [],
+    sublists: [],
+    toggles: [],
     ...overrides,
   };
 }

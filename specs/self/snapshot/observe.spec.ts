@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { MASKED_VALUE, observe, VISION_SECTION_TITLE, type VisionHook } from '../../../agent/snapshot';
 
 const PROFILE = `
@@ -24,6 +24,12 @@ const PROFILE = `
 </main>
 <footer><a href="/terms">Terms</a></footer>`;
 
+/** The profile at a real-looking address, so its "Home" link points at the site's front page. */
+async function openProfile(page: Page): Promise<void> {
+  await page.route('http://profile.test/**', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: PROFILE }));
+  await page.goto('http://profile.test/ada');
+}
+
 test.describe('observe() on a live page', () => {
   test('every ref in the output resolves with page.getByRef to the element the line describes', async ({ page }) => {
     await page.setContent(PROFILE);
@@ -40,25 +46,24 @@ test.describe('observe() on a live page', () => {
     await expect(page.locator('#follow')).toHaveText('Unfollow');
   });
 
-  test('drops page chrome, keeps content, and prints the header', async ({ page }) => {
-    await page.setContent(PROFILE);
+  test('collapses page chrome into stubs, keeps content and the home link, and prints the header', async ({ page }) => {
+    await openProfile(page);
     const { text, title, scroll } = await observe(page);
     expect(title).toBe('Ada Lovelace (ada)');
-    expect(text).toMatch(/^URL: about:blank\nTitle: Ada Lovelace \(ada\)\nScroll: 0\/0 px \(viewport 900\) · \d+ nodes, \d+ pruned \(incl\. 2 chrome regions\), 0 below the fold\n/);
-    expect(text).not.toContain('Explore');
-    expect(text).not.toContain('Terms');
+    expect(text).toMatch(/^URL: "http:\/\/profile.test\/ada"\nTitle: "Ada Lovelace \(ada\)"\nScroll: 0\/0 px \(viewport 900\) · \d+ nodes, \d+ lines, 2 collapsed \(expand <ref> to open one, find "<text>" to search all\), 0 below the fold\n/);
+    expect(text).toMatch(/\[e\d+\] banner \(collapsed: 2 links — "Explore", "Pricing"\)\n \[e\d+\] link "Home" → \/\n/);
+    expect(text).toMatch(/\[e\d+\] contentinfo \(collapsed: 1 link — "Terms"\)$/);
     expect(text).toMatch(/\[e\d+\] heading "Ada Lovelace" \(level 1\)/);
     expect(text).toMatch(/\[e\d+\] link "analytical-engine" → \/ada\/analytical-engine/);
-    expect(text).toContain('text "1,234 followers · 12 following"');
+    expect(text).toMatch(/\[e\d+\] text "1,234 followers · 12 following"/);
     expect(text).toMatch(/row "engine \| 4,821"/);
     expect(scroll).toEqual({ x: 0, y: 0, maxY: 0, viewportHeight: 900, atEnd: true });
   });
 
-  test('keyword matches inside chrome survive, with their landmark noted', async ({ page }) => {
-    await page.setContent(PROFILE);
+  test('keyword matches inside chrome show under the stub of their region', async ({ page }) => {
+    await openProfile(page);
     const { text } = await observe(page, { keywords: ['Pricing'] });
-    expect(text).toMatch(/\[e\d+\] link "Pricing" → \/pricing \(in navigation\)/);
-    expect(text).not.toContain('Explore');
+    expect(text).toMatch(/\[e\d+\] banner \(collapsed: 1 link — "Explore"\)\n \[e\d+\] link "Home" → \/\n \[e\d+\] link "Pricing" → \/pricing\n/);
   });
 
   test('shows current values and states, marks required fields, and never prints a password', async ({ page }) => {

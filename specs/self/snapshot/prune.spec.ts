@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { buildObservation, MASKED_VALUE } from '../../../agent/snapshot';
 import type { AriaJsonNode } from '../../../agent/snapshot/raw';
+import type { ControlFact } from '../../../agent/snapshot/page-metrics';
+import { MAX_TEXT_CHARS } from '../../../agent/snapshot/serialize';
 import { bodyLines, box, el, metrics } from './helpers';
 
 const URL = 'http://127.0.0.1:4101/people/ada';
@@ -28,24 +30,32 @@ const profile = () =>
     el('button', { name: 'Follow', ref: 'e12', box: box(130) }),
   );
 
+const BANNER_STUB = '[e2] banner (collapsed: 2 links — "Pricing", "Docs")';
+const HOME_LINK = ' [e3] link "Home" → /';
+const FOOTER_STUB = '[e8] contentinfo (collapsed: 1 link, 1 text — "Terms", …)';
+
 test.describe('pass 1: page chrome and wrappers', () => {
-  test('drops banner, navigation and contentinfo subtrees and says so in the header', () => {
+  test('collapses banner and contentinfo into one stub line each, keeping the home link, and says so in the header', () => {
     const observation = buildObservation(profile(), metrics(), URL);
     expect(bodyLines(observation.text)).toEqual([
+      BANNER_STUB,
+      HOME_LINK,
       '[e10] heading "Ada Lovelace" (level 1)',
       '[e11] link "analytical-engine" → /ada/analytical-engine',
       '[e12] button "Follow"',
+      FOOTER_STUB,
     ]);
-    expect(observation.text).toContain('pruned (incl. 2 chrome regions)');
-    expect(observation.text.split('\n')[0]).toBe(`URL: ${URL}`);
+    expect(observation.text).toContain('2 collapsed (expand <ref> to open one');
+    expect(observation.text.split('\n')[0]).toBe(`URL: ${JSON.stringify(URL)}`);
+    expect(observation.stubs.map((stub) => stub.ref)).toEqual(['e2', 'e8']);
+    expect([...(observation.stubs[0]?.covers ?? [])]).toEqual(expect.arrayContaining(['e4', 'e5', 'e6']));
   });
 
-  test('keeps a keyword match inside chrome, noting its landmark, and nothing else of that region', () => {
+  test('a keyword match inside chrome shows under its stub; the rest of the region stays collapsed', () => {
     const observation = buildObservation(profile(), metrics(), URL, { keywords: ['pricing'] });
     const lines = bodyLines(observation.text);
-    expect(lines).toContain('[e5] link "Pricing" → /pricing (in navigation)');
-    expect(lines.join('\n')).not.toContain('Docs');
-    expect(lines.join('\n')).not.toContain('Terms');
+    expect(lines.slice(0, 3)).toEqual(['[e2] banner (collapsed: 1 link — "Docs")', HOME_LINK, ' [e5] link "Pricing" → /pricing']);
+    expect(lines.join('\n')).not.toContain('"Terms"\n');
   });
 
   test('a navigation inside main (pagination) is content, not chrome', () => {
@@ -54,7 +64,7 @@ test.describe('pass 1: page chrome and wrappers', () => {
       el('navigation', { name: 'Pagination', ref: 'e11', box: box(100) }, [el('link', { name: 'Next', ref: 'e12', url: '?page=2', box: box(100) })]),
     );
     const lines = bodyLines(buildObservation(json, metrics(), URL).text);
-    expect(lines).toEqual(['[e10] heading "Results" (level 1)', '[e11] navigation "Pagination"', ' [e12] link "Next" → ?page=2']);
+    expect(lines).toEqual([BANNER_STUB, HOME_LINK, '[e10] heading "Results" (level 1)', '[e11] navigation "Pagination"', ' [e12] link "Next" → ?page=2', FOOTER_STUB]);
   });
 
   test('a page that is nothing but chrome keeps its chrome', () => {
@@ -72,33 +82,41 @@ test.describe('pass 1: page chrome and wrappers', () => {
       ]),
     );
     expect(bodyLines(buildObservation(json, metrics(), URL).text)).toEqual([
+      BANNER_STUB,
+      HOME_LINK,
       '[e23] listitem "first item"',
       '[e24] dialog "Confirm"',
       ' [e26] button "OK"',
+      FOOTER_STUB,
     ]);
   });
 });
 
 test.describe('pass 2: semantic roles and meaningful text', () => {
-  test('keeps named images only, drops separators, collapses whitespace and truncates long text', () => {
-    const long = 'word '.repeat(100).trim();
+  test('keeps named images only, drops separators, collapses whitespace, keeps one-character content, shortens long text at a sentence end', () => {
+    const long = `${'First sentence has words. '.repeat(8)}${'word '.repeat(100).trim()}`;
     const json = site(
       el('img', { name: 'Avatar of Ada', ref: 'e20', box: box(70) }),
       el('img', { ref: 'e21', box: box(70) }),
+      el('img', { name: '[https://cdn.example/x/photo_123.jpg]', ref: 'e23', box: box(70) }),
       '·',
       '  many    spaces\n here ',
+      el('paragraph', { ref: 'e24', text: 'K', box: box(90) }),
+      el('paragraph', { ref: 'e25', text: '8', box: box(90) }),
+      el('paragraph', { ref: 'e26', text: '★', box: box(90) }),
       el('paragraph', { ref: 'e22', text: long, box: box(100) }),
     );
-    const lines = bodyLines(buildObservation(json, metrics(), URL).text);
-    expect(lines[0]).toBe('[e20] img "Avatar of Ada"');
-    expect(lines[1]).toBe('text "many spaces here"');
-    expect(lines[2]).toMatch(/^\[e22\] text "(word ){40,}[^"]*…" \(499 chars\)$/);
-    expect(lines).toHaveLength(3);
+    const lines = bodyLines(buildObservation(json, metrics(), URL).text).slice(2, -1);
+    expect(lines.slice(0, 5)).toEqual(['[e20] img "Avatar of Ada"', 'text "many spaces here"', '[e24] text "K"', '[e25] text "8"', '[e26] text "★"']);
+    // Whole sentences up to the limit, then a marker outside the quotes with how much is left.
+    const whole = 'First sentence has words. '.repeat(Math.floor(MAX_TEXT_CHARS / 'First sentence has words. '.length)).trim();
+    expect(lines[5]).toBe(`[e22] text "${whole} …" (+${long.length - whole.length} chars)`);
+    expect(lines).toHaveLength(6);
   });
 
   test('drops a label string that only repeats the name of the control beside it', () => {
     const json = site(el('generic', { ref: 'e20', box: box(70) }, ['Email:', el('textbox', { name: 'Email', ref: 'e21', box: box(70) })]));
-    expect(bodyLines(buildObservation(json, metrics(), URL).text)).toEqual(['[e21] textbox "Email"']);
+    expect(bodyLines(buildObservation(json, metrics(), URL).text).slice(2, -1)).toEqual(['[e21] textbox "Email"']);
   });
 
   test('folds each table row into one line and keeps links inside rows as their own lines', () => {
@@ -115,7 +133,7 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
       ]),
     );
     const observation = buildObservation(json, metrics(), URL);
-    expect(bodyLines(observation.text)).toEqual([
+    expect(bodyLines(observation.text).slice(2, -1)).toEqual([
       '[e20] table "People"',
       ' [e23] row "Name | Age"',
       ' [e26] row "Ada | 36"',
@@ -131,7 +149,7 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
         countries.map((name) => el('option', name === 'Spain' ? { name, selected: true } : { name }))),
     );
     const observation = buildObservation(json, metrics(), URL, { keywords: ['portugal'] });
-    expect(bodyLines(observation.text)).toEqual([
+    expect(bodyLines(observation.text).slice(2, -1)).toEqual([
       '[e20] combobox "Country" value="Spain" options: "France", "Spain", "Italy", "Peru", "Chad", "Iran", "Oman", "Cuba", "Portugal" (+1 more)',
     ]);
     expect(observation.refs.get('e20')?.options).toHaveLength(10);
@@ -139,12 +157,12 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
 
   test('a clickable generic with text reads as `clickable`', () => {
     const json = site(el('generic', { ref: 'e20', cursor: 'pointer', text: 'Open card', box: box(70) }));
-    expect(bodyLines(buildObservation(json, metrics(), URL).text)).toEqual(['[e20] clickable "Open card"']);
+    expect(bodyLines(buildObservation(json, metrics(), URL).text).slice(2, -1)).toEqual(['[e20] clickable "Open card"']);
   });
 });
 
 test.describe('values and states', () => {
-  test('shows values, checked/selected/expanded/disabled/pressed, and required from the metrics', () => {
+  test('shows values, checked/selected/expanded/collapsed/disabled/pressed, and required/readonly/type from the page facts', () => {
     const json = site(
       el('textbox', { name: 'Search', ref: 'e20', text: 'hello', box: box(70, 21, 258, 177) }),
       el('checkbox', { name: 'Remember me', ref: 'e21', checked: true, box: box(100) }),
@@ -154,8 +172,19 @@ test.describe('values and states', () => {
       el('button', { name: 'Bold', ref: 'e25', pressed: true, disabled: true, box: box(130) }),
       el('spinbutton', { name: 'Age', ref: 'e26', text: '42', box: box(160) }),
       el('textbox', { name: 'Email', ref: 'e27', placeholder: 'you@example.com', box: box(190) }),
+      el('button', { name: 'More', ref: 'e28', box: box(220, 20, 10, 60) }),
+      el('textbox', { name: 'Code', ref: 'e29', text: 'BK-1', box: box(250, 20, 10, 80) }),
     );
-    const lines = bodyLines(buildObservation(json, metrics({ requiredBoxes: [{ x: 258, y: 70, width: 177, height: 21 }] }), URL).text);
+    const fact = (at: { x: number; y: number; width: number; height: number }, extra: Partial<ControlFact>): ControlFact =>
+      ({ box: at, tag: 'input', type: 'text', required: false, readonly: false, password: false, multiple: false, ...extra });
+    const lines = bodyLines(buildObservation(json, metrics({
+      controls: [
+        fact({ x: 258, y: 70, width: 177, height: 21 }, { required: true }),
+        fact({ x: 10, y: 190, width: 200, height: 20 }, { type: 'email' }),
+        fact({ x: 10, y: 250, width: 80, height: 20 }, { readonly: true, pattern: '[A-Z]{2}-\\d+' }),
+      ],
+      toggles: [{ box: { x: 10, y: 220, width: 60, height: 20 }, expanded: false, summary: false }],
+    }), URL).text).slice(2, -1);
     expect(lines).toEqual([
       '[e20] textbox "Search" value="hello" (required)',
       '[e21] checkbox "Remember me" (checked)',
@@ -164,7 +193,9 @@ test.describe('values and states', () => {
       '[e24] button "Menu" (expanded)',
       '[e25] button "Bold" (pressed, disabled)',
       '[e26] spinbutton "Age" value="42"',
-      '[e27] textbox "Email" placeholder="you@example.com"',
+      '[e27] textbox "Email" placeholder="you@example.com" type=email',
+      '[e28] button "More" (collapsed)',
+      '[e29] textbox "Code" value="BK-1" pattern="[A-Z]{2}-\\\\d+" (readonly)',
     ]);
   });
 
@@ -173,11 +204,12 @@ test.describe('values and states', () => {
       el('textbox', { name: 'Passphrase', ref: 'e20', text: 'hunter2', box: box(70, 21, 10, 177) }),
       el('textbox', { name: 'Field 7', ref: 'e21', text: 'typed-secret', box: box(100, 21, 10, 177) }),
     );
-    const observation = buildObservation(json, metrics({ passwordBoxes: [{ x: 10, y: 100, width: 177, height: 21 }] }), URL);
+    const password: ControlFact = { box: { x: 10, y: 100, width: 177, height: 21 }, tag: 'input', type: 'password', required: false, readonly: false, password: true, multiple: false };
+    const observation = buildObservation(json, metrics({ controls: [password] }), URL);
     expect(observation.text).not.toContain('hunter2');
     expect(observation.text).not.toContain('typed-secret');
     expect(observation.refs.get('e21')?.value).toBe(MASKED_VALUE);
-    expect(bodyLines(observation.text)[1]).toBe(`[e21] textbox "Field 7" value="${MASKED_VALUE}"`);
+    expect(bodyLines(observation.text)[3]).toBe(`[e21] textbox "Field 7" value="${MASKED_VALUE}" type=password`);
   });
 });
 
@@ -193,7 +225,7 @@ test.describe('iframes', () => {
       ]),
     );
     const observation = buildObservation(json, metrics(), URL);
-    expect(bodyLines(observation.text)).toEqual([
+    expect(bodyLines(observation.text).slice(2, -1)).toEqual([
       '[e20] heading "Embed" (level 1)',
       '[e21] iframe',
       ' [f1e2] button "Submit"',

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { settings } from '../../../agent/settings';
 import { buildVisionQuestion, defaultTokenBudget, describeNode, estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
 import { computeConfidence } from '../../../agent/snapshot/confidence';
 
@@ -19,11 +20,11 @@ test('token budgets follow min(24K, max(8K, 8% of the window)), 40% of it for th
 });
 
 test('describeNode gives the one-line role + label used in messages', () => {
-  expect(describeNode({ role: 'link', name: 'linux', ref: 'e1', states: {}, inViewport: true, score: 0 })).toBe('link "linux"');
-  expect(describeNode({ role: 'button', name: 'Follow', states: {}, inViewport: true, score: 0 })).toBe('button "Follow"');
-  expect(describeNode({ role: 'paragraph', text: 'Hello there', states: {}, inViewport: true, score: 0 })).toBe('text "Hello there"');
-  expect(describeNode({ role: 'button', states: {}, inViewport: true, score: 0 })).toBe('button');
-  expect(describeNode({ role: 'textbox', placeholder: 'Email', states: {}, inViewport: true, score: 0 })).toBe('textbox "Email"');
+  expect(describeNode({ role: 'link', name: 'linux', ref: 'e1', states: {}, inViewport: true })).toBe('link "linux"');
+  expect(describeNode({ role: 'button', name: 'Follow', states: {}, inViewport: true })).toBe('button "Follow"');
+  expect(describeNode({ role: 'paragraph', text: 'Hello there', states: {}, inViewport: true })).toBe('text "Hello there"');
+  expect(describeNode({ role: 'button', states: {}, inViewport: true })).toBe('button');
+  expect(describeNode({ role: 'textbox', placeholder: 'Email', states: {}, inViewport: true })).toBe('textbox "Email"');
 });
 
 test('the vision question names the goal, quotes at most 1000 chars of DOM text, and asks for visual-only facts', () => {
@@ -47,4 +48,24 @@ test('confidence: clean page is 1, canvas / unlabeled / svg / sparse pages are p
   expect(computeConfidence({ canvasShare: 1, svgOnlyIcons: 50, totalElements: 5 }, { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1 }).score).toBe(0);
   const full = computeConfidence({ ...clean, svgOnlyIcons: 7 }, { ...counts, interactive: 10 });
   expect(full).toEqual({ score: 0.44, canvasShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 7, semanticNodes: 80, interactive: 10, totalNodes: 400 });
+});
+
+test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from AGENT_CONTEXT_WINDOW as the README says', () => {
+  const saved = { window: process.env.AGENT_CONTEXT_WINDOW, tokens: process.env.AGENT_SNAPSHOT_TOKENS };
+  try {
+    delete process.env.AGENT_SNAPSHOT_TOKENS;
+    process.env.AGENT_CONTEXT_WINDOW = '32000';
+    expect(settings.snapshotTokens).toBe(3200);
+    process.env.AGENT_CONTEXT_WINDOW = '1000000';
+    expect(settings.snapshotTokens).toBe(9600);
+    process.env.AGENT_SNAPSHOT_TOKENS = '1500';
+    expect(settings.snapshotTokens).toBe(1500);
+    process.env.AGENT_SNAPSHOT_TOKENS = '150';
+    expect(() => settings.snapshotTokens).toThrow('AGENT_SNAPSHOT_TOKENS must be a whole number from 200 to 200000 (got "150")');
+  } finally {
+    for (const [name, value] of [['AGENT_CONTEXT_WINDOW', saved.window], ['AGENT_SNAPSHOT_TOKENS', saved.tokens]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 });

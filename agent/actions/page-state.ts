@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { ActionError, defineAction, type ActionEnv, type PageStateAccess } from './types';
+
+function access(env: ActionEnv): PageStateAccess {
+  if (!env.pageState) throw new ActionError('The page state is not available here (a recipe replay reads no page state)');
+  return env.pageState;
+}
+
+export const expand = defineAction({
+  name: 'expand',
+  description: 'Open a collapsed line of the page state ("(collapsed: 34 links …)"): the next page state lists what it holds, with refs. Does not touch the page.',
+  schema: z.object({ ref: z.string().min(1).describe('The ref printed on the collapsed line, e.g. "e7"') }),
+  pageStateOnly: true,
+  async handle(args, env) {
+    return { description: access(env).expand(args.ref) };
+  },
+});
+
+export const find = defineAction({
+  name: 'find',
+  description: 'Search the whole current page, collapsed parts included, for a text: lists the matching elements with refs. Does not touch the page.',
+  schema: z.object({ text: z.string().min(1).describe('Words to look for (case-insensitive), e.g. "Privacy policy"') }),
+  pageStateOnly: true,
+  async handle(args, env) {
+    return { description: access(env).find(args.text) };
+  },
+});

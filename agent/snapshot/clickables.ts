@@ -1,0 +1,120 @@
+import type { ClickableFact } from './page-metrics';
+import type { AriaJsonNode } from './raw';
+import { INTERACTIVE_ROLES } from './roles';
+import type { Box, Hint } from './types';
+
+/**
+ * Places the page-side clickables (page-metrics.ts) against the AI snapshot, by box:
+ * - the snapshot has the element (same box): a name-less node gets the element's hint;
+ * - the element sits inside a control the snapshot has (an icon inside a link): that control gets the hint;
+ * - the snapshot has no such element at all (a CSS-drawn icon, a slider handle, a clickable image with an
+ *   empty alt): it is added as a `clickable` node with a `c<N>` ref that resolves through its CSS path.
+ * Only the top-level document's nodes take part: page-side facts do not reach into frames.
+ */
+
+export interface PlacedClickables {
+  /** Hints for snapshot refs that have no accessible name. */
+  hints: Map<string, ClickableFact>;
+  /** Facts behind the added `c<N>` refs. */
+  added: Map<string, ClickableFact>;
+}
+
+export const MAX_ADDED_CLICKABLES = 150;
+/** A "clickable" larger than this share of the viewport is a backdrop or a whole-card overlay, not a control. */
+const MAX_VIEWPORT_SHARE = 0.4;
+const CONTROL_ANCESTOR_DEPTH = 3;
+
+export function placeClickables(roots: AriaJsonNode[], facts: readonly ClickableFact[], viewport: { width: number; height: number }): PlacedClickables {
+  const placed: PlacedClickables = { hints: new Map(), added: new Map() };
+  if (facts.length === 0) return placed;
+  const byBox = new Map<string, AriaJsonNode>();
+  indexTopFrameBoxes(roots, byBox);
+  const viewportArea = viewport.width * viewport.height;
+  for (const fact of facts) {
+    if (fact.box.width * fact.box.height > MAX_VIEWPORT_SHARE * viewportArea) continue;
+    const same = byBox.get(boxKey(fact.box));
+    if (same) {
+      if (same.ref && !same.name) placed.hints.set(same.ref, fact);
+      continue;
+    }
+    const path = containingPath(roots, fact.box);
+    const control = path.slice(-CONTROL_ANCESTOR_DEPTH).reverse().find((node) => node.ref && (INTERACTIVE_ROLES.has(node.role) || node.cursor === 'pointer'));
+    if (control) {
+      if (control.ref && !control.name && !placed.hints.has(control.ref)) placed.hints.set(control.ref, fact);
+      continue;
+    }
+    if (placed.added.size >= MAX_ADDED_CLICKABLES) continue;
+    const ref = `c${placed.added.size + 1}`;
+    placed.added.set(ref, fact);
+    const holder = path.at(-1);
+    if (holder) holder.children ??= [];
+    insertInReadingOrder(holder?.children ?? roots, { role: 'generic', ref, cursor: 'pointer', box: fact.box });
+  }
+  return placed;
+}
+
+export function boxKey(box: Box): string {
+  return `${box.x},${box.y},${box.width},${box.height}`;
+}
+
+export function hintOf(fact: ClickableFact): Hint {
+  const hint: Hint = {};
+  if (fact.label) hint.label = fact.label;
+  if (fact.icon) hint.icon = fact.icon;
+  if (fact.near) hint.near = fact.near;
+  return hint;
+}
+
+function indexTopFrameBoxes(items: Array<string | AriaJsonNode>, byBox: Map<string, AriaJsonNode>): void {
+  for (const item of items) {
+    if (typeof item === 'string') continue;
+    if (item.box && item.box.width > 0 && item.box.height > 0) {
+      const key = boxKey(item.box);
+      if (!byBox.has(key)) byBox.set(key, item);
+    }
+    if (item.role !== 'iframe') indexTopFrameBoxes(item.children ?? [], byBox);
+  }
+}
+
+function contains(outer: Box, inner: Box): boolean {
+  return inner.x >= outer.x - 1 && inner.y >= outer.y - 1
+    && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+}
+
+/** The chain of nested snapshot nodes whose boxes hold `box`, outermost first. */
+function containingPath(roots: Array<string | AriaJsonNode>, box: Box): AriaJsonNode[] {
+  const path: AriaJsonNode[] = [];
+  let level: Array<string | AriaJsonNode> = roots;
+  for (;;) {
+    const next = deepestHolder(level, box);
+    if (!next) return path;
+    path.push(next);
+    if (next.role === 'iframe') return path;
+    level = next.children ?? [];
+  }
+}
+
+/** The child holding the box, looking through box-less wrappers. */
+function deepestHolder(items: Array<string | AriaJsonNode>, box: Box): AriaJsonNode | undefined {
+  for (const item of items) {
+    if (typeof item === 'string') continue;
+    if (item.box && item.box.width > 0 && item.box.height > 0) {
+      if (contains(item.box, box)) return item;
+    } else if (!item.box) {
+      const inner = deepestHolder(item.children ?? [], box);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+function insertInReadingOrder(children: Array<string | AriaJsonNode>, node: AriaJsonNode): void {
+  const box = node.box as Box;
+  const at = children.findIndex((child) => {
+    if (typeof child === 'string' || !child.box) return false;
+    const middle = box.y + box.height / 2;
+    return child.box.y > middle || (child.box.y <= middle && child.box.y + child.box.height > middle && child.box.x > box.x);
+  });
+  if (at === -1) children.push(node);
+  else children.splice(at, 0, node);
+}
