@@ -9,10 +9,10 @@ function access(env: ActionEnv): PageStateAccess {
 export const expand = defineAction({
   name: 'expand',
   description: 'Open a collapsed line of the page state ("(collapsed: 34 links …)"): the next page state lists what it holds, with refs. Does not touch the page.',
-  schema: z.object({ ref: z.string().min(1).describe('The ref printed on the collapsed line, e.g. "e7"') }),
+  schema: z.object({ target: z.string().min(1).describe('The ref printed on the collapsed line, e.g. "e7"') }),
   pageStateOnly: true,
   async handle(args, env) {
-    return { description: access(env).expand(args.ref) };
+    return { description: access(env).expand(args.target) };
   },
 });
 

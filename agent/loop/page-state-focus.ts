@@ -34,6 +34,13 @@ export class PageStateFocus implements PageStateAccess {
     this.latest = observation;
   }
 
+  /** The page could not be read: there is nothing to expand or search until the next look succeeds. */
+  forget(): void {
+    this.latest = undefined;
+    this.expanded.clear();
+    this.found.clear();
+  }
+
   expand(ref: string): string {
     const observation = this.current();
     const wanted = ref.trim().replace(/^\[|\]$/g, '');
@@ -62,7 +69,7 @@ export class PageStateFocus implements PageStateAccess {
   }
 
   private current(): Observation {
-    if (!this.latest) throw new ActionError('There is no page state yet — look at the page first');
+    if (!this.latest) throw new ActionError('There is no page state to search: the page could not be read — scroll, go back or refresh first');
     return this.latest;
   }
 

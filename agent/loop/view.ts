@@ -27,9 +27,10 @@ export function pageViewer(options: ViewOptions) {
       const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p))}`).join(' | ')}` : '';
       return { url: observation.url, title: observation.title, text: observation.text + tabs, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text), pageState: focus };
     } catch (error) {
+      focus.forget();
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       const url = safeUrl(page);
-      return { url, title: '', text: `URL: ${JSON.stringify(url)}\n(the page could not be read: ${JSON.stringify(message)} — scroll, go back or refresh)`, elements: new Map(), interactiveCount: 0, signature: signatureOf(url, message ?? '') };
+      return { url, title: '', text: `URL: ${JSON.stringify(url)}\n(the page could not be read: ${JSON.stringify(message)} — scroll, go back or refresh)`, elements: new Map(), interactiveCount: 0, signature: signatureOf(url, message ?? ''), pageState: focus };
     }
   };
 }

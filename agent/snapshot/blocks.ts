@@ -27,6 +27,8 @@ export interface Block {
 
 export const CHUNK_SIZE = 10;
 export const CHUNK_MAX = 15;
+/** The most siblings the part in view keeps as one unit. */
+export const CHUNK_WINDOW_MAX = 30;
 
 
 export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Candidate[], collapsed: ReadonlySet<number>): Block[] {
@@ -101,7 +103,8 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
     bearing.forEach((item, at) => {
       if (item.node.inViewport && item.node.box !== undefined) lastInView = at;
     });
-    const windowEnd = Math.min(bearing.length, Math.max(focus + CHUNK_SIZE, lastInView + 1));
+    // The part in view stays one unit, up to a screenful: a 300-link menu laid out in a grid is all "in view".
+    const windowEnd = Math.min(bearing.length, focus + CHUNK_WINDOW_MAX, Math.max(focus + CHUNK_SIZE, lastInView + 1));
     for (const item of bearing.slice(focus, windowEnd)) visitItem(item, parent);
     let tailParent = parent;
     const tailBounds = chainBounds(windowEnd, bearing.length);

@@ -42,11 +42,14 @@ export function fitBlocks(input: FitInput): FitOutcome {
   const ownValue = new Float64Array(count);
   const ownPinnedCost = new Float64Array(count);
   const pinnedCost = new Float64Array(count);
+  // A block holding what the agent expanded is never the one-shot finisher: it was asked for by name.
+  const holdsFocus = new Uint8Array(count);
   const openCost = new Float64Array(count);
   const value = new Float64Array(count);
   for (const block of blocks) {
     for (const position of block.own) {
       ownCost[block.id] = (ownCost[block.id] ?? 0) + (lineCost[position] ?? 0);
+      if (candidates[position]?.focused) holdsFocus[block.id] = 1;
       if (pinned[position]) ownPinnedCost[block.id] = (ownPinnedCost[block.id] ?? 0) + (lineCost[position] ?? 0);
       else ownValue[block.id] = (ownValue[block.id] ?? 0) + Math.max(0.1, candidates[position]?.score ?? 0);
     }
@@ -60,6 +63,7 @@ export function fitBlocks(input: FitInput): FitOutcome {
     let cost = ownCost[id] ?? 0;
     let worth = ownValue[id] ?? 0;
     for (const child of block.children) {
+      if (holdsFocus[child]) holdsFocus[id] = 1;
       pinnedCost[id] = (pinnedCost[id] ?? 0) + (pinnedCost[child] ?? 0);
       cost += visibleCost(child);
       if (!closed[child]) worth += value[child] ?? 0;
@@ -92,7 +96,7 @@ export function fitBlocks(input: FitInput): FitOutcome {
     // Near the end, once one block can close the gap on its own, the one losing least does — not the best
     // ratio, which may be a whole container when a small part of it would do.
     const gap = total - input.budget;
-    const finisher = gap <= input.budget * FINISHER_SHARE ? cheapestFinisher(count, gap, saving, value, isOpen) : undefined;
+    const finisher = gap <= input.budget * FINISHER_SHARE ? cheapestFinisher(count, gap, saving, value, (id) => isOpen(id) && !holdsFocus[id]) : undefined;
     if (finisher !== undefined) {
       close(finisher);
       break;

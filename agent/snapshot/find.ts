@@ -57,7 +57,7 @@ function describeFound(entries: readonly FlatNode[], target: FlatNode, match: Fl
   const bearings: string[] = [];
   if (target.node.landmark) bearings.push(`in ${target.node.landmark}`);
   const heading = headingAbove(entries, target);
-  if (heading) bearings.push(`under ${quote(heading, 40)}`);
+  if (heading) bearings.push(`under ${quote(heading, 80)}`);
   return `${line}${text}${bearings.length ? ` (${bearings.join(', ')})` : ''}`;
 }
 

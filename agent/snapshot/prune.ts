@@ -41,6 +41,8 @@ export const KEYWORD_BONUS = 20;
 export const DIALOG_BONUS = 3;
 export const NEW_BONUS = 10;
 export const FOCUS_BONUS = 40;
+/** After this many lines of an expanded region, its bonus has halved. */
+export const FOCUS_FADE_ITEMS = 20;
 /** For the section under a matching heading and the rows of a table with a matching row: the answer often sits next to the words. */
 export const KEYWORD_CONTEXT_BONUS = 4;
 export const KEYWORD_CONTEXT_LIMIT = 60;
@@ -76,6 +78,8 @@ export interface Candidate {
   score: number;
   /** How much prose the line shows, when more than the default (the lede, an expanded region). */
   textLimit?: number;
+  /** Inside a region the agent expanded. */
+  focused?: boolean;
 }
 
 export interface PruneOptions {
@@ -116,6 +120,7 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
   const candidates: Candidate[] = [];
   let keywordPins = 0;
   let newPins = 0;
+  let expandedSeen = 0;
   for (const item of flat) {
     const node = item.node;
     const forced = options.mustKeep?.(node) ?? false;
@@ -126,7 +131,7 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
     const keyword = matchesKeywords(node, options.keywords) || (!!group && groupMatches(flat, group, options.keywords));
     const fresh = isNew[item.index] === 1;
     const score = BASE_SCORE[kind] + (node.inViewport ? VIEWPORT_BONUS : 0) + (keyword ? KEYWORD_BONUS : 0)
-      + (inDialog[item.index] ? DIALOG_BONUS : 0) + (fresh ? NEW_BONUS : 0) + (inExpanded[item.index] ? FOCUS_BONUS : 0);
+      + (inDialog[item.index] ? DIALOG_BONUS : 0) + (fresh ? NEW_BONUS : 0) + (inExpanded[item.index] ? focusBonus(expandedSeen++) : 0);
     let pin: Pin | undefined;
     if (kind === 'urgent' || inOpenDialog[item.index]) pin = Pin.Urgent;
     else if (forced || options.found.has(item.index)) pin = Pin.Asked;
@@ -137,7 +142,10 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
     if (pin === Pin.Keyword) keywordPins++;
     if (pin === Pin.New) newPins++;
     const candidate: Candidate = { flat: item, kind, group, pin, keyword, fromChrome: inCollapsed[item.index] === 1, score };
-    if (inExpanded[item.index]) candidate.textLimit = EXPANDED_TEXT_CHARS;
+    if (inExpanded[item.index]) {
+      candidate.textLimit = EXPANDED_TEXT_CHARS;
+      candidate.focused = true;
+    }
     candidates.push(candidate);
   }
   markLede(candidates, anchors);
@@ -180,6 +188,14 @@ export function markSubtrees(flat: readonly FlatNode[], isRoot: (item: FlatNode)
     if (!mask[item.index] && isRoot(item)) mask.fill(1, item.index, item.end);
   }
   return mask;
+}
+
+/**
+ * What the agent expanded ranks first, in reading order: when all of a long region cannot fit, its tail
+ * closes into a stub and its head stays, rather than the whole region closing again.
+ */
+function focusBonus(ordinal: number): number {
+  return (FOCUS_BONUS * FOCUS_FADE_ITEMS) / (FOCUS_FADE_ITEMS + ordinal);
 }
 
 function expandedMask(flat: readonly FlatNode[], expanded: ReadonlySet<number>): Uint8Array {

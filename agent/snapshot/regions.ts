@@ -24,6 +24,12 @@ export const LINK_DENSE_MIN_SHARE = 0.7;
 export function defaultCollapsedRegions(flat: readonly FlatNode[], anchors: Anchors, density: Density, isWorthShowing: (item: FlatNode) => boolean, expanded: ReadonlySet<number>): DefaultRegions {
   const collapsed = new Set<number>();
   const covered = new Uint8Array(flat.length);
+  // What the agent expanded is open all the way down: a menu inside an expanded header opens with it.
+  const opened = new Uint8Array(flat.length);
+  for (const index of expanded) {
+    const item = flat[index];
+    if (item) opened.fill(1, item.index, item.end);
+  }
   const protectedPath = protectedAncestors(flat, anchors);
   const collapse = (item: FlatNode) => {
     collapsed.add(item.index);
@@ -31,7 +37,7 @@ export function defaultCollapsedRegions(flat: readonly FlatNode[], anchors: Anch
   };
   let chromeRegions = 0;
   for (const item of flat) {
-    if (covered[item.index] || !item.node.ref || !CHROME_ROLES.has(item.node.role) || expanded.has(item.index)) continue;
+    if (covered[item.index] || opened[item.index] || !item.node.ref || !CHROME_ROLES.has(item.node.role)) continue;
     if ((item.node.role === 'navigation' || item.node.role === 'complementary') && insideMain(flat, item)) continue;
     collapse(item);
     chromeRegions++;
@@ -39,7 +45,7 @@ export function defaultCollapsedRegions(flat: readonly FlatNode[], anchors: Anch
   const mainRoot = anchors.mainRoot === undefined ? undefined : flat[anchors.mainRoot];
   if (mainRoot) {
     for (const item of flat) {
-      if (covered[item.index] || !item.node.ref || protectedPath.has(item.index) || expanded.has(item.index)) continue;
+      if (covered[item.index] || opened[item.index] || !item.node.ref || protectedPath.has(item.index)) continue;
       if (item.index >= mainRoot.index && item.index < mainRoot.end) continue;
       if (INTERACTIVE_ROLES.has(item.node.role) || !isLinkDense(density, item.index, LINK_DENSE_MIN_LINKS, LINK_DENSE_MIN_SHARE)) continue;
       collapse(item);

@@ -53,10 +53,11 @@ export function quoteText(value: string, max: number = MAX_TEXT_CHARS): string {
 
 /** Campaign-tracking parameters (a web-wide convention, not any site's): they say nothing about where a link goes. */
 const TRACKING_PARAM = /([?&])(utm_[a-z]+|fbclid|gclid|mc_[a-z]+|ref_src)=[^&#]*/gi;
+const TRACKING_HINT = /[?&](utm_|fbclid|gclid|mc_|ref_src)/i;
 
 /** Plain addresses print bare; anything a page could use to break out of the line is quoted. */
 export function formatAddress(url: string, origin: string | undefined): string {
-  let shown = url.replace(TRACKING_PARAM, '$1').replace(/[?&]+(?=#|$)/, '').replace(/\?&+/, '?').replace(/&{2,}/g, '&');
+  let shown = TRACKING_HINT.test(url) ? url.replace(TRACKING_PARAM, '$1').replace(/[?&]+(?=#|$)/, '').replace(/\?&+/, '?').replace(/&{2,}/g, '&') : url;
   if (origin && shown.startsWith(origin) && /^[/?#]/.test(shown.slice(origin.length))) shown = shown.slice(origin.length);
   shown = truncate(shown, MAX_URL_CHARS);
   return /^[\x21-\x7e]+$/.test(shown) && !/["\\[\]<>]/.test(shown) ? shown : JSON.stringify(shown);

@@ -163,12 +163,12 @@ test.describe('a page built to overflow', () => {
     expect(text).toMatch(/\[e\d+\] navigation "All accounts" \(collapsed: 400 links/);
 
     const found = await harness.ok('find', { text: `INV-${OVERFLOW_ROWS}` });
-    const row = refOn(found.description, /^\[(e\d+)\] row "INV-3000 \|/m);
+    const row = refOn(found.description, /^\[(e\d+)\] row "INV-3500 \|/m);
     await harness.look({ keywords: ['invoice'] });
     expect(harness.observation().text).toContain(`[${row}] row "INV-${OVERFLOW_ROWS} |`);
 
     const nav = refOn(harness.observation().text, /\[(e\d+)\] navigation "All accounts" \(collapsed/);
-    await harness.ok('expand', { ref: nav });
+    await harness.ok('expand', { target: nav });
     await harness.look({ keywords: ['invoice'] });
     const opened = harness.observation();
     expect(opened.text).toMatch(/\[e\d+\] link "Account 1" → \/overflow\?account=1/);
