@@ -83,14 +83,14 @@ export class ModelDecider implements Decider {
       tool_choice: { type: 'any' as const, disable_parallel_tool_use: !settings.multiActions },
     };
     const usage = emptyUsage();
-    let reply = await this.client.create({ ...request, messages: [{ role: 'user', content: user }] }, { signal });
+    let reply = await this.client.create({ ...request, messages: [{ role: 'user', content: user }] }, { purpose: 'decide', signal });
     addUsage(usage, reply.usage);
     let calls = toolCalls(reply.message);
     if (calls.length === 0) {
       // tool_choice "any" should make this impossible; one explicit re-ask, then it is a model failure.
       reply = await this.client.create(
         { ...request, messages: [{ role: 'user', content: `${user}\n\nYour previous answer contained no tool call. Answer with a tool call only.` }] },
-        { signal },
+        { purpose: 'decide', signal },
       );
       addUsage(usage, reply.usage);
       calls = toolCalls(reply.message);
@@ -126,7 +126,7 @@ export class ModelDecider implements Decider {
         tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL },
         messages: [{ role: 'user', content: user }],
       },
-      { model, signal: options.signal, allowFallback: !options.preferFallback },
+      { purpose: 'decide', model, signal: options.signal, allowFallback: !options.preferFallback },
     );
     const call = toolCalls(reply.message)[0];
     const extracted = (call?.action.args.extracted ?? {}) as Record<string, unknown>;

@@ -24,7 +24,7 @@ export function visionHook(client: ModelClient, onUsage: (usage: Usage) => void,
           },
         ],
       },
-      { signal },
+      { purpose: 'vision', signal },
     );
     onUsage(reply.usage);
     return reply.message.content

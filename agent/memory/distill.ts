@@ -74,7 +74,7 @@ export async function distillPatterns(client: ModelClient, task: TaskSpec, resul
         },
       ],
     },
-    { model: client.settings.fastModel, signal, allowFallback: false },
+    { purpose: 'memory', model: client.settings.fastModel, signal, allowFallback: false },
   );
   onUsage(reply.usage);
   const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');
