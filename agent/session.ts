@@ -14,7 +14,8 @@ import { recordFromSession } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
 import { sampleContext } from './decide/prompt';
-import { visionHook } from './decide/vision';
+import { visionAsker } from './decide/vision';
+import { VisionGate } from './loop/vision-gate';
 import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
@@ -111,7 +112,7 @@ export class SampleSession {
     const spec = this.options.task.spec;
     const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
     const view = this.decider.needsView || this.decider instanceof SelfHealingDecider
-      ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage), sampleContext(spec.task_id, this.options.sample.sample_id, this.options.attempt)) : undefined })
+      ? pageViewer({ task: spec, tokenBudget: snapshotTokens(), vision: this.visionGate() })
       : undefined;
     let outcome: SampleOutcome;
     try {
@@ -139,6 +140,14 @@ export class SampleSession {
     const memoryProblem = await learnFromSample(this.memory, spec, result, this.recorder.log, this.client, () => {});
     if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
     return result;
+  }
+
+  /** Vision for a model-decided sample: one gate per sample, so its answers are cached for the sample. */
+  private visionGate(): VisionGate | undefined {
+    if (!this.client) return undefined;
+    const { task, sample, attempt } = this.options;
+    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), sampleContext(task.spec.task_id, sample.sample_id, attempt));
+    return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
   }
 
   /** A done sample the model decided (AGENT_RECORD=1) or repaired becomes the task's compiled recipe. */

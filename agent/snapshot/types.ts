@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
 
-export type VisionHook = (question: string, screenshotPng: Buffer, signal?: AbortSignal) => Promise<string>;
-
 export interface Box {
   x: number;
   y: number;
@@ -79,7 +77,7 @@ export interface ObservationStats {
 export interface Observation {
   url: string;
   title: string;
-  /** Header + indexed lines (+ vision section): exactly what the model sees. */
+  /** Header + indexed lines: the page state the model sees. */
   text: string;
   /** Kept nodes in document order. */
   nodes: SnapshotNode[];
@@ -88,7 +86,6 @@ export interface Observation {
   interactiveCount: number;
   scroll: ScrollState;
   confidence: DomConfidence;
-  vision?: { question: string; answer: string };
   stats: ObservationStats;
 }
 
@@ -96,9 +93,6 @@ export interface ObserveOptions {
   keywords?: string[];
   tokenBudget?: number;
   mustKeep?: (node: SnapshotNode) => boolean;
-  vision?: VisionHook;
-  visionThreshold?: number;
-  goal?: string;
   signal?: AbortSignal;
 }
 
