@@ -73,14 +73,14 @@ export class SampleSession {
     const secrets = secretsFromEnv();
     let client: ModelClient | undefined;
     const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
-    let hints: string[] | undefined;
     let recorderRef: SampleRecorder | undefined;
     let trackerRef: ContextPages | undefined;
     const factories: DeciderFactories = {
       model: () =>
         new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
           attempt: options.attempt,
-          memoryHints: () => (hints ??= memory.hints(spec.task_id, spec.goal)),
+          // Chosen once, now: the sample's prompt prefix stays byte-identical; what is learned meanwhile serves the next sample.
+          tips: memory.hints(spec.task_id, spec.goal),
           onUsage: usage => recorderRef?.addUsage(usage),
         }),
       ...options.deciders,

@@ -16,9 +16,17 @@ export interface ModelReply {
 
 /** A failure after the SDK's own retries (and the fallback model, when configured). */
 export class ModelCallError extends Error {
-  readonly code = 'BWA_MODEL';
+  readonly code: string = 'BWA_MODEL';
   constructor(message: string, readonly retryable: boolean, readonly status?: number) {
     super(message);
+  }
+}
+
+/** The model answered, but not with anything the agent can act on, even after a corrective turn. */
+export class ModelAnswerError extends ModelCallError {
+  override readonly code = 'BWA_MODEL_ANSWER';
+  constructor(message: string, readonly usage: Usage) {
+    super(message, false);
   }
 }
 

@@ -132,9 +132,8 @@ test.describe('run state', () => {
   });
 
   test('collected data is in the prompt, cut at 2000 characters with the rest counted', () => {
-    const task = bundledTask('pr_audit_chain').spec;
     const prs = Array.from({ length: 30 }, (_, i) => ({ number: i, title: `Pull request number ${i} with a long enough title` }));
-    const message = buildUserMessage({ task, step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, historyLines: [], runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false });
+    const message = buildUserMessage({ step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, historyLines: [], runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false });
     const data = message.slice(message.indexOf('## Data collected so far'), message.indexOf('## Earlier steps (condensed)'));
     expect(data.length).toBeLessThan(ACCUMULATED_PROMPT_CHARS + 120);
     expect(data).toMatch(/… \[\d+ more characters saved, not shown\]/);

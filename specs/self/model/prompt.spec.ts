@@ -14,15 +14,18 @@ function entry(step: number, name: string, args: Record<string, unknown>, descri
   return { step, action: { name, args }, result: { success: true, description }, url: 'http://x', ...extra };
 }
 
-test('system blocks: static task block is cached and sample-free; the dynamic block carries the sample', () => {
-  const [staticBlock, dynamicBlock] = buildSystemBlocks(task, sample, ['click "Profile stats" for exact counts'], 1);
-  expect(staticBlock!.cache_control).toEqual({ type: 'ephemeral' });
-  expect(staticBlock!.text).toContain('Collect the fields.');
-  expect(staticBlock!.text).toContain('Is it material?');
-  expect(staticBlock!.text).not.toContain('ada');
-  expect(dynamicBlock!.cache_control).toBeUndefined();
-  expect(dynamicBlock!.text).toBe('task_id: demo\nsample_id: ada\nattempt: 1\nSample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply):\n- click "Profile stats" for exact counts');
-  expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(staticBlock!.text);
+test('system blocks: a cached task block free of the sample (goal and schema included), then a cached sample block with its tips', () => {
+  const [taskBlock, sampleBlock] = buildSystemBlocks(task, sample, { tips: ['click "Profile stats" for exact counts'], attempt: 1 });
+  expect(taskBlock!.cache_control).toEqual({ type: 'ephemeral' });
+  expect(taskBlock!.text).toContain('Collect the fields.');
+  expect(taskBlock!.text).toContain('Is it material?');
+  for (const part of ['## Goal', 'Done when: name read', '## Output schema', 'Required: fields ["name"], screenshots ["profile"]', '## Tool arguments', '- next_goal (optional, on every tool)'])
+    expect(taskBlock!.text).toContain(part);
+  expect(taskBlock!.text).not.toContain('ada');
+  expect(sampleBlock!.cache_control).toEqual({ type: 'ephemeral' });
+  expect(sampleBlock!.text).toBe('task_id: demo\nsample_id: ada\nattempt: 1\nSample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply):\n- click "Profile stats" for exact counts');
+  expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(taskBlock!.text);
+  expect(buildSystemBlocks(task, sample, { reflection: 'full' })[0]!.text).toContain('- evaluation_previous_step, memory_update, next_goal (on every tool)');
 });
 
 test('the budget line counts down', () => {
@@ -37,9 +40,8 @@ test('page text is fenced and cannot close the fence itself', () => {
   expect(fenced.match(/<\/page_state>/g)).toHaveLength(1);
 });
 
-test('the user message has page state, budget, notices, data, history, goal and schema in that order', () => {
+test('the user message is only what changes per step: page state, budget, notices, data, history, in that order', () => {
   const message = buildUserMessage({
-    task,
     step: 3,
     maxSteps: 10,
     pageText: '[e1] heading "Ada"',
@@ -50,11 +52,12 @@ test('the user message has page state, budget, notices, data, history, goal and 
     visibleElements: ['[e1] button "Go"'],
     lastStep: false,
   });
-  const order = ['## Current page state', '**Step 3 of 10 — 7 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Action history', '## Goal', 'Done when: name read', '## Output schema', 'Required: fields ["name"], screenshots ["profile"]', 'Take the single best next action.'];
+  const order = ['## Current page state', '**Step 3 of 10 — 7 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Action history', 'Take the single best next action'];
   const positions = order.map(s => message.indexOf(s));
   expect(positions.every(p => p >= 0)).toBe(true);
   expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-  expect(buildUserMessage({ task, step: 10, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, historyLines: [], lastStep: true })).toContain('LAST STEP: only done or fail');
+  expect(message).not.toContain('## Output schema');
+  expect(buildUserMessage({ step: 10, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, historyLines: [], lastStep: true })).toContain('LAST STEP: only done or fail');
 });
 
 test('accumulated data is truncated at a budget with the size said', () => {
