@@ -135,11 +135,13 @@ export class SampleSession {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
     await this.recordRecipe(outcome.status);
-    const result = this.recorder.finish(outcome.status, outcome.error);
-    if (this.options.learn === false) return result;
-    const memoryProblem = await learnFromSample(this.memory, spec, result, this.recorder.log, this.client, () => {});
-    if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
-    return result;
+    if (this.options.learn !== false) {
+      // Before the result is written, so the memory call's usage is the sample's.
+      const preview = this.recorder.preview(outcome.status, outcome.error);
+      const memoryProblem = await learnFromSample(this.memory, spec, preview, this.recorder.log, this.client, usage => this.recorder.addUsage(usage));
+      if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
+    }
+    return this.recorder.finish(outcome.status, outcome.error);
   }
 
   /** Vision for a model-decided sample: one gate per sample, so its answers are cached for the sample. */
