@@ -5,9 +5,9 @@ const Data = z.record(z.string(), z.unknown());
 
 export const done = defineAction({
   name: 'done',
-  description: 'Finish: every output field (null when the page lacks it, never guessed), and the judgment when the task asks for one.',
+  description: 'Finish with every output field (null if not on the page) and any judgment asked for.',
   schema: z.object({
-    extracted: Data.describe('Output fields (values read with extract are already recorded)'),
+    extracted: Data.describe('Fields not already read with extract'),
     judgment: Data.optional().describe('The judgment object'),
     note: z.string().optional().describe('For the reviewer'),
   }),
@@ -27,10 +27,10 @@ export const fail = defineAction({
 
 export const saveProgress = defineAction({
   name: 'save_progress',
-  description: 'Checkpoint data without stopping (merged with earlier saves: arrays append, objects merge).',
+  description: 'Checkpoint data without stopping (arrays append, objects merge).',
   schema: z.object({
     data: Data.describe('Data since the last save'),
-    note: z.string().optional().describe('e.g. "item 2 of 5 done"'),
+    note: z.string().optional().describe('e.g. "2 of 5 done"'),
   }),
   async handle({ data, note }) {
     return { description: `Progress saved${note ? `: ${note}` : ''}`, effects: { progress: { data, note } } };

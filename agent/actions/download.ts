@@ -9,10 +9,10 @@ const START_TIMEOUT_MS = 15_000;
 
 export const download = defineAction({
   name: 'download',
-  description: 'Click what starts a download and keep the file as evidence (cancelled if it does not finish in time).',
+  description: 'Click what starts a download; the file is kept as evidence.',
   schema: z.object({
-    target: TargetArg.describe('The link or button that starts it'),
-    timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`Seconds it may take (default ${DOWNLOAD_TIMEOUT_S})`),
+    target: TargetArg.describe('What starts it'),
+    timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`Default ${DOWNLOAD_TIMEOUT_S}`),
   }),
   // Room to find and click the element before the download's own budget starts.
   timeoutFor: ({ timeout_seconds }) => (timeout_seconds ?? DOWNLOAD_TIMEOUT_S) * 1000 + 2 * ELEMENT_TIMEOUT_MS,

@@ -6,8 +6,8 @@ export const screenshot = defineAction({
   name: 'screenshot',
   description: 'Save a screenshot as evidence: the full page, or one element.',
   schema: z.object({
-    label: z.string().min(1).max(60).describe('Label for the filename, e.g. "profile"'),
-    full_page: z.boolean().optional().describe('Whole scrollable page (default true)'),
+    label: z.string().min(1).max(60).describe('Filename label'),
+    full_page: z.boolean().optional().describe('Default true'),
     target: TargetArg.optional().describe('Only this element'),
   }),
   async handle({ label, full_page, target }, env) {

@@ -7,13 +7,13 @@ import { ActionError, defineAction } from './types';
 
 export const extract = defineAction({
   name: 'extract',
-  description: 'Read a field from an element (recorded with where it came from).',
+  description: 'Read a field from an element (recorded with its source).',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     target: TargetArg,
     pattern: z.string().optional().describe('Regex on the text; group 1 (or the match) is the value'),
-    type: z.enum(VALUE_TYPES).optional().describe('Coerce (default string); number reads "1.2k" as 1200; date is YYYY-MM-DD'),
-    attribute: z.string().optional().describe('Read this attribute ("href") instead of the text'),
+    type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
+    attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
     missing: z.enum(['error', 'null']).optional().describe('"null": an absent element gives null'),
     all: z.boolean().optional().describe('Every match, as a list'),
   }),

@@ -11,9 +11,9 @@ export const type = defineAction({
   description: 'Replace the text of a field.',
   schema: z.object({
     target: TargetArg,
-    text: z.string().describe('Text; credentials as {{secret:NAME}}'),
+    text: z.string().describe('Credentials as {{secret:NAME}}'),
     submit: z.boolean().optional().describe('Press Enter after'),
-    slowly: z.boolean().optional().describe('Key by key, for widgets reacting to each key (autocomplete)'),
+    slowly: z.boolean().optional().describe('Key by key (autocomplete)'),
   }),
   async handle({ target, text, submit, slowly }, env) {
     const resolved = await resolveTarget(target, env);
@@ -38,8 +38,8 @@ export const press = defineAction({
   name: 'press',
   description: 'Press a key or chord on an element or the page.',
   schema: z.object({
-    key: z.string().min(1).max(60).describe('As Playwright spells it: "Enter", "ArrowDown", "Shift+Tab", "Control+A"'),
-    target: TargetArg.optional().describe('Element to focus first (default: the page)'),
+    key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab", "Control+A"'),
+    target: TargetArg.optional().describe('Focused first (default: the page)'),
   }),
   async handle({ key, target }, env) {
     if (!target) {

@@ -9,7 +9,7 @@ export const goto = defineAction({
   name: 'goto',
   description: "Open a URL in this tab (the task's allowed domains only).",
   navigates: true,
-  schema: z.object({ url: z.string().min(1).describe('Absolute http(s) URL') }),
+  schema: z.object({ url: z.string().min(1).describe('Absolute URL') }),
   async handle({ url }, env) {
     const { policy, signal } = env;
     if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url.slice(0, 200)}" is not an http(s) URL`);

@@ -6,10 +6,10 @@ import { defineAction } from './types';
 
 export const selectOption = defineAction({
   name: 'select_option',
-  description: 'Choose an option in a native <select> or a custom combobox/listbox (opened for you; waits briefly for options that load late).',
+  description: 'Choose an option in a select, combobox or listbox (opened for you).',
   schema: z.object({
-    target: TargetArg.describe('The dropdown (select, combobox or listbox)'),
-    value: z.string().min(1).describe('The option: its visible text (preferred) or value'),
+    target: TargetArg.describe('The dropdown'),
+    value: z.string().min(1).describe('Option text (or value)'),
   }),
   async handle({ target, value }, env) {
     const resolved = await resolveTarget(target, env);

@@ -4,7 +4,7 @@ import { defineAction, type PageTracker } from './types';
 export const switchTab = defineAction({
   name: 'switch_tab',
   description: 'Work in another open tab (new tabs are announced).',
-  schema: z.object({ tab: z.number().int().min(1).describe('Tab number as listed (1 = first)') }),
+  schema: z.object({ tab: z.number().int().min(1).describe('1 = first') }),
   async handle({ tab }, { tabs }) {
     const pages = tabs.pages;
     if (tab > pages.length) return { success: false, description: `No tab ${tab}`, error: `There is no tab ${tab}; open tabs: ${listTabs(tabs)}` };

@@ -4,7 +4,7 @@ import { ELEMENT_TIMEOUT_MS } from './limits';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction, type ActionEnv, type HandlerOutput } from './types';
 
-const ToggleArgs = z.object({ target: TargetArg.describe('The checkbox, radio or switch') });
+const ToggleArgs = z.object({ target: TargetArg.describe('Checkbox, radio or switch') });
 
 export const check = defineAction({
   name: 'check',

@@ -8,9 +8,9 @@ import { ActionError, defineAction } from './types';
 
 export const upload = defineAction({
   name: 'upload',
-  description: "Attach files from the task's input folder to a file field (or the button opening a file chooser).",
+  description: 'Attach files to a file field (or the button opening a file chooser).',
   schema: z.object({
-    target: TargetArg.describe('The file input or its button'),
+    target: TargetArg.describe('File input or its button'),
     files: z.array(z.string().min(1).describe('A file name')).min(1).max(20).describe("Files in the task's input folder"),
   }),
   async handle({ target, files }, env) {

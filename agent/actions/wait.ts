@@ -7,11 +7,11 @@ const MAX_WAIT_S = 30;
 
 export const wait = defineAction({
   name: 'wait',
-  description: 'Wait (bounded) for an element, a text, the network to settle, or some seconds.',
+  description: 'Wait for an element, a text, network idle, or some seconds.',
   schema: z.object({
-    target: TargetArg.optional().describe('Until it is visible'),
-    text: z.string().optional().describe('Until this text is visible'),
-    network_idle: z.boolean().optional().describe('Until no request is in flight'),
+    target: TargetArg.optional().describe('Until visible'),
+    text: z.string().optional().describe('Until visible'),
+    network_idle: z.boolean().optional().describe('Until no request runs'),
     seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe(`Timeout, or the pause alone (max ${MAX_WAIT_S})`),
   }),
   async handle({ target, text, network_idle, seconds }, env) {

@@ -6,7 +6,7 @@ import { addUsage, emptyUsage } from '../evidence/result-schema';
 import { promptTokenBudget } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
-import { fitHistory } from './history';
+import { fitHistory, promptHistory } from './history';
 import { deriveRunState, renderRunState } from './run-state';
 import { StepSummarizer } from './summaries';
 import { modelToolDefinitions, type ModelTool } from './model-tools';
@@ -66,16 +66,16 @@ export class ModelDecider implements Decider {
       notices: input.notices,
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      historyLines: fitHistory(recent, Math.floor(budget * 0.3), settings.reflection === 'full'),
+      history: promptHistory(recent, Math.floor(budget * 0.3), settings.reflection === 'full'),
       summaries: this.summarizer.shown,
       runState: renderRunState(deriveRunState(input.history)),
       visibleElements: input.visibleElements,
       lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => a === 'done' || a === 'fail'),
     });
     const usage = emptyUsage();
-    const ask = async (text: string) => {
+    const ask = async (content: Anthropic.TextBlockParam[]) => {
       const reply = await this.client.create(
-        { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions }, messages: [{ role: 'user', content: text }] },
+        { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions }, messages: [{ role: 'user', content }] },
         { purpose: 'decide', signal },
       );
       addUsage(usage, reply.usage);
@@ -85,7 +85,8 @@ export class ModelDecider implements Decider {
     let calls = allowedCalls(reply.message, input.allowedActions);
     if (calls.length === 0) {
       // tool_choice "any" makes a missing call rare, and the step's limits are in the prompt: one corrective turn.
-      reply = await ask(`${user}\n\nYour previous answer ${whatWasWrong(reply.message, input.allowedActions)}. Answer with a tool call only${input.allowedActions ? ` (${input.allowedActions.join(' or ')})` : ''}.`);
+      const correction = `Your previous answer ${whatWasWrong(reply.message, input.allowedActions)}. Answer with a tool call only${input.allowedActions ? ` (${input.allowedActions.join(' or ')})` : ''}.`;
+      reply = await ask([...user, { type: 'text', text: correction }]);
       calls = allowedCalls(reply.message, input.allowedActions);
       if (calls.length === 0)
         throw new ModelAnswerError(`model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, input.allowedActions)} (stop_reason ${reply.message.stop_reason})`, usage);
@@ -107,7 +108,7 @@ export class ModelDecider implements Decider {
       notices: [consolidationNote(reason)],
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      historyLines: fitHistory(input.history, Math.floor(promptTokenBudget(settings.contextWindow) * 0.3)),
+      history: { lines: fitHistory(input.history, Math.floor(promptTokenBudget(settings.contextWindow) * 0.3)), stable: false },
       lastStep: true,
     });
     const model = options.preferFallback && settings.fallbackModel ? settings.fallbackModel : settings.model;

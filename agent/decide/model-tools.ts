@@ -28,8 +28,8 @@ export function modelToolDefinitions(reflection: z.ZodObject, names: readonly st
 
 /**
  * JSON Schema that says what is already the default — `propertyNames: {type: string}` and an empty
- * `additionalProperties` on free-form objects, `maximum: 2^53-1` on integers — costs tokens on every request
- * and tells the model nothing.
+ * `additionalProperties` on free-form objects, `maximum: 2^53-1` on integers — or that only forbids an empty
+ * string costs tokens on every request and tells the model nothing (the dispatcher still validates it all).
  */
 function withoutDefaults<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(withoutDefaults) as T;
@@ -37,6 +37,7 @@ function withoutDefaults<T>(schema: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minLength' && value === 1) continue;
     if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
     if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue;
     out[key] = withoutDefaults(value);

@@ -47,7 +47,9 @@ for (const [name, fault] of [
     const recorded = turnRequests(id);
     expect(recorded.filter(r => r.response.faults).length).toBe(1);
     expect(recorded.length).toBe((peopleProfileScript(ada).steps as unknown[]).length + 1);
-    expect(result.usage.model_calls).toBe(recorded.length - 1);
+    // Every answered decision is counted once (the faulted request never was); the run memory's call is its own.
+    expect(result.usage.by_purpose?.decide?.calls).toBe(recorded.length - 1);
+    expect(result.usage.model_calls).toBe(recorded.length - 1 + (result.usage.by_purpose?.memory?.calls ?? 0));
   });
 }
 

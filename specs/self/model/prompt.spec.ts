@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { fitHistory, formatEntry } from '../../../agent/decide/history';
-import { budgetLine, buildSystemBlocks, buildUserMessage, fencePageText, truncateJson } from '../../../agent/decide/prompt';
+import { fitHistory, formatEntry, promptHistory } from '../../../agent/decide/history';
+import { budgetLine, buildSystemBlocks, buildUserMessage, fencePageText, messageText, truncateJson } from '../../../agent/decide/prompt';
 import type { HistoryEntry } from '../../../agent/decide/types';
 import { TaskSpecSchema } from '../../../agent/task/schema';
 import { taskJson } from '../helpers/temp';
@@ -40,24 +40,48 @@ test('page text is fenced and cannot close the fence itself', () => {
   expect(fenced.match(/<\/page_state>/g)).toHaveLength(1);
 });
 
-test('the user message is only what changes per step: page state, budget, notices, data, history, in that order', () => {
-  const message = buildUserMessage({
-    step: 3,
+test('the user message: the history first, one cached block per step, then only what changes this step, in order', () => {
+  const history = { lines: ['Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png', 'Step 3: click(target="e4") → Clicked [e4] button "Go"'], stable: true };
+  const blocks = buildUserMessage({
+    step: 4,
     maxSteps: 10,
     pageText: '[e1] heading "Ada"',
     notices: ['You called done but required fields missing: name'],
     accumulated: { items: [1, 2] },
     extracted: { name: 'Ada' },
-    historyLines: ['Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png'],
+    history,
+    summaries: ['Steps 2-5:\nFOUND: x'],
+    runState: ['Pages visited: h/a'],
     visibleElements: ['[e1] button "Go"'],
     lastStep: false,
   });
-  const order = ['## Current page state', '**Step 3 of 10 — 7 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Action history', 'Take the single best next action'];
+  expect(blocks.map(b => b.cache_control)).toEqual([undefined, undefined, { type: 'ephemeral' }, undefined]);
+  expect(blocks[1]!.text).toBe(`## Action history (recent)\n${history.lines[0]}`);
+  expect(blocks[2]!.text).toBe(history.lines[1]);
+  const message = messageText(blocks);
+  const order = ['## Earlier steps (condensed)', '## Action history', '## Current page state', '**Step 4 of 10 — 6 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Run state', 'Take the single best next action'];
   const positions = order.map(s => message.indexOf(s));
   expect(positions.every(p => p >= 0)).toBe(true);
   expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   expect(message).not.toContain('## Output schema');
-  expect(buildUserMessage({ step: 10, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, historyLines: [], lastStep: true })).toContain('LAST STEP: only done or fail');
+  // History past its budget is fitted (it changes from step to step): one block, no breakpoint.
+  const fitted = buildUserMessage({ step: 4, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, history: { ...history, stable: false }, lastStep: true });
+  expect(fitted.map(b => b.cache_control)).toEqual([undefined, undefined]);
+  expect(messageText(fitted)).toContain('LAST STEP: only done or fail');
+});
+
+test('the prompt history keeps each entry in one form for good; a long last outcome is repeated in full after it', () => {
+  const long = 'x'.repeat(600);
+  const entries = [entry(2, 'click', { target: 'e1' }, 'Clicked [e1] link "A"'), { ...entry(3, 'click', { target: 'e2' }, ''), result: { success: false, description: 'click failed', error: long } }];
+  const history = promptHistory(entries, 10_000);
+  expect(history.stable).toBe(true);
+  expect(history.lines[0]).toBe('Step 2: click(target="e1") → Clicked [e1] link "A"');
+  expect(history.lines[1]!.length).toBeLessThan(300);
+  expect(history.lastInFull).toBe(formatEntry(entries[1]!, true, false));
+  expect(promptHistory(entries.slice(0, 1), 10_000).lastInFull).toBeUndefined();
+  // The same entries give the same lines whatever comes after them: the cached prefix holds.
+  expect(promptHistory([...entries, entry(4, 'scroll', { direction: 'down' }, 'Scrolled')], 10_000).lines.slice(0, 2)).toEqual(history.lines);
+  expect(promptHistory(entries, 5).stable).toBe(false);
 });
 
 test('accumulated data is truncated at a budget with the size said', () => {
