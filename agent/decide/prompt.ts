@@ -67,7 +67,7 @@ export function buildSystemBlocks(task: TaskSpec, sample: Sample, options: Sampl
   const inputLines = Object.entries(sample.row)
     .filter(([key]) => key !== 'sample_id')
     .map(([key, value]) => `- ${key}: ${value}`);
-  const tips = options.tips?.length ? `\n\nTips from earlier samples of this run (may not apply):\n${options.tips.map(h => `- ${h}`).join('\n')}` : '';
+  const tips = options.tips?.length ? `\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample's input):\n${options.tips.map(h => `- ${h}`).join('\n')}` : '';
   const sampleText = `${sampleContext(task.task_id, sample.sample_id, options.attempt ?? 0)}\nSample input:\n${inputLines.join('\n') || '- (none)'}${tips}`;
   return [
     { type: 'text', text: taskText, cache_control: { type: 'ephemeral' } },

@@ -59,7 +59,7 @@ export function routeTip(route: readonly ActionLogEntry[], values: SampleValues)
   return `Efficient route (${steps.length} actions, no detours): ${shown.join(' → ')}`;
 }
 
-/** One step said without refs, selectors or this sample's values: what to do, on which kind of element. */
+/** One step said without refs, selectors or this sample's values (an input is its {{column}}): what to do, on which kind of element. */
 export function phraseStep(entry: ActionLogEntry, values: SampleValues): string {
   const args = entry.action.args;
   const target = describeTarget(entry, values);
@@ -74,7 +74,7 @@ export function phraseStep(entry: ActionLogEntry, values: SampleValues): string 
     case 'select_option': {
       const value = String(args.value ?? '');
       const column = columnOf(value, values);
-      return `choose ${column ? `the sample's ${column}` : holdsValue(value, values) ? 'the sample\'s option' : JSON.stringify(value)} in${on || ' the dropdown'}`;
+      return `choose ${column ? `{{${column}}}` : holdsValue(value, values) ? 'the sample\'s option' : JSON.stringify(value)} in${on || ' the dropdown'}`;
     }
     case 'screenshot':
       return `screenshot ${holdsValue(String(args.label ?? ''), values) ? 'labelled per sample' : JSON.stringify(args.label)}`;
@@ -102,7 +102,7 @@ function columnOf(text: string, values: SampleValues): string | undefined {
 function typedText(text: string, values: SampleValues): string {
   if (/^\{\{secret:[A-Za-z0-9_]+\}\}$/.test(text)) return text;
   const column = columnOf(text, values);
-  if (column) return `the sample's ${column}`;
+  if (column) return `{{${column}}}`;
   const templated = templateString(text, values.row);
   return templated !== text && !holdsValue(templated, values) ? JSON.stringify(templated) : 'the text';
 }
@@ -128,7 +128,7 @@ function describeTarget(entry: ActionLogEntry, values: SampleValues): string | u
   const named = (kind: string, text: unknown) => {
     if (typeof text !== 'string' || !text) return kind;
     const column = columnOf(text, values);
-    if (column) return `${kind} showing the sample's ${column}`;
+    if (column) return `${kind} showing {{${column}}}`;
     return holdsValue(text, values) ? kind : `${kind} ${JSON.stringify(text)}`;
   };
   if (typeof locator.role === 'string') return named(locator.role, locator.name);

@@ -1,5 +1,5 @@
 import { sum, table } from '../lib/stats';
-import { cacheReadShare, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
+import { cacheReadShare, decisionCacheReadShare, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
 
 /** The issue's targets: vision ≤10% of calls, no repeated vision request, ≥75% read from cache, ≥30% fewer input tokens. */
 const TARGETS = { visionShare: 0.1, cacheReadShare: 0.75, cacheReadMinSteps: 3, inputReduction: 0.3 } as const;
@@ -31,6 +31,7 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
       f.repeatedVision,
       n(inputTokens(f)),
       pct(cacheReadShare(f)),
+      pct(decisionCacheReadShare(f)),
       n(f.toolsTokens),
     ];
     if (baseline) {
@@ -39,7 +40,7 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
     }
     return cells;
   });
-  const header = ['sample', 'steps', 'calls (decide/vision/text)', 'vision share', 'repeated vision', 'input tokens', 'cache-read share', 'tools block'];
+  const header = ['sample', 'steps', 'calls (decide/vision/text)', 'vision share', 'repeated vision', 'input tokens', 'cache-read share', 'of decisions', 'tools block'];
   if (baseline) header.push(`${baseline.name}: calls`, `${baseline.name}: repeated vision`, `${baseline.name}: input tokens`, `${baseline.name}: cache-read share`, `${baseline.name}: tools block`, 'input tokens saved');
   console.log(`\n${table(header, rows)}\n`);
 
@@ -51,6 +52,8 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   console.log(`${mark(totals.vision / Math.max(1, totals.calls) <= TARGETS.visionShare)} vision ≤ ${pct(TARGETS.visionShare)} of model calls: ${pct(totals.vision / Math.max(1, totals.calls))}`);
   console.log(`${mark(totals.repeatedVision === 0)} repeated identical vision requests: ${totals.repeatedVision}`);
   console.log(`${mark(below.length === 0)} cache-read share ≥ ${pct(TARGETS.cacheReadShare)} on samples of ${TARGETS.cacheReadMinSteps}+ steps: ${long.length - below.length} of ${long.length}${below.length ? ` (below: ${below.map(f => `${key(f)} ${pct(cacheReadShare(f))}`).join(', ')})` : ''}`);
+  const belowDecisions = long.filter(f => decisionCacheReadShare(f) < TARGETS.cacheReadShare);
+  console.log(`  the same over decision requests only: ${long.length - belowDecisions.length} of ${long.length}${belowDecisions.length ? ` (below: ${belowDecisions.map(f => `${key(f)} ${pct(decisionCacheReadShare(f))}`).join(', ')})` : ''}`);
   if (!baseline) return;
   const old = all(baseline.figures);
   const paired = now.filter(f => before.has(key(f)));

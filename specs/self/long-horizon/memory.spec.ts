@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/temp';
 import { auditTruth, deciderTurns, ensureAuditSite, repoTruth, stepOf } from './audit-env';
 
 const FAST_MODEL = 'claude-fast-test';
-const TIPS_HEADER = 'Tips from earlier samples of this run (may not apply):';
+const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
