@@ -94,8 +94,9 @@ test('stale history entries are compacted: a screenshot becomes its filename, an
   const shot = entry(2, 'screenshot', { label: 'p' }, 'Screenshot saved: 01_p.png with a long description', { result: { success: true, description: 'Screenshot saved: 01_p.png', effects: { artifact: { filename: '01_p.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } } });
   const read = entry(3, 'extract', { field: 'bio' }, 'bio = "…"', { result: { success: true, description: 'bio = "long text"', effects: { extracted: { field: 'bio', value: 'x'.repeat(100), provenance: { source: 'dom', at: 't' } } } } });
   expect(formatEntry(shot, false, false)).toBe('Step 2: screenshot(label="p") → [01_p.png]');
-  expect(formatEntry(read, false, false)).toBe('Step 3: extract(field="bio") → [bio: 102 chars saved]');
-  expect(formatEntry(read, true, false)).toBe('Step 3: extract(field="bio") → bio = "long text"');
+  // An argument the outcome already quotes (the field) is not repeated.
+  expect(formatEntry(read, false, false)).toBe('Step 3: extract() → [bio: 102 chars saved]');
+  expect(formatEntry(read, true, false)).toBe('Step 3: extract() → bio = "long text"');
 });
 
 test('history fitting keeps the recent steps, drops meta entries, prefers important old steps under a tight budget', () => {
