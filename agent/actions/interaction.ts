@@ -5,7 +5,7 @@ import { defineAction } from './types';
 
 export const click = defineAction({
   name: 'click',
-  description: 'Click an element.',
+  description: 'Click an element (link, button, tab…).',
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),
