@@ -6,6 +6,7 @@
  * `git archive` into a temp folder that borrows this checkout's node_modules.
  *
  * Usage: npx tsx bench/economy/run.ts [--baseline main] [--samples 3] [--only widgets|workflows] [--tasks tracker_tickets,…]
+ * BENCH_DUMP=<file> also writes every request the server recorded (per variant, the last one wins) for a closer look.
  */
 import type { Browser } from '@playwright/test';
 import { execSync } from 'node:child_process';
