@@ -14,7 +14,8 @@ import { recordFromSession } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
 import { sampleContext } from './decide/prompt';
-import { visionHook } from './decide/vision';
+import { visionAsker } from './decide/vision';
+import { VisionGate } from './loop/vision-gate';
 import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
@@ -72,14 +73,14 @@ export class SampleSession {
     const secrets = secretsFromEnv();
     let client: ModelClient | undefined;
     const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
-    let hints: string[] | undefined;
     let recorderRef: SampleRecorder | undefined;
     let trackerRef: ContextPages | undefined;
     const factories: DeciderFactories = {
       model: () =>
         new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
           attempt: options.attempt,
-          memoryHints: () => (hints ??= memory.hints(spec.task_id, spec.goal)),
+          // Chosen once, now: the sample's prompt prefix stays byte-identical; what is learned meanwhile serves the next sample.
+          tips: memory.hints(spec.task_id, spec.goal),
           onUsage: usage => recorderRef?.addUsage(usage),
         }),
       ...options.deciders,
@@ -111,7 +112,7 @@ export class SampleSession {
     const spec = this.options.task.spec;
     const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
     const view = this.decider.needsView || this.decider instanceof SelfHealingDecider
-      ? pageViewer({ task: spec, tokenBudget: settings.snapshotTokens, vision: this.client ? visionHook(this.client, usage => this.recorder.addUsage(usage), sampleContext(spec.task_id, this.options.sample.sample_id, this.options.attempt)) : undefined })
+      ? pageViewer({ task: spec, tokenBudget: settings.snapshotTokens, vision: this.visionGate() })
       : undefined;
     let outcome: SampleOutcome;
     try {
@@ -134,11 +135,21 @@ export class SampleSession {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
     await this.recordRecipe(outcome.status);
-    const result = this.recorder.finish(outcome.status, outcome.error);
-    if (this.options.learn === false) return result;
-    const memoryProblem = await learnFromSample(this.memory, spec, result, this.recorder.log, this.client, () => {});
-    if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
-    return result;
+    if (this.options.learn !== false) {
+      // Before the result is written, so the memory call's usage is the sample's.
+      const preview = this.recorder.preview(outcome.status, outcome.error);
+      const memoryProblem = await learnFromSample(this.memory, spec, preview, this.recorder.log, this.client, usage => this.recorder.addUsage(usage));
+      if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
+    }
+    return this.recorder.finish(outcome.status, outcome.error);
+  }
+
+  /** Vision for a model-decided sample: one gate per sample, so its answers are cached for the sample. */
+  private visionGate(): VisionGate | undefined {
+    if (!this.client) return undefined;
+    const { task, sample, attempt } = this.options;
+    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), sampleContext(task.spec.task_id, sample.sample_id, attempt));
+    return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
   }
 
   /** A done sample the model decided (AGENT_RECORD=1) or repaired becomes the task's compiled recipe. */

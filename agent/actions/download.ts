@@ -9,10 +9,10 @@ const START_TIMEOUT_MS = 15_000;
 
 export const download = defineAction({
   name: 'download',
-  description: 'Click a link or button that downloads a file and keep the file as evidence (hashed). A download that does not finish in time is cancelled.',
+  description: 'Click what starts a download; the file is kept as evidence.',
   schema: z.object({
-    target: TargetArg.describe('The link or button that starts the download'),
-    timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`How long the whole download may take (default ${DOWNLOAD_TIMEOUT_S})`),
+    target: TargetArg.describe('What starts it'),
+    timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`Default ${DOWNLOAD_TIMEOUT_S}`),
   }),
   // Room to find and click the element before the download's own budget starts.
   timeoutFor: ({ timeout_seconds }) => (timeout_seconds ?? DOWNLOAD_TIMEOUT_S) * 1000 + 2 * ELEMENT_TIMEOUT_MS,

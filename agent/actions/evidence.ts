@@ -4,11 +4,11 @@ import { defineAction } from './types';
 
 export const screenshot = defineAction({
   name: 'screenshot',
-  description: 'Save a screenshot as evidence (hashed). Full page by default, or one element.',
+  description: 'Save a screenshot as evidence: the full page, or one element.',
   schema: z.object({
-    label: z.string().min(1).max(60).describe('Short label used in the filename, e.g. "profile", "checks"'),
-    full_page: z.boolean().optional().describe('Capture the whole scrollable page (default true)'),
-    target: TargetArg.optional().describe('Capture only this element'),
+    label: z.string().min(1).max(60).describe('Filename label'),
+    full_page: z.boolean().optional().describe('Default true'),
+    target: TargetArg.optional().describe('Only this element'),
   }),
   async handle({ label, full_page, target }, env) {
     const { page, store } = env;

@@ -7,15 +7,15 @@ import { ActionError, defineAction } from './types';
 
 export const extract = defineAction({
   name: 'extract',
-  description: 'Read a field\'s value from an element on the page (the DOM is the source; the value is recorded with where it came from).',
+  description: 'Read a field from an element (recorded with its source).',
   schema: z.object({
-    field: z.string().min(1).describe('Output field name (a key of the output schema)'),
+    field: z.string().min(1).describe('Output field name'),
     target: TargetArg,
-    pattern: z.string().optional().describe('Regular expression applied to the element text; its first group (or the whole match) is the value'),
-    type: z.enum(VALUE_TYPES).optional().describe('Coerce the value: string (default), number ("1.2k" → 1200), integer, boolean, date (YYYY-MM-DD), list'),
-    attribute: z.string().optional().describe('Read this attribute (e.g. "href", "title") instead of the text'),
-    missing: z.enum(['error', 'null']).optional().describe('"null": a missing element means the field is null (not an error)'),
-    all: z.boolean().optional().describe('Read every matching element into a list (e.g. all item names)'),
+    pattern: z.string().optional().describe('Regex on the text; group 1 (or the match) is the value'),
+    type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
+    attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
+    missing: z.enum(['error', 'null']).optional().describe('"null": an absent element gives null'),
+    all: z.boolean().optional().describe('Every match, as a list'),
   }),
   async handle({ field, target, pattern, type, attribute, missing, all }, env) {
     let resolved;

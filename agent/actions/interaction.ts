@@ -5,10 +5,10 @@ import { defineAction } from './types';
 
 export const click = defineAction({
   name: 'click',
-  description: 'Click an element (link, button, tab, menu item…). Prefer the ref shown in the page state.',
+  description: 'Click an element (link, button, tab…).',
   schema: z.object({
     target: TargetArg,
-    double: z.boolean().optional().describe('Double-click instead of a single click'),
+    double: z.boolean().optional().describe('Double-click'),
   }),
   async handle({ target, double }, env) {
     const resolved = await resolveTarget(target, env);
@@ -20,7 +20,7 @@ export const click = defineAction({
 
 export const hover = defineAction({
   name: 'hover',
-  description: 'Move the mouse over an element, e.g. to open a hover menu or show a tooltip.',
+  description: 'Hover over an element (hover menus, tooltips).',
   schema: z.object({ target: TargetArg }),
   async handle({ target }, env) {
     const resolved = await resolveTarget(target, env);

@@ -8,12 +8,12 @@ import { defineAction } from './types';
 
 export const type = defineAction({
   name: 'type',
-  description: 'Replace the text of an input/textarea. Secrets are written as {{secret:NAME}} and filled in only at the browser.',
+  description: 'Replace the text of a field.',
   schema: z.object({
     target: TargetArg,
-    text: z.string().describe('Text to enter; use {{secret:NAME}} for credentials, never the value'),
-    submit: z.boolean().optional().describe('Press Enter afterwards'),
-    slowly: z.boolean().optional().describe('Type key by key, for widgets that react to each key press (autocomplete); default replaces the value at once'),
+    text: z.string().describe('Credentials as {{secret:NAME}}'),
+    submit: z.boolean().optional().describe('Press Enter after'),
+    slowly: z.boolean().optional().describe('Key by key (autocomplete)'),
   }),
   async handle({ target, text, submit, slowly }, env) {
     const resolved = await resolveTarget(target, env);
@@ -36,10 +36,10 @@ export const type = defineAction({
 
 export const press = defineAction({
   name: 'press',
-  description: 'Press a key or a chord (e.g. "Enter", "Escape", "ArrowDown", "Control+A"), on an element or on the page.',
+  description: 'Press a key or chord on an element or the page.',
   schema: z.object({
-    key: z.string().min(1).max(60).describe('Key name or chord as Playwright spells it: "Enter", "Tab", "ArrowDown", "Shift+Tab", "Control+A"'),
-    target: TargetArg.optional().describe('Focus this element first; omitted = the page (whatever has focus)'),
+    key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab", "Control+A"'),
+    target: TargetArg.optional().describe('Focused first (default: the page)'),
   }),
   async handle({ key, target }, env) {
     if (!target) {

@@ -7,9 +7,9 @@ const HTTP_URL = /^https?:\/\//i;
 
 export const goto = defineAction({
   name: 'goto',
-  description: "Navigate the current tab to a URL (only http/https on the task's allowed domains).",
+  description: "Open a URL in this tab (the task's allowed domains only).",
   navigates: true,
-  schema: z.object({ url: z.string().min(1).describe('Absolute http(s) URL to open') }),
+  schema: z.object({ url: z.string().min(1).describe('Absolute URL') }),
   async handle({ url }, env) {
     const { policy, signal } = env;
     if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url.slice(0, 200)}" is not an http(s) URL`);
@@ -34,7 +34,7 @@ export const goto = defineAction({
 
 export const goBack = defineAction({
   name: 'go_back',
-  description: "Go back to the previous page in this tab's history.",
+  description: 'Go back one page in this tab.',
   navigates: true,
   schema: z.object({}),
   async handle(_args, { page }) {
@@ -50,7 +50,7 @@ export const goBack = defineAction({
 
 export const refresh = defineAction({
   name: 'refresh',
-  description: 'Reload the current page (use when it is in a bad state).',
+  description: 'Reload the page (when it is in a bad state).',
   navigates: true,
   schema: z.object({}),
   async handle(_args, { page }) {

@@ -5,11 +5,11 @@ import { defineAction } from './types';
 
 export const scroll = defineAction({
   name: 'scroll',
-  description: 'Scroll the page, or a scrollable container, up or down. Reports where it is and whether the end was reached (lazy lists may load more).',
+  description: 'Scroll the page or a container; says whether the end was reached.',
   schema: z.object({
-    direction: z.enum(['up', 'down']).describe('Which way to scroll'),
-    amount: z.number().positive().max(50).optional().describe('How far, in screen heights (default 1; 0.5 = half a screen; 50 = all the way)'),
-    target: TargetArg.optional().describe('A scrollable container (or an element inside one) to scroll instead of the page'),
+    direction: z.enum(['up', 'down']).describe('Which way'),
+    amount: z.number().positive().max(50).optional().describe('Screen heights (default 1; 50 = to the end)'),
+    target: TargetArg.optional().describe('A container (default: the page)'),
   }),
   async handle({ direction, amount, target }, env) {
     const screens = (amount ?? 1) * (direction === 'up' ? -1 : 1);

@@ -6,11 +6,10 @@ import { defineAction } from './types';
 
 export const selectOption = defineAction({
   name: 'select_option',
-  description:
-    'Choose an option in a dropdown: a native <select>, or a custom combobox/listbox (opened and clicked for you). Waits briefly for options that load after another choice.',
+  description: 'Choose an option in a select, combobox or listbox (opened for you).',
   schema: z.object({
-    target: TargetArg.describe('The dropdown (select, combobox or listbox): a ref from the page state, its label, or its visible text'),
-    value: z.string().min(1).describe('The option to choose: its visible text (preferred) or its value'),
+    target: TargetArg.describe('The dropdown'),
+    value: z.string().min(1).describe('Option text (or value)'),
   }),
   async handle({ target, value }, env) {
     const resolved = await resolveTarget(target, env);

@@ -3,8 +3,8 @@ import { defineAction, type PageTracker } from './types';
 
 export const switchTab = defineAction({
   name: 'switch_tab',
-  description: 'Work in another open tab (new tabs and popups are announced when they open).',
-  schema: z.object({ tab: z.number().int().min(1).describe('Tab number as listed in the page state and announcements (1 = the first tab)') }),
+  description: 'Work in another open tab (new tabs are announced).',
+  schema: z.object({ tab: z.number().int().min(1).describe('1 = first') }),
   async handle({ tab }, { tabs }) {
     const pages = tabs.pages;
     if (tab > pages.length) return { success: false, description: `No tab ${tab}`, error: `There is no tab ${tab}; open tabs: ${listTabs(tabs)}` };

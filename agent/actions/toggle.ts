@@ -4,18 +4,18 @@ import { ELEMENT_TIMEOUT_MS } from './limits';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction, type ActionEnv, type HandlerOutput } from './types';
 
-const ToggleArgs = z.object({ target: TargetArg.describe('The checkbox, radio button or switch: a ref from the page state or its label') });
+const ToggleArgs = z.object({ target: TargetArg.describe('Checkbox, radio or switch') });
 
 export const check = defineAction({
   name: 'check',
-  description: 'Tick a checkbox, switch or radio button (does nothing if it is already on).',
+  description: 'Tick a checkbox, switch or radio (no change if already on).',
   schema: ToggleArgs,
   handle: ({ target }, env) => setChecked(target, true, env),
 });
 
 export const uncheck = defineAction({
   name: 'uncheck',
-  description: 'Clear a checkbox or switch (does nothing if it is already off).',
+  description: 'Clear a checkbox or switch (no change if already off).',
   schema: ToggleArgs,
   handle: ({ target }, env) => setChecked(target, false, env),
 });

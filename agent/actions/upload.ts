@@ -8,10 +8,10 @@ import { ActionError, defineAction } from './types';
 
 export const upload = defineAction({
   name: 'upload',
-  description: "Attach files from the task's input folder to a file field (or to the button that opens the file chooser).",
+  description: 'Attach files to a file field (or the button opening a file chooser).',
   schema: z.object({
-    target: TargetArg.describe('The file input, its label, or the button that opens a file chooser'),
-    files: z.array(z.string().min(1).describe("A file name, relative to the task's input folder")).min(1).max(20).describe('The files to attach'),
+    target: TargetArg.describe('File input or its button'),
+    files: z.array(z.string().min(1).describe('A file name')).min(1).max(20).describe("Files in the task's input folder"),
   }),
   async handle({ target, files }, env) {
     const paths = files.map(file => resolveInputFile(env.policy.inputDir, file));

@@ -7,12 +7,12 @@ const MAX_WAIT_S = 30;
 
 export const wait = defineAction({
   name: 'wait',
-  description: 'Wait (bounded) for an element or a text to appear, or for the network to settle, or a fixed number of seconds.',
+  description: 'Wait for an element, a text, network idle, or some seconds.',
   schema: z.object({
-    target: TargetArg.optional().describe('Wait until this element is visible'),
-    text: z.string().optional().describe('Wait until this text is visible somewhere on the page'),
-    network_idle: z.boolean().optional().describe('Wait until no network requests are in flight'),
-    seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe(`Timeout, or the pause when nothing else is given (max ${MAX_WAIT_S})`),
+    target: TargetArg.optional().describe('Until visible'),
+    text: z.string().optional().describe('Until visible'),
+    network_idle: z.boolean().optional().describe('Until no request runs'),
+    seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe(`Timeout, or the pause alone (max ${MAX_WAIT_S})`),
   }),
   async handle({ target, text, network_idle, seconds }, env) {
     const timeout = Math.min(seconds ?? 10, MAX_WAIT_S) * 1000;

@@ -27,9 +27,10 @@ const KEEP_FULL = 5;
 const MIN_ITEMS = 5;
 const MAX_ITEMS = 25;
 
-export function describeArgs(args: Record<string, unknown>): string {
+/** Arguments as the history shows them; one the outcome already quotes (a ref, a typed text, a field) is left out. */
+export function describeArgs(args: Record<string, unknown>, outcome = ''): string {
   return Object.entries(args)
-    .filter(([key]) => key !== 'extracted')
+    .filter(([key, value]) => key !== 'extracted' && !(typeof value === 'string' && value.length >= 3 && outcome.includes(value)))
     .map(([key, value]) => `${key}=${typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value) : JSON.stringify(value)}`)
     .join(', ')
     .slice(0, 200);
@@ -44,13 +45,41 @@ export function compactOutcome(entry: HistoryEntry): string {
   return result.description.slice(0, 120);
 }
 
-export function formatEntry(entry: HistoryEntry, full: boolean, withReflection: boolean): string {
-  const outcome = full ? (entry.result.success ? entry.result.description : `FAILED: ${entry.result.error ?? entry.result.description}`) : compactOutcome(entry);
+const FULL_OUTCOME_CHARS = 400;
+/** An entry of the cached history is written once and never changes; past this, its outcome waits in "Last action". */
+export const STABLE_OUTCOME_CHARS = 240;
+
+const fullOutcome = (entry: HistoryEntry) => (entry.result.success ? entry.result.description : `FAILED: ${entry.result.error ?? entry.result.description}`).replace(/\s+/g, ' ');
+
+export function formatEntry(entry: HistoryEntry, full: boolean, withReflection: boolean, maxOutcome = FULL_OUTCOME_CHARS): string {
+  const outcome = full ? fullOutcome(entry) : compactOutcome(entry).replace(/\s+/g, ' ');
   const reflection =
     withReflection && entry.reflection && (entry.reflection.memory_update || entry.reflection.next_goal)
       ? ` (memory: ${entry.reflection.memory_update ?? '-'}; goal: ${entry.reflection.next_goal ?? '-'})`
       : '';
-  return `Step ${entry.step}: ${entry.action.name}(${describeArgs(entry.action.args)}) → ${outcome.replace(/\s+/g, ' ').slice(0, 400)}${reflection}`;
+  const shown = outcome.length > maxOutcome ? `${outcome.slice(0, maxOutcome - 1)}…` : outcome;
+  return `Step ${entry.step}: ${entry.action.name}(${describeArgs(entry.action.args, entry.result.success ? shown : '')}) → ${shown}${reflection}`;
+}
+
+export interface PromptHistory {
+  lines: string[];
+  /** Every line is written once and never changes: the history can be a cached prefix, appended to each step. */
+  stable: boolean;
+  /** The latest outcome in full, when its stable line had to cut it. */
+  lastInFull?: string;
+}
+
+/**
+ * The history for the prompt: every entry in one form it keeps for good (so each step reads the earlier ones from
+ * the prompt cache), or — past the budget — fitted by importance and recency, which changes as steps are added.
+ */
+export function promptHistory(entries: readonly HistoryEntry[], budgetTokens: number, withReflection = false): PromptHistory {
+  const real = entries.filter(e => !e.meta);
+  const lines = real.map(e => formatEntry(e, true, withReflection, STABLE_OUTCOME_CHARS));
+  if (lines.reduce((sum, line) => sum + estimateTokens(line), 0) > budgetTokens) return { lines: fitHistory(entries, budgetTokens, withReflection), stable: false };
+  const last = real[real.length - 1];
+  const cut = last !== undefined && fullOutcome(last).length > STABLE_OUTCOME_CHARS;
+  return { lines, stable: true, ...(cut ? { lastInFull: formatEntry(last, true, withReflection) } : {}) };
 }
 
 /**

@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Usage } from '../evidence/result-schema';
-import { emptyUsage } from '../evidence/result-schema';
+import { callUsage, type ModelPurpose, type Usage } from '../evidence/usage';
 import { secretsFromEnv } from '../browser/secrets';
 import { Redactor } from '../evidence/redact';
 import type { ModelSettings } from './model-settings';
@@ -17,22 +16,36 @@ export interface ModelReply {
 
 /** A failure after the SDK's own retries (and the fallback model, when configured). */
 export class ModelCallError extends Error {
-  readonly code = 'BWA_MODEL';
+  readonly code: string = 'BWA_MODEL';
   constructor(message: string, readonly retryable: boolean, readonly status?: number) {
     super(message);
   }
 }
 
-export function usageOf(message: Anthropic.Message): Usage {
+/** The model answered, but not with anything the agent can act on, even after a corrective turn. */
+export class ModelAnswerError extends ModelCallError {
+  override readonly code = 'BWA_MODEL_ANSWER';
+  constructor(message: string, readonly usage: Usage) {
+    super(message, false);
+  }
+}
+
+export function usageOf(message: Anthropic.Message, purpose: ModelPurpose): Usage {
   const u = message.usage;
-  return {
-    ...emptyUsage(),
-    model_calls: 1,
+  return callUsage(purpose, {
     input_tokens: u.input_tokens ?? 0,
     output_tokens: u.output_tokens ?? 0,
     cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
     cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-  };
+  });
+}
+
+export interface CallOptions {
+  /** What the call is for: its usage is filed under it. */
+  purpose: ModelPurpose;
+  model?: string;
+  signal?: AbortSignal;
+  allowFallback?: boolean;
 }
 
 /**
@@ -53,16 +66,16 @@ export class ModelClient {
     this.client = new Anthropic({ apiKey, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
   }
 
-  async create(params: MessageParams, options: { model?: string; signal?: AbortSignal; allowFallback?: boolean } = {}): Promise<ModelReply> {
+  async create(params: MessageParams, options: CallOptions): Promise<ModelReply> {
     const model = options.model ?? this.settings.model;
     try {
-      return await this.once(model, params, options.signal);
+      return await this.once(model, params, options);
     } catch (error) {
       const failure = toModelError(error, model);
       const fallback = this.settings.fallbackModel;
       if (!failure.retryable || options.allowFallback === false || !fallback || fallback === model || options.signal?.aborted) throw failure;
       try {
-        return { ...(await this.once(fallback, params, options.signal, 0)), fellBackFrom: model };
+        return { ...(await this.once(fallback, params, options, 0)), fellBackFrom: model };
       } catch (fallbackError) {
         const second = toModelError(fallbackError, fallback);
         throw new ModelCallError(`${failure.message}; fallback ${second.message}`, second.retryable, second.status);
@@ -70,12 +83,12 @@ export class ModelClient {
     }
   }
 
-  private async once(model: string, params: MessageParams, signal?: AbortSignal, maxRetries?: number): Promise<ModelReply> {
+  private async once(model: string, params: MessageParams, options: CallOptions, maxRetries?: number): Promise<ModelReply> {
     const message = await this.client.messages.create(
       { ...redactParams(params, this.redactor), model, max_tokens: params.max_tokens ?? this.settings.maxTokens },
-      { signal, ...(maxRetries !== undefined ? { maxRetries } : {}) },
+      { signal: options.signal, ...(maxRetries !== undefined ? { maxRetries } : {}) },
     );
-    return { message, model, usage: usageOf(message) };
+    return { message, model, usage: usageOf(message, options.purpose) };
   }
 }
 

@@ -1,100 +1,95 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ActionCall } from '../actions/dispatch';
-import { actionNames, toolDefinitions } from '../actions/registry';
 import type { Reflection, Usage } from '../evidence/result-schema';
 import { addUsage, emptyUsage } from '../evidence/result-schema';
 import { promptTokenBudget } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
-import { fitHistory } from './history';
+import { fitHistory, promptHistory } from './history';
 import { deriveRunState, renderRunState } from './run-state';
 import { StepSummarizer } from './summaries';
-import { modelToolDefinitions } from './model-tools';
-import { ModelCallError, type ModelClient } from './model-client';
-import { buildSystemBlocks, buildUserMessage, sampleContext } from './prompt';
+import { modelToolDefinitions, type ModelTool } from './model-tools';
+import { ModelAnswerError, type ModelClient } from './model-client';
+import { buildSystemBlocks, buildUserMessage, sampleContext, type SystemBlock } from './prompt';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
 const REFLECTION_KEYS = ['evaluation_previous_step', 'memory_update', 'next_goal'] as const;
 const REFLECTION_MAX_CHARS = 160;
 
-const lightReflection = z.object({
-  next_goal: z.string().max(300).optional().describe('What you intend to do next and why (one short sentence)'),
-});
-const fullReflection = z.object({
-  evaluation_previous_step: z.string().describe('Did the previous action work? One short sentence'),
-  memory_update: z.string().describe('A fact to remember for later steps (or "-")'),
-  next_goal: z.string().describe('What you intend to do next and why (one short sentence)'),
-});
+// Described once in the system prompt (toolConventions), not in every tool; kept to REFLECTION_MAX_CHARS when read.
+const lightReflection = z.object({ next_goal: z.string().optional() });
+const fullReflection = z.object({ evaluation_previous_step: z.string(), memory_update: z.string(), next_goal: z.string() });
 
 export interface ModelDeciderOptions {
   attempt: number;
-  /** Tips from earlier samples of the run, shown in the first steps only. */
-  memoryHints?: () => readonly string[];
+  /** Tips from earlier samples of the run, chosen when the sample starts (later lessons wait for the next sample). */
+  tips?: readonly string[];
   /** Model usage outside decide() (step summaries) is reported here. */
   onUsage?: (usage: Usage) => void;
 }
 
-const MEMORY_HINT_STEPS = 3;
-
-/** Claude decides each step through tool use over the live page state. */
+/**
+ * Claude decides each step through tool use over the live page state. Tools and system blocks are built once per
+ * sample and sent byte-identical on every request (decisions, corrective turns, the final consolidation), so
+ * the prompt cache holds them from the second request on; only the user message changes.
+ */
 export class ModelDecider implements Decider {
   readonly kind = 'model';
   readonly needsView = true;
 
   private readonly summarizer: StepSummarizer;
+  private readonly tools: ModelTool[];
+  private readonly system: SystemBlock[];
 
   constructor(
     private readonly task: TaskSpec,
     private readonly sample: Sample,
     private readonly client: ModelClient,
-    private readonly options: ModelDeciderOptions,
+    options: ModelDeciderOptions,
   ) {
+    const reflection = client.settings.reflection;
     this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), sampleContext(task.task_id, sample.sample_id, options.attempt));
+    this.tools = modelToolDefinitions(reflection === 'full' ? fullReflection : lightReflection);
+    this.system = buildSystemBlocks(task, sample, { tips: options.tips, attempt: options.attempt, reflection });
   }
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
     const settings = this.client.settings;
-    const allowed = input.allowedActions ?? actionNames();
-    const reflection = settings.reflection === 'full' ? fullReflection : lightReflection;
-    const tools = modelToolDefinitions(allowed, reflection);
-    const hints = input.step <= MEMORY_HINT_STEPS + 1 ? (this.options.memoryHints?.() ?? []) : [];
-    const system = buildSystemBlocks(this.task, this.sample, hints, this.options.attempt);
     const budget = promptTokenBudget(settings.contextWindow);
     await this.summarizer.update(input.step, input.history, signal);
     const recent = input.history.filter(e => e.step > this.summarizer.summarizedThrough);
     const user = buildUserMessage({
-      task: this.task,
       step: input.step,
       maxSteps: input.maxSteps,
       pageText: input.view?.text ?? '(no page state)',
       notices: input.notices,
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      historyLines: fitHistory(recent, Math.floor(budget * 0.3), settings.reflection === 'full'),
+      history: promptHistory(recent, Math.floor(budget * 0.3), settings.reflection === 'full'),
       summaries: this.summarizer.shown,
       runState: renderRunState(deriveRunState(input.history)),
       visibleElements: input.visibleElements,
       lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => a === 'done' || a === 'fail'),
     });
-    const request = {
-      system,
-      tools: tools as Anthropic.Tool[],
-      tool_choice: { type: 'any' as const, disable_parallel_tool_use: !settings.multiActions },
-    };
     const usage = emptyUsage();
-    let reply = await this.client.create({ ...request, messages: [{ role: 'user', content: user }] }, { signal });
-    addUsage(usage, reply.usage);
-    let calls = toolCalls(reply.message);
-    if (calls.length === 0) {
-      // tool_choice "any" should make this impossible; one explicit re-ask, then it is a model failure.
-      reply = await this.client.create(
-        { ...request, messages: [{ role: 'user', content: `${user}\n\nYour previous answer contained no tool call. Answer with a tool call only.` }] },
-        { signal },
+    const ask = async (content: Anthropic.TextBlockParam[]) => {
+      const reply = await this.client.create(
+        { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions }, messages: [{ role: 'user', content }] },
+        { purpose: 'decide', signal },
       );
       addUsage(usage, reply.usage);
-      calls = toolCalls(reply.message);
-      if (calls.length === 0) throw new ModelCallError(`model ${reply.model} answered without a tool call twice (stop_reason ${reply.message.stop_reason})`, false);
+      return reply;
+    };
+    let reply = await ask(user);
+    let calls = allowedCalls(reply.message, input.allowedActions);
+    if (calls.length === 0) {
+      // tool_choice "any" makes a missing call rare, and the step's limits are in the prompt: one corrective turn.
+      const correction = `Your previous answer ${whatWasWrong(reply.message, input.allowedActions)}. Answer with a tool call only${input.allowedActions ? ` (${input.allowedActions.join(' or ')})` : ''}.`;
+      reply = await ask([...user, { type: 'text', text: correction }]);
+      calls = allowedCalls(reply.message, input.allowedActions);
+      if (calls.length === 0)
+        throw new ModelAnswerError(`model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, input.allowedActions)} (stop_reason ${reply.message.stop_reason})`, usage);
     }
     const limit = settings.multiActions ? settings.maxActionsPerStep : 1;
     const actions = calls.slice(0, limit).map(c => c.action);
@@ -106,33 +101,36 @@ export class ModelDecider implements Decider {
 
   async consolidate(input: DecisionInput, reason: string, options: { preferFallback: boolean; signal: AbortSignal }): Promise<Consolidation> {
     const settings = this.client.settings;
-    const system = buildSystemBlocks(this.task, this.sample, [], this.options.attempt);
     const user = buildUserMessage({
-      task: this.task,
       step: input.step,
       maxSteps: input.maxSteps,
       pageText: input.view?.text ?? '(not shown for the final consolidation)',
       notices: [consolidationNote(reason)],
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      historyLines: fitHistory(input.history, Math.floor(promptTokenBudget(settings.contextWindow) * 0.3)),
+      history: { lines: fitHistory(input.history, Math.floor(promptTokenBudget(settings.contextWindow) * 0.3)), stable: false },
       lastStep: true,
     });
     const model = options.preferFallback && settings.fallbackModel ? settings.fallbackModel : settings.model;
     const reply = await this.client.create(
-      {
-        system,
-        tools: toolDefinitions([CONSOLIDATE_TOOL]) as Anthropic.Tool[],
-        tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL },
-        messages: [{ role: 'user', content: user }],
-      },
-      { model, signal: options.signal, allowFallback: !options.preferFallback },
+      { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL }, messages: [{ role: 'user', content: user }] },
+      { purpose: 'decide', model, signal: options.signal, allowFallback: !options.preferFallback },
     );
-    const call = toolCalls(reply.message)[0];
+    const call = toolCalls(reply.message).find(c => c.action.name === CONSOLIDATE_TOOL);
     const extracted = (call?.action.args.extracted ?? {}) as Record<string, unknown>;
     const judgment = call?.action.args.judgment as Record<string, unknown> | undefined;
     return { extracted, judgment, usage: reply.usage, model: reply.model };
   }
+}
+
+function allowedCalls(message: Anthropic.Message, allowed: readonly string[] | undefined) {
+  return toolCalls(message).filter(call => !allowed || allowed.includes(call.action.name));
+}
+
+function whatWasWrong(message: Anthropic.Message, allowed: readonly string[] | undefined): string {
+  const called = toolCalls(message).map(c => c.action.name);
+  if (called.length === 0) return 'contained no tool call';
+  return `called ${called.join(', ')}, but only ${allowed?.join(' or ')} ${allowed?.length === 1 ? 'is' : 'are'} available now`;
 }
 
 const CONSOLIDATE_TOOL = 'done';

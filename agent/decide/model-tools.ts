@@ -1,21 +1,46 @@
 import type { z } from 'zod';
-import { toolDefinitions, type ToolDefinition } from '../actions/registry';
-
-const MODEL_TARGET = {
-  type: 'string',
-  description: 'The element: its ref from the page state (e.g. "e12" or "f1e3"), else its exact visible text; "css=<selector>" only as a last resort',
-};
+import { actionNames, toolDefinitions, type ToolDefinition } from '../actions/registry';
+import { TargetArg } from '../actions/target';
 
 /**
- * The tools Claude sees. The action schemas also accept structured locators (what recipes replay); a model
- * points with refs, so its target is a plain string — a third of the tokens, and one way to say it.
+ * The tools Claude sees, identical on every request of a sample (tools open the cached prefix): every action,
+ * whatever the step allows. The action schemas also accept structured locators (what recipes replay); a model
+ * points with refs, so its target is a plain string. How to name a target and what `next_goal` is for are said
+ * once in the system prompt (TOOL_CONVENTIONS), not in every tool: a target keeps only a description of its own
+ * ("the link or button that starts it"), the generic one is dropped. The last tool carries a cache breakpoint, so
+ * the tools alone are a prefix other tasks of the run can read.
  */
-export function modelToolDefinitions(names: readonly string[], reflection: z.ZodObject): ToolDefinition[] {
-  return toolDefinitions(names, reflection).map(tool => {
-    const properties = tool.input_schema.properties as Record<string, Record<string, unknown>> | undefined;
-    if (!properties?.target) return tool;
-    const own = typeof properties.target.description === 'string' ? properties.target.description : '';
-    const description = own && !own.startsWith('The element') ? `${own} — a ref like "e12", else exact visible text` : MODEL_TARGET.description;
-    return { ...tool, input_schema: { ...tool.input_schema, properties: { ...properties, target: { type: 'string', description } } } };
+export type ModelTool = ToolDefinition & { cache_control?: { type: 'ephemeral' } };
+
+export function modelToolDefinitions(reflection: z.ZodObject, names: readonly string[] = actionNames()): ModelTool[] {
+  const tools: ModelTool[] = toolDefinitions(names, reflection).map(tool => {
+    const input_schema = withoutDefaults(tool.input_schema);
+    const properties = input_schema.properties as Record<string, Record<string, unknown>> | undefined;
+    if (!properties?.target) return { ...tool, input_schema };
+    const own = properties.target.description;
+    const target = typeof own === 'string' && own !== TargetArg.description ? { type: 'string', description: own } : { type: 'string' };
+    return { ...tool, input_schema: { ...input_schema, properties: { ...properties, target } } };
   });
+  const last = tools[tools.length - 1];
+  if (last) tools[tools.length - 1] = { ...last, cache_control: { type: 'ephemeral' } };
+  return tools;
+}
+
+/**
+ * JSON Schema that says what is already the default — `propertyNames: {type: string}` and an empty
+ * `additionalProperties` on free-form objects, `maximum: 2^53-1` on integers — or that only forbids an empty
+ * string costs tokens on every request and tells the model nothing (the dispatcher still validates it all).
+ */
+function withoutDefaults<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minLength' && value === 1) continue;
+    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue;
+    out[key] = withoutDefaults(value);
+  }
+  return out as T;
 }

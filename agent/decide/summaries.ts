@@ -59,7 +59,7 @@ export class StepSummarizer {
           },
         ],
       },
-      { model: this.client.settings.fastModel, signal, allowFallback: false },
+      { purpose: 'summary', model: this.client.settings.fastModel, signal, allowFallback: false },
     );
     this.onUsage(reply.usage);
     const text = reply.message.content

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { Usage } from './usage';
+
+export { addUsage, emptyUsage, usageTokens, Usage } from './usage';
 
 export const SAMPLE_STATUSES = ['done', 'partial_success', 'needs_review', 'failed'] as const;
 export const SampleStatus = z.enum(SAMPLE_STATUSES);
@@ -28,30 +31,6 @@ export const Artifact = z.object({
   timestamp: z.string(),
 });
 export type Artifact = z.infer<typeof Artifact>;
-
-export const Usage = z.object({
-  model_calls: z.number().int().nonnegative(),
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-  cache_read_input_tokens: z.number().int().nonnegative(),
-  cache_creation_input_tokens: z.number().int().nonnegative(),
-});
-export type Usage = z.infer<typeof Usage>;
-export const emptyUsage = (): Usage => ({
-  model_calls: 0,
-  input_tokens: 0,
-  output_tokens: 0,
-  cache_read_input_tokens: 0,
-  cache_creation_input_tokens: 0,
-});
-
-/** Adds one call's (or batch's) usage into a running total. */
-export function addUsage(total: Usage, more: Usage): void {
-  for (const key of Object.keys(total) as Array<keyof Usage>) total[key] += more[key];
-}
-
-/** Every token a usage counts: input, cache reads and writes, output. */
-export const usageTokens = (u: Usage): number => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
 
 export const Result = z.object({
   schema_version: z.literal(1),

@@ -34,7 +34,7 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
     let answers: Record<string, unknown> | undefined;
     try {
       const maxTokens = Math.min(MAX_REPLY_TOKENS, Math.max(client.settings.maxTokens, TOKENS_PER_JUDGMENT * asked.length));
-      const reply = await client.create(judgeRequest(task, asked, maxTokens), { signal });
+      const reply = await client.create(judgeRequest(task, asked, maxTokens), { purpose: 'judge', signal });
       addUsage(verdict.usage, reply.usage);
       verdict.model = reply.model;
       const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');

@@ -111,6 +111,19 @@ export class SampleRecorder {
 
   finish(status: SampleStatus, error: string | null = null): Result {
     if (this.finished) return this.finished;
+    const result = this.compose(status, error);
+    this.checkpoint(this.steps, status);
+    this.finished = result;
+    this.write(RESULT_FILE, this.finished);
+    return this.finished;
+  }
+
+  /** The result finish() would write now, written nowhere (what the run memory learns from before the end). */
+  preview(status: SampleStatus, error: string | null = null): Result {
+    return this.compose(status, error);
+  }
+
+  private compose(status: SampleStatus, error: string | null): Result {
     const { task, sample, runId, attempt, decider } = this.init;
     const merged = this.fieldValues();
     for (const [key, value] of Object.entries(this.accumulated)) {
@@ -141,10 +154,7 @@ export class SampleRecorder {
       resumed_from: this.resumedFrom,
       ...(this.judgmentPending && !this.judgment ? { judgment_pending: true } : {}),
     });
-    this.checkpoint(this.steps, status);
-    this.finished = this.store.redactor.json(result);
-    this.write(RESULT_FILE, this.finished);
-    return this.finished;
+    return this.store.redactor.json(result);
   }
 
   private fieldsAndProgress(): Record<string, unknown> {

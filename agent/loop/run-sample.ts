@@ -2,7 +2,7 @@ import type { BrowserContext } from '@playwright/test';
 import type { ActionCall } from '../actions/dispatch';
 import type { ActionPolicy } from '../actions/types';
 import type { ContextPages } from '../browser/page-tracker';
-import { ModelCallError } from '../decide/model-client';
+import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
@@ -75,8 +75,12 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     } catch (error) {
       if (input.signal.aborted) return end('max_time', `${task.max_time_seconds}s`);
       if (!(error instanceof ModelCallError)) throw error;
-      primaryFailed = true;
       recorder.notes.push(error.message);
+      if (error instanceof ModelAnswerError) {
+        recorder.addUsage(error.usage);
+        return end('model_answer', error.message);
+      }
+      primaryFailed = true;
       return end('model_failure', error.message);
     }
     recorder.addUsage(decision.usage);

@@ -2,30 +2,35 @@ import type { KnownElement } from '../actions/types';
 import type { ContextPages } from '../browser/page-tracker';
 import type { PageView } from '../decide/types';
 import { PageStateFocus } from './page-state-focus';
-import { observe, type Observation, type VisionHook } from '../snapshot';
+import { observe, type Observation } from '../snapshot';
 import type { TaskSpec } from '../task/schema';
+import type { VisionGate } from './vision-gate';
 
 export interface ViewOptions {
   task: TaskSpec;
   tokenBudget?: number;
-  vision?: VisionHook;
+  /** Asks about a screenshot when the tree cannot show what the page does (model deciders only). */
+  vision?: VisionGate;
 }
 
-/** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
 /** A hung renderer must not hang the sample: the agent gets a note and can refresh or go back. */
 export const OBSERVE_TIMEOUT_MS = 20_000;
 
+/** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
 export function pageViewer(options: ViewOptions) {
   const focus = new PageStateFocus();
-  return async (tracker: ContextPages, _step: number, signal: AbortSignal): Promise<PageView> => {
+  return async (tracker: ContextPages, step: number, signal: AbortSignal): Promise<PageView> => {
     const page = tracker.active;
     try {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
-      const observation = await observe(page, { keywords: options.task.keywords, goal: options.task.goal, tokenBudget: options.tokenBudget, vision: options.vision, signal: bounded, ...focus.forNextLook(safeUrl(page)) });
+      const observation = await observe(page, { keywords: options.task.keywords, tokenBudget: options.tokenBudget, signal: bounded, ...focus.forNextLook(safeUrl(page)) });
       focus.remember(observation);
+      // The model call has its own timeout; the observe deadline is for a hung renderer, not for a slow answer.
+      const visual = await options.vision?.look(page, observation, step, signal);
       const elements = knownElements(observation);
       const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p))}`).join(' | ')}` : '';
-      return { url: observation.url, title: observation.title, text: observation.text + tabs, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text), pageState: focus };
+      const text = `${observation.text}${visual ? `\n\n${visual}` : ''}${tabs}`;
+      return { url: observation.url, title: observation.title, text, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text), pageState: focus };
     } catch (error) {
       focus.forget();
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

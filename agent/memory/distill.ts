@@ -2,10 +2,14 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
 import { sampleContext } from '../decide/prompt';
 import type { ActionLogEntry, Result, Usage } from '../evidence/result-schema';
+import { templateString } from '../recipe/templates';
 import type { TaskSpec } from '../task/schema';
+import { efficientRoute, holdsValue, phraseStep, routeTip, sampleValues, type SampleValues } from './route';
 import { tokenize, type Pattern, type Warning } from './run-memory';
 
 const MAX_TIPS = 3;
+/** A selector the model guessed (`css=…`, `#id`, `.class`, `[attr=…]`) is no hint: it only names one page. */
+const SELECTOR = /css=|(?:^|\s)[#.][A-Za-z][\w-]*|\[[\w-]+[~|^$*]?=|\b(?:f\d+)?e\d+\b/;
 
 function hostOf(url: string | undefined): string {
   try {
@@ -15,54 +19,60 @@ function hostOf(url: string | undefined): string {
   }
 }
 
-/** Values that belong to this sample (its input and what was read) must not become advice for other samples. */
-function sampleValues(result: Result): string[] {
-  const values = [...Object.values(result.input), ...Object.values(result.extracted).map(f => (typeof f.value === 'string' ? f.value : ''))];
-  return values.filter(v => v.length >= 3);
+/** A hint another sample can use: no value of this sample, no selector, no ref. */
+export function isGeneralHint(text: string, values: SampleValues): boolean {
+  return text.length > 5 && !holdsValue(text, values) && !SELECTOR.test(text);
 }
 
-function generalize(element: string | undefined, specific: readonly string[]): string {
-  if (!element) return '';
-  if (specific.some(v => element.includes(v))) return element.split(' ')[0] ?? '';
-  return element;
+function pattern(task: TaskSpec, result: Result, log: readonly ActionLogEntry[], tip: string): Pattern {
+  return { task_id: task.task_id, host: hostOf(log[0]?.url_after), tip, keywords: tokenize(`${task.goal} ${tip}`), from_sample: result.sample_id, at: new Date().toISOString() };
 }
 
-/** The recipe of a done sample, with sample-specific names removed: a generic route through the site. */
+/** The efficient route of a done sample, phrased so any sample of the task can follow it. */
 export function heuristicPatterns(task: TaskSpec, result: Result, log: readonly ActionLogEntry[]): Pattern[] {
-  const specific = sampleValues(result);
-  const route = log
-    .filter(e => e.outcome.success && e.decider !== 'loop' && !['done', 'fail'].includes(e.action.name))
-    .map(e => {
-      const field = e.action.name === 'extract' ? ` ${String(e.action.args.field)}` : '';
-      const element = generalize(e.element, specific);
-      return `${e.action.name}${field}${element ? ` (${element})` : ''}`;
-    });
-  if (route.length === 0) return [];
-  const tip = `A route that worked (${route.length} actions): ${route.slice(0, 14).join(' → ')}${route.length > 14 ? ' → …' : ''}`;
-  return [{ task_id: task.task_id, host: hostOf(log[0]?.url_after), tip, keywords: tokenize(`${task.goal} ${route.join(' ')}`), from_sample: result.sample_id, at: new Date().toISOString() }];
+  const tip = routeTip(efficientRoute(result, log), sampleValues(task, result));
+  return tip ? [pattern(task, result, log, tip)] : [];
 }
 
-/** What went wrong in a failed or partial sample: dead URLs, targets that failed repeatedly, the reason. */
+/** What went wrong in a failed or partial sample: dead URLs, targets that failed repeatedly, the reason — without its values. */
 export function heuristicWarnings(task: TaskSpec, result: Result, log: readonly ActionLogEntry[]): Warning[] {
+  const values = sampleValues(task, result);
   const warnings: string[] = [];
   for (const entry of log) {
-    if (!entry.outcome.success && entry.action.name === 'goto') warnings.push(`${String(entry.action.args.url)} failed: ${(entry.outcome.error ?? '').slice(0, 80)}`);
+    if (!entry.outcome.success && entry.action.name === 'goto') warnings.push(`${phraseStep(entry, values)} failed: ${templateString(entry.outcome.error ?? '', values.row).slice(0, 120)}`);
   }
   const failures = new Map<string, number>();
   for (const entry of log.filter(e => !e.outcome.success && e.action.args.target !== undefined)) {
-    const key = `${entry.action.name} ${JSON.stringify(entry.action.args.target)}`;
+    const key = phraseStep(entry, values);
     failures.set(key, (failures.get(key) ?? 0) + 1);
   }
   for (const [key, count] of failures) if (count >= 2) warnings.push(`${key} failed ${count} times`);
-  if (result.error) warnings.push(`ended ${result.status}: ${result.error.slice(0, 120)}`);
+  if (result.error) warnings.push(`ended ${result.status}: ${templateString(result.error, values.row).slice(0, 120)}`);
   const host = hostOf(log[0]?.url_after);
   const at = new Date().toISOString();
-  return [...new Set(warnings)].slice(0, 5).map(warning => ({ task_id: task.task_id, host, warning, keywords: tokenize(`${task.goal} ${warning}`), from_sample: result.sample_id, at }));
+  return [...new Set(warnings)]
+    .filter(w => !holdsValue(w, values))
+    .slice(0, 5)
+    .map(warning => ({ task_id: task.task_id, host, warning, keywords: tokenize(`${task.goal} ${warning}`), from_sample: result.sample_id, at }));
 }
 
-/** The fast model turns a done sample's log into a few generic tips; the heuristic route is the fallback. */
-export async function distillPatterns(client: ModelClient, task: TaskSpec, result: Result, log: readonly ActionLogEntry[], signal: AbortSignal, onUsage: (u: Usage) => void): Promise<Pattern[]> {
-  const steps = log.map(e => `${e.step}. ${e.action.name}${e.element ? ` ${e.element}` : ''} → ${e.outcome.success ? 'ok' : `FAILED ${e.outcome.error ?? ''}`}`.slice(0, 200));
+/**
+ * The fast model turns a done sample's efficient route into a few page-independent tips; a tip that held again
+ * is repeated word for word, so the memory can count the samples it held on. The heuristic route is the fallback.
+ */
+export async function distillPatterns(
+  client: ModelClient,
+  task: TaskSpec,
+  result: Result,
+  log: readonly ActionLogEntry[],
+  known: readonly string[],
+  signal: AbortSignal,
+  onUsage: (u: Usage) => void,
+): Promise<Pattern[]> {
+  const values = sampleValues(task, result);
+  const route = efficientRoute(result, log).map((entry, i) => `${i + 1}. ${phraseStep(entry, values)}`);
+  if (route.length === 0) throw new Error('no route to learn from');
+  const knownPart = known.length ? `\n\nTips already learned on other samples (repeat one word for word if it held here too):\n${known.map(t => `- ${t}`).join('\n')}` : '';
   const reply = await client.create(
     {
       max_tokens: 300,
@@ -70,22 +80,20 @@ export async function distillPatterns(client: ModelClient, task: TaskSpec, resul
       messages: [
         {
           role: 'user',
-          content: `A browser agent finished one sample of a task. Write at most ${MAX_TIPS} short navigation tips (one per line, starting with "- ") that would help it on OTHER samples of the same task. Generic only: no names, numbers or values specific to this sample.\n\nTask goal: ${task.goal}\n\nSteps:\n${steps.join('\n')}`,
+          content: `A browser agent finished one sample of a task. Below is the route that worked, without its failed or wasted steps. Write at most ${MAX_TIPS} short navigation tips (one per line, starting with "- ") that would help on OTHER samples of the same task: how to get to the data and where it is, in words that hold on any sample's page. No names, numbers or values of this sample; no CSS selectors or element refs.\n\nTask goal: ${task.goal}\n\nRoute:\n${route.join('\n')}${knownPart}`,
         },
       ],
     },
-    { model: client.settings.fastModel, signal, allowFallback: false },
+    { purpose: 'memory', model: client.settings.fastModel, signal, allowFallback: false },
   );
   onUsage(reply.usage);
   const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');
-  const specific = sampleValues(result);
   const tips = text
     .split('\n')
-    .map(line => line.replace(/^\s*[-*•]\s*/, '').trim())
-    .filter(line => line.length > 5 && !specific.some(v => line.includes(v)))
+    .filter(line => /^\s*[-*•]\s+/.test(line))
+    .map(line => line.replace(/^\s*[-*•]\s+/, '').replace(/\s*\(held on \d+ samples?\)\s*$/, '').trim())
+    .filter(line => isGeneralHint(line, values))
     .slice(0, MAX_TIPS);
   if (tips.length === 0) throw new Error('no usable tips');
-  const host = hostOf(log[0]?.url_after);
-  const at = new Date().toISOString();
-  return tips.map(tip => ({ task_id: task.task_id, host, tip, keywords: tokenize(`${task.goal} ${tip}`), from_sample: result.sample_id, at }));
+  return tips.map(tip => pattern(task, result, log, tip));
 }

@@ -20,7 +20,8 @@ export async function learnFromSample(
       let patterns;
       try {
         if (!client || process.env.AGENT_MEMORY_DISTILL === 'off') throw new Error('heuristic only');
-        patterns = await distillPatterns(client, task, result, log, AbortSignal.timeout(DISTILL_TIMEOUT_MS), onUsage);
+        const known = memory.tips(task.task_id).map(t => t.tip);
+        patterns = await distillPatterns(client, task, result, log, known, AbortSignal.timeout(DISTILL_TIMEOUT_MS), onUsage);
       } catch {
         patterns = heuristicPatterns(task, result, log);
       }

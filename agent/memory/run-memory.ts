@@ -39,20 +39,27 @@ export class RunMemory {
     return this.read(FAILURES_FILE, Warning);
   }
 
-  /** Tips for a sample of this task, best keyword overlap with the goal first; warnings are marked as such. */
+  /** This task's tips, each with the number of samples it held on (the same tip learned again counts once more). */
+  tips(taskId: string): Array<{ tip: string; samples: number; keywords: string[] }> {
+    return counted(this.patterns().filter(p => p.task_id === taskId), p => p.tip).map(g => ({ tip: g.first.tip, samples: g.samples, keywords: g.first.keywords }));
+  }
+
+  /**
+   * Tips for a sample of this task, the ones that held on the most samples first (then best keyword overlap
+   * with the goal), each marked with that count; warnings are marked as such.
+   */
   hints(taskId: string, goal: string): string[] {
     const words = new Set(tokenize(goal));
     const score = (keywords: string[]) => keywords.filter(k => words.has(k)).length;
-    const tips = this.patterns()
-      .filter(p => p.task_id === taskId)
-      .map(p => ({ text: p.tip, score: score(p.keywords) }));
-    const warnings = this.warnings()
-      .filter(w => w.task_id === taskId)
-      .map(w => ({ text: `Warning (${w.host}): ${w.warning}`, score: score(w.keywords) + 0.5 }));
-    const seen = new Set<string>();
+    const samples = (n: number) => `${n} sample${n === 1 ? '' : 's'}`;
+    const tips = this.tips(taskId).map(t => ({ text: `${t.tip} (held on ${samples(t.samples)})`, samples: t.samples, score: score(t.keywords) }));
+    const warnings = counted(this.warnings().filter(w => w.task_id === taskId), w => `${w.host}\u0000${w.warning}`).map(w => ({
+      text: `Warning (${w.first.host}): ${w.first.warning} (seen on ${samples(w.samples)})`,
+      samples: w.samples,
+      score: score(w.first.keywords) + 0.5,
+    }));
     return [...tips, ...warnings]
-      .sort((a, b) => b.score - a.score)
-      .filter(h => !seen.has(h.text) && seen.add(h.text))
+      .sort((a, b) => b.samples - a.samples || b.score - a.score)
       .slice(0, HINTS_SHOWN)
       .map(h => h.text);
   }
@@ -74,6 +81,17 @@ export class RunMemory {
       writeJsonAtomic(path.join(this.dir, file), [...current, ...entries].slice(-MAX_ENTRIES));
     });
   }
+}
+
+/** Entries grouped by a key, with how many distinct samples gave each (first entry's fields kept). */
+function counted<T extends { from_sample: string }>(entries: readonly T[], key: (entry: T) => string): Array<{ first: T; samples: number }> {
+  const groups = new Map<string, { first: T; samples: Set<string> }>();
+  for (const entry of entries) {
+    const group = groups.get(key(entry)) ?? { first: entry, samples: new Set<string>() };
+    group.samples.add(entry.from_sample);
+    groups.set(key(entry), group);
+  }
+  return [...groups.values()].map(g => ({ first: g.first, samples: g.samples.size }));
 }
 
 export function tokenize(text: string): string[] {

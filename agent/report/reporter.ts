@@ -1,6 +1,7 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import * as path from 'node:path';
 import type { Result } from '../evidence/result-schema';
+import { describeUsage } from '../evidence/usage';
 import { runDir, settings } from '../settings';
 import { collectJudged, collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
@@ -75,6 +76,7 @@ export default class BwaReporter implements Reporter {
     console.log(
       `\nbwa run ${runId}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
     );
+    if (manifest.usage.model_calls > 0) console.log(`  model: ${describeUsage(manifest.usage)}`);
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
     for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
     for (const finding of drift) console.log(`  ⚠ drift: ${finding.message}`);

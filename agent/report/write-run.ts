@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../evidence/atomic';
 import { sha256, sha256File } from '../evidence/hash';
 import type { Result, SampleStatus } from '../evidence/result-schema';
+import { addUsage, emptyUsage, type Usage } from '../evidence/usage';
 import type { CollectedSample } from './collect';
 import { combinedCsv } from './csv';
 
@@ -21,6 +22,8 @@ export interface Manifest {
   counts: Record<SampleStatus, number> & { total: number; resumed: number };
   samples: Array<{ task_id: string; sample_id: string; status: SampleStatus; result: string; result_sha256: string; resumed: boolean }>;
   artifacts: ManifestArtifact[];
+  /** Every model call of the run's samples, by purpose; a batch judge call shared by several samples counts once. */
+  usage: Usage;
   problems: string[];
 }
 
@@ -39,6 +42,7 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
     counts: { done: 0, partial_success: 0, needs_review: 0, failed: 0, total: 0, resumed: 0 },
     samples: [],
     artifacts: [],
+    usage: runUsage(samples.map(s => s.result)),
     problems,
   };
   const byTask = new Map<string, Result[]>();
@@ -74,6 +78,17 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
   for (const [taskId, results] of byTask) writeFileAtomic(path.join(runDir, taskId, 'combined.csv'), combinedCsv(results));
   writeJsonAtomic(path.join(runDir, MANIFEST_FILE), manifest);
   return manifest;
+}
+
+export function runUsage(results: readonly Result[]): Usage {
+  const total = emptyUsage();
+  const batches = new Map<string, Usage>();
+  for (const result of results) {
+    addUsage(total, result.usage);
+    if (result.judgment_batch) batches.set(result.judgment_batch.id, result.judgment_batch.usage);
+  }
+  for (const usage of batches.values()) addUsage(total, usage);
+  return total;
 }
 
 function placeFile(source: string, target: string, problems: string[]): void {

@@ -5,7 +5,6 @@ import { evaluateInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { estimateTokens } from './tokens';
 import type { Observation, ObserveOptions, ObservePage } from './types';
-import { askVision, DEFAULT_VISION_THRESHOLD } from './vision';
 
 /**
  * The agent's view of the page: exactly one AI snapshot plus one evaluate, pruned to the token budget.
@@ -18,14 +17,6 @@ export async function observe(page: ObservePage, options: ObserveOptions = {}): 
   signal?.throwIfAborted();
   const { json, metrics } = await captureWithRetry(page, signal);
   const observation = buildObservation(json, metrics, page.url(), options);
-  const threshold = options.visionThreshold ?? DEFAULT_VISION_THRESHOLD;
-  if (options.vision && observation.confidence.score < threshold) {
-    const outcome = await askVision(page, options.vision, options.goal ?? '(no goal given)', observation.text, signal);
-    if (outcome.ok) observation.vision = { question: outcome.question, answer: outcome.answer };
-    observation.text = `${observation.text}\n\n${outcome.section}`;
-    observation.stats.textChars = observation.text.length;
-    observation.stats.estimatedTokens = estimateTokens(observation.text);
-  }
   observation.stats.tookMs = Math.round(performance.now() - started);
   return observation;
 }

@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
 
-export type VisionHook = (question: string, screenshotPng: Buffer, signal?: AbortSignal) => Promise<string>;
-
 export interface Box {
   x: number;
   y: number;
@@ -106,7 +104,7 @@ export interface ObservationStats {
 export interface Observation {
   url: string;
   title: string;
-  /** Header + indexed lines (+ vision section): exactly what the model sees. */
+  /** Header + indexed lines: the page state the model sees. */
   text: string;
   /** Kept nodes in document order. */
   nodes: SnapshotNode[];
@@ -115,7 +113,6 @@ export interface Observation {
   interactiveCount: number;
   scroll: ScrollState;
   confidence: DomConfidence;
-  vision?: { question: string; answer: string };
   stats: ObservationStats;
   /** Regions and runs left out of the text, each printed as one line the model can `expand`. */
   stubs: Stub[];
@@ -172,9 +169,6 @@ export interface ObserveOptions {
   focus?: PageFocus;
   /** Refs of the previous observation of the same page: what is new (an opened menu, a message) ranks first. */
   previousRefs?: ReadonlySet<string>;
-  vision?: VisionHook;
-  visionThreshold?: number;
-  goal?: string;
   signal?: AbortSignal;
 }
 

@@ -100,8 +100,10 @@ test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result
   for (const pr of anvil.recent_merged.slice(0, 4)) expect(collected).toContain(pr.title);
   expect(collected).not.toContain(pr5.title);
   expect(section(openingPr5, 'Run state')).toContain(`Exhausted pages (data already saved): 127.0.0.1:4108/acme/anvil/pull/${anvil.recent_merged[0]!.number}/files`);
-  // Step summaries are billed to the sample (memory distillation runs after result.json is written).
-  expect(result.usage.model_calls).toBe(turns.length + summaryRequests.length);
+  // Step summaries and the run-memory distillation (before result.json is written) are billed to the sample.
+  const memoryRequests = server.requests.filter(r => r.kind === 'text' && r.key.sampleId === 'anvil-chain' && r.lastUserText.includes('navigation tips'));
+  expect(result.usage.by_purpose).toMatchObject({ decide: { calls: turns.length }, summary: { calls: summaryRequests.length }, memory: { calls: memoryRequests.length } });
+  expect(result.usage.model_calls).toBe(turns.length + summaryRequests.length + memoryRequests.length);
 });
 
 test('contributor deep audit: top 3 profiles on another host, one save each, back to the ranking', async ({ agent, request }) => {
@@ -145,6 +147,6 @@ test('when the fast model fails, the summary is built mechanically (FOUND/GAPS/N
   const pr = anvil.recent_merged[0]!;
   const turns = deciderTurns(server.requests, 'anvil-mechanical');
   expect(section(turns.find(t => stepOf(t) === 10)!, 'Earlier steps (condensed)')).toBe(
-    `## Earlier steps (condensed)\nSteps 2-5:\nFOUND: Screenshot saved: 01_merged-list.png; Screenshot saved: 02_pr-${pr.number}.png\nGAPS: none recorded\nNEXT: count the changed files\n`,
+    `## Earlier steps (condensed)\nSteps 2-5:\nFOUND: Screenshot saved: 01_merged-list.png; Screenshot saved: 02_pr-${pr.number}.png\nGAPS: none recorded\nNEXT: count the changed files`,
   );
 });

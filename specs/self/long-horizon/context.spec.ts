@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { compactOutcome, fitHistory } from '../../../agent/decide/history';
-import { buildUserMessage, ACCUMULATED_PROMPT_CHARS } from '../../../agent/decide/prompt';
+import { buildUserMessage, ACCUMULATED_PROMPT_CHARS, messageText } from '../../../agent/decide/prompt';
 import { deriveRunState, renderRunState } from '../../../agent/decide/run-state';
 import { mechanicalSummary, StepSummarizer } from '../../../agent/decide/summaries';
 import type { HistoryEntry } from '../../../agent/decide/types';
@@ -132,13 +132,13 @@ test.describe('run state', () => {
   });
 
   test('collected data is in the prompt, cut at 2000 characters with the rest counted', () => {
-    const task = bundledTask('pr_audit_chain').spec;
     const prs = Array.from({ length: 30 }, (_, i) => ({ number: i, title: `Pull request number ${i} with a long enough title` }));
-    const message = buildUserMessage({ task, step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, historyLines: [], runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false });
-    const data = message.slice(message.indexOf('## Data collected so far'), message.indexOf('## Earlier steps (condensed)'));
+    const message = messageText(buildUserMessage({ step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, history: { lines: [], stable: true }, runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false }));
+    const data = message.slice(message.indexOf('## Data collected so far'), message.indexOf('## Run state'));
     expect(data.length).toBeLessThan(ACCUMULATED_PROMPT_CHARS + 120);
     expect(data).toMatch(/… \[\d+ more characters saved, not shown\]/);
     expect(message).toContain('**Step 16 of 50 — 34 remaining**');
-    expect(message.indexOf('## Earlier steps (condensed)')).toBeLessThan(message.indexOf('## Run state'));
+    // The condensed earlier steps open the message, before what changed this step.
+    expect(message.indexOf('## Earlier steps (condensed)')).toBeLessThan(message.indexOf('## Current page state'));
   });
 });

@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/temp';
 import { auditTruth, deciderTurns, ensureAuditSite, repoTruth, stepOf } from './audit-env';
 
 const FAST_MODEL = 'claude-fast-test';
-const TIPS_HEADER = 'Tips from earlier samples of this run (may not apply):';
+const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
@@ -28,7 +28,7 @@ test.beforeAll(async ({ request }) => {
 test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
-test('run memory: a done sample teaches the next samples of its task (first 3 steps only), a failed one warns them; other tasks see nothing', async ({ agent }) => {
+test('run memory: a done sample teaches the next samples of its task (every step, chosen at the start), a failed one warns them; other tasks see nothing', async ({ agent }) => {
   const runId = process.env.AGENT_RUN_ID;
   // A run of its own, so memory written by other tests of this worker cannot leak in.
   process.env.AGENT_RUN_ID = `memory-${process.pid}-${Date.now()}`;
@@ -45,7 +45,8 @@ test('run memory: a done sample teaches the next samples of its task (first 3 st
     expect(deciderTurns(server.requests, 'mem-done').every(t => !t.system[1]!.text.includes(TIPS_HEADER))).toBe(true);
     expect(memory.patterns().map(p => [p.task_id, p.tip, p.from_sample])).toEqual(CONTRIBUTOR_TIPS.map(tip => ['contributor_audit', tip, 'mem-done']));
 
-    // 2. The next sample of the same task gets the tips in its first 3 decisions, not after; it then fails.
+    // 2. The next sample of the same task gets the tips, marked with how many samples they held on, in every
+    // decision (the sample block stays byte-identical, so it stays cached); it then fails.
     server.setScript('contributor_audit', 'mem-failed', {
       steps: [
         { tool: 'screenshot', args: { label: 'contributors' } },
@@ -58,9 +59,9 @@ test('run memory: a done sample teaches the next samples of its task (first 3 st
     await expect(agent.run(contributors, row('mem-failed', 'rocket'))).rejects.toThrow(/mem-failed: failed/);
     const turns = deciderTurns(server.requests, 'mem-failed');
     expect(turns.map(stepOf)).toEqual([2, 3, 4, 5, 6]);
-    const tipsBlock = `${TIPS_HEADER}\n${CONTRIBUTOR_TIPS.map(t => `- ${t}`).join('\n')}`;
-    expect(turns.map(t => t.system[1]!.text.includes(tipsBlock))).toEqual([true, true, true, false, false]);
-    expect(turns.every(t => t.system[0]!.text === turns[0]!.system[0]!.text)).toBe(true);
+    const tipsBlock = `${TIPS_HEADER}\n${CONTRIBUTOR_TIPS.map(t => `- ${t} (held on 1 sample)`).join('\n')}`;
+    expect(turns.map(t => t.system[1]!.text.includes(tipsBlock))).toEqual([true, true, true, true, true]);
+    expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(turns[0]!.system))).toBe(true);
     // failures.json: what went wrong, for this task.
     expect(memory.warnings().map(w => [w.task_id, w.host, w.warning, w.from_sample])).toEqual([
       ['contributor_audit', '127.0.0.1:4108', 'ended failed: the ranking could not be confirmed', 'mem-failed'],
@@ -75,8 +76,8 @@ test('run memory: a done sample teaches the next samples of its task (first 3 st
     server.setScript('contributor_audit', 'mem-later', { steps: [{ tool: 'fail', args: { reason: 'only looking' } }] });
     await expect(agent.run(contributors, row('mem-later', 'toolbox'))).rejects.toThrow(/mem-later: failed/);
     const [later] = deciderTurns(server.requests, 'mem-later');
-    expect(later!.system[1]!.text).toContain('- Warning (127.0.0.1:4108): ended failed: the ranking could not be confirmed');
-    expect(later!.system[1]!.text).toContain(`- ${CONTRIBUTOR_TIPS[0]}`);
+    expect(later!.system[1]!.text).toContain('- Warning (127.0.0.1:4108): ended failed: the ranking could not be confirmed (seen on 1 sample)');
+    expect(later!.system[1]!.text).toContain(`- ${CONTRIBUTOR_TIPS[0]} (held on 1 sample)`);
     expect(later!.system[1]!.text).not.toContain('stopping early');
   } finally {
     process.env.AGENT_RUN_ID = runId;

@@ -47,7 +47,9 @@ for (const [name, fault] of [
     const recorded = turnRequests(id);
     expect(recorded.filter(r => r.response.faults).length).toBe(1);
     expect(recorded.length).toBe((peopleProfileScript(ada).steps as unknown[]).length + 1);
-    expect(result.usage.model_calls).toBe(recorded.length - 1);
+    // Every answered decision is counted once (the faulted request never was); the run memory's call is its own.
+    expect(result.usage.by_purpose?.decide?.calls).toBe(recorded.length - 1);
+    expect(result.usage.model_calls).toBe(recorded.length - 1 + (result.usage.by_purpose?.memory?.calls ?? 0));
   });
 }
 
@@ -95,4 +97,36 @@ test('a model outage before any data ends as failed, with result, checkpoint and
   expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'result.json')).status).toBe('failed');
   expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'checkpoint.json')).status).toBe('failed');
   expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'action_log.json'))[0].action.name).toBe('goto');
+});
+
+test('a model that answers without a tool call twice: one corrective turn, then the sample ends with a clear error', async ({ agent }) => {
+  server.setScript('people_profile', 'ada-mute', withFault(0, { kind: 'text_only', times: 2 }));
+  await expect(run(agent, 'ada-mute')).rejects.toThrow(/ada-mute: failed — the model gave no usable answer after a corrective turn: model claude-sonnet-4-6 gave no usable answer twice: its answer contained no tool call \(stop_reason end_turn\)/);
+  const turns = turnRequests('ada-mute');
+  expect(turns).toHaveLength(2);
+  expect(turns[1]!.lastUserText).toContain('Your previous answer contained no tool call. Answer with a tool call only.');
+  const result = JSON.parse(readRunFile('people_profile', 'ada-mute', 'result.json'));
+  expect(result.usage.by_purpose.decide.calls).toBe(2);
+});
+
+test('on the last step the tools stay those of every turn; a call other than done or fail gets one corrective turn', async ({ agent }) => {
+  const task = bundledTask('people_profile', { max_steps: 3, required_fields: [] });
+  server.setScript('people_profile', 'ada-last', {
+    steps: [
+      { tool: 'screenshot', args: { label: 'profile' } },
+      { tool: 'click', target: { text: 'Profile stats' } },
+      { tool: 'done', args: { extracted: { display_name: ada.display_name } } },
+    ],
+  });
+  const result = await agent.run(task, sampleOf({ sample_id: 'ada-last', username: 'ada' }));
+  expect(server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  const turns = turnRequests('ada-last');
+  expect(turns).toHaveLength(3);
+  expect(turns.every(t => JSON.stringify(t.tools) === JSON.stringify(turns[0]!.tools))).toBe(true);
+  expect(turns[0]!.tools).toContain('click');
+  expect(turns[1]!.lastUserText).toContain('LAST STEP: only done or fail are available now.');
+  expect(turns[2]!.lastUserText).toContain('Your previous answer called click, but only done or fail are available now. Answer with a tool call only (done or fail).');
+  const log = JSON.parse(readRunFile('people_profile', 'ada-last', 'action_log.json')) as Array<{ action: { name: string } }>;
+  expect(log.map(e => e.action.name)).toEqual(['goto', 'screenshot', 'done']);
 });

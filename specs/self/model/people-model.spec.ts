@@ -37,27 +37,29 @@ test('Claude path: every profile field matches the site truth, with DOM provenan
   expect(ada.extracted.pinned!.provenance.source).toBe('model');
   expect(ada.artifacts.map(a => a.filename)).toEqual(['01_profile.png']);
   const deciderTurns = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada');
-  expect(ada.usage.model_calls).toBe(deciderTurns.length);
+  expect(ada.usage.by_purpose?.decide?.calls).toBe(deciderTurns.length);
+  expect(ada.usage.model_calls).toBe(server.requests.filter(r => r.key.sampleId === 'ada' && r.response.status === 200).length);
   expect(ada.usage.input_tokens + ada.usage.cache_read_input_tokens + ada.usage.cache_creation_input_tokens).toBeGreaterThan(0);
   expect(JSON.parse(readRunFile('people_profile', 'ada', 'action_log.json')).filter((e: { decider: string }) => e.decider === 'model')).toHaveLength(deciderTurns.length);
 });
 
-test('request shape: cached static system block, dynamic sample block, tools from the registry, tool_choice any, budget line', async ({ agent }) => {
+test('request shape: cached task block, cached sample block, tools from the registry, tool_choice any, budget line', async ({ agent }) => {
   server.setScript('people_profile', 'grace', peopleProfileScript(truth.grace!));
   await agent.run(task(), sampleOf({ sample_id: 'grace', username: 'grace' }));
   const turns = server.requests.filter(r => r.kind === 'decider');
   expect(turns.length).toBeGreaterThanOrEqual(7);
   const [first, second] = turns;
   expect(first!.system[0]!.cache_control).toEqual({ type: 'ephemeral' });
-  expect(first!.system[1]!.cache_control).toBeUndefined();
+  expect(first!.system[1]!.cache_control).toEqual({ type: 'ephemeral' });
   expect(first!.system[1]!.text).toContain('sample_id: grace');
-  expect(turns.every(t => t.system[0]!.text === first!.system[0]!.text)).toBe(true);
+  expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(first!.system))).toBe(true);
   expect(first!.toolChoice).toMatchObject({ type: 'any' });
   expect(first!.tools).toEqual(expect.arrayContaining(['goto', 'click', 'type', 'extract', 'screenshot', 'save_progress', 'done', 'fail']));
   expect(first!.lastUserText).toContain('Step 2 of 15 — 13 remaining');
   expect(first!.lastUserText).toMatch(/<page_state>\n[\s\S]*\[e\d+\] heading "Grace Hopper/);
   expect(second!.lastUserText).toContain('Step 3 of 15 — 12 remaining');
-  expect(second!.lastUserText).toContain('Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png');
+  // An argument the outcome already quotes (here the label) is not repeated in the history.
+  expect(second!.lastUserText).toContain('Step 2: screenshot() → Screenshot saved: 01_profile.png');
   // The static block is served from the prompt cache after the first turn.
   expect(second!.response.usage?.cache_read_input_tokens ?? 0).toBeGreaterThan(0);
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { fitHistory, formatEntry } from '../../../agent/decide/history';
-import { budgetLine, buildSystemBlocks, buildUserMessage, fencePageText, truncateJson } from '../../../agent/decide/prompt';
+import { fitHistory, formatEntry, promptHistory } from '../../../agent/decide/history';
+import { budgetLine, buildSystemBlocks, buildUserMessage, fencePageText, messageText, truncateJson } from '../../../agent/decide/prompt';
 import type { HistoryEntry } from '../../../agent/decide/types';
 import { TaskSpecSchema } from '../../../agent/task/schema';
 import { taskJson } from '../helpers/temp';
@@ -14,15 +14,18 @@ function entry(step: number, name: string, args: Record<string, unknown>, descri
   return { step, action: { name, args }, result: { success: true, description }, url: 'http://x', ...extra };
 }
 
-test('system blocks: static task block is cached and sample-free; the dynamic block carries the sample', () => {
-  const [staticBlock, dynamicBlock] = buildSystemBlocks(task, sample, ['click "Profile stats" for exact counts'], 1);
-  expect(staticBlock!.cache_control).toEqual({ type: 'ephemeral' });
-  expect(staticBlock!.text).toContain('Collect the fields.');
-  expect(staticBlock!.text).toContain('Is it material?');
-  expect(staticBlock!.text).not.toContain('ada');
-  expect(dynamicBlock!.cache_control).toBeUndefined();
-  expect(dynamicBlock!.text).toBe('task_id: demo\nsample_id: ada\nattempt: 1\nSample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply):\n- click "Profile stats" for exact counts');
-  expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(staticBlock!.text);
+test('system blocks: a cached task block free of the sample (goal and schema included), then a cached sample block with its tips', () => {
+  const [taskBlock, sampleBlock] = buildSystemBlocks(task, sample, { tips: ['click "Profile stats" for exact counts'], attempt: 1 });
+  expect(taskBlock!.cache_control).toEqual({ type: 'ephemeral' });
+  expect(taskBlock!.text).toContain('Collect the fields.');
+  expect(taskBlock!.text).toContain('Is it material?');
+  for (const part of ['## Goal', 'Done when: name read', '## Output schema', 'Required: fields ["name"], screenshots ["profile"]', '## Tool arguments', '- next_goal (optional, on every tool)'])
+    expect(taskBlock!.text).toContain(part);
+  expect(taskBlock!.text).not.toContain('ada');
+  expect(sampleBlock!.cache_control).toEqual({ type: 'ephemeral' });
+  expect(sampleBlock!.text).toBe('task_id: demo\nsample_id: ada\nattempt: 1\nSample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample\'s input):\n- click "Profile stats" for exact counts');
+  expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(taskBlock!.text);
+  expect(buildSystemBlocks(task, sample, { reflection: 'full' })[0]!.text).toContain('- evaluation_previous_step, memory_update, next_goal (on every tool)');
 });
 
 test('the budget line counts down', () => {
@@ -37,24 +40,48 @@ test('page text is fenced and cannot close the fence itself', () => {
   expect(fenced.match(/<\/page_state>/g)).toHaveLength(1);
 });
 
-test('the user message has page state, budget, notices, data, history, goal and schema in that order', () => {
-  const message = buildUserMessage({
-    task,
-    step: 3,
+test('the user message: the history first, one cached block per step, then only what changes this step, in order', () => {
+  const history = { lines: ['Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png', 'Step 3: click(target="e4") → Clicked [e4] button "Go"'], stable: true };
+  const blocks = buildUserMessage({
+    step: 4,
     maxSteps: 10,
     pageText: '[e1] heading "Ada"',
     notices: ['You called done but required fields missing: name'],
     accumulated: { items: [1, 2] },
     extracted: { name: 'Ada' },
-    historyLines: ['Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png'],
+    history,
+    summaries: ['Steps 2-5:\nFOUND: x'],
+    runState: ['Pages visited: h/a'],
     visibleElements: ['[e1] button "Go"'],
     lastStep: false,
   });
-  const order = ['## Current page state', '**Step 3 of 10 — 7 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Action history', '## Goal', 'Done when: name read', '## Output schema', 'Required: fields ["name"], screenshots ["profile"]', 'Take the single best next action.'];
+  expect(blocks.map(b => b.cache_control)).toEqual([undefined, undefined, { type: 'ephemeral' }, undefined]);
+  expect(blocks[1]!.text).toBe(`## Action history (recent)\n${history.lines[0]}`);
+  expect(blocks[2]!.text).toBe(history.lines[1]);
+  const message = messageText(blocks);
+  const order = ['## Earlier steps (condensed)', '## Action history', '## Current page state', '**Step 4 of 10 — 6 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Run state', 'Take the single best next action'];
   const positions = order.map(s => message.indexOf(s));
   expect(positions.every(p => p >= 0)).toBe(true);
   expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-  expect(buildUserMessage({ task, step: 10, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, historyLines: [], lastStep: true })).toContain('LAST STEP: only done or fail');
+  expect(message).not.toContain('## Output schema');
+  // History past its budget is fitted (it changes from step to step): one block, no breakpoint.
+  const fitted = buildUserMessage({ step: 4, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, history: { ...history, stable: false }, lastStep: true });
+  expect(fitted.map(b => b.cache_control)).toEqual([undefined, undefined]);
+  expect(messageText(fitted)).toContain('LAST STEP: only done or fail');
+});
+
+test('the prompt history keeps each entry in one form for good; a long last outcome is repeated in full after it', () => {
+  const long = 'x'.repeat(600);
+  const entries = [entry(2, 'click', { target: 'e1' }, 'Clicked [e1] link "A"'), { ...entry(3, 'click', { target: 'e2' }, ''), result: { success: false, description: 'click failed', error: long } }];
+  const history = promptHistory(entries, 10_000);
+  expect(history.stable).toBe(true);
+  expect(history.lines[0]).toBe('Step 2: click(target="e1") → Clicked [e1] link "A"');
+  expect(history.lines[1]!.length).toBeLessThan(300);
+  expect(history.lastInFull).toBe(formatEntry(entries[1]!, true, false));
+  expect(promptHistory(entries.slice(0, 1), 10_000).lastInFull).toBeUndefined();
+  // The same entries give the same lines whatever comes after them: the cached prefix holds.
+  expect(promptHistory([...entries, entry(4, 'scroll', { direction: 'down' }, 'Scrolled')], 10_000).lines.slice(0, 2)).toEqual(history.lines);
+  expect(promptHistory(entries, 5).stable).toBe(false);
 });
 
 test('accumulated data is truncated at a budget with the size said', () => {
@@ -67,8 +94,9 @@ test('stale history entries are compacted: a screenshot becomes its filename, an
   const shot = entry(2, 'screenshot', { label: 'p' }, 'Screenshot saved: 01_p.png with a long description', { result: { success: true, description: 'Screenshot saved: 01_p.png', effects: { artifact: { filename: '01_p.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } } });
   const read = entry(3, 'extract', { field: 'bio' }, 'bio = "…"', { result: { success: true, description: 'bio = "long text"', effects: { extracted: { field: 'bio', value: 'x'.repeat(100), provenance: { source: 'dom', at: 't' } } } } });
   expect(formatEntry(shot, false, false)).toBe('Step 2: screenshot(label="p") → [01_p.png]');
-  expect(formatEntry(read, false, false)).toBe('Step 3: extract(field="bio") → [bio: 102 chars saved]');
-  expect(formatEntry(read, true, false)).toBe('Step 3: extract(field="bio") → bio = "long text"');
+  // An argument the outcome already quotes (the field) is not repeated.
+  expect(formatEntry(read, false, false)).toBe('Step 3: extract() → [bio: 102 chars saved]');
+  expect(formatEntry(read, true, false)).toBe('Step 3: extract() → bio = "long text"');
 });
 
 test('history fitting keeps the recent steps, drops meta entries, prefers important old steps under a tight budget', () => {

@@ -3,10 +3,11 @@ import { parse } from 'csv-parse/sync';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../../../agent/evidence/hash';
-import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
+import { emptyUsage, Result } from '../../../agent/evidence/result-schema';
+import { addUsage, callUsage, describeUsage } from '../../../agent/evidence/usage';
 import { combinedCsv } from '../../../agent/report/csv';
 import { sampleLine } from '../../../agent/report/reporter';
-import { writeRun, type Manifest } from '../../../agent/report/write-run';
+import { runUsage, writeRun, type Manifest } from '../../../agent/report/write-run';
 import { tempDir } from '../helpers/temp';
 
 function result(sampleId: string, extracted: Record<string, unknown>, overrides: Partial<Result> = {}): Result {
@@ -88,4 +89,23 @@ test('writeRun reports evidence whose bytes no longer match the recorded hash', 
 test('the printed line shows status and key fields', () => {
   expect(sampleLine(result('ada', { name: 'Ada Lovelace', followers: 1234 }), false)).toBe('  ✓ demo/ada done name=Ada Lovelace followers=1234');
   expect(sampleLine(result('x', {}, { status: 'failed', error: 'HTTP 500 at http://x' }), true)).toBe('  ✗ demo/x failed (resumed) — HTTP 500 at http://x');
+});
+
+test('run usage: the samples summed by purpose, a batch judge call counted once, and an older result without by_purpose read as it is', () => {
+  const decide = callUsage('decide', { input_tokens: 100, cache_creation_input_tokens: 1000, cache_read_input_tokens: 0, output_tokens: 20 });
+  const cached = callUsage('decide', { input_tokens: 120, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000, output_tokens: 20 });
+  const vision = callUsage('vision', { input_tokens: 1900, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 40 });
+  const first = emptyUsage();
+  for (const u of [decide, cached, vision]) addUsage(first, u);
+  const batch = { id: 'r1/demo/judge-1', size: 2, model: 'm', at: 't', usage: callUsage('judge', { input_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 50 }) };
+  const older = { model_calls: 2, input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  expect(Result.parse(result('c', {}, { usage: older })).usage).toEqual(older);
+  const total = runUsage([result('a', {}, { usage: first, judgment_batch: batch }), result('b', {}, { usage: emptyUsage(), judgment_batch: batch }), result('c', {}, { usage: older })]);
+  expect(total).toMatchObject({ model_calls: 6, input_tokens: 2630, cache_creation_input_tokens: 1000, cache_read_input_tokens: 1000, output_tokens: 135 });
+  expect(total.by_purpose).toEqual({
+    decide: { calls: 2, input_tokens: 220, cache_creation_input_tokens: 1000, cache_read_input_tokens: 1000, output_tokens: 40 },
+    vision: { calls: 1, input_tokens: 1900, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 40 },
+    judge: { calls: 1, input_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 50 },
+  });
+  expect(describeUsage(total)).toBe('6 model calls (decide 2, vision 1, judge 1); input 4,630 tokens (uncached 2,630 · cache write 1,000 · cache read 1,000); output 135');
 });

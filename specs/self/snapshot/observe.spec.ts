@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { MASKED_VALUE, observe, VISION_SECTION_TITLE, type VisionHook } from '../../../agent/snapshot';
+import { MASKED_VALUE, observe } from '../../../agent/snapshot';
 
 const PROFILE = `
 <title>Ada Lovelace (ada)</title>
@@ -117,48 +117,20 @@ test.describe('observe() on a live page', () => {
   });
 });
 
-test.describe('confidence and vision', () => {
+// Whether to ask vision is decided outside observe() (agent/loop/vision-gate.ts, specs/self/model/vision.spec.ts).
+test.describe('confidence', () => {
   const CANVAS = `<title>Dashboard</title><main><h1>Signups</h1><canvas width="1000" height="600"></canvas></main>`;
 
-  test('a normal page scores high and never calls the vision hook', async ({ page }) => {
+  test('a normal page scores high', async ({ page }) => {
     await page.setContent(PROFILE);
-    let calls = 0;
-    const observation = await observe(page, { vision: async () => `${calls++}`, goal: 'read the profile' });
+    const observation = await observe(page);
     expect(observation.confidence.score).toBeGreaterThanOrEqual(0.85);
-    expect(calls).toBe(0);
-    expect(observation.vision).toBeUndefined();
-    expect(observation.text).not.toContain(VISION_SECTION_TITLE);
   });
 
-  test('a canvas page scores low; the hook gets one PNG and a question naming the goal; the answer is appended', async ({ page }) => {
+  test('a canvas page scores low, with the canvas share of the viewport', async ({ page }) => {
     await page.setContent(CANVAS);
-    const questions: string[] = [];
-    const vision: VisionHook = async (question, png) => {
-      questions.push(question);
-      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
-      return 'The chart peaks in June at 502.';
-    };
-    const observation = await observe(page, { vision, goal: 'find the month with most signups' });
+    const observation = await observe(page);
     expect(observation.confidence.score).toBeLessThan(0.6);
     expect(observation.confidence.canvasShare).toBeGreaterThan(0.3);
-    expect(questions).toHaveLength(1);
-    expect(questions[0]).toContain("task goal: 'find the month with most signups'");
-    expect(questions[0]).toContain('heading "Signups"');
-    expect(observation.vision).toEqual({ question: questions[0], answer: 'The chart peaks in June at 502.' });
-    expect(observation.text).toMatch(new RegExp(`\\n\\n${VISION_SECTION_TITLE.replace(/[()]/g, '\\$&')}\\nThe chart peaks in June at 502\\.$`));
-  });
-
-  test('a failing vision hook becomes a one-line note, never a throw', async ({ page }) => {
-    await page.setContent(CANVAS);
-    const observation = await observe(page, { vision: async () => { throw new Error('529 overloaded\nstack…'); } });
-    expect(observation.vision).toBeUndefined();
-    expect(observation.text.split('\n').at(-1)).toBe('Visual observations unavailable: 529 overloaded');
-  });
-
-  test('the threshold is configurable', async ({ page }) => {
-    await page.setContent(PROFILE);
-    let calls = 0;
-    await observe(page, { vision: async () => `${calls++}`, visionThreshold: 1.01 });
-    expect(calls).toBe(1);
   });
 });

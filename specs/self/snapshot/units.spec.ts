@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { settings } from '../../../agent/settings';
-import { buildVisionQuestion, defaultTokenBudget, describeNode, estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
+import { defaultTokenBudget, describeNode, estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
 import { computeConfidence } from '../../../agent/snapshot/confidence';
 
 test('estimateTokens: ASCII at 3.2 chars per token, one token per non-ASCII char, rounded up', () => {
@@ -25,16 +25,6 @@ test('describeNode gives the one-line role + label used in messages', () => {
   expect(describeNode({ role: 'paragraph', text: 'Hello there', states: {}, inViewport: true })).toBe('text "Hello there"');
   expect(describeNode({ role: 'button', states: {}, inViewport: true })).toBe('button');
   expect(describeNode({ role: 'textbox', placeholder: 'Email', states: {}, inViewport: true })).toBe('textbox "Email"');
-});
-
-test('the vision question names the goal, quotes at most 1000 chars of DOM text, and asks for visual-only facts', () => {
-  const dom = `URL: x\n${'y'.repeat(5000)}`;
-  const question = buildVisionQuestion('check CI status', dom);
-  expect(question).toContain("Based on the task goal: 'check CI status'");
-  expect(question).toContain(`DOM text:\n${dom.slice(0, 1000)}\n\n`);
-  expect(question).not.toContain(dom.slice(0, 1001));
-  expect(question).toContain('status icons, color-coded badges, visual indicators');
-  expect(question).toContain('text rendered as images or SVGs');
 });
 
 test('confidence: clean page is 1, canvas / unlabeled / svg / sparse pages are penalised, clamped to [0, 1]', () => {

@@ -1,0 +1,62 @@
+import type { RecordedRequest } from '../../fixtures/model-server';
+
+/** One sample's model economy, from what the scripted server recorded (the same accounting for every variant). */
+export interface SampleFigures {
+  task: string;
+  sample: string;
+  steps: number;
+  status: string;
+  calls: { decide: number; vision: number; text: number };
+  /** Vision requests that repeat an earlier one of the sample: same screenshot bytes and same question. */
+  repeatedVision: number;
+  input: { uncached: number; cacheWrite: number; cacheRead: number };
+  /** The decision requests alone: a screenshot question has nothing a cache could hold. */
+  decideInput: { all: number; cacheRead: number };
+  output: number;
+  /** The tools block of the sample's decider requests (largest seen). */
+  toolsTokens: number;
+}
+
+export const totalCalls = (f: SampleFigures) => f.calls.decide + f.calls.vision + f.calls.text;
+export const inputTokens = (f: SampleFigures) => f.input.uncached + f.input.cacheWrite + f.input.cacheRead;
+export const cacheReadShare = (f: SampleFigures) => (inputTokens(f) ? f.input.cacheRead / inputTokens(f) : 0);
+export const decisionCacheReadShare = (f: SampleFigures) => (f.decideInput.all ? f.decideInput.cacheRead / f.decideInput.all : 0);
+export const visionShare = (f: SampleFigures) => (totalCalls(f) ? f.calls.vision / totalCalls(f) : 0);
+
+export function figuresOf(requests: readonly RecordedRequest[], task: string, sample: string, result: { steps: number; status: string }): SampleFigures {
+  const mine = requests.filter(r => r.key.taskId === task && r.key.sampleId === sample && r.response.status === 200);
+  const figures: SampleFigures = {
+    task,
+    sample,
+    steps: result.steps,
+    status: result.status,
+    calls: { decide: 0, vision: 0, text: 0 },
+    repeatedVision: 0,
+    input: { uncached: 0, cacheWrite: 0, cacheRead: 0 },
+    decideInput: { all: 0, cacheRead: 0 },
+    output: 0,
+    toolsTokens: 0,
+  };
+  const visionSeen = new Set<string>();
+  for (const request of mine) {
+    figures.calls[request.kind === 'decider' ? 'decide' : request.kind] += 1;
+    if (request.kind === 'vision') {
+      const key = `${request.imageHashes.join(',')}\u0000${request.lastUserText}`;
+      if (visionSeen.has(key)) figures.repeatedVision += 1;
+      visionSeen.add(key);
+    }
+    const usage = request.response.usage;
+    if (usage) {
+      figures.input.uncached += usage.input_tokens;
+      figures.input.cacheWrite += usage.cache_creation_input_tokens;
+      figures.input.cacheRead += usage.cache_read_input_tokens;
+      figures.output += usage.output_tokens;
+      if (request.kind === 'decider') {
+        figures.decideInput.all += usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+        figures.decideInput.cacheRead += usage.cache_read_input_tokens;
+      }
+    }
+    if (request.kind === 'decider') figures.toolsTokens = Math.max(figures.toolsTokens, request.toolsTokens);
+  }
+  return figures;
+}
