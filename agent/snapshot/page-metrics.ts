@@ -150,6 +150,22 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     return (inner.getAttribute('aria-label') || inner.getAttribute('title') || inner.getAttribute('alt') || '').trim() || undefined;
   }
 
+  /** A picture says what it shows by its file name more often than by its layout classes. */
+  function imageWords(element: Element): string | undefined {
+    const image = element.localName === 'img' ? element : element.querySelector('img');
+    if (!image) return undefined;
+    const source = image.getAttribute('src') ?? '';
+    const file = (source.startsWith('data:') ? '' : source.split(/[?#]/)[0]?.split('/').pop() ?? '').replace(/\.[a-z0-9]{2,5}$/i, '');
+    let name = file;
+    try {
+      name = decodeURIComponent(file);
+    } catch {
+      // a malformed escape: the raw name still reads
+    }
+    const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2 && !/\d{3,}|^[a-f0-9]{8,}$/.test(word) && !/^\d+x\d+$/.test(word));
+    return words.length ? `image ${words.slice(0, 5).join(' ')}` : 'image';
+  }
+
   function iconWords(element: Element): string | undefined {
     const words: string[] = [];
     const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
@@ -244,7 +260,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     if (hasWords.test(text)) fact.text = text;
     const label = ownLabel(element);
     if (label) fact.label = label.replace(/\s+/g, ' ').slice(0, 80);
-    const icon = iconWords(element) ?? (element.localName === 'img' || element.localName === 'svg' || element.localName === 'canvas' ? 'image' : undefined);
+    const icon = imageWords(element) ?? iconWords(element) ?? (element.localName === 'svg' || element.localName === 'canvas' ? 'image' : undefined);
     if (icon) fact.icon = icon;
     const near = nearText(element);
     if (near) fact.near = near;

@@ -57,7 +57,7 @@ function groupParts(flat: readonly FlatNode[], pieces: readonly InlinePiece[], c
     if (segment.kind === 'element') {
       parts.push(segment.line);
     } else if (segment.start + segment.text.length <= keep) {
-      parts.push(JSON.stringify(segment.text));
+      if (segment.text.trim()) parts.push(JSON.stringify(segment.text));
     } else if (segment.start < keep) {
       const kept = segment.text.slice(0, keep - segment.start).trimEnd();
       parts.push(JSON.stringify(`${kept} …`));
@@ -103,6 +103,7 @@ export function renderState(input: RenderInput): Rendered {
   const visible: Candidate[] = [];
   const open: number[] = [];
   const sameAddress = recentAddresses(input.format);
+  const twins = twinLinks();
   for (let index = 0; index < flat.length; index++) {
     while (open.length && (open.at(-1) as number) <= index) open.pop();
     const stub = stubAt.get(index);
@@ -114,11 +115,47 @@ export function renderState(input: RenderInput): Rendered {
     const position = positionAt[index] ?? -1;
     if (position === -1 || (hidden[index] && !pinned[position])) continue;
     const candidate = candidates[position] as Candidate;
-    lines.push(indent(open.length) + sameAddress(candidate.flat.node, input.lines[position] as string));
     visible.push(candidate);
+    if (!pinned[position] && isLeaf(candidate, positionAt) && twins.fold(candidate.flat.node, lines)) continue;
+    lines.push(indent(open.length) + sameAddress(candidate.flat.node, input.lines[position] as string));
+    twins.printed(candidate.flat.node, lines);
     open.push(candidate.flat.end);
   }
   return { lines, visible, stubs: stubs.map(({ samples: _samples, ...stub }) => stub) };
+}
+
+function isLeaf(candidate: Candidate, positionAt: Int32Array): boolean {
+  for (let index = candidate.flat.index + 1; index < candidate.flat.end; index++) if ((positionAt[index] ?? -1) !== -1) return false;
+  return true;
+}
+
+/** How many lines back a link is still "the same link again" (a card's image, title and caption links). */
+export const TWIN_LINK_WINDOW = 8;
+
+/**
+ * A card often links its picture, its title and its caption to one address under one name: the repeats
+ * join the first line as `(also [e187])` — still listed with their refs, one line instead of three.
+ */
+function twinLinks() {
+  const recent: Array<{ key: string; line: number; base: string; also: string[] }> = [];
+  const keyOf = (node: SnapshotNode, name: string) => `${node.url}\n${name}`;
+  return {
+    fold(node: SnapshotNode, lines: string[]): boolean {
+      if (node.role !== 'link' || !node.ref || !node.url) return false;
+      const name = (node.name ?? '').trim();
+      const twin = recent.find((entry) => entry.line >= lines.length - TWIN_LINK_WINDOW && (entry.key === keyOf(node, name) || (!name && entry.key.startsWith(`${node.url}\n`))));
+      if (!twin) return false;
+      twin.also.push(`[${node.ref}]`);
+      lines[twin.line] = `${twin.base} (also ${twin.also.join(', ')})`;
+      return true;
+    },
+    printed(node: SnapshotNode, lines: readonly string[]): void {
+      if (node.role !== 'link' || !node.ref || !node.url) return;
+      const line = lines.length - 1;
+      recent.push({ key: keyOf(node, (node.name ?? '').trim()), line, base: lines[line] as string, also: [] });
+      if (recent.length > TWIN_LINK_WINDOW) recent.shift();
+    },
+  };
 }
 
 export const SAME_ADDRESS_WINDOW = 6;

@@ -145,10 +145,13 @@ export function formatElement(node: SnapshotNode, ctx: Omit<LineContext, 'depth'
   const parts: string[] = [];
   if (node.ref) parts.push(`[${node.ref}]`);
   parts.push(displayRole(node));
-  const label = node.name ?? node.text;
+  // Padding around a name says nothing (a value's padding does, and shows in value=).
+  const name = node.name?.trim();
+  const text = node.text?.trim();
+  const label = name || text;
   const textLimit = ctx.textLimit ?? MAX_TEXT_CHARS;
-  if (label) parts.push(READ_AS_TEXT.has(node.role) || !node.name ? quoteText(label, textLimit) : quote(label, MAX_NAME_CHARS));
-  if (node.name && node.text && node.text !== node.name) parts.push(`: ${quoteText(node.text, textLimit)}`);
+  if (label) parts.push(READ_AS_TEXT.has(node.role) || !name ? quoteText(label, textLimit) : quote(label, MAX_NAME_CHARS));
+  if (name && text && text !== name) parts.push(`: ${quoteText(text, textLimit)}`);
   if (node.placeholder && node.placeholder !== node.name) parts.push(`placeholder=${quote(node.placeholder, 60)}`);
   if (node.value !== undefined) parts.push(`value=${quote(node.value, MAX_VALUE_CHARS)}`);
   parts.push(...formatControl(node), ...formatHint(node));

@@ -45,6 +45,8 @@ test.describe('icon-only controls', () => {
       ['more', /\[(e\d+)\] clickable "…" icon="more menu"/],
       ['star', /\[(e\d+)\] link icon="star" → #starred/],
       ['zoom', /\[(c\d+)\] clickable icon="image"/],
+      // Named by its picture's file name, not by its layout classes ("thumb wide").
+      ['gallery', /\[(e\d+)\] link icon="image harbour at dusk"[^\n]* → #gallery/],
     ];
     for (const [name, pattern] of controls) {
       await harness.ok('click', { target: refOn(text, pattern) });

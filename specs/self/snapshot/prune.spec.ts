@@ -159,6 +159,22 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
     const json = site(el('generic', { ref: 'e20', cursor: 'pointer', text: 'Open card', box: box(70) }));
     expect(bodyLines(buildObservation(json, metrics(), URL).text).slice(2, -1)).toEqual(['[e20] clickable "Open card"']);
   });
+
+  test('a card linking its picture and title to one address under one name is one line listing every ref; another name keeps its line', () => {
+    const card = (ref: number, title: string) => [
+      el('link', { name: title, ref: `e${ref}`, url: `/story/${ref}`, box: box(70 + ref) }),
+      el('link', { name: ` ${title} `, ref: `e${ref + 1}`, url: `/story/${ref}`, box: box(71 + ref) }),
+      el('link', { name: '', ref: `e${ref + 2}`, url: `/story/${ref}`, box: box(72 + ref) }),
+      el('link', { name: 'Read more', ref: `e${ref + 3}`, url: `/story/${ref}`, box: box(73 + ref) }),
+    ];
+    const observation = buildObservation(site(...card(20, 'Harbour works begin'), ...card(30, 'Harbour works end')), metrics(), URL);
+    expect(bodyLines(observation.text).slice(2, -1)).toEqual([
+      '[e20] link "Harbour works begin" → /story/20 (also [e21], [e22])',
+      '[e23] link "Read more" → /story/20',
+      '[e30] link "Harbour works end" → /story/30 (also [e31], [e32])',
+      '[e33] link "Read more" → /story/30',
+    ]);
+  });
 });
 
 test.describe('values and states', () => {
