@@ -222,7 +222,7 @@ function describeStub(input: RenderInput, block: Block, positionAt: Int32Array):
     for (const piece of candidate.group?.pieces ?? []) {
       if (piece.kind === 'element') count(counts, flat[piece.index] as FlatNode);
     }
-    const label = item.node.name ?? item.node.text;
+    const label = (item.node.name || item.node.text)?.trim();
     if (label && samples.length < STUB_SAMPLES && (candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control')) samples.push(label);
     else if (label && fallbackSamples.length < STUB_SAMPLES) fallbackSamples.push(label);
   }
