@@ -252,6 +252,8 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
     // A leaf with a few words may be merged into its parent's text by the snapshot; anything longer has its own node.
     if (hasWords.test(text) && (element.childElementCount > 0 || text.length > 40)) return;
+    // A link or button with words of its own is in the snapshot by name: only its styles would be read here.
+    if (hasWords.test(text) && (nativeClickable.has(element.localName) || interactiveRoles.has(element.getAttribute('role') ?? ''))) return;
     const box = roundedBox(element);
     if (box.width <= 0 || box.height <= 0) return;
     const style = getComputedStyle(element);
