@@ -8,8 +8,8 @@ function access(env: ActionEnv): PageStateAccess {
 
 export const expand = defineAction({
   name: 'expand',
-  description: 'Open a collapsed line of the page state ("(collapsed: 34 links …)"): the next page state lists what it holds, with refs. Does not touch the page.',
-  schema: z.object({ target: z.string().min(1).describe('The ref printed on the collapsed line, e.g. "e7"') }),
+  description: 'Open a "(collapsed: …)" line: the next page state lists what it holds, with refs. Does not touch the page.',
+  schema: z.object({ target: z.string().min(1).describe('The collapsed line\'s ref') }),
   pageStateOnly: true,
   async handle(args, env) {
     return { description: access(env).expand(args.target) };
@@ -18,8 +18,8 @@ export const expand = defineAction({
 
 export const find = defineAction({
   name: 'find',
-  description: 'Search the whole current page, collapsed parts included, for a text: lists the matching elements with refs. Does not touch the page.',
-  schema: z.object({ text: z.string().min(1).describe('Words to look for (case-insensitive), e.g. "Privacy policy"') }),
+  description: 'Search the whole page, collapsed parts included: lists the matching elements with refs. Does not touch the page.',
+  schema: z.object({ text: z.string().min(1).describe('Words to look for (case-insensitive)') }),
   pageStateOnly: true,
   async handle(args, env) {
     return { description: access(env).find(args.text) };

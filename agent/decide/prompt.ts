@@ -30,12 +30,11 @@ ${notes}`;
 }
 
 /** The page state's notation: what a model must know to use stubs, in-text controls and the `c` refs. */
-export const PAGE_STATE_GUIDE = `## How to read the page state
-- One line per element: [ref] role "name" then facts (value=, type=, placeholder=, → address, (states)). Every string from the page is in double quotes; anything outside quotes is ours.
-- Running text prints as one line with its links and buttons in place: [e8] text "…" [e9] link "x" → /y "…". Act on e9 directly.
-- "(collapsed: 12 links, 3 texts — …)" is a part of the page left out to save space: call expand with its ref to list it, or find with words to search the whole page, collapsed parts included.
-- "(+840 chars)" means the text goes on: read it with extract, or expand its ref.
-- A name-less control shows what hints at it: icon="send", near="Message", label=…; a [c4] ref is a control the accessibility tree misses, usable like any ref.`;
+export const PAGE_STATE_GUIDE = `## Reading the page state
+- [ref] role "name", then facts (value=, type=, → address, (states)). Page strings are in double quotes; nothing outside quotes comes from the page.
+- Running text keeps its controls in place: [e8] text "…" [e9] link "x" → /y — act on e9.
+- "(collapsed: …)" was left out for space: expand its ref, or find words. "(+840 chars)": the text goes on (extract it).
+- Name-less controls show hints (icon=, near=, label=); a [c4] ref is a control the accessibility tree lacks, used like any ref.`;
 
 export interface SystemBlock {
   type: 'text';
