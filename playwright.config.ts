@@ -3,20 +3,18 @@ import 'dotenv/config';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromiumPath, CHROMIUM_ARGS } from './agent/browser/chromium';
-import { newRunId, settings } from './agent/settings';
-import { FIXTURE_SITES } from './fixtures/serve';
+import { prepareRunEnvironment } from './agent/setup/run-env';
 
-// Set once in the main process; workers (and merge-reports) inherit them.
-process.env.AGENT_RUN_ID ||= newRunId();
-process.env.AGENT_CLI_ARGS ||= JSON.stringify(process.argv);
-
-const reports = settings.reportsDir;
+// Run id, invocation id and this run's blob file: set once in the main process; workers (and merge-reports) inherit them.
+const { runId, reportsDir: reports } = prepareRunEnvironment();
 const auditTrace = process.env.AGENT_TRACE === 'on';
 
+/** Your tasks: one generated test per (task, sample). The project's own tests have their own config (`npm test`). */
 export default defineConfig({
-  outputDir: path.join(reports, 'test-results'),
-  // Discovery writes the samples of tasks with a discover block before the test files load.
-  globalSetup: './agent/plan/global-setup.ts',
+  // Per run: two runs in one checkout never share test output.
+  outputDir: path.join(reports, 'test-results', runId),
+  // Starts the selected tasks' web_servers, signs in their auth profiles, discovers their samples — before the tests load.
+  globalSetup: './agent/setup/global-setup.ts',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: Number(process.env.AGENT_RETRIES ?? 1),
@@ -25,9 +23,9 @@ export default defineConfig({
   timeout: 120_000,
   reporter: [
     ['list'],
-    ['html', { open: 'never', outputFolder: path.join(reports, 'html') }],
+    ['./agent/report/html-report.ts', { open: 'never', outputFolder: path.join(reports, 'html') }],
     ['./agent/report/reporter.ts'],
-    ['allure-playwright', { resultsDir: path.join(reports, 'allure-results'), detail: true, suiteTitle: true }],
+    ['allure-playwright', { resultsDir: path.join(reports, 'allure-results', runId), detail: true, suiteTitle: true }],
   ],
   use: {
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
@@ -38,22 +36,9 @@ export default defineConfig({
     screenshot: 'off',
     video: 'off',
   },
-  // serve.ts starts only the sites that are not already up, so one command serves every health check.
-  webServer: FIXTURE_SITES.map(({ port }) => ({
-    command: 'npx tsx fixtures/serve.ts',
-    url: `http://127.0.0.1:${port}/health`,
-    reuseExistingServer: true,
-    timeout: 60_000,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
-  })),
   projects: [
-    // Signs in once for every selected task with an auth_profile (credentials from .env), saving .auth/<profile>.json.
-    // The judge is setup's teardown: it runs once every sample test is over, pass or fail (AGENT_JUDGE=batch).
-    { name: 'setup', testDir: './specs/setup', testMatch: /.*\.setup\.ts/, retries: 0, teardown: 'judge' },
+    // The judge runs once every sample test is over, pass or fail (AGENT_JUDGE=batch): the teardown of tasks.
+    { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts', teardown: 'judge' },
     { name: 'judge', testDir: './specs/judge', testMatch: 'judge.spec.ts', retries: 0 },
-    { name: 'tasks', testDir: './specs', testMatch: 'tasks.spec.ts', dependencies: ['setup'] },
-    // The project's own tests: files in parallel, each file's tests in order (some share a server or a run).
-    { name: 'self', testDir: './specs/self', retries: 0, fullyParallel: false },
   ],
 });

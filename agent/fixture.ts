@@ -9,13 +9,16 @@ import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';
 import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-metadata';
 import { ATTACHMENT_NAMES } from './report/collect';
+import { STATUS_ANNOTATION } from './report/status';
+import { recordEarlyFailure } from './loop/early-failure';
 import { SampleSession } from './session';
+import { sampleBlocker, startFailuresOf } from './setup/blockers';
 import { sampleDir, settings } from './settings';
 import type { LoadedTask } from './task/load-task';
 import type { Sample } from './task/samples';
 
 export interface AgentOptions {
-  /** Statuses that fail the test besides "failed" (default: none — they pass with an annotation). */
+  /** Statuses that fail the test besides "failed" (default: AGENT_FAIL_ON, else none — they pass, labelled). */
   agentFailOn: SampleStatus[];
   /** Per-action timeout (ms). */
   agentActionTimeout: number;
@@ -32,7 +35,7 @@ export interface AgentRunner {
 const FILE_ATTACHMENTS: Record<string, string> = { [RESULT_FILE]: ATTACHMENT_NAMES.result, [ACTION_LOG_FILE]: ATTACHMENT_NAMES.actionLog, [CHECKPOINT_FILE]: ATTACHMENT_NAMES.checkpoint };
 
 export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
-  agentFailOn: [[], { option: true }],
+  agentFailOn: [settings.failOn, { option: true }],
   agentActionTimeout: [60_000, { option: true }],
   agentDecider: [settings.decider, { option: true }],
   agentDeciders: [{}, { option: true }],
@@ -52,35 +55,47 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
           test.skip(true, `resumed: ${sample.sample_id} is already ${waitsForJudge ? 'collected (its judgment is left to the batch judge)' : 'done'} in run ${settings.runId}`);
         }
         testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
-        const session = await SampleSession.prepare({
-          task,
-          sample,
-          context,
-          page,
-          runId: settings.runId,
-          attempt: testInfo.retry,
-          deciderMode: agentDecider,
-          deciders: agentDeciders,
-          dir,
-          actionTimeoutMs: agentActionTimeout,
-          runStep: (title, body) => test.step(title, body),
-          // Called inside the agent step that made the artifact, so every report shows it under that step.
-          // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
-          onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
-        });
-        recorder = session.recorder;
-        const result = await session.run();
-        reportOutcomeToAllure(result, recorder.store.redactor);
-        await attachRecord(testInfo, dir);
-        testInfo.annotations.push({ type: 'bwa-status', description: result.status });
-        if (result.status === 'failed') throw new Error(`${sample.sample_id}: failed — ${result.error ?? 'no reason given'}`);
-        if (result.status !== 'done') {
-          testInfo.annotations.push({ type: result.status, description: result.error ?? '' });
-          if (agentFailOn.includes(result.status)) throw new Error(`${sample.sample_id}: ${result.status} — ${result.error ?? ''}`);
+        let session: SampleSession;
+        try {
+          const blocked = sampleBlocker(task.spec.task_id);
+          if (blocked) throw new Error(blocked);
+          session = await SampleSession.prepare({
+            task,
+            sample,
+            context,
+            page,
+            runId: settings.runId,
+            attempt: testInfo.retry,
+            deciderMode: agentDecider,
+            deciders: agentDeciders,
+            dir,
+            actionTimeoutMs: agentActionTimeout,
+            runStep: (title, body) => test.step(title, body),
+            onStartPage: (reached, error) => startFailuresOf(task.spec.task_id).record(reached, error),
+            // Called inside the agent step that made the artifact, so every report shows it under that step.
+            // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
+            onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
+          });
+        } catch (error) {
+          const early = recordEarlyFailure({ task, sample, runId: settings.runId, attempt: testInfo.retry, dir, redactor }, error instanceof Error ? error.message : String(error));
+          recorder = early.recorder;
+          return settle(early.result);
         }
-        return result;
+        recorder = session.recorder;
+        return settle(await session.run());
       },
     };
+    async function settle(result: Result): Promise<Result> {
+      reportOutcomeToAllure(result, recorder!.store.redactor);
+      await attachRecord(testInfo, recorder!.store.dir);
+      testInfo.annotations.push({ type: STATUS_ANNOTATION, description: result.status });
+      if (result.status === 'failed') throw new Error(`${result.sample_id}: failed — ${result.error ?? 'no reason given'}`);
+      if (result.status !== 'done') {
+        testInfo.annotations.push({ type: result.status, description: result.error ?? '' });
+        if (agentFailOn.includes(result.status)) throw new Error(`${result.sample_id}: ${result.status} — ${result.error ?? ''}`);
+      }
+      return result;
+    }
     await use(runner);
     if (recorder && !recorder.result) {
       // The body threw or timed out before the loop finished: the record is still written and attached.

@@ -20,7 +20,7 @@ import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder } from './loop/recorder';
-import { runSample, type SampleOutcome, type StepRunner } from './loop/run-sample';
+import { runSample, type RunSampleInput, type SampleOutcome, type StepRunner } from './loop/run-sample';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
 import { readJsonIfExists } from './evidence/atomic';
@@ -47,6 +47,8 @@ export interface SessionOptions {
   dir?: string;
   /** This decider instead of one chosen by deciderMode (recipe compilation replays this way). */
   decider?: (activePage: () => Page) => Decider;
+  /** Told whether the start page could be reached (a dead site stops its task early). */
+  onStartPage?: RunSampleInput['onStartPage'];
   /** Add what the sample taught to the run memory (default true; off for replays that only check a recipe). */
   learn?: boolean;
 }
@@ -130,6 +132,7 @@ export class SampleSession {
         actionTimeoutMs: this.options.actionTimeoutMs,
         initialNotices: this.initialNotices,
         batchJudgment: settings.judge === 'batch',
+        onStartPage: this.options.onStartPage,
       });
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };

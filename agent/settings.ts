@@ -39,6 +39,30 @@ export const settings = {
     if (process.env.AGENT_SNAPSHOT_TOKENS) return wholeNumber('AGENT_SNAPSHOT_TOKENS', 0, 200, 200_000);
     return defaultTokenBudget(modelSettings().contextWindow);
   },
+  /** Set once per `playwright test` invocation in the main process (like AGENT_RUN_ID): a resumed run starts afresh. */
+  get invocationId(): string {
+    return process.env.AGENT_INVOCATION_ID ?? 'none';
+  },
+  /** Written by globalSetup: task_id → why its samples cannot run (its site did not start, its sign-in failed). */
+  get taskBlockers(): Record<string, string> {
+    const raw = process.env.AGENT_TASK_BLOCKERS;
+    return raw ? (JSON.parse(raw) as Record<string, string>) : {};
+  },
+  /** After this many samples of a task in a row could not reach its start page, the rest fail at once. */
+  get stopAfterStartFailures(): number {
+    return wholeNumber('AGENT_STOP_AFTER', 3, 1, 1000);
+  },
+  /**
+   * AGENT_FAIL_ON: statuses that fail their test besides failed (e.g. "needs_review,partial_success"), so a CI
+   * job's exit code follows them. Empty by default: they pass, labelled in every report.
+   */
+  get failOn(): Array<'partial_success' | 'needs_review'> {
+    const allowed = ['partial_success', 'needs_review'] as const;
+    const values = (process.env.AGENT_FAIL_ON ?? '').split(',').map(v => v.trim()).filter(Boolean);
+    for (const value of values)
+      if (!(allowed as readonly string[]).includes(value)) throw new Error(`AGENT_FAIL_ON lists statuses from ${allowed.join(', ')}, comma-separated (got "${value}")`);
+    return values as Array<(typeof allowed)[number]>;
+  },
   get decider(): 'auto' | 'model' | 'recipe' {
     const value = (process.env.AGENT_DECIDER ?? 'auto').toLowerCase();
     if (value === 'auto' || value === 'model' || value === 'recipe') return value;

@@ -1,16 +1,38 @@
+import * as fs from 'node:fs';
+import { checkRecipeSteps } from '../recipe/check-steps';
+import { compiledRecipe } from '../recipe/store';
+import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
+import { authStatePath, loadAuthProfile } from '../task/auth-profile';
+import type { LoadedTask } from '../task/load-task';
 import { loadSuite } from '../task/suite';
 
 export const validateCommand = {
   name: 'validate',
-  summary: 'Check every task spec and its samples CSV, and list what would run',
+  summary: 'Check every task spec, recipe, sign-in profile and samples CSV; list what would run and what cannot',
   usage: 'bwa validate',
   async run(): Promise<number> {
-    const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl });
-    for (const { task, samples, missing } of suite) {
-      const decider = task.spec.recipe?.length ? 'recipe' : 'model only';
+    const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps });
+    const hasKey = Boolean(process.env.ANTHROPIC_API_KEY);
+    let unrunnable = 0;
+    for (const { task, samples, missing, error } of suite) {
+      const decider = task.spec.recipe?.length || compiledRecipe(task) ? 'recipe' : 'model only';
       console.log(`${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${decider} · ${task.file}`);
+      const problems = [...(error ? [error] : []), ...(decider === 'model only' && !hasKey ? ['model only: cannot run without ANTHROPIC_API_KEY (in the environment or .env), or give it a recipe'] : []), ...signInProblems(task)];
+      for (const problem of problems) console.log(`  ✗ ${problem}`);
+      if (problems.length) unrunnable += 1;
     }
+    if (unrunnable) console.log(`\n${unrunnable} task(s) cannot run as things stand (their samples would fail with the reasons above); the others can.`);
     return 0;
   },
 };
+
+/** What would stop the task's sign-in before it starts: no way to sign in, or secrets not set. */
+function signInProblems(task: LoadedTask): string[] {
+  const name = task.spec.auth_profile;
+  if (!name) return [];
+  const profile = loadAuthProfile(settings.tasksDir, name);
+  if (!profile) return fs.existsSync(authStatePath(name)) ? [] : [`auth_profile "${name}": no tasks/auth/${name}.json and no imported storage state — write one, or run \`npx bwa auth import ${name} <file>\``];
+  const missing = missingSecrets(profile);
+  return missing.length ? [`auth_profile "${name}" needs ${missing.join(' and ')} (set in .env)`] : [];
+}

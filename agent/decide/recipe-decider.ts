@@ -4,7 +4,8 @@ import type { RecipeStep } from '../task/schema';
 import { fillTemplatesDeep } from './templates';
 import type { Decider, Decision, DecisionInput } from './types';
 
-const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
+/** A recipe step's own keys; the rest are the action's arguments. */
+export const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
 
 /** Replays a recorded list of actions with semantic targets: no model, no API key, the same every time. */
 export class RecipeDecider implements Decider {

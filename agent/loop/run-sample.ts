@@ -35,6 +35,8 @@ export interface RunSampleInput {
   initialNotices?: readonly string[];
   /** A batch judge runs after the samples: a done that lacks only its judgment may wait for it unless the model decided it. */
   batchJudgment?: boolean;
+  /** Whether the start page could be reached (false only when the site or network failed, not for an error page). */
+  onStartPage?: (reached: boolean, error: string) => Promise<void>;
 }
 
 const directly: StepRunner = (_title, body) => body();
@@ -53,8 +55,10 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     terminate(reason, detail, { decider, recorder, primaryFailed, input: () => lastInput ?? decisionInput(input, 1, monitor, undefined, history, []) });
 
   const start = await openStartUrl(fillStartUrl(task.start_url, sample), input, runStep, history);
+  const unreachable = !start.result.success && start.result.infra === true;
+  await input.onStartPage?.(!unreachable, start.result.error ?? '');
   notices.push(...monitor.after({ url: start.urlAfter, call: { name: 'goto', args: {} }, result: start.result, newData: false }));
-  if (!start.result.success && start.result.infra) return end('network', `the start page failed${start.attempts > 1 ? ` ${start.attempts} times` : ''}: ${start.result.error ?? ''}`);
+  if (unreachable) return end('network', `the start page failed${start.attempts > 1 ? ` ${start.attempts} times` : ''}: ${start.result.error ?? ''}`);
 
   for (let step = 2; ; step++) {
     if (input.signal.aborted) return end('max_time', `${task.max_time_seconds}s`);

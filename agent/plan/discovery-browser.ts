@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from '@playwright/test';
 import { installEvaluateShim } from '../browser/evaluate-shim';
-import { authStatePath } from '../task/auth';
+import { authStatePath } from '../task/auth-profile';
 import type { TaskSpec } from '../task/schema';
 
 /** The context a discovery browses in: the same viewport and colour scheme as the tests, the task's login state. */

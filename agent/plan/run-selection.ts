@@ -51,11 +51,12 @@ export function parseTestArgs(argv: readonly string[]): CliSelection {
 }
 
 /**
- * Which of the discovering tasks this run will load tests for. Unknown sample ids cannot be matched yet, so a
- * task counts as selected when the grep matches its describe title and tag (`org_members @org_members`) or
- * names the task; unreadable selections err towards discovering.
+ * Which tasks this run will load tests for, as far as the command line tells before the tests load. A grep is
+ * matched against each test title Playwright will see (` tasks tasks.spec.ts <task> <sample> @<task>`) when the
+ * samples are known, else against the task's describe title and tag (discovered samples are not known yet) or a
+ * grep that names the task; unreadable selections err towards selecting.
  */
-export function selectDiscoveryTasks(taskIds: readonly string[], selection: CliSelection, projects: readonly ProjectInfo[]): string[] {
+export function selectTasks(taskIds: readonly string[], selection: CliSelection, projects: readonly ProjectInfo[], samplesOf: (taskId: string) => readonly string[] = () => []): string[] {
   const chosen = projects.filter(p => selection.projects.length === 0 || selection.projects.some(name => projectNameMatches(name, p.name)));
   const generators = projects.filter(hasGenerator);
   const taskProjects = generators.length ? chosen.filter(hasGenerator) : chosen;
@@ -65,9 +66,12 @@ export function selectDiscoveryTasks(taskIds: readonly string[], selection: CliS
   const grepInvert = selection.grepInvert === undefined ? undefined : toRegExp(selection.grepInvert);
   return taskIds.filter(id =>
     taskProjects.some(project => {
-      const title = ` ${project.name} ${GENERATOR_FILE} ${id} @${id}`;
-      const selected = !grep || matches(grep, title) || (selection.grep ?? '').includes(id);
-      return selected && !(grepInvert && matches(grepInvert, title));
+      const samples = samplesOf(id);
+      const titles = samples.length ? samples.map(sample => ` ${project.name} ${GENERATOR_FILE} ${id} ${sample} @${id}`) : [` ${project.name} ${GENERATOR_FILE} ${id} @${id}`];
+      return titles.some(title => {
+        const selected = !grep || matches(grep, title) || (selection.grep ?? '').includes(id);
+        return selected && !(grepInvert && matches(grepInvert, title));
+      });
     }),
   );
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Decider } from '../decide/types';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
 import type { SampleSession, SessionOptions } from '../session';
-import { authStatePath } from '../task/auth';
+import { authStatePath } from '../task/auth-profile';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { SourceRun } from './draft';

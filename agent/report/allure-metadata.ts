@@ -21,9 +21,16 @@ export function describeSampleForAllure(task: TaskSpec, sample: Sample, redactor
   }
 }
 
-/** After the run: the sample's status as a label and every page the evidence came from as a link. */
+/**
+ * After the run: the sample's status as a label and every page the evidence came from as a link. A sample that
+ * passed without being done also says so in its name and tags, which Allure shows in its list of tests.
+ */
 export function reportOutcomeToAllure(result: Result, redactor: Redactor): void {
   allure.labels({ name: ALLURE_STATUS_LABEL, value: result.status });
+  if (result.status === 'needs_review' || result.status === 'partial_success') {
+    allure.displayName(`${result.sample_id} [${result.status}]`);
+    allure.tag(result.status);
+  }
   const urls = sourceUrls(result).map(url => redactor.text(url));
   if (urls.length) allure.links(...urls.map(url => ({ url, name: url })));
 }

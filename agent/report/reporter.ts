@@ -2,14 +2,14 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import * as path from 'node:path';
 import type { Result } from '../evidence/result-schema';
 import { describeUsage } from '../evidence/usage';
-import { runDir, settings } from '../settings';
+import { runDir } from '../settings';
 import { collectJudged, collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
 import { redactTrace } from './trace-redaction';
 import { traceAttachments } from './traces';
 import { secretsFromEnv } from '../browser/secrets';
-import { MANIFEST_FILE, writeRun } from './write-run';
+import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../evidence/atomic';
 import { detectDrift } from '../recipe/drift';
 import { ACTION_LOG_FILE } from '../loop/recorder';
@@ -64,23 +64,41 @@ export default class BwaReporter implements Reporter {
     }
   }
 
-  onEnd(_result: FullResult): void {
+  async onEnd(_result: FullResult): Promise<{ status: FullResult['status'] } | void> {
     if (this.samples.size === 0 && this.errors.length === 0) return;
-    const runId = settings.runId;
-    const dir = runDir(runId);
-    const manifest = writeRun(dir, runId, [...this.samples.values()]);
-    const drift = detectDrift([...this.samples.values()].map(s => s.result));
-    if (drift.length) writeJsonAtomic(path.join(dir, MANIFEST_FILE), { ...manifest, drift });
+    const results = [...this.samples.values()].map(s => s.result);
+    const runId = runIdOf(results);
+    if ('error' in runId) {
+      console.error(`\nbwa: ${runId.error}`);
+      return { status: 'failed' };
+    }
+    const dir = runDir(runId.id);
+    const manifest = writeRun(dir, runId.id, [...this.samples.values()]);
+    const drift = detectDrift(results);
     const indexProblems = indexRun(dir, manifest, [...this.samples].map(([key, s]) => ({ ...s, traceSources: this.traces.get(key) ?? [] })));
+    const index = hashedReport(dir, INDEX_FILE);
+    writeJsonAtomic(path.join(dir, MANIFEST_FILE), { ...manifest, reports: [...manifest.reports, ...(index ? [index] : [])], ...(drift.length ? { drift } : {}) });
     const { counts } = manifest;
     console.log(
-      `\nbwa run ${runId}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
+      `\nbwa run ${runId.id}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
     );
     if (manifest.usage.model_calls > 0) console.log(`  model: ${describeUsage(manifest.usage)}`);
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
     for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
     for (const finding of drift) console.log(`  ⚠ drift: ${finding.message}`);
   }
+}
+
+/**
+ * The run the samples belong to: each result.json carries its run id, so `merge-reports` needs no AGENT_RUN_ID.
+ * Blob reports of several runs are refused unless AGENT_RUN_ID names the one to lay out.
+ */
+export function runIdOf(results: readonly Result[], env = process.env.AGENT_RUN_ID): { id: string } | { error: string } {
+  const carried = [...new Set(results.map(r => r.run_id))];
+  if (carried.length === 1) return { id: carried[0]! };
+  if (carried.length === 0 && env) return { id: env };
+  if (env && carried.includes(env)) return { id: env };
+  return { error: `the samples come from ${carried.length} runs (${carried.join(', ')}): merge the blob reports of one run at a time, or set AGENT_RUN_ID to the run to lay out` };
 }
 
 export function sampleLine(result: Result, resumed: boolean): string {

@@ -6,12 +6,15 @@ import { Result } from '../evidence/result-schema';
 import { INDEX_FILE } from './evidence-index';
 import { TRACE_FILE } from './traces';
 import { MANIFEST_FILE } from './write-run';
+import { START_FAILURES_DIR } from '../setup/start-failures';
 
 /** What verify needs from manifest.json; extra keys are allowed so older tools can read newer manifests. */
 const ManifestShape = z.object({
   run_id: z.string(),
   samples: z.array(z.object({ task_id: z.string(), sample_id: z.string(), result: z.string(), result_sha256: z.string() })),
   artifacts: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number() })),
+  // Manifests written before combined.csv and index.html were hashed have no reports.
+  reports: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number() })).default([]),
 });
 
 export interface VerifyReport {
@@ -29,7 +32,7 @@ export interface VerifyReport {
 const SAMPLE_RECORD_FILES = new Set(['result.json', 'action_log.json', 'checkpoint.json']);
 const ATTEMPT_DIR = /^attempt-\d+$/;
 /** Run-wide state other parts of bwa keep in the run folder (rate-limit slots, the run's memory). */
-const RUN_STATE_DIRS = new Set(['rate-limits', 'memory']);
+const RUN_STATE_DIRS = new Set(['rate-limits', 'memory', START_FAILURES_DIR]);
 
 /**
  * Re-hashes every artifact of a run against manifest.json and against the sample's result.json (the hash taken
@@ -57,6 +60,11 @@ export function verifyRun(runDir: string): VerifyReport {
   for (const artifact of manifest.artifacts) claim(artifact.path, MANIFEST_FILE, artifact.sha256, artifact.bytes);
 
   const known = new Set<string>([MANIFEST_FILE, INDEX_FILE]);
+  for (const file of manifest.reports) {
+    known.add(file.path);
+    const problem = reportFileProblem(runDir, file);
+    if (problem) report.problems.push(problem);
+  }
   for (const sample of manifest.samples) {
     report.samples += 1;
     known.add(sample.result);
@@ -107,6 +115,16 @@ export function verifyRun(runDir: string): VerifyReport {
     report.warnings.push(`${relative}: not listed in ${MANIFEST_FILE}`);
   }
   return report;
+}
+
+/** A report file (combined.csv, index.html) as the manifest hashed it; an edit after the run is a problem. */
+function reportFileProblem(runDir: string, file: { path: string; sha256: string; bytes: number }): string | undefined {
+  const full = insideRun(runDir, file.path);
+  if (!full) return `${file.path}: path leaves the run folder`;
+  if (!fs.existsSync(full)) return `${file.path}: missing (listed in ${MANIFEST_FILE})`;
+  const actual = sha256File(full);
+  if (actual !== file.sha256) return `${file.path}: sha256 ${actual} differs from ${MANIFEST_FILE} (${file.sha256}) — the file was changed after the run`;
+  return undefined;
 }
 
 function isBookkeeping(relative: string): boolean {

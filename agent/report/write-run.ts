@@ -24,7 +24,15 @@ export interface Manifest {
   artifacts: ManifestArtifact[];
   /** Every model call of the run's samples, by purpose; a batch judge call shared by several samples counts once. */
   usage: Usage;
+  /** The run's own files a reviewer opens first (each task's combined.csv, index.html), hashed like the evidence. */
+  reports: ManifestFile[];
   problems: string[];
+}
+
+export interface ManifestFile {
+  path: string;
+  sha256: string;
+  bytes: number;
 }
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -43,6 +51,7 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
     samples: [],
     artifacts: [],
     usage: runUsage(samples.map(s => s.result)),
+    reports: [],
     problems,
   };
   const byTask = new Map<string, Result[]>();
@@ -75,7 +84,11 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
     if (sample.resumed) manifest.counts.resumed += 1;
     byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
   }
-  for (const [taskId, results] of byTask) writeFileAtomic(path.join(runDir, taskId, 'combined.csv'), combinedCsv(results));
+  for (const [taskId, results] of byTask) {
+    const csv = combinedCsv(results);
+    writeFileAtomic(path.join(runDir, taskId, COMBINED_CSV), csv);
+    manifest.reports.push({ path: `${taskId}/${COMBINED_CSV}`, sha256: sha256(csv), bytes: Buffer.byteLength(csv) });
+  }
   writeJsonAtomic(path.join(runDir, MANIFEST_FILE), manifest);
   return manifest;
 }
@@ -89,6 +102,15 @@ export function runUsage(results: readonly Result[]): Usage {
   }
   for (const usage of batches.values()) addUsage(total, usage);
   return total;
+}
+
+export const COMBINED_CSV = 'combined.csv';
+
+/** A file of the run (e.g. index.html, written after the manifest) hashed into the manifest's reports. */
+export function hashedReport(runDir: string, relative: string): ManifestFile | undefined {
+  const file = path.join(runDir, ...relative.split('/'));
+  if (!fs.existsSync(file)) return undefined;
+  return { path: relative, sha256: sha256File(file), bytes: fs.statSync(file).size };
 }
 
 function placeFile(source: string, target: string, problems: string[]): void {

@@ -6,7 +6,7 @@ const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record
 
 const Target = z.union([z.string().min(1), SemanticLocator]);
 
-const RecipeStep = z
+export const RecipeStep = z
   .object({
     action: z.string().min(1).describe('Action name from the action vocabulary (goto, click, type, extract, …)'),
     target: Target.optional().describe('Element to act on: a semantic locator, or a string (visible text / css=…)'),
@@ -42,6 +42,12 @@ const DiscoverBlock = z.strictObject({
   max_pages: z.number().int().positive().default(50).describe('Cap on pages (or load-more clicks / scroll batches)'),
 });
 
+const WebServer = z.strictObject({
+  command: z.string().min(1).describe('Shell command, run from the project root, that starts the server (e.g. "npx tsx fixtures/serve.ts people")'),
+  url: z.url().describe('A URL that answers below 400 once the server is up (e.g. its /health page); already answering = reused'),
+  timeout_seconds: z.number().int().positive().default(60).describe('How long to wait for url after starting'),
+});
+
 export const TaskSpecSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -68,7 +74,16 @@ export const TaskSpecSchema = z
     judgment_output_schema: z.record(z.string(), TypeDescriptor).nullable().default(null),
     pagination: z.boolean().default(false),
     stop_condition: z.string().nullable().default(null),
-    auth_profile: z.string().nullable().default(null).describe('Name of a storage-state file under .auth/ (e.g. "people" → .auth/people.json)'),
+    auth_profile: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'a plain name (letters, digits, "_", "-")')
+      .nullable()
+      .default(null)
+      .describe('Sign-in profile: tasks/auth/<name>.json (steps, signed in once per run), or a storage state imported with `npx bwa auth import <name> <file>`'),
+    web_servers: z
+      .array(WebServer)
+      .default([])
+      .describe('Local servers the task needs (e.g. the bundled stand-in sites): started before a run only when a selected task needs them'),
     rate_limits: z
       .record(z.string(), z.number().nonnegative())
       .default({})

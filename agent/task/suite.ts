@@ -3,12 +3,15 @@ import * as path from 'node:path';
 import { BwaInputError } from './errors';
 import { loadTaskFile, taskFiles, type LoadedTask } from './load-task';
 import { loadSamplesCsv, type Sample } from './samples';
+import type { TaskSpec } from './schema';
 
 export interface TaskWithSamples {
   task: LoadedTask;
   samples: Sample[];
   /** Why there are no samples (shown as a skipped placeholder test instead of a crash). */
   missing?: string;
+  /** Why this task cannot run as asked (e.g. AGENT_URL on a task without {{url}}): one failing test says so. */
+  error?: string;
 }
 
 export interface SuiteOptions {
@@ -16,12 +19,23 @@ export interface SuiteOptions {
   adHocUrl?: string;
   /** Discovered samples for tasks with a discover block, when a discovery already ran. */
   discoveredSamplesFile?: (taskId: string) => string | undefined;
+  /** Further checks of a loaded task that need more than the task schema (recipe steps against the action schemas). */
+  checkTask?: (task: LoadedTask) => void;
 }
 
 export function loadSuite(options: SuiteOptions): TaskWithSamples[] {
   return taskFiles(options.tasksDir).map(file => {
     const task = loadTaskFile(file);
-    if (options.adHocUrl) return { task, samples: [adHocSample(options.adHocUrl)] };
+    options.checkTask?.(task);
+    if (options.adHocUrl) {
+      if (!usesUrlColumn(task.spec.start_url))
+        return {
+          task,
+          samples: [],
+          error: `AGENT_URL is set, but task ${task.spec.task_id} cannot use it: its start_url (${task.spec.start_url}) has no {{url}} — run it without AGENT_URL (samples from tasks/inputs/${task.spec.task_id}.csv), or select a task whose start_url is "{{url}}"`,
+        };
+      return { task, samples: [adHocSample(options.adHocUrl)] };
+    }
     const discovered = task.spec.discover ? options.discoveredSamplesFile?.(task.spec.task_id) : undefined;
     if (task.spec.discover && !discovered)
       return {
@@ -30,7 +44,7 @@ export function loadSuite(options: SuiteOptions): TaskWithSamples[] {
         missing: `task ${task.spec.task_id} discovers its samples by browsing, in globalSetup (which --list, UI mode and editors skip): run \`npx playwright test --grep @${task.spec.task_id}\`, or run \`npx bwa discover ${task.spec.task_id}\` first and use the AGENT_RUN_ID it prints`,
       };
     const csv = discovered ?? path.join(options.tasksDir, 'inputs', `${task.spec.task_id}.csv`);
-    if (!fs.existsSync(csv)) throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}; set AGENT_URL=<url> for one ad-hoc sample)`);
+    if (!fs.existsSync(csv)) throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}) — ${csvHint(task.spec)}`);
     return { task, samples: loadSamplesCsv(task.spec, csv) };
   });
 }
@@ -44,4 +58,17 @@ export function adHocSample(url: string): Sample {
   }
   const slug = `${parsed.host}${parsed.pathname}`.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+|_+$/g, '').slice(0, 100) || 'adhoc';
   return { sample_id: slug, row: { sample_id: slug, url }, line: 0, source: 'AGENT_URL' };
+}
+
+const URL_COLUMN = /\{\{\s*url\s*\}\}/;
+
+function usesUrlColumn(startUrl: string): boolean {
+  return URL_COLUMN.test(startUrl);
+}
+
+/** What to do about a missing samples CSV, for this task: AGENT_URL only where its start_url takes {{url}}. */
+function csvHint(spec: TaskSpec): string {
+  const columns = ['sample_id', ...Object.keys(spec.input_schema)].join(',');
+  const write = `write it with the header "${columns}" and one row per sample`;
+  return usesUrlColumn(spec.start_url) ? `${write}, or set AGENT_URL=<url> for one ad-hoc sample` : write;
 }

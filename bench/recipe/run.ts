@@ -26,7 +26,7 @@ import { chooseSources } from '../../agent/recipe/run-sources';
 import { sameValue } from '../../agent/recipe/patterns';
 import { recipeStore } from '../../agent/recipe/store';
 import { SampleSession } from '../../agent/session';
-import { authStatePath } from '../../agent/task/auth';
+import { authStatePath } from '../../agent/task/auth-profile';
 import { loadTaskFile, type LoadedTask } from '../../agent/task/load-task';
 import { loadSamplesCsv } from '../../agent/task/samples';
 import { startModelServer, type ModelServer, type ScriptInput } from '../../fixtures/model-server';

@@ -9,7 +9,8 @@ import { trackerTicketScript, type TicketTruth } from '../../fixtures/model-scri
 import type { Hire } from '../../fixtures/sites/hr/hires';
 import type { HireTruth } from '../../fixtures/sites/hr/truth';
 import { PEOPLESEARCH_ENV } from '../../fixtures/sites/peoplesearch/credentials';
-import { logIn } from '../../specs/setup/login';
+import { signIn } from '../../agent/setup/sign-in';
+import { loadAuthProfile } from '../../agent/task/auth-profile';
 
 type Row = Record<string, string>;
 
@@ -95,7 +96,7 @@ export const WORKFLOWS: Workflow[] = [
     script: row => peopleEnrichmentScript(lookups[row.sample_id!]!),
     async prepare(browser) {
       for (const [name, value] of Object.entries(PEOPLESEARCH_ENV)) process.env[name] ??= value;
-      await logIn(browser, 'peoplesearch', ['people_enrichment']);
+      await signIn(browser, 'peoplesearch', loadAuthProfile('tasks', 'peoplesearch')!);
     },
   },
   {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as path from 'node:path';
-import { parseTestArgs, selectDiscoveryTasks, type ProjectInfo } from '../../../agent/plan/run-selection';
+import { parseTestArgs, selectTasks, type ProjectInfo } from '../../../agent/plan/run-selection';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 
 /** The projects of playwright.config.ts: `tasks` loads the generated tests, `self` does not. */
@@ -10,7 +10,7 @@ const PROJECTS: ProjectInfo[] = [
 ];
 const TASKS = ['org_members', 'org_repos', 'people_index'];
 const argv = (...args: string[]) => ['/usr/bin/node', '/x/node_modules/@playwright/test/cli.js', 'test', ...args];
-const selected = (...args: string[]) => selectDiscoveryTasks(TASKS, parseTestArgs(argv(...args)), PROJECTS);
+const selected = (...args: string[]) => selectTasks(TASKS, parseTestArgs(argv(...args)), PROJECTS);
 
 test('the CLI selection reaches globalSetup only through argv: --grep, --grep-invert, --project, file filters', () => {
   expect(parseTestArgs(argv('--project=tasks', '--grep', '@org_members', '--workers=2', '-c', 'x.config.ts'))).toEqual({ grep: '@org_members', projects: ['tasks'], files: [] });

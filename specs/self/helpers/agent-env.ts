@@ -1,6 +1,9 @@
+import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startModelServer, type ModelServer } from '../../../fixtures/model-server';
+import { signIn } from '../../../agent/setup/sign-in';
+import { loadAuthProfile } from '../../../agent/task/auth-profile';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
 import type { Sample } from '../../../agent/task/samples';
 import { PROJECT_ROOT } from './nested-run';
@@ -54,4 +57,9 @@ export function restoreEnv(saved: Record<string, string | undefined>): void {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+}
+
+/** Signs in with a bundled auth profile (tasks/auth/<name>.json) the way globalSetup does; returns the storage state file. */
+export async function signInBundled(browser: Browser, profile: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return signIn(browser, profile, loadAuthProfile(path.join(PROJECT_ROOT, 'tasks'), profile)!, env);
 }

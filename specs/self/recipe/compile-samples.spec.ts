@@ -5,13 +5,12 @@ import { saveCompiled } from '../../../agent/recipe/record';
 import type { DeciderMode } from '../../../agent/decide/select';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { SampleSession } from '../../../agent/session';
-import { authStatePath } from '../../../agent/task/auth';
+import { authStatePath } from '../../../agent/task/auth-profile';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
 import { ensureFixtureSites } from '../../../fixtures/serve';
 import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
-import { logIn } from '../../setup/login';
-import { bundledTask, restoreEnv, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, restoreEnv, sampleOf, signInBundled, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
 import { runSampleAlone, sourceOf } from './helpers';
 
@@ -33,7 +32,7 @@ test.beforeAll(async ({ browser }) => {
   const overrides = { ...PEOPLESEARCH_ENV, AGENT_AUTH_DIR: tempDir('bwa-auth-') };
   previousEnv = Object.fromEntries(Object.keys(overrides).map(name => [name, process.env[name]]));
   Object.assign(process.env, overrides);
-  await logIn(browser, 'peoplesearch', [TASK]);
+  await signInBundled(browser, 'peoplesearch');
 });
 test.afterAll(async () => {
   await env.restore();

@@ -8,11 +8,13 @@ import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
-import { PEOPLESEARCH_ACCOUNT, PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
+import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { RATE_LIMIT } from '../../../fixtures/sites/peoplesearch/session';
 import { enrichmentInputCsv } from '../../../fixtures/sites/peoplesearch/write-inputs';
-import { logIn, profileSecrets } from '../../setup/login';
-import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, signInBundled, useScriptedModel } from '../helpers/agent-env';
+import { missingSecrets } from '../../../agent/setup/sign-in';
+import { loadAuthProfile } from '../../../agent/task/auth-profile';
+import { PROJECT_ROOT } from '../helpers/nested-run';
 import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
@@ -47,7 +49,7 @@ test.beforeAll(async () => {
 
 /**
  * The full recipe run, in the background from the model test on (the burst test runs first, alone: it is
- * about timing). Signed in once, before the run, the way the setup project does it.
+ * about timing). Signed in once, before the run, the way globalSetup does it.
  */
 async function startEnrichmentRun(browser: Browser): Promise<RecipeRun & { authDir: string }> {
   if (recipe) return recipe;
@@ -62,12 +64,12 @@ test.afterAll(async () => {
   await sites.close();
 });
 
-/** Logs in as the setup project does and returns the storage state file. */
+/** Signs in as globalSetup does and returns the storage state file. */
 async function signIn(browser: Browser, authDir: string): Promise<string> {
   const previous = process.env.AGENT_AUTH_DIR;
   process.env.AGENT_AUTH_DIR = authDir;
   try {
-    return await logIn(browser, 'peoplesearch', [TASK], { ...process.env, ...PEOPLESEARCH_ENV });
+    return await signInBundled(browser, 'peoplesearch', { ...process.env, ...PEOPLESEARCH_ENV });
   } finally {
     if (previous === undefined) delete process.env.AGENT_AUTH_DIR;
     else process.env.AGENT_AUTH_DIR = previous;
@@ -120,12 +122,10 @@ test('inputs: the CSV is written from the site\'s lookups; the site is a login w
   expect(response.headers.get('location')).toBe('/login?next=%2Fin%2Fmaria-garcia-2b71c4');
 });
 
-test('sign-in setup: missing credentials fail with one message naming the variables', () => {
-  expect(() => profileSecrets('peoplesearch', [TASK], {})).toThrow(
-    `auth_profile "peoplesearch" (used by people_enrichment) needs SECRET_PEOPLESEARCH_USER and SECRET_PEOPLESEARCH_PASSWORD — set them in .env`,
-  );
-  expect(() => profileSecrets('nosuchsite', ['t'], {})).toThrow('auth_profile "nosuchsite" (used by t) has no login: add one to specs/setup/auth-profiles.ts');
-  expect(profileSecrets('peoplesearch', [], PEOPLESEARCH_ENV)).toEqual({ PEOPLESEARCH_USER: PEOPLESEARCH_ACCOUNT.user, PEOPLESEARCH_PASSWORD: PEOPLESEARCH_ACCOUNT.password });
+test('sign-in profile: the secrets it needs are read from its steps; missing ones are named', () => {
+  const profile = loadAuthProfile(path.join(PROJECT_ROOT, 'tasks'), 'peoplesearch')!;
+  expect(missingSecrets(profile, {})).toEqual(['SECRET_PEOPLESEARCH_USER', 'SECRET_PEOPLESEARCH_PASSWORD']);
+  expect(missingSecrets(profile, PEOPLESEARCH_ENV)).toEqual([]);
 });
 
 test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same burst with them gets none', async ({ browser }) => {

@@ -1,0 +1,100 @@
+import type { Browser, FullConfig } from '@playwright/test';
+import * as path from 'node:path';
+import { discoverTask, launchChromium } from '../plan/discover';
+import { parseTestArgs, selectTasks } from '../plan/run-selection';
+import { settings } from '../settings';
+import { loadAuthProfile, authStatePath } from '../task/auth-profile';
+import { BwaInputError } from '../task/errors';
+import { loadTaskFile, taskFiles, type LoadedTask } from '../task/load-task';
+import { loadSamplesCsv } from '../task/samples';
+import { startServers } from './servers';
+import { signIn } from './sign-in';
+import * as fs from 'node:fs';
+
+/**
+ * Playwright globalSetup: readies what the selected tasks need before the test files load — their local servers
+ * (`web_servers`), their sign-ins (`auth_profile`), their discovered samples (`discover`). Whatever fails blocks
+ * only the tasks that needed it: their samples fail with the reason (AGENT_TASK_BLOCKERS), the others run.
+ * `--list`, UI mode and editors skip globalSetup; the suite loader then says how to discover.
+ */
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  const tasks = selected(readableTasks(), config);
+  const blockers: Record<string, string> = {};
+  const block = (task: LoadedTask, reason: string) => (blockers[task.spec.task_id] ??= reason);
+  const log = (line: string) => console.log(line);
+
+  const servers = await startServers(tasks.flatMap(t => t.spec.web_servers), path.dirname(config.configFile ?? path.resolve('playwright.config.ts')), log);
+  for (const task of tasks)
+    for (const server of task.spec.web_servers) {
+      const failure = servers.failures.get(server.url);
+      if (failure) block(task, `task ${task.spec.task_id} needs the server at ${server.url}: ${failure}`);
+    }
+
+  let browser: Promise<Browser> | undefined;
+  const launch = () => (browser ??= launchChromium());
+  try {
+    await signInProfiles(tasks.filter(t => !blockers[t.spec.task_id]), launch, block);
+    if (!settings.adHocUrl)
+      for (const task of tasks.filter(t => t.spec.discover && !blockers[t.spec.task_id])) {
+        try {
+          await discoverTask(task, { browser: launch, log });
+        } catch (error) {
+          block(task, `discovering the samples of task ${task.spec.task_id} failed — ${message(error)}`);
+        }
+      }
+  } finally {
+    if (browser) await (await browser).close().catch(() => {});
+  }
+  for (const reason of Object.values(blockers)) console.log(`bwa: ✗ ${reason}`);
+  // Workers inherit the main process's environment: each sample of a blocked task fails at once with its reason.
+  process.env.AGENT_TASK_BLOCKERS = JSON.stringify(blockers);
+  return servers.stop;
+}
+
+/** Each profile signs in once for all its tasks; an imported storage state serves a profile without steps. */
+async function signInProfiles(tasks: LoadedTask[], browser: () => Promise<Browser>, block: (task: LoadedTask, reason: string) => void): Promise<void> {
+  const byProfile = new Map<string, LoadedTask[]>();
+  for (const task of tasks) if (task.spec.auth_profile) byProfile.set(task.spec.auth_profile, [...(byProfile.get(task.spec.auth_profile) ?? []), task]);
+  for (const [name, users] of byProfile) {
+    try {
+      const profile = loadAuthProfile(settings.tasksDir, name);
+      if (profile) await signIn(await browser(), name, profile);
+      else if (!fs.existsSync(authStatePath(name)))
+        throw new Error(
+          `auth_profile "${name}" has no sign-in steps (${path.relative(process.cwd(), path.join(settings.tasksDir, 'auth', `${name}.json`))}) and no imported storage state (${path.relative(process.cwd(), authStatePath(name))}): write the one, or \`npx bwa auth import ${name} <file>\` the other`,
+        );
+    } catch (error) {
+      for (const task of users) block(task, message(error));
+    }
+  }
+}
+
+function selected(tasks: LoadedTask[], config: FullConfig): LoadedTask[] {
+  const projects = config.projects.map(p => ({ name: p.name, testDir: p.testDir, testMatch: p.testMatch }));
+  const samplesOf = (taskId: string) => {
+    const task = tasks.find(t => t.spec.task_id === taskId);
+    if (!task || task.spec.discover || settings.adHocUrl) return [];
+    try {
+      return loadSamplesCsv(task.spec, path.join(settings.tasksDir, 'inputs', `${taskId}.csv`)).map(s => s.sample_id);
+    } catch {
+      return [];
+    }
+  };
+  const ids = new Set(selectTasks(tasks.map(t => t.spec.task_id), parseTestArgs(config.argv), projects, samplesOf));
+  return tasks.filter(t => ids.has(t.spec.task_id));
+}
+
+/** A broken task file is reported by the test loader, with its file and field; setup just skips it. */
+function readableTasks(): LoadedTask[] {
+  return taskFiles(settings.tasksDir).flatMap(file => {
+    try {
+      return [loadTaskFile(file)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function message(error: unknown): string {
+  return error instanceof BwaInputError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import { newRunId, settings } from '../settings';
+
+/**
+ * Called by playwright.config.ts in the main process (workers inherit the environment; in a worker every value
+ * is already set): names the run, this invocation, and the files of the run no other run may touch.
+ */
+export function prepareRunEnvironment(argv: readonly string[] = process.argv): { runId: string; reportsDir: string } {
+  const runId = (process.env.AGENT_RUN_ID ||= newRunId());
+  process.env.AGENT_INVOCATION_ID ||= randomUUID();
+  const reportsDir = settings.reportsDir;
+  // Playwright's blob reporter clears its folder before writing: one file per run and shard, so shards run one
+  // after another on one machine (or two runs in one checkout) keep each other's reports.
+  process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE ||= path.join(reportsDir, 'blob', runId, blobName(argv));
+  return { runId, reportsDir };
+}
+
+/** report.zip, or report-2-of-4.zip for `--shard=2/4`. */
+export function blobName(argv: readonly string[]): string {
+  const index = argv.findIndex(arg => arg === '--shard' || arg.startsWith('--shard='));
+  const value = index === -1 ? undefined : argv[index]!.includes('=') ? argv[index]!.split('=')[1] : argv[index + 1];
+  const shard = /^(\d+)\/(\d+)$/.exec(value ?? '');
+  return shard ? `report-${shard[1]}-of-${shard[2]}.zip` : 'report.zip';
+}

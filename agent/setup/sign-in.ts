@@ -1,0 +1,72 @@
+import type { Browser } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { dispatch } from '../actions/dispatch';
+import { isUrlAllowed } from '../browser/domains';
+import { ContextPages } from '../browser/page-tracker';
+import { makeSecretResolver, redactorFor, SECRET_ENV_PREFIX, secretsFromEnv } from '../browser/secrets';
+import { recipeStepCall } from '../decide/recipe-decider';
+import { EvidenceStore } from '../evidence/store';
+import { authStatePath, profileSecretNames, type AuthProfile } from '../task/auth-profile';
+
+const SIGN_IN_TIMEOUT_MS = 60_000;
+const CHECK_SECONDS = 10;
+
+/** SECRET_* variables the profile needs that the environment does not set. */
+export function missingSecrets(profile: AuthProfile, env: NodeJS.ProcessEnv = process.env): string[] {
+  return profileSecretNames(profile).map(name => `${SECRET_ENV_PREFIX}${name}`).filter(variable => !env[variable]);
+}
+
+/**
+ * Signs in once in a fresh context by replaying the profile's steps through the action dispatcher, checks that it
+ * worked, and saves the storage state where the tasks' contexts load it. Throws a reason naming the profile.
+ */
+export async function signIn(browser: Browser, name: string, profile: AuthProfile, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const missing = missingSecrets(profile, env);
+  if (missing.length) throw new Error(`auth_profile "${name}" needs ${missing.join(' and ')} — set ${missing.length > 1 ? 'them' : 'it'} in .env`);
+  const secrets = secretsFromEnv(env);
+  const redactor = redactorFor(secrets);
+  const allowed = profile.allowed_domains ?? [new URL(profile.start_url).host];
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bwa-sign-in-'));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const actionEnv = {
+      page,
+      context,
+      store: new EvidenceStore(scratch, redactor),
+      signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
+      policy: { isAllowedUrl: (url: string) => isUrlAllowed(url, allowed), resolveSecrets: makeSecretResolver(secrets), inputDir: scratch, beforeNavigation: async () => {} },
+      tabs: new ContextPages(context, page),
+      elements: new Map(),
+      step: 0,
+    };
+    const steps = [{ action: 'goto', url: profile.start_url }, ...profile.steps];
+    for (const [index, step] of steps.entries()) {
+      const result = await dispatch(recipeStepCall(step, {}, `auth profile ${name} step ${index}`), { ...actionEnv, page: actionEnv.tabs.active, step: index + 1 });
+      if (!result.success && !step.optional) throw new Error(redactor.text(`auth_profile "${name}": sign-in step ${index === 0 ? '(open start_url)' : index - 1} (${step.action}) failed — ${result.error ?? result.description}`));
+    }
+    await proveSignedIn(name, profile, actionEnv);
+    const file = authStatePath(name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await context.storageState({ path: file });
+    return file;
+  } finally {
+    await context.close().catch(() => {});
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function proveSignedIn(name: string, profile: AuthProfile, env: Parameters<typeof dispatch>[1]): Promise<void> {
+  const page = (env.tabs as ContextPages).active;
+  if (profile.check.visible) {
+    const seen = await dispatch({ name: 'wait', args: { target: profile.check.visible, seconds: CHECK_SECONDS } }, { ...env, page });
+    if (!seen.success) throw new Error(`auth_profile "${name}": sign-in check failed — ${seen.error ?? seen.description} (at ${page.url()}; wrong credentials?)`);
+  }
+  if (profile.check.url !== undefined) {
+    const pattern = new RegExp(profile.check.url);
+    await page.waitForURL(url => pattern.test(url.href), { timeout: CHECK_SECONDS * 1000 }).catch(() => {});
+    if (!pattern.test(page.url())) throw new Error(`auth_profile "${name}": sign-in check failed — the page is ${page.url()}, not /${profile.check.url}/ (wrong credentials?)`);
+  }
+}
