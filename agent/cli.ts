@@ -1,5 +1,7 @@
 import 'dotenv/config';
+import { authCommand } from './cli/auth';
 import { discoverCommand } from './cli/discover';
+import { initCommand } from './cli/init';
 import { planCommand } from './cli/plan';
 import { validateCommand } from './cli/validate';
 import { verifyCommand } from './cli/verify';
@@ -13,14 +15,14 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [validateCommand, verifyCommand, recipeCommand, discoverCommand, planCommand];
+const COMMANDS: Command[] = [initCommand, validateCommand, authCommand, verifyCommand, recipeCommand, discoverCommand, planCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));
   return [
     'bwa — browser workflow agent (a Playwright Test plugin)',
     '',
-    'Run tasks:   npx playwright test --project=tasks --grep @<task_id>',
+    'Run tasks:   npx playwright test --grep @<task_id>',
     '',
     'Commands:',
     ...COMMANDS.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { checkRecipeSteps } from '../recipe/check-steps';
+import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/store';
 import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
@@ -18,7 +19,7 @@ export const validateCommand = {
     for (const { task, samples, missing, error } of suite) {
       const decider = task.spec.recipe?.length || compiledRecipe(task) ? 'recipe' : 'model only';
       console.log(`${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${decider} · ${task.file}`);
-      const problems = [...(error ? [error] : []), ...(decider === 'model only' && !hasKey ? ['model only: cannot run without ANTHROPIC_API_KEY (in the environment or .env), or give it a recipe'] : []), ...signInProblems(task)];
+      const problems = [...(error ? [error] : []), ...placeholderProblems(task), ...(decider === 'model only' && !hasKey ? ['model only: cannot run without ANTHROPIC_API_KEY (in the environment or .env), or give it a recipe'] : []), ...signInProblems(task)];
       for (const problem of problems) console.log(`  ✗ ${problem}`);
       if (problems.length) unrunnable += 1;
     }
@@ -26,6 +27,11 @@ export const validateCommand = {
     return 0;
   },
 };
+
+/** Locators `bwa init` left for the user to fill in: the run would end each sample needs_review at that step. */
+function placeholderProblems(task: LoadedTask): string[] {
+  return (task.spec.recipe ?? []).flatMap((step, index) => (JSON.stringify(step.target ?? '').includes(FILL_IN) ? [`recipe[${index}] (${step.action}${step.field ? ` ${String(step.field)}` : ''}): its target is still "${FILL_IN}" — point it at the element on the page`] : []));
+}
 
 /** What would stop the task's sign-in before it starts: no way to sign in, or secrets not set. */
 function signInProblems(task: LoadedTask): string[] {

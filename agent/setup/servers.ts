@@ -77,6 +77,8 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 5_000))]);
 }
 
+/** The line that says what went wrong (a stack trace's error line), else the last one. */
 function lastLine(text: string): string {
-  return text.trim().split('\n').filter(Boolean).at(-1)?.trim() ?? '';
+  const lines = text.trim().split('\n').map(line => line.trim()).filter(Boolean);
+  return lines.findLast(line => /^(\w*Error\b|E[A-Z]{3,}\b)/.test(line)) ?? lines.at(-1) ?? '';
 }

@@ -36,7 +36,7 @@ export function loadTaskFile(file: string): LoadedTask {
   const expected = path.basename(file, '.json');
   if (parsed.data.task_id !== expected)
     throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n  • task_id: "${parsed.data.task_id}" must equal the file name "${expected}"`);
-  const { recipe: _recipe, $schema: _schema, ...rest } = parsed.data;
+  const { recipe: _recipe, $schema: _schema, $comment: _comment, ...rest } = parsed.data;
   return { spec: parsed.data, file, hash: stableHash(rest) };
 }
 

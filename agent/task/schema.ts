@@ -51,6 +51,7 @@ const WebServer = z.strictObject({
 export const TaskSpecSchema = z
   .strictObject({
     $schema: z.string().optional(),
+    $comment: z.union([z.string(), z.array(z.string())]).optional().describe('Notes for people editing the spec (ignored by bwa)'),
     task_id: z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, "_" or "-", starting with a letter or digit, at most 64 chars')

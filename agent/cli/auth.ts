@@ -1,0 +1,39 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { authStatePath, checkProfileName } from '../task/auth-profile';
+import { BwaInputError } from '../task/errors';
+import { parseJsonFile } from '../task/load-task';
+
+const USAGE = `bwa auth import <profile> <storage-state.json>
+
+  Makes a signed-in browser state the auth_profile <profile>: tasks with "auth_profile": "<profile>" start signed
+  in. Record one by signing in by hand:  npx playwright codegen --save-storage=state.json <sign-in URL>
+  (A profile with steps in tasks/auth/<profile>.json signs in by itself at the start of every run instead.)`;
+
+/** What Playwright's storageState() writes (and `codegen --save-storage` saves). */
+const StorageState = z.object({
+  cookies: z.array(z.object({ name: z.string(), value: z.string(), domain: z.string(), path: z.string() }).loose()),
+  origins: z.array(z.object({ origin: z.string(), localStorage: z.array(z.object({ name: z.string(), value: z.string() })) }).loose()),
+});
+
+export const authCommand = {
+  name: 'auth',
+  summary: 'Sign-in profiles: `bwa auth import <profile> <file>` uses a storage state saved by `npx playwright codegen --save-storage`',
+  usage: USAGE,
+  async run(args: string[]): Promise<number> {
+    const [verb, profile, file] = args;
+    if (verb !== 'import' || !profile || !file) throw new BwaInputError('BWA_AUTH_USAGE', USAGE);
+    checkProfileName(profile);
+    const parsed = StorageState.safeParse(parseJsonFile(path.resolve(file), 'BWA_AUTH_STATE'));
+    if (!parsed.success)
+      throw new BwaInputError('BWA_AUTH_STATE', `${file}: not a Playwright storage state (expected {"cookies": [...], "origins": [...]}, as saved by npx playwright codegen --save-storage)\n${z.prettifyError(parsed.error)}`);
+    const target = authStatePath(profile);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.resolve(file), target);
+    const hosts = [...new Set(parsed.data.cookies.map(c => c.domain.replace(/^\./, '')))];
+    console.log(`auth_profile "${profile}": ${path.relative(process.cwd(), target)} (${parsed.data.cookies.length} cookie(s)${hosts.length ? ` for ${hosts.join(', ')}` : ''}, ${parsed.data.origins.length} origin(s) with local storage)`);
+    console.log(`Tasks with "auth_profile": "${profile}" now start signed in. The file holds a live session: keep it out of version control (.auth/ is git-ignored).`);
+    return 0;
+  },
+};

@@ -1,0 +1,119 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { settings } from '../settings';
+import { BwaInputError } from '../task/errors';
+import { loadTaskFile } from '../task/load-task';
+import { loadSamplesCsv } from '../task/samples';
+import { TaskSpecSchema, type TaskSpecInput } from '../task/schema';
+
+const USAGE = `bwa init <task_id> --url <start_url> [--field name:type …]
+
+  Writes tasks/<task_id>.json and tasks/inputs/<task_id>.csv to start from: the start URL (a {{column}} in it
+  becomes a CSV column), the fields to collect (type: string, number, integer, boolean, date, list; default
+  string), a recipe that screenshots the page and reads each field — with locators for you to fill in — and
+  notes ($comment) on what to fill in. Never overwrites an existing task.`;
+
+const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
+  string: { descriptor: 'string | null' },
+  number: { descriptor: 'number | null', extract: 'number' },
+  integer: { descriptor: 'integer | null', extract: 'integer' },
+  boolean: { descriptor: 'boolean | null', extract: 'boolean' },
+  date: { descriptor: 'date | null', extract: 'date' },
+  list: { descriptor: 'array', extract: 'list' },
+};
+
+/** The text a locator to fill in carries: `bwa validate` and a run both name it until it is replaced. */
+export const FILL_IN = 'FILL IN';
+
+export const initCommand = {
+  name: 'init',
+  summary: 'Start a task for your own site: a task spec and samples CSV with sensible defaults (never overwrites)',
+  usage: USAGE,
+  async run(args: string[]): Promise<number> {
+    const { taskId, url, fields } = parseArgs(args);
+    const taskFile = path.join(settings.tasksDir, `${taskId}.json`);
+    const csvFile = path.join(settings.tasksDir, 'inputs', `${taskId}.csv`);
+    for (const file of [taskFile, csvFile]) if (fs.existsSync(file)) throw new BwaInputError('BWA_INIT_EXISTS', `${file} already exists: bwa init never overwrites — pick another task_id, or edit that file`);
+    const spec = starterSpec(taskId, url, fields);
+    const parsed = TaskSpecSchema.safeParse(spec);
+    if (!parsed.success) throw new BwaInputError('BWA_INIT', `the task bwa init would write is not valid: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    fs.mkdirSync(path.dirname(csvFile), { recursive: true });
+    fs.writeFileSync(taskFile, JSON.stringify(spec, null, 2) + '\n', { flag: 'wx' });
+    const columns = ['sample_id', ...Object.keys(spec.input_schema ?? {})];
+    fs.writeFileSync(csvFile, `${columns.join(',')}\n${columns.map(c => (c === 'sample_id' ? 'example' : `<${c}>`)).join(',')}\n`, { flag: 'wx' });
+    loadSamplesCsv(loadTaskFile(taskFile).spec, csvFile);
+    console.log(
+      [
+        `wrote ${path.relative(process.cwd(), taskFile)} and ${path.relative(process.cwd(), csvFile)}`,
+        '',
+        'Next:',
+        `  1. ${path.relative(process.cwd(), csvFile)}: one row per page to visit (sample_id = a short name for the row${columns.length > 1 ? `; ${columns.slice(1).join(', ')} fill the {{…}} in start_url` : ''})`,
+        `  2. ${path.relative(process.cwd(), taskFile)}: replace each "${FILL_IN}" locator in the recipe with the element that shows the field`,
+        '     (or delete "recipe" and set ANTHROPIC_API_KEY: Claude works it out; AGENT_RECORD=1 records a recipe)',
+        '  3. npx bwa validate',
+        `  4. npx playwright test --grep @${taskId}`,
+      ].join('\n'),
+    );
+    return 0;
+  },
+};
+
+export function starterSpec(taskId: string, url: string, fields: Array<{ name: string; type: string }>): TaskSpecInput {
+  const parsedUrl = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
+  const columns = [...url.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)].map(m => m[1]!);
+  return {
+    $schema: './task.schema.json',
+    $comment: [
+      'Written by bwa init. What to fill in:',
+      `- recipe: each extract's "target" says where its field is shown — {"role": "heading", "name": "…"}, {"label": "…"}, {"text": "…"} or {"css": "…"}; "${FILL_IN}" is a placeholder`,
+      '- goal and system_prompt: what Claude is told when it decides (with ANTHROPIC_API_KEY); the recipe needs no model',
+      '- allowed_domains: every host the task may visit',
+      '- auth_profile: the name of tasks/auth/<name>.json if the site needs a sign-in',
+      'Reference: docs/task-spec.md',
+    ],
+    task_id: taskId,
+    start_url: url,
+    system_prompt: `You collect facts from pages of ${parsedUrl.host} for an audit. Read values from the page; never guess.`,
+    goal: `Take a screenshot of the page, then extract ${fields.map(f => f.name).join(', ')}.`,
+    output_schema: Object.fromEntries(fields.map(f => [f.name, FIELD_TYPES[f.type]!.descriptor])),
+    input_schema: Object.fromEntries(columns.map(c => [c, 'string'])),
+    required_artifacts: ['page'],
+    max_steps: 10 + 2 * fields.length,
+    allowed_domains: [parsedUrl.port ? parsedUrl.host : parsedUrl.hostname],
+    rate_limits: { default: 1 },
+    recipe: [
+      { action: 'screenshot', label: 'page' },
+      ...fields.map(f => ({ action: 'extract', field: f.name, target: { css: `${FILL_IN}: the element showing ${f.name}` }, ...(FIELD_TYPES[f.type]!.extract ? { type: FIELD_TYPES[f.type]!.extract } : {}) })),
+    ],
+  };
+}
+
+function parseArgs(args: string[]): { taskId: string; url: string; fields: Array<{ name: string; type: string }> } {
+  const positional: string[] = [];
+  const fields: Array<{ name: string; type: string }> = [];
+  let url: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [flag, inline] = arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (flag === '--url') url = inline ?? args[++i];
+    else if (flag === '--field') fields.push(parseField(inline ?? args[++i] ?? ''));
+    else if (arg.startsWith('-')) throw new BwaInputError('BWA_INIT', `unknown option ${arg}\n${USAGE}`);
+    else positional.push(arg);
+  }
+  const taskId = positional[0];
+  if (!taskId || !url) throw new BwaInputError('BWA_INIT', `which task, and where does it start?\n${USAGE}`);
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(taskId)) throw new BwaInputError('BWA_INIT', `task_id "${taskId}": lowercase letters, digits, "_" or "-", starting with a letter or digit`);
+  try {
+    new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
+  } catch {
+    throw new BwaInputError('BWA_INIT', `--url "${url}" is not a URL (http(s)://…, {{column}} templates allowed)`);
+  }
+  return { taskId, url, fields: fields.length ? fields : [{ name: 'title', type: 'string' }] };
+}
+
+function parseField(text: string): { name: string; type: string } {
+  const [name = '', type = 'string'] = text.split(':');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new BwaInputError('BWA_INIT', `--field "${text}": the name must be letters, digits and "_" (e.g. price:number)`);
+  if (!FIELD_TYPES[type]) throw new BwaInputError('BWA_INIT', `--field "${text}": type "${type}" is not one of ${Object.keys(FIELD_TYPES).join(', ')}`);
+  return { name, type };
+}
