@@ -90,15 +90,14 @@ export default class BwaReporter implements Reporter {
 }
 
 /**
- * The run the samples belong to: each result.json carries its run id, so `merge-reports` needs no AGENT_RUN_ID.
- * Blob reports of several runs are refused unless AGENT_RUN_ID names the one to lay out.
+ * The run to lay out: AGENT_RUN_ID when set (playwright.config.ts sets it for every run; set by hand it names a
+ * merged run), else the run id each result.json carries — so `merge-reports` needs no AGENT_RUN_ID.
  */
 export function runIdOf(results: readonly Result[], env = process.env.AGENT_RUN_ID): { id: string } | { error: string } {
+  if (env) return { id: env };
   const carried = [...new Set(results.map(r => r.run_id))];
   if (carried.length === 1) return { id: carried[0]! };
-  if (carried.length === 0 && env) return { id: env };
-  if (env && carried.includes(env)) return { id: env };
-  return { error: `the samples come from ${carried.length} runs (${carried.join(', ')}): merge the blob reports of one run at a time, or set AGENT_RUN_ID to the run to lay out` };
+  return { error: `the blob reports hold samples of ${carried.length} runs (${carried.join(', ')}): set AGENT_RUN_ID=<id> to name the merged run, or merge one run's blob reports at a time` };
 }
 
 export function sampleLine(result: Result, resumed: boolean): string {

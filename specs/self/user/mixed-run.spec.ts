@@ -18,6 +18,7 @@ test.describe.configure({ mode: 'serial' });
 
 const RUN = 'mixed';
 let reports = '';
+let tasks = '';
 let output = '';
 let code: number | null = null;
 const runFolder = () => path.join(reports, 'runs', RUN);
@@ -26,7 +27,7 @@ const result = (task: string, sample: string) => JSON.parse(fs.readFileSync(path
 test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(300_000);
   const root = tempDir('bwa-mixed-');
-  const tasks = path.join(root, 'tasks');
+  tasks = path.join(root, 'tasks');
   reports = path.join(root, 'reports');
   const script = writeSiteScript(root);
   const [sitePort, busyPort, deadPort] = [await freePort(), await freePort(), await freePort()];
@@ -99,7 +100,7 @@ test('a dead start site stops its task early: after AGENT_STOP_AFTER samples in 
 });
 
 test('statuses are visible: a needs_review sample is labelled in the HTML report list and named in Allure', () => {
-  const tests = htmlReportTests(path.join(reports, 'html')) as Array<{ title: string; tags: string[] }>;
+  const tests = htmlReportTests(path.join(reports, 'html')) as unknown as Array<{ title: string; tags: string[] }>;
   expect(tests.find(t => t.title === 'nodata')?.tags).toContain('@needs_review');
   expect(tests.find(t => t.title === 'b1')?.tags).not.toContain('@needs_review');
   const allure = path.join(reports, 'allure-results', RUN);
@@ -113,7 +114,7 @@ test('statuses are visible: a needs_review sample is labelled in the HTML report
 test('reports stay put: --list and a run that finds no tests leave the HTML report alone', async () => {
   const hash = () => createHash('sha256').update(fs.readFileSync(path.join(reports, 'html', 'index.html'))).digest('hex');
   const before = hash();
-  const env = { AGENT_TASKS_DIR: path.dirname(path.dirname(runFolder())) + '/../tasks', AGENT_REPORTS_DIR: reports };
+  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports };
   expect((await runNested({ args: ['--list'], env })).code).toBe(0);
   const none = await runNested({ args: ['--grep', '@no_such_task'], env });
   expect(none.output).toContain('No tests found');

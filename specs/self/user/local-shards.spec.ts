@@ -1,0 +1,96 @@
+import { expect, test } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Manifest } from '../../../agent/report/write-run';
+import { runNested } from '../helpers/nested-run';
+import { tempDir } from '../helpers/temp';
+import { runBwa } from '../review/cli-run';
+import { bookTask, freePort, writeSiteScript, writeTask } from './own-site';
+
+test.setTimeout(300_000);
+
+test('sharding on one machine as the README shows it: both shards land, merge-reports finds the run id, verify guards combined.csv', async () => {
+  const root = tempDir('bwa-local-shards-');
+  const tasks = path.join(root, 'tasks');
+  const reports = path.join(root, 'reports');
+  writeTask(tasks, bookTask('books', await freePort(), writeSiteScript(root)), ['b1,b1', 'b2,b2', 'b3,b3']);
+  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports };
+  for (const shard of ['1/2', '2/2']) {
+    const run = await runNested({ args: ['--grep', '@books', `--shard=${shard}`, '--reporter=blob', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'audit-42' } });
+    expect(run.code, run.output).toBe(0);
+  }
+  const blobs = path.join(reports, 'blob', 'audit-42');
+  expect(fs.readdirSync(blobs).sort()).toEqual(['report-1-of-2.zip', 'report-2-of-2.zip']);
+
+  // No AGENT_RUN_ID: the merged run takes the id its samples carry.
+  const merge = await runNested({ command: ['merge-reports'], args: ['--reporter=./agent/report/reporter.ts', blobs], env });
+  expect(merge.code, merge.output).toBe(0);
+  expect(merge.output).toContain('bwa run audit-42: 3 samples — 3 done');
+  const run = path.join(reports, 'runs', 'audit-42');
+  const csv = fs.readFileSync(path.join(run, 'books', 'combined.csv'), 'utf8');
+  expect(csv.trim().split('\n').slice(1).map(line => line.split(',')[0])).toEqual(['b1', 'b2', 'b3']);
+  const manifest = JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8')) as Manifest;
+  expect(manifest.reports.map(r => r.path).sort()).toEqual(['books/combined.csv', 'index.html']);
+
+  expect((await runBwa(['verify', 'audit-42'], env)).code).toBe(0);
+  fs.writeFileSync(path.join(run, 'books', 'combined.csv'), csv.replace('9.99', '19.99'));
+  const edited = await runBwa(['verify', 'audit-42'], env);
+  expect(edited.code).toBe(1);
+  expect(edited.stderr).toMatch(/books\/combined\.csv: sha256 \w+ differs from manifest\.json .* changed after the run/);
+});
+
+test('merge-reports over blobs of two runs without AGENT_RUN_ID stops and says how to name the run', async () => {
+  const root = tempDir('bwa-two-runs-');
+  const tasks = path.join(root, 'tasks');
+  const reports = path.join(root, 'reports');
+  const spec = bookTask('books', await freePort(), writeSiteScript(root));
+  const blobs = path.join(root, 'all-blobs');
+  for (const [id, row] of [['first', 'b1,b1'], ['second', 'b2,b2']] as const) {
+    writeTask(tasks, spec, [row]);
+    const run = await runNested({ args: ['--grep', '@books', '--reporter=blob', '--trace=off'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: id, PLAYWRIGHT_BLOB_OUTPUT_FILE: path.join(blobs, `${id}.zip`) } });
+    expect(run.code, run.output).toBe(0);
+  }
+  const merge = await runNested({ command: ['merge-reports'], args: ['--reporter=./agent/report/reporter.ts', blobs], env: { AGENT_REPORTS_DIR: reports } });
+  expect(merge.code).toBe(1);
+  expect(merge.output).toContain('the blob reports hold samples of 2 runs (first, second): set AGENT_RUN_ID=<id> to name the merged run');
+});
+
+test('a recipe typo stops the run before anything starts, naming the file, the step, the key and what was expected', async () => {
+  const root = tempDir('bwa-recipe-typo-');
+  const tasks = path.join(root, 'tasks');
+  const spec = bookTask('books', await freePort(), writeSiteScript(root));
+  const recipe = spec.recipe as Array<Record<string, unknown>>;
+  recipe[1] = { action: 'extract', feild: 'title', target: { role: 'heading' } };
+  writeTask(tasks, spec, ['b1,b1']);
+  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports') };
+  const expected = [`${path.join(tasks, 'books.json')}: invalid recipe`, 'recipe[1]: unknown key(s) "feild" for extract (its arguments: field, target,', 'recipe[1].field: Invalid input: expected string, received undefined'];
+  const run = await runNested({ args: ['--grep', '@books'], env });
+  expect(run.code).toBe(1);
+  for (const line of expected) expect(run.output).toContain(line);
+  expect(run.output).not.toContain('bwa run');
+  const validate = await runBwa(['validate'], env);
+  expect(validate.code).toBe(1);
+  for (const line of expected) expect(validate.stderr).toContain(line);
+});
+
+test('AGENT_URL on a task whose start_url has no {{url}} is an error naming the task and what to do', async () => {
+  const root = tempDir('bwa-agent-url-');
+  const tasks = path.join(root, 'tasks');
+  writeTask(tasks, bookTask('books', await freePort(), writeSiteScript(root)), ['b1,b1']);
+  const run = await runNested({ args: ['--grep', '@books', '--reporter=line'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports'), AGENT_URL: 'http://127.0.0.1:1/anything' } });
+  expect(run.code).toBe(1);
+  expect(run.output).toContain('AGENT_URL is set, but task books cannot use it: its start_url');
+  expect(run.output).toContain('has no {{url}} — run it without AGENT_URL');
+});
+
+test('the user config lists tasks only; the project\'s own tests are under npm test', async () => {
+  const all = await runNested({ args: ['--list'] });
+  expect(all.code, all.output).toBe(0);
+  const listed = all.output.split('\n').filter(line => /^\s+\[\w+\] ›/.test(line));
+  expect(listed.length).toBeGreaterThan(100);
+  expect(listed.filter(line => !line.includes('[tasks] › specs/tasks.spec.ts'))).toEqual([]);
+  const grep = await runNested({ args: ['--list', '--grep', 'tracker'] });
+  expect(grep.output.split('\n').filter(line => /^\s+\[\w+\] ›/.test(line)).every(line => line.includes('[tasks] › specs/tasks.spec.ts:') && line.includes('tracker_tickets'))).toBe(true);
+  const own = await runNested({ args: ['-c', 'playwright.self.config.ts', '--list', 'specs/self/user/local-shards.spec.ts'] });
+  expect(own.output).toContain('[self] › specs/self/user/local-shards.spec.ts');
+});
