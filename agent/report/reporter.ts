@@ -64,13 +64,14 @@ export default class BwaReporter implements Reporter {
     }
   }
 
-  async onEnd(_result: FullResult): Promise<{ status: FullResult['status'] } | void> {
+  onEnd(_result: FullResult): void {
     if (this.samples.size === 0 && this.errors.length === 0) return;
     const results = [...this.samples.values()].map(s => s.result);
     const runId = runIdOf(results);
     if ('error' in runId) {
       console.error(`\nbwa: ${runId.error}`);
-      return { status: 'failed' };
+      // merge-reports sets its exit code from the merged tests alone; a reporter that throws makes it 1.
+      throw new Error(runId.error);
     }
     const dir = runDir(runId.id);
     const manifest = writeRun(dir, runId.id, [...this.samples.values()]);

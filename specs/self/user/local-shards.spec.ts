@@ -51,7 +51,7 @@ test('merge-reports over blobs of two runs without AGENT_RUN_ID stops and says h
     expect(run.code, run.output).toBe(0);
   }
   const merge = await runNested({ command: ['merge-reports'], args: ['--reporter=./agent/report/reporter.ts', blobs], env: { AGENT_REPORTS_DIR: reports } });
-  expect(merge.code).toBe(1);
+  expect(merge.code, merge.output).toBe(1);
   expect(merge.output).toContain('the blob reports hold samples of 2 runs (first, second): set AGENT_RUN_ID=<id> to name the merged run');
 });
 
