@@ -12,7 +12,7 @@ export function prepareRunEnvironment(argv: readonly string[] = process.argv): {
   const reportsDir = settings.reportsDir;
   // Playwright's blob reporter clears its folder before writing: one file per run and shard, so shards run one
   // after another on one machine (or two runs in one checkout) keep each other's reports.
-  process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE ||= path.join(reportsDir, 'blob', runId, blobName(argv));
+  if (!process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR) process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE ||= path.join(reportsDir, 'blob', runId, blobName(argv));
   return { runId, reportsDir };
 }
 

@@ -77,7 +77,7 @@ interface AllureResult extends AllureStep {
 }
 
 test('Allure results: task as feature and suite, inputs as parameters, status label, source links, steps with outcomes', () => {
-  const dir = path.join(reports, 'allure-results');
+  const dir = path.join(reports, 'allure-results', RUN);
   const results = fs
     .readdirSync(dir)
     .filter(f => f.endsWith('-result.json'))
