@@ -8,13 +8,13 @@ export const MEMBERS_URL = 'http://127.0.0.1:4101/orgs/acme/members?page=1';
 export const MEMBERS_PER_PAGE = 25;
 
 /**
- * A Playwright config that is the project's own plus bwa's discovery globalSetup. It lives in a temp folder,
+ * A Playwright config that is the user's (playwright.config.ts) with or without bwa's globalSetup. It lives in a temp folder,
  * so every relative path of the real config is made absolute (Playwright resolves them against the config's folder).
  */
 export function configWithDiscovery(options: { globalSetup: boolean }): string {
   const dir = tempDir('bwa-discovery-config-');
   const file = path.join(dir, 'discovery.config.ts');
-  const setup = options.globalSetup ? JSON.stringify(path.join(PROJECT_ROOT, 'agent/plan/global-setup.ts')) : 'undefined';
+  const setup = options.globalSetup ? JSON.stringify(path.join(PROJECT_ROOT, 'agent/setup/global-setup.ts')) : 'undefined';
   fs.writeFileSync(
     file,
     `import * as path from 'node:path';
@@ -30,7 +30,6 @@ export default {
   globalSetup: ${setup},
   reporter: reporters.map(([name, options]) => (options ? [absolute(name), options] : [absolute(name)])),
   projects: base.projects!.map(p => ({ ...p, testDir: absolute(p.testDir!) })),
-  webServer: (base.webServer as Array<Record<string, unknown>>).map(w => ({ ...w, cwd: root })),
 };
 `,
   );

@@ -16,7 +16,7 @@ test('one command discovers the members, then runs one test per member, each res
   const tasks = orgMembersTasksDir();
   const config = configWithDiscovery({ globalSetup: true });
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'members', AGENT_DECIDER: 'recipe', AGENT_DISCOVER_MAX_ITEMS: String(EXECUTED), ANTHROPIC_API_KEY: undefined };
-  // --no-deps: the sign-in setup project is not what this is about.
+  // --no-deps: the judge teardown is not what this is about.
   const args = ['-c', config, '--project=tasks', '--no-deps', '--grep', '@org_members', '--workers=2'];
 
   const run = await runNested({ args, env });

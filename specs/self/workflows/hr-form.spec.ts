@@ -41,7 +41,7 @@ test.beforeAll(async () => {
   sites = await ensureFixtureSites();
   truth = (await (await fetch(`${SITE}/__truth.json`)).json()).hires;
   recipe = startRecipeRun(TASK, Object.keys(truth), {
-    // When the setup project runs before tasks, it signs in for every selected auth_profile, this task's or not.
+    // globalSetup signs in only the selected tasks' profiles (none here); a run's auth folder is kept apart all the same.
     AGENT_AUTH_DIR: tempDir('bwa-hr-auth-'),
     ...PEOPLESEARCH_ENV,
   });
