@@ -94,3 +94,18 @@ test('the user config lists tasks only; the project\'s own tests are under npm t
   const own = await runNested({ args: ['-c', 'playwright.self.config.ts', '--list', 'specs/self/user/local-shards.spec.ts'] });
   expect(own.output).toContain('[self] › specs/self/user/local-shards.spec.ts');
 });
+
+test('AGENT_FAIL_ON=needs_review makes a needs_review sample fail its test (and the exit code); its record still says needs_review', async () => {
+  const root = tempDir('bwa-fail-on-');
+  const tasks = path.join(root, 'tasks');
+  const reports = path.join(root, 'reports');
+  writeTask(tasks, bookTask('books', await freePort(), writeSiteScript(root)), ['nodata,nodata']);
+  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RETRIES: '0' };
+  const lenient = await runNested({ args: ['--grep', '@books', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'lenient' } });
+  expect(lenient.code, lenient.output).toBe(0);
+  const strict = await runNested({ args: ['--grep', '@books', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'strict', AGENT_FAIL_ON: 'needs_review' } });
+  expect(strict.code, strict.output).toBe(1);
+  expect(strict.output).toContain('nodata: needs_review — recipe step 3 (extract) failed');
+  const record = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'strict', 'books', 'nodata', 'result.json'), 'utf8'));
+  expect(record.status).toBe('needs_review');
+});
