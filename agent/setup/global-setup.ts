@@ -1,15 +1,15 @@
 import type { Browser, FullConfig } from '@playwright/test';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discoverTask, launchChromium } from '../plan/discover';
 import { parseTestArgs, selectTasks } from '../plan/run-selection';
 import { settings } from '../settings';
-import { loadAuthProfile, authStatePath } from '../task/auth-profile';
+import { authStatePath, loadAuthProfile } from '../task/auth-profile';
 import { BwaInputError } from '../task/errors';
 import { loadTaskFile, taskFiles, type LoadedTask } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import { startServers } from './servers';
 import { signIn } from './sign-in';
-import * as fs from 'node:fs';
 
 /**
  * Playwright globalSetup: readies what the selected tasks need before the test files load — their local servers
