@@ -4,6 +4,7 @@ import { settings } from '../../../agent/settings';
 import { loadSuite } from '../../../agent/task/suite';
 import { restoreEnv } from '../helpers/agent-env';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
+import { runBwa } from '../review/cli-run';
 
 test('a missing samples CSV: the hint offers AGENT_URL only to a task whose start_url takes {{url}}', () => {
   const dir = tempDir('bwa-csv-hint-');
@@ -38,4 +39,21 @@ test('AGENT_FAIL_ON is one option for the exit-code policy: listed statuses fail
   } finally {
     restoreEnv(saved);
   }
+});
+
+test('bwa validate lists the tasks that cannot run yet: model only without a key, a sign-in secret not set', async () => {
+  const dir = tempDir('bwa-validate-lists-');
+  writeFiles(dir, {
+    'modelonly.json': JSON.stringify(taskJson({ task_id: 'modelonly' })),
+    'inputs/modelonly.csv': 'sample_id,username\nada,ada\n',
+    'signed.json': JSON.stringify(taskJson({ task_id: 'signed', auth_profile: 'shop', recipe: [{ action: 'screenshot', label: 'page' }] })),
+    'inputs/signed.csv': 'sample_id,username\nada,ada\n',
+    'auth/shop.json': JSON.stringify({ start_url: 'http://127.0.0.1:4101/login', steps: [{ action: 'type', target: { label: 'Password' }, text: '{{secret:SHOP_PASSWORD}}' }], check: { url: '/account' } }),
+  });
+  const run = await runBwa(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, SECRET_SHOP_PASSWORD: undefined, AGENT_AUTH_DIR: tempDir('bwa-validate-auth-') });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain('modelonly                1 samples · model only');
+  expect(run.stdout).toContain('  ✗ model only: cannot run without ANTHROPIC_API_KEY');
+  expect(run.stdout).toContain('  ✗ auth_profile "shop" needs SECRET_SHOP_PASSWORD (set in .env)');
+  expect(run.stdout).toContain('2 task(s) cannot run as things stand');
 });
