@@ -43,6 +43,8 @@ const runSigned = (browser: Browser, task: LoadedTask, sampleId: string, mode: D
   runSampleAlone(browser, task, sampleOf({ sample_id: sampleId, ...ROWS[sampleId]! }), mode, { storageState: authStatePath('peoplesearch') });
 
 test('a recipe that does not hold on the other recorded sample is compiled again from that sample, which names the current employer', async ({ browser }) => {
+  // Two model runs, two compilations with their replays, one replay: eight samples through the browser.
+  test.setTimeout(240_000);
   const task = bundledTask(TASK, { recipe: undefined });
   const results: Result[] = [];
   for (const id of ['maria_garcia_initech', 'maria_garcia_globex']) {
