@@ -17,7 +17,7 @@ import { startModelServer, type ModelServer, type ScriptInput } from '../../fixt
 import { ensureFixtureSites } from '../../fixtures/serve';
 import { loadSamplesCsv } from '../../agent/task/samples';
 import { loadTaskFile } from '../../agent/task/load-task';
-import { authStatePath } from '../../agent/task/auth';
+import { authStatePath } from '../../agent/task/auth-profile';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { tempDirFor } from '../lib/temp';
 import { WORKFLOWS } from '../recipe/workflows';
