@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
-import { resolveTarget, TargetArg } from './target';
-import { defineAction } from './types';
+import { findControlForText } from './obstacles';
+import { ensurePointerReady } from './preflight';
+import { CONTROL, resolveTarget, TargetArg, type ResolvedTarget } from './target';
+import { ActionError, defineAction } from './types';
 
 export const click = defineAction({
   name: 'click',
@@ -12,6 +14,8 @@ export const click = defineAction({
   }),
   async handle({ target, double }, env) {
     const resolved = await resolveTarget(target, env);
+    if (typeof target === 'string' && !resolved.ref) await refusePlainText(resolved, target);
+    await ensurePointerReady(resolved.locator, resolved.label, 'click');
     if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
     else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
     return { description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}`, element: resolved.element };
@@ -24,7 +28,16 @@ export const hover = defineAction({
   schema: z.object({ target: TargetArg }),
   async handle({ target }, env) {
     const resolved = await resolveTarget(target, env);
+    await ensurePointerReady(resolved.locator, resolved.label, 'hover');
     await resolved.locator.hover({ timeout: ELEMENT_TIMEOUT_MS });
     return { description: `Hovered over ${resolved.label}`, element: resolved.element };
   },
 });
+
+/** A word named by its text that is plain text, while a link or button with that text exists elsewhere: the model meant that one. */
+async function refusePlainText(resolved: ResolvedTarget, text: string): Promise<void> {
+  const control = await findControlForText(resolved.locator.first(), text, CONTROL);
+  if (!control) return;
+  const there = control.visible ? 'is visible — click it instead' : `is not visible: ${control.hiddenPlace ?? 'open the part of the page that holds it first'}`;
+  throw new ActionError(`${JSON.stringify(text)} here is plain text (${control.here}), not something to click; the ${control.role} ${JSON.stringify(control.name)} ${there}`);
+}

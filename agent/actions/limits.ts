@@ -4,3 +4,5 @@ export const ELEMENT_TIMEOUT_MS = 8_000;
 export const OPTIONS_WAIT_MS = 10_000;
 export const DOWNLOAD_TIMEOUT_S = 30;
 export const MAX_DOWNLOAD_TIMEOUT_S = 300;
+/** How long an action waits on what the page already says (covered, hidden, disabled, read-only) before saying so. */
+export const FAIL_FAST_MS = 1_000;

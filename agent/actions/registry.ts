@@ -3,6 +3,7 @@ import { done, fail, saveProgress } from './control';
 import { screenshot } from './evidence';
 import { extract } from './extract';
 import { download } from './download';
+import { drag } from './drag';
 import { click, hover } from './interaction';
 import { press, type } from './keyboard';
 import { expand, find } from './page-state';
@@ -19,7 +20,7 @@ import { wait } from './wait';
 /** Every action the agent can take, in the order the model sees them. */
 const ALL = [
   goto, goBack, refresh, switchTab,
-  click, hover, type, press, scroll, selectOption, check, uncheck, upload,
+  click, hover, drag, type, press, scroll, selectOption, check, uncheck, upload,
   screenshot, download, extract, wait, expand, find,
   saveProgress, done, fail,
 ] as ActionDefinition[];

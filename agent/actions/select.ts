@@ -4,19 +4,22 @@ import { isNativeSelect, selectNative } from './select-native';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
+const OptionText = z.string().min(1);
+
 export const selectOption = defineAction({
   name: 'select_option',
-  description: 'Choose an option in a select, combobox or listbox (opened for you).',
+  description: 'Choose an option in a select, combobox or listbox (opened for you); a list sets a multi-select to exactly those.',
   schema: z.object({
     target: TargetArg.describe('The dropdown'),
-    value: z.string().min(1).describe('Option text (or value)'),
+    value: z.union([OptionText, z.array(OptionText).min(1).max(50)]).describe('Option text (or value); a list for several'),
   }),
   async handle({ target, value }, env) {
+    const wanted = typeof value === 'string' ? [value] : value;
     const resolved = await resolveTarget(target, env);
     const control = resolved.locator.first();
     const description = (await isNativeSelect(control))
-      ? await selectNative(control, value, resolved.label, env.signal)
-      : await selectCustom(env.page, control, value, resolved.label, env.signal);
+      ? await selectNative(control, wanted, resolved.label, env.signal)
+      : await selectCustom(env.page, control, wanted, resolved.label, env.signal);
     return { description, element: resolved.element };
   },
 });
