@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
 import { findControlForText } from './obstacles';
 import { ensurePointerReady } from './preflight';
-import { CONTROL, resolveTarget, TargetArg, type ResolvedTarget } from './target';
+import { CONTROL, REF_PATTERN, resolveTarget, TargetArg, type ResolvedTarget } from './target';
 import { ActionError, defineAction } from './types';
 
 export const click = defineAction({
@@ -14,7 +14,7 @@ export const click = defineAction({
   }),
   async handle({ target, double }, env) {
     const resolved = await resolveTarget(target, env);
-    if (typeof target === 'string' && !resolved.ref) await refusePlainText(resolved, target);
+    if (typeof target === 'string' && namesByText(target)) await refusePlainText(resolved, target);
     await ensurePointerReady(resolved.locator, resolved.label, 'click');
     if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
     else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
@@ -33,6 +33,12 @@ export const hover = defineAction({
     return { description: `Hovered over ${resolved.label}`, element: resolved.element };
   },
 });
+
+/** The model pointed by visible text, not by a ref or a selector. */
+function namesByText(target: string): boolean {
+  const text = target.trim();
+  return !REF_PATTERN.test(text) && !text.startsWith('[') && !text.startsWith('css=');
+}
 
 /** A word named by its text that is plain text, while a link or button with that text exists elsewhere: the model meant that one. */
 async function refusePlainText(resolved: ResolvedTarget, text: string): Promise<void> {

@@ -76,7 +76,9 @@ function coverInPage(el: Element): string | undefined {
     .slice(0, 4);
   const what = `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
   const choices = buttons.length ? ` (its buttons: ${buttons.map(b => JSON.stringify(b)).join(', ')})` : '';
-  return `another element (${tagOf(hit)}, part of ${what}) is covering it — close the dialog or overlay first${choices}`;
+  // A backdrop holding the dialog is named itself; a part of the dialog is named as the dialog.
+  const shownTag = dialog && !hit.contains(dialog) ? tagOf(dialog) : tagOf(hit);
+  return `another element (${shownTag}, part of ${what}) is covering it — close the dialog or overlay first${choices}`;
 }
 
 function hiddenPlaceInPage(el: Element): string | undefined {

@@ -12,7 +12,10 @@ export async function readRaw(locator: Locator, attribute: string | undefined, e
   }, exact);
 }
 
-const USEFUL_ATTRIBUTES = /^(aria-label|aria-description|title|alt|href|src|value|placeholder|datetime|content|label|data-[\w-]+)$/;
+/** Attributes that hold a readable value, most likely first. */
+const USEFUL_ATTRIBUTES = ['aria-label', 'title', 'alt', 'value', 'datetime', 'content', 'label', 'placeholder', 'aria-description', 'href', 'src'];
+const rank = (name: string) => (name.startsWith('data-') ? USEFUL_ATTRIBUTES.length : USEFUL_ATTRIBUTES.indexOf(name));
+const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
 
 /**
  * An empty read is not a value: what else the element offers (its visible text, its other attributes), so
@@ -30,10 +33,10 @@ export async function emptyReadMessage(locator: Locator, field: string, label: s
     )
     .catch(() => ({ text: '', attributes: [] as Array<[string, string]> }));
   const what = attribute ? (absent ? `${label} has no "${attribute}" attribute` : `the "${attribute}" attribute of ${label} is empty`) : `${label} has no text`;
-  const others = offers.attributes.filter(([name]) => USEFUL_ATTRIBUTES.test(name)).slice(0, 4);
+  const others = offers.attributes.filter(([name]) => rank(name) >= 0).sort(([a], [b]) => rank(a) - rank(b)).slice(0, 4);
   const suggestions = [
     ...(attribute && offers.text ? [`its visible text is ${JSON.stringify(offers.text)} (extract without attribute)`] : []),
-    ...(others.length ? [`it has ${others.map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(', ')} (extract with that attribute)`] : []),
+    ...(others.length ? [`it has ${others.map(([name, value]) => `${name}=${JSON.stringify(clip(value))}`).join(', ')} (extract with that attribute)`] : []),
   ];
   const next = suggestions.length ? `; ${suggestions.join('; ')}` : ' — if the value fills in later, wait for it first; if the page truly has none, use missing: "null"';
   return `"${field}": ${what}${next}`;
