@@ -8,6 +8,7 @@ import { ActionError, defineAction } from './types';
 export const click = defineAction({
   name: 'click',
   description: 'Click an element (link, button, tab…).',
+  verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),
@@ -25,6 +26,7 @@ export const click = defineAction({
 export const hover = defineAction({
   name: 'hover',
   description: 'Hover over an element (hover menus, tooltips).',
+  verifies: 'Within about a second: the element is visible and not covered.',
   schema: z.object({ target: TargetArg }),
   async handle({ target }, env) {
     const resolved = await resolveTarget(target, env);

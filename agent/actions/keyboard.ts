@@ -7,6 +7,8 @@ import { defineAction } from './types';
 export const type = defineAction({
   name: 'type',
   description: 'Replace the value of a field and check it took; dates, times and numbers as people write them; sliders too.',
+  verifies:
+    'Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input\'s format (an ambiguous 03/04 follows the field\'s hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.',
   schema: z.object({
     target: TargetArg,
     text: z.string().describe('Credentials as {{secret:NAME}}'),
@@ -22,6 +24,7 @@ export const type = defineAction({
 export const press = defineAction({
   name: 'press',
   description: 'Press a key or chord on an element or the page.',
+  verifies: 'The key name is one Playwright knows.',
   schema: z.object({
     key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab", "Control+A"'),
     target: TargetArg.optional().describe('Focused first (default: the page)'),

@@ -87,6 +87,8 @@ export type HandlerOutput = Omit<ActionResult, 'success'> & { success?: boolean 
 export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
+  /** What the action checks before and after acting (listed in docs/actions.md): the model may rely on it. */
+  verifies: string;
   schema: S;
   /** Actions that may load a new document: the dispatcher waits for the page to settle afterwards. */
   navigates?: boolean;

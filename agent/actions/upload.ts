@@ -9,6 +9,7 @@ import { ActionError, defineAction } from './types';
 export const upload = defineAction({
   name: 'upload',
   description: 'Attach files to a file field (or the button opening a file chooser).',
+  verifies: "Every file is inside the task's input folder (no .., absolute path or symlink out of it); afterwards the file field holds them.",
   schema: z.object({
     target: TargetArg.describe('File input or its button'),
     files: z.array(z.string().min(1).describe('A file name')).min(1).max(20).describe("Files in the task's input folder"),

@@ -22,7 +22,7 @@ const CASES: Array<{ label: string; id: string; typed: string; value: string; no
 
 test.describe('type into typed inputs', () => {
   test('human forms become the input\'s value, checked afterwards and reported', async ({ harness, page }) => {
-    await harness.ok('goto', { url: `${WIDGETS}/typed-inputs` });
+    await harness.ok('goto', { url: `${WIDGETS}/human-values` });
     for (const { label, id, typed, value, note } of CASES) {
       const result = await harness.ok('type', { target: label, text: typed });
       expect(await page.locator(`#${id}`).inputValue(), `${label} ← ${typed}`).toBe(value);
@@ -33,7 +33,7 @@ test.describe('type into typed inputs', () => {
   });
 
   test('a text that is not a value of that kind fails at once with the format it takes', async ({ harness, page }) => {
-    await harness.ok('goto', { url: `${WIDGETS}/typed-inputs` });
+    await harness.ok('goto', { url: `${WIDGETS}/human-values` });
     const time = await harness.act('type', { target: 'Alarm', text: 'quarter past seven' });
     expect(time).toMatchObject({ success: false, infra: false });
     expect(time.error).toMatch(/^Cannot type "quarter past seven" into .*"Alarm": it takes a time as HH:MM, 24-hour \(e\.g\. 07:14; "7:14 AM" is read too\)$/);
