@@ -30,7 +30,8 @@ export const drag = defineAction({
         await attempt();
         const after = await placeAfter(handle, before, env.page);
         if (after && moved(before, after)) {
-          return { description: `Dragged ${source.label} onto ${destination.label} — it is now item ${after.index} of ${after.count} in ${after.container}`, element: source.element };
+          const description = `Dragged ${source.label} onto ${destination.label} — it is now item ${after.index} of ${after.count} in ${after.container}`;
+          return { description, element: source.element, argElements: { to: destination.element } };
         }
       }
       throw new ActionError(

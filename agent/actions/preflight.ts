@@ -12,8 +12,12 @@ import { ActionError } from './types';
 
 const POLL_MS = 100;
 
-/** Playwright's own pointer checks (visible, enabled, stable, receives the click) as a trial run, briefly. */
+/**
+ * Playwright's own pointer checks (visible, enabled, stable, receives the click) as a trial run, briefly. A
+ * quick look in the page first spares that trial when the element is plainly usable (most of the time).
+ */
 export async function ensurePointerReady(locator: Locator, label: string, verb: 'click' | 'hover' | 'drag'): Promise<void> {
+  if (await looksUsable(locator)) return;
   try {
     if (verb === 'click') await locator.click({ trial: true, timeout: FAIL_FAST_MS });
     else await locator.hover({ trial: true, timeout: FAIL_FAST_MS });
@@ -25,6 +29,26 @@ export async function ensurePointerReady(locator: Locator, label: string, verb: 
     if (!reason) return;
     throw new ActionError(`Cannot ${verb} ${label}: ${await explain(locator, reason)}`);
   }
+}
+
+/** Shown, enabled, in view, and on top at its centre; anything else (or no answer) is left to the trial run. */
+function looksUsable(locator: Locator): Promise<boolean> {
+  return locator
+    .evaluate(
+      el => {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') return false;
+        if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return false;
+        const x = box.left + box.width / 2;
+        const y = box.top + box.height / 2;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+        const hit = (el.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
+        return hit !== null && (hit === el || el.contains(hit));
+      },
+      undefined,
+      { timeout: FAIL_FAST_MS },
+    )
+    .catch(() => false);
 }
 
 type Reason = 'covered' | 'hidden' | 'disabled';

@@ -79,6 +79,8 @@ export interface ActionResult {
   httpStatus?: number;
   /** The element acted on, as a semantic locator (recorded for recipe compilation). */
   element?: SemanticLocator;
+  /** Elements named by other arguments (drag's `to`), by argument name, recorded like `element`. */
+  argElements?: Record<string, SemanticLocator>;
   effects?: ActionEffects;
 }
 

@@ -18,17 +18,18 @@ export const upload = defineAction({
     const paths = files.map(file => resolveInputFile(env.policy.inputDir, file));
     const resolved = await resolveTarget(target, env);
     const control = resolved.locator.first();
+    const names = paths.map(p => path.basename(p));
+    const before = await control.evaluate(countMentions, names, { timeout: ELEMENT_TIMEOUT_MS });
     let input: ElementHandle;
     if (await isFileInput(control)) {
       await control.setInputFiles(paths, { timeout: ELEMENT_TIMEOUT_MS });
       input = await control.elementHandle({ timeout: ELEMENT_TIMEOUT_MS }).then(h => h!);
     } else input = await chooseThroughDialog(env.page, control, paths);
-    const names = paths.map(p => path.basename(p));
-    const held = await heldFiles(input);
-    if (!names.every(name => held.includes(name))) {
-      throw new ActionError(`Attached ${names.join(', ')} to ${resolved.label}, but the field holds ${held.length ? held.join(', ') : 'no file'} afterwards — the page refused it (a size or type limit?); look for a message near it`);
+    const held = await heldFiles(input, names, before);
+    if (!held.ok) {
+      throw new ActionError(`Attached ${names.join(', ')} to ${resolved.label}, but neither the field nor the page shows ${held.missing.join(', ')} afterwards — the page refused it (a size or type limit?); look for a message near it`);
     }
-    return { description: `Attached ${names.join(', ')} to ${resolved.label} — it now holds ${held.join(', ')}`, element: resolved.element };
+    return { description: `Attached ${names.join(', ')} to ${resolved.label} — ${held.where}`, element: resolved.element };
   },
 });
 
@@ -39,14 +40,27 @@ async function isFileInput(locator: Locator): Promise<boolean> {
   }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
 }
 
-/** The names of the files a file input holds, read after the page's change handlers ran. */
-async function heldFiles(input: ElementHandle): Promise<string[]> {
+/**
+ * Whether the files took, read after the page's change handlers ran: the field holds them, or the page took
+ * them into a list of its own and cleared the field (its text names each file more often than before).
+ */
+async function heldFiles(input: ElementHandle, names: readonly string[], before: readonly number[]): Promise<{ ok: true; where: string } | { ok: false; missing: string[] }> {
   await new Promise(resolve => setTimeout(resolve, 50));
   try {
-    return await input.evaluate(el => [...((el instanceof HTMLLabelElement && el.control ? el.control : (el as HTMLInputElement)) as HTMLInputElement).files ?? []].map(file => file.name));
+    const held = await input.evaluate(el => [...(((el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLInputElement).files ?? [])].map(file => file.name));
+    if (names.every(name => held.includes(name))) return { ok: true, where: `it now holds ${held.join(', ')}` };
+    const after = await input.evaluate(countMentions, names);
+    const missing = names.filter((name, i) => !held.includes(name) && after[i]! <= before[i]!);
+    return missing.length ? { ok: false, missing } : { ok: true, where: 'the page now lists them' };
   } finally {
     await input.dispose();
   }
+}
+
+/** Runs in the page: how often its text names each file. */
+function countMentions(el: Element, files: readonly string[]): number[] {
+  const text = el.ownerDocument.body?.innerText ?? '';
+  return files.map(name => text.split(name).length - 1);
 }
 
 async function chooseThroughDialog(page: Page, opener: Locator, paths: string[]): Promise<ElementHandle> {
