@@ -33,8 +33,9 @@ export interface ControlState {
   hint?: string;
 }
 
-export async function readControlState(locator: Locator, timeout = ELEMENT_TIMEOUT_MS): Promise<ControlState> {
-  return locator.evaluate(probeControl, undefined, { timeout });
+/** What the control shows; `afterMs` waits in the page first, for handlers that rewrite or refuse a value a moment later. */
+export async function readControlState(locator: Locator, afterMs = 0): Promise<ControlState> {
+  return locator.evaluate(probeControl, afterMs, { timeout: ELEMENT_TIMEOUT_MS });
 }
 
 export function isSliderLike(state: ControlState): boolean {
@@ -43,7 +44,8 @@ export function isSliderLike(state: ControlState): boolean {
 }
 
 /** Runs in the page; self-contained because Playwright serialises it. */
-function probeControl(node: Element): ControlState {
+async function probeControl(node: Element, afterMs: number): Promise<ControlState> {
+  if (afterMs > 0) await new Promise(resolve => setTimeout(resolve, afterMs));
   const isControl = (el: Element) => el.matches('input, textarea, select') || (el as HTMLElement).isContentEditable;
   const label = isControl(node) ? null : node.closest('label');
   const el = (label?.control ?? node) as HTMLElement;

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { ELEMENT_TIMEOUT_MS } from './limits';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { matchOption, missingOptionText, OptionsSettled, quoteList } from './option-match';
 import { ensurePointerReady } from './preflight';
 import { ActionError } from './types';
@@ -15,7 +15,6 @@ interface ControlInfo {
 }
 
 const POLL_MS = 150;
-const HANDLERS_MS = 50;
 
 /**
  * An ARIA combobox or listbox: open it (or type into it, when it is a text field), wait for the options

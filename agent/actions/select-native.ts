@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import { ELEMENT_TIMEOUT_MS } from './limits';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { matchOption, missingOptionText, OptionsSettled, quoteList, type OptionInfo } from './option-match';
 import { ActionError } from './types';
 
@@ -10,7 +10,6 @@ interface SelectState {
 }
 
 const POLL_MS = 150;
-const HANDLERS_MS = 50;
 
 /**
  * A native <select>. A dependent select (country → state) is disabled or empty until its options arrive,

@@ -1,13 +1,10 @@
 import type { Locator } from '@playwright/test';
 import { readControlState, type ControlState } from './control-state';
+import { HANDLERS_MS } from './limits';
 import { readNumber, type TypedInput } from './value-formats';
 
-/** Page handlers (input, change) that rewrite or refuse a value run right after the event; read after them. */
-const HANDLERS_MS = 50;
-
-export async function stateAfterHandlers(locator: Locator): Promise<ControlState> {
-  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
-  return readControlState(locator);
+export function stateAfterHandlers(locator: Locator): Promise<ControlState> {
+  return readControlState(locator, HANDLERS_MS);
 }
 
 /** A typed input holds exactly its machine value; a browser may add seconds to a time or drop trailing zeros of a number. */

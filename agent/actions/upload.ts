@@ -2,7 +2,7 @@ import type { ElementHandle, Locator, Page } from '@playwright/test';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { resolveInputFile } from './input-files';
-import { ELEMENT_TIMEOUT_MS } from './limits';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { resolveTarget, TargetArg } from './target';
 import { ActionError, defineAction } from './types';
 
@@ -45,7 +45,7 @@ async function isFileInput(locator: Locator): Promise<boolean> {
  * them into a list of its own and cleared the field (its text names each file more often than before).
  */
 async function heldFiles(input: ElementHandle, names: readonly string[], before: readonly number[]): Promise<{ ok: true; where: string } | { ok: false; missing: string[] }> {
-  await new Promise(resolve => setTimeout(resolve, 50));
+  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
   try {
     const held = await input.evaluate(el => [...(((el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLInputElement).files ?? [])].map(file => file.name));
     if (names.every(name => held.includes(name))) return { ok: true, where: `it now holds ${held.join(', ')}` };

@@ -5,11 +5,15 @@
  * tab or section, an option that is not there): the time bwa's action takes to fail with its reason, against the
  * plain Playwright call on the same element with the same element timeout — what the action did before it
  * looked first. Both are measured in this run, on this machine; the ratio is what matters.
+ *
+ * Then what the checks cost when nothing is wrong: a click, a type and a check on plain usable controls, the
+ * action (resolve, look, act, verify) against the bare Playwright call.
  */
 import type { Locator, Page } from '@playwright/test';
 import { dispatch } from '../../agent/actions/dispatch';
 import { ELEMENT_TIMEOUT_MS } from '../../agent/actions/limits';
 import type { ActionEnv, KnownElement } from '../../agent/actions/types';
+import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { ContextPages } from '../../agent/browser/page-tracker';
 import { EvidenceStore } from '../../agent/evidence/store';
 import { observe } from '../../agent/snapshot';
@@ -56,16 +60,56 @@ async function timed(body: () => Promise<unknown>): Promise<{ ms: number; outcom
   return { ms: performance.now() - started, outcome };
 }
 
+const ROUTINE_RUNS = 20;
+const ROUTINE_PAGE = '<label>Name <input id="name"></label><label><input type="checkbox" id="agree"> Agree</label><button id="go" onclick="this.dataset.n = Number(this.dataset.n || 0) + 1">Go</button>';
+
+async function measureRoutine(browser: Awaited<ReturnType<typeof launchChromium>>): Promise<Array<Array<string | number>>> {
+  const context = await browser.newContext(CONTEXT_OPTIONS);
+  await installEvaluateShim(context);
+  const page = await context.newPage();
+  await page.setContent(ROUTINE_PAGE);
+  const env: ActionEnv = {
+    page,
+    context,
+    store: new EvidenceStore(tempDirFor('actions')),
+    signal: new AbortController().signal,
+    policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
+    tabs: new ContextPages(context, page),
+    elements: new Map(),
+    step: 1,
+  };
+  const pairs: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
+    ['click', () => dispatch({ name: 'click', args: { target: 'css=#go' } }, env), () => page.locator('#go').click()],
+    ['type', () => dispatch({ name: 'type', args: { target: 'css=#name', text: 'Ada Lovelace' } }, env), () => page.locator('#name').fill('Ada Lovelace')],
+    ['check + uncheck', async () => { await dispatch({ name: 'check', args: { target: 'css=#agree' } }, env); await dispatch({ name: 'uncheck', args: { target: 'css=#agree' } }, env); }, async () => { await page.locator('#agree').check(); await page.locator('#agree').uncheck(); }],
+  ];
+  const rows: Array<Array<string | number>> = [];
+  for (const [name, ours, bare] of pairs) {
+    const oursMs: number[] = [];
+    const bareMs: number[] = [];
+    // Alternated, so both see the same machine load.
+    for (let run = 0; run < ROUTINE_RUNS; run++) {
+      oursMs.push((await timed(ours)).ms);
+      bareMs.push((await timed(bare)).ms);
+    }
+    rows.push([name, Math.round(median(oursMs)), Math.round(median(bareMs)), Math.round(median(oursMs) - median(bareMs))]);
+  }
+  await context.close();
+  return rows;
+}
+
 async function main(): Promise<void> {
   const server: RunningSite | undefined = (await isUp(WIDGETS)) ? undefined : await listenSite(widgetsSite, '127.0.0.1');
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
+  const routine: Array<Array<string | number>> = [];
   try {
     for (const bench of CASES) {
       const ours: number[] = [];
       let reason = '';
       for (let run = 0; run < RUNS; run++) {
         const context = await browser.newContext(CONTEXT_OPTIONS);
+        await installEvaluateShim(context);
         const page = await context.newPage();
         await page.goto(`${WIDGETS}${bench.path}`);
         const observation = await observe(page);
@@ -94,10 +138,13 @@ async function main(): Promise<void> {
       rows.push([bench.name, Math.round(oursMedian), Math.round(plain.ms), `${(plain.ms / oursMedian).toFixed(1)}×`, reason.slice(0, 90)]);
       console.error(`${bench.name}: ${Math.round(oursMedian)} ms vs ${Math.round(plain.ms)} ms`);
     }
+    routine.push(...(await measureRoutine(browser)));
   } finally {
     await browser.close();
     await server?.close();
   }
+  console.log(`\nCost when nothing is wrong: bwa action vs bare Playwright call; ${ROUTINE_RUNS} runs each, median\n`);
+  console.log(table(['action', 'bwa ms (median)', 'bare Playwright ms (median)', 'difference ms'], routine));
   console.log(`\nFail fast: bwa action vs plain Playwright call (element timeout ${ELEMENT_TIMEOUT_MS} ms); ${RUNS} runs each, median\n`);
   console.log(table(['case', 'bwa ms (median)', 'plain Playwright ms', 'ratio', "bwa's message (start)"], rows));
 }
