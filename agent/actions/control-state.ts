@@ -13,8 +13,13 @@ export interface ControlState {
   readOnly: boolean;
   /** Text can be typed into it: a text-like input, a textarea or contenteditable. */
   textEntry: boolean;
-  /** The value a person sees: an input's value, a contenteditable's text, a slider's aria-valuenow. */
+  /**
+   * The value a person sees: an input's value, a contenteditable's text, a slider's aria-valuenow. Left empty
+   * for a password field and when not asked for (a field may hold a secret typed earlier: a read's result is
+   * recorded in traces); `valueLength` is always there.
+   */
   value: string;
+  valueLength: number;
   checked?: boolean;
   multiple: boolean;
   /** Labels of the selected options of a native select. */
@@ -33,9 +38,15 @@ export interface ControlState {
   hint?: string;
 }
 
-/** What the control shows; `afterMs` waits in the page first, for handlers that rewrite or refuse a value a moment later. */
-export async function readControlState(locator: Locator, afterMs = 0): Promise<ControlState> {
-  return locator.evaluate(probeControl, afterMs, { timeout: ELEMENT_TIMEOUT_MS });
+export interface ReadOptions {
+  /** Wait in the page first, for handlers that rewrite or refuse a value a moment later. */
+  afterMs?: number;
+  /** Return the value itself (default true). */
+  withValue?: boolean;
+}
+
+export async function readControlState(locator: Locator, options: ReadOptions = {}): Promise<ControlState> {
+  return locator.evaluate(probeControl, { afterMs: options.afterMs ?? 0, withValue: options.withValue ?? true }, { timeout: ELEMENT_TIMEOUT_MS });
 }
 
 export function isSliderLike(state: ControlState): boolean {
@@ -44,8 +55,8 @@ export function isSliderLike(state: ControlState): boolean {
 }
 
 /** Runs in the page; self-contained because Playwright serialises it. */
-async function probeControl(node: Element, afterMs: number): Promise<ControlState> {
-  if (afterMs > 0) await new Promise(resolve => setTimeout(resolve, afterMs));
+async function probeControl(node: Element, options: Required<ReadOptions>): Promise<ControlState> {
+  if (options.afterMs > 0) await new Promise(resolve => setTimeout(resolve, options.afterMs));
   const isControl = (el: Element) => el.matches('input, textarea, select') || (el as HTMLElement).isContentEditable;
   const label = isControl(node) ? null : node.closest('label');
   const el = (label?.control ?? node) as HTMLElement;
@@ -74,6 +85,7 @@ async function probeControl(node: Element, afterMs: number): Promise<ControlStat
   if (input || tag === 'textarea' || select) value = formControl.value;
   else if (el.isContentEditable) value = el.innerText;
   else if (el.hasAttribute('aria-valuenow')) value = el.getAttribute('aria-valuenow') ?? '';
+  const shownValue = options.withValue && inputType !== 'password' ? value : '';
   return {
     tag,
     inputType,
@@ -82,7 +94,8 @@ async function probeControl(node: Element, afterMs: number): Promise<ControlStat
     disabled: el.matches(':disabled') || el.closest('[aria-disabled=true]') !== null,
     readOnly: Boolean((input || tag === 'textarea') && formControl.readOnly) || el.getAttribute('aria-readonly') === 'true',
     textEntry,
-    value,
+    value: shownValue,
+    valueLength: value.length,
     checked: input && (inputType === 'checkbox' || inputType === 'radio') ? input.checked : ariaChecked === null ? undefined : ariaChecked === 'true',
     multiple: Boolean(select?.multiple),
     selected: select ? [...select.selectedOptions].map(o => o.label || o.textContent || '') : [],

@@ -1,8 +1,8 @@
 import type { Locator } from '@playwright/test';
-import { isSliderLike, type ControlState } from './control-state';
-import { ELEMENT_TIMEOUT_MS } from './limits';
+import { isSliderLike, readControlState, type ControlState } from './control-state';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { waitUntilEditable } from './preflight';
-import { fillSecret } from './secret-fill';
+import { fieldHoldsSecret, fillSecret } from './secret-fill';
 import { hasSecrets, withSecretsHidden } from './secret-text';
 import { checkTypedText, holdsTypedValue, stateAfterHandlers } from './shown-value';
 import { setSliderValue } from './slider';
@@ -89,6 +89,7 @@ interface Entry {
 
 /** What the field shows now, said when it differs from what was typed; a value that did not take is an error. */
 async function verify(locator: Locator, entry: Entry): Promise<string> {
+  if (entry.secret) return verifySecret(locator, entry);
   const after = await stateAfterHandlers(locator);
   const invalid = after.invalid ? `; the page marks it invalid: ${JSON.stringify(after.invalid.slice(0, 160))}` : '';
   if (entry.converted && entry.kind) {
@@ -98,8 +99,20 @@ async function verify(locator: Locator, entry: Entry): Promise<string> {
     const reading = entry.converted.reading ? `, ${entry.converted.reading}` : '';
     return after.value === entry.typed ? invalid : ` — it now holds ${JSON.stringify(after.value)}${reading}${invalid}`;
   }
-  const quoteShown = !entry.secret && !entry.password;
-  const check = checkTypedText(entry.value, after.value, { maxLength: after.maxLength, quoteShown });
+  if (entry.password) {
+    // A password field's value is never read back: its length says whether it took.
+    if (after.valueLength === entry.value.length) return invalid;
+    throw new ActionError(`${entry.label} did not keep the text: it holds ${after.valueLength} characters, not ${entry.value.length} — the page changed or cut it`);
+  }
+  const check = checkTypedText(entry.value, after.value, after.maxLength);
   if (!check.ok) throw new ActionError(`${entry.label} did not keep the text: ${check.why}`);
-  return check.reformatted && quoteShown ? ` — it now shows ${JSON.stringify(after.value.slice(0, 200))}${invalid}` : invalid;
+  return check.reformatted ? ` — it now shows ${JSON.stringify(after.value.slice(0, 200))}${invalid}` : invalid;
+}
+
+/** The page compares the field with the secret itself (fieldHoldsSecret): no read returns the value. */
+async function verifySecret(locator: Locator, entry: Entry): Promise<string> {
+  const after = await readControlState(locator, { afterMs: HANDLERS_MS, withValue: false });
+  if (await fieldHoldsSecret(locator, entry.value)) return '';
+  const why = after.valueLength === 0 ? 'it is empty afterwards — the page cleared or refused it' : 'it holds something else — the page changed the text';
+  throw new ActionError(`${entry.label} did not keep the secret: ${why}`);
 }

@@ -81,7 +81,7 @@ async function explain(locator: Locator, reason: Reason): Promise<string> {
 export async function waitUntilEditable(locator: Locator, label: string): Promise<ControlState> {
   const deadline = Date.now() + FAIL_FAST_MS;
   for (;;) {
-    const state = await readControlState(locator);
+    const state = await readControlState(locator, { withValue: false });
     const problem = notEditable(state);
     if (!problem) return state;
     if (problem.final || Date.now() >= deadline) {
