@@ -60,6 +60,21 @@ async function timed(body: () => Promise<unknown>): Promise<{ ms: number; outcom
   return { ms: performance.now() - started, outcome };
 }
 
+/** What the loop hands an action, for one page: every URL allowed, no secrets, a throwaway evidence folder. */
+function actionEnv(page: Page, elements: ReadonlyMap<string, KnownElement>): ActionEnv {
+  const context = page.context();
+  return {
+    page,
+    context,
+    store: new EvidenceStore(tempDirFor('actions')),
+    signal: new AbortController().signal,
+    policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
+    tabs: new ContextPages(context, page),
+    elements,
+    step: 1,
+  };
+}
+
 const ROUTINE_RUNS = 20;
 const ROUTINE_PAGE = '<label>Name <input id="name"></label><label><input type="checkbox" id="agree"> Agree</label><button id="go" onclick="this.dataset.n = Number(this.dataset.n || 0) + 1">Go</button>';
 
@@ -68,16 +83,7 @@ async function measureRoutine(browser: Awaited<ReturnType<typeof launchChromium>
   await installEvaluateShim(context);
   const page = await context.newPage();
   await page.setContent(ROUTINE_PAGE);
-  const env: ActionEnv = {
-    page,
-    context,
-    store: new EvidenceStore(tempDirFor('actions')),
-    signal: new AbortController().signal,
-    policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
-    tabs: new ContextPages(context, page),
-    elements: new Map(),
-    step: 1,
-  };
+  const env = actionEnv(page, new Map());
   const pairs: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
     ['click', () => dispatch({ name: 'click', args: { target: 'css=#go' } }, env), () => page.locator('#go').click()],
     ['type', () => dispatch({ name: 'type', args: { target: 'css=#name', text: 'Ada Lovelace' } }, env), () => page.locator('#name').fill('Ada Lovelace')],
@@ -114,16 +120,7 @@ async function main(): Promise<void> {
         await page.goto(`${WIDGETS}${bench.path}`);
         const observation = await observe(page);
         const elements = new Map<string, KnownElement>([...observation.refs].map(([ref, node]) => [ref, { ref, role: node.role, name: node.name, text: node.text }]));
-        const env: ActionEnv = {
-          page,
-          context,
-          store: new EvidenceStore(tempDirFor('actions')),
-          signal: new AbortController().signal,
-          policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
-          tabs: new ContextPages(context, page),
-          elements,
-          step: 1,
-        };
+        const env = actionEnv(page, elements);
         const { ms, outcome } = await timed(() => dispatch(bench.action, env));
         ours.push(ms);
         reason = outcome;
