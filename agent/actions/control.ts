@@ -5,6 +5,7 @@ const Data = z.record(z.string(), z.unknown());
 
 export const done = defineAction({
   name: 'done',
+  productive: true,
   description: 'Finish with every output field (null if not on the page) and any judgment asked for.',
   verifies: 'Nothing on the page: the task\'s required fields and artifacts are checked when the sample is finalised.',
   schema: z.object({
@@ -29,6 +30,7 @@ export const fail = defineAction({
 
 export const saveProgress = defineAction({
   name: 'save_progress',
+  productive: true,
   description: 'Checkpoint data without stopping (arrays append, objects merge).',
   verifies: 'Nothing on the page: merges the data into the checkpoint.',
   schema: z.object({

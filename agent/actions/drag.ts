@@ -7,6 +7,7 @@ import { ActionError, defineAction } from './types';
 
 export const drag = defineAction({
   name: 'drag',
+  productive: true,
   description: 'Drag an element and drop it onto another (reorder a list, move a card to another column). Checks that it moved and says where it is now.',
   verifies: 'Both elements are visible and not covered; afterwards the dragged element has moved (another list or another place; a list that re-rendered it is searched by its text) and its new place is reported — nothing moved is a failure.',
   schema: z.object({

@@ -6,6 +6,8 @@ import { defineAction } from './types';
 
 export const type = defineAction({
   name: 'type',
+  productive: true,
+  setsValue: true,
   description: 'Replace the value of a field and check it took; dates, times and numbers as people write them; sliders too.',
   verifies:
     'Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input\'s format (an ambiguous 03/04 follows the field\'s hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.',
@@ -23,6 +25,7 @@ export const type = defineAction({
 
 export const press = defineAction({
   name: 'press',
+  productive: true,
   description: 'Press a key or chord on an element or the page.',
   verifies: 'The key name is one Playwright knows.',
   schema: z.object({

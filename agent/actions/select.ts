@@ -8,6 +8,8 @@ const OptionText = z.string().min(1);
 
 export const selectOption = defineAction({
   name: 'select_option',
+  productive: true,
+  setsValue: true,
   description: 'Choose an option in a select, combobox or listbox (opened for you); a list sets a multi-select to exactly those.',
   verifies:
     'The options exist (waits briefly for dependent ones; a missing one is an error listing the closest options); several options only on a multi-select. Afterwards exactly the wanted options are selected, or the control shows the chosen one.',

@@ -10,6 +10,7 @@ const ToggleArgs = z.object({ target: TargetArg.describe('Checkbox, radio or swi
 
 export const check = defineAction({
   name: 'check',
+  productive: true,
   description: 'Tick a checkbox, switch or radio (no change if already on).',
   verifies: 'It is a checkbox, radio button or switch, enabled and not covered; afterwards it is on (a page that springs it back is a failure).',
   schema: ToggleArgs,
@@ -18,6 +19,7 @@ export const check = defineAction({
 
 export const uncheck = defineAction({
   name: 'uncheck',
+  productive: true,
   description: 'Clear a checkbox or switch (no change if already off).',
   verifies: 'It is a checkbox or switch (a radio button is cleared by checking another), enabled and not covered; afterwards it is off.',
   schema: ToggleArgs,
