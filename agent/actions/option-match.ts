@@ -1,4 +1,4 @@
-import { OPTIONS_WAIT_MS } from './limits';
+import { FAIL_FAST_MS, OPTIONS_WAIT_MS } from './limits';
 
 export interface OptionInfo {
   index: number;
@@ -25,11 +25,11 @@ export function matchOption<T extends OptionInfo>(options: readonly T[], wanted:
 }
 
 /** A list that has options and stopped changing will not grow the wanted one. */
-const STABLE_MS = 1_000;
+const STABLE_MS = FAIL_FAST_MS;
 
 /**
  * When to stop waiting for an option: an empty or disabled list may still be loading (up to the
- * full wait); a list of options that has not changed for a second is final.
+ * full wait); a list of options that has not changed for about a second is final.
  */
 export class OptionsSettled {
   private readonly deadline = Date.now() + OPTIONS_WAIT_MS;
