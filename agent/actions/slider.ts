@@ -38,19 +38,38 @@ export async function setSliderValue(page: Page, locator: Locator, text: string,
     now = await moveByDrag(page, locator, wanted.number, state, signal);
   }
   if (reached(now, wanted)) return `Set ${label} to ${shown(now.state)} (${how})`;
-  const where = now.passed ? `it moves in steps and skipped from ${now.passed} — the nearest values are those two` : `it stopped at ${shown(now.state)}`;
+  const where = now.passed
+    ? `it moves in steps and skipped from ${now.passed} — the nearest values are those two`
+    : now.names?.length
+      ? `its values are ${now.names.map(name => JSON.stringify(name)).join(', ')}`
+      : `it stopped at ${shown(now.state)}`;
   throw new ActionError(`Could not set ${label} to ${text}: ${where}`);
 }
 
+/**
+ * A slider that names its positions (aria-valuetext "256 GB" at aria-valuenow 2) is aimed at by name, unless the
+ * text is a plain number it can hold as a position; any other slider by the number.
+ */
 function wantedValue(state: ControlState, text: string, label: string): Wanted {
-  const number = readNumber(text, conventionsOf({ lang: state.lang }).decimalComma) ?? parseNumber(text) ?? undefined;
-  if (number !== undefined && !(state.valueText && Number.isNaN(Number(state.valueText)) && !/\d/.test(text))) return { number };
+  const plain = readNumber(text, conventionsOf({ lang: state.lang }).decimalComma);
+  if (namesItsValues(state)) return plain !== undefined && withinRange(state, plain) ? { number: plain } : { text: text.trim() };
+  const number = plain ?? parseNumber(text) ?? undefined;
+  if (number !== undefined) return { number };
   if (state.valueText) return { text: text.trim() };
   throw new ActionError(`Cannot set ${label} to ${JSON.stringify(text)}: it takes a number${rangeText(state)}`);
 }
 
+function namesItsValues(state: ControlState): boolean {
+  const name = state.valueText?.trim();
+  return Boolean(name) && name !== state.value;
+}
+
+function withinRange(state: ControlState, value: number): boolean {
+  return (state.min === undefined || value >= state.min) && (state.max === undefined || value <= state.max);
+}
+
 function checkRange(state: ControlState, value: number, text: string, label: string): void {
-  if ((state.min !== undefined && value < state.min) || (state.max !== undefined && value > state.max)) {
+  if (!withinRange(state, value)) {
     throw new ActionError(`Cannot set ${label} to ${text}: it goes${rangeText(state)}`);
   }
   const step = state.tag === 'input' ? (state.step === 'any' ? undefined : Number(state.step ?? 1) || 1) : undefined;
@@ -74,6 +93,8 @@ interface Position {
   moved?: boolean;
   /** "35 to 40": the two values either side of a wanted value the control cannot hold. */
   passed?: string;
+  /** The names a slider showed on its way from one end to the other, in order. */
+  names?: string[];
 }
 
 function current(state: ControlState): number | undefined {
@@ -86,7 +107,15 @@ function shown(state: ControlState): string {
 
 function reached(position: Position, wanted: Wanted): boolean {
   if (wanted.number !== undefined) return current(position.state) === wanted.number;
-  return (position.state.valueText ?? '').trim().toLowerCase() === (wanted.text ?? '').toLowerCase();
+  return sameName(position.state.valueText ?? '', wanted.text ?? '');
+}
+
+/** "256GB" is "256 GB"; a bare "512" is the name that carries that number ("512 GB"). */
+function sameName(shownName: string, wanted: string): boolean {
+  const squeeze = (text: string) => text.replace(/\s+/g, '').toLowerCase();
+  if (squeeze(shownName) === squeeze(wanted)) return true;
+  const bare = readNumber(wanted);
+  return bare !== undefined && parseNumber(shownName) === bare;
 }
 
 async function moveByKeys(locator: Locator, wanted: Wanted, start: ControlState, signal: AbortSignal): Promise<Position> {
@@ -131,19 +160,28 @@ async function keysToNumber(locator: Locator, target: number, start: ControlStat
   return { state, moved };
 }
 
+/** Up to one end, then down to the other, until the name shows; the names passed are kept for the error. */
 async function keysToText(locator: Locator, target: string, start: ControlState, keys: Keys, signal: AbortSignal): Promise<Position> {
   let state = start;
   const wanted = { text: target };
+  const names = new Map<number, string>();
+  const note = (at: ControlState) => {
+    const position = current(at);
+    if (position !== undefined && at.valueText) names.set(position, at.valueText.trim());
+  };
+  note(state);
   for (const key of [keys.up, keys.down]) {
     for (let presses = 0; presses < MAX_KEY_PRESSES && !signal.aborted; presses++) {
       if (reached({ state }, wanted)) return { state, moved: true };
       const before = state.value;
       await locator.press(key, { timeout: ELEMENT_TIMEOUT_MS });
       state = await readControlState(locator);
+      note(state);
       if (state.value === before) break;
     }
   }
-  return { state, moved: true };
+  if (reached({ state }, wanted)) return { state, moved: true };
+  return { state, moved: true, names: [...names].sort(([a], [b]) => a - b).map(([, name]) => name) };
 }
 
 interface Geometry {

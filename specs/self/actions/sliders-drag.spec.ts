@@ -46,6 +46,19 @@ test.describe('sliders and spinners', () => {
     const tooMany = await harness.act('type', { target: guests, text: '20' });
     expect(tooMany.error).toBe(`Cannot set [${guests}] spinbutton "Guests" to 20: it goes from 1 to 12`);
   });
+
+  test('a slider whose names hold numbers is aimed at by name; a name it lacks is refused with the names it has', async ({ harness, page }) => {
+    const storage = harness.ref('slider', 'Storage');
+    const byName = await harness.ok('type', { target: storage, text: '256 GB' });
+    expect(byName.description).toBe(`Set [${storage}] slider "Storage" to 2 ("256 GB") (by keyboard)`);
+    await expect(page.locator('#storage-value')).toHaveText('storage = 256 GB');
+    // A bare number it cannot hold as a position is the name that carries it.
+    await harness.ok('type', { target: storage, text: '512' });
+    await expect(page.locator('#storage-value')).toHaveText('storage = 512 GB');
+    const missing = await harness.act('type', { target: storage, text: '1 TB' });
+    expect(missing).toMatchObject({ success: false, infra: false });
+    expect(missing.error).toBe(`Could not set [${storage}] slider "Storage" to 1 TB: its values are "64 GB", "128 GB", "256 GB", "512 GB"`);
+  });
 });
 
 test.describe('drag', () => {
