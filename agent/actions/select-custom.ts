@@ -21,25 +21,33 @@ const POLL_MS = 150;
  * to appear, click the wanted one and check it was taken. Suggestion lists without ARIA roles are matched
  * by their visible text. A multi-select listbox gets its options toggled until exactly the wanted ones are on.
  */
-export async function selectCustom(page: Page, control: Locator, wanted: readonly string[], label: string, signal: AbortSignal): Promise<string> {
+export async function selectCustom(page: Page, target: Locator, wanted: readonly string[], targetLabel: string, signal: AbortSignal): Promise<string> {
+  const { control, label } = await listOfOption(target, targetLabel);
   const info = await readControl(control);
   if (wanted.length > 1) return selectSeveral(page, control, info, wanted, label, signal);
   const [one] = wanted as [string];
   if (info.editable) await control.fill(one, { timeout: ELEMENT_TIMEOUT_MS });
-  else if (info.role !== 'listbox' && info.role !== 'option' && info.expanded !== 'true') await openPopup(control, label);
-  if (info.role === 'option') return `Selected ${label}`;
+  else if (info.role !== 'listbox' && info.expanded !== 'true') await openPopup(control, label);
   const scope = popupScope(page, control, info);
   const option = await waitForOption(scope, page, one, info.editable, signal);
   if (!option) throw new ActionError(await missingOption(scope, one, label));
   const chosen = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? one).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
-  const shown = await shownChoice(control, option, chosen);
-  if (shown === undefined) {
-    const now = (await readControl(control).catch(() => info)).shown;
-    throw new ActionError(`Clicked option ${JSON.stringify(chosen)} in ${label}, but it does not show as chosen (the control shows ${JSON.stringify(now.slice(0, 80))}) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
+  const shown = await shownChoice(control, info, option, chosen);
+  if (shown.choice === undefined) {
+    throw new ActionError(`Clicked option ${JSON.stringify(chosen)} in ${label}, but it does not show as chosen (${shown.instead}) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
   }
-  return `Selected ${JSON.stringify(chosen)} in ${label}${shown === chosen ? '' : ` — it now shows ${JSON.stringify(shown)}`}`;
+  return `Selected ${JSON.stringify(chosen)} in ${label}${shown.choice === chosen ? '' : ` — it now shows ${JSON.stringify(shown.choice)}`}`;
+}
+
+/** An option named as the target is chosen in its own list box. */
+async function listOfOption(target: Locator, label: string): Promise<{ control: Locator; label: string }> {
+  const isOption = await target.evaluate(el => el.getAttribute('role') === 'option', undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  if (!isOption) return { control: target, label };
+  const list = target.locator('xpath=ancestor::*[@role="listbox"][1]');
+  if ((await list.count()) === 0) throw new ActionError(`${label} is an option outside any list box — click it instead`);
+  return { control: list, label: `the list of ${label}` };
 }
 
 async function openPopup(control: Locator, label: string): Promise<void> {
@@ -56,13 +64,21 @@ function listboxOf(page: Page, control: Locator, info: ControlInfo): Locator | u
   return info.role === 'listbox' ? control : undefined;
 }
 
-/** The choice as the page shows it now: the option marked selected, or the control showing its text. */
-async function shownChoice(control: Locator, option: Locator, chosen: string): Promise<string | undefined> {
+/**
+ * The choice as the page shows it now: the option marked selected, or the control showing its text. A list box
+ * shows every option's text, so only its marks count there.
+ */
+async function shownChoice(control: Locator, info: ControlInfo, option: Locator, chosen: string): Promise<{ choice?: string; instead: string }> {
   const marked = await option.evaluate(el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-checked') === 'true', undefined, { timeout: 1_000 }).catch(() => false);
-  if (marked) return chosen;
+  if (marked) return { choice: chosen, instead: '' };
+  if (info.role === 'listbox') {
+    const selected = await eachOf(control.locator('[role=option][aria-selected=true], [role=option][aria-checked=true]'), el => (el as HTMLElement).innerText.trim());
+    return { instead: selected.length ? `${quoteList(selected)} ${selected.length === 1 ? 'is' : 'are'} selected` : 'nothing is marked selected' };
+  }
   const shown = (await readControl(control).catch(() => undefined))?.shown ?? '';
   const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-  return shown && normal(shown).includes(normal(chosen)) ? shown.replace(/\s+/g, ' ').trim() : undefined;
+  if (shown && normal(shown).includes(normal(chosen))) return { choice: shown.replace(/\s+/g, ' ').trim(), instead: '' };
+  return { instead: `the control shows ${JSON.stringify(shown.slice(0, 80))}` };
 }
 
 async function selectSeveral(page: Page, control: Locator, info: ControlInfo, wanted: readonly string[], label: string, signal: AbortSignal): Promise<string> {
@@ -158,7 +174,8 @@ function readControl(control: Locator): Promise<ControlInfo> {
         popupId: el.getAttribute('aria-controls') || el.getAttribute('aria-owns'),
         editable,
         multiselectable: el.getAttribute('aria-multiselectable') === 'true',
-        shown: editable && 'value' in el ? String((el as HTMLInputElement).value) : (el as HTMLElement).innerText || '',
+        // A control that holds its own list box shows the choice outside it.
+        shown: editable && 'value' in el ? String((el as HTMLInputElement).value) : ((el as HTMLElement).innerText || '').replace((el.querySelector('[role=listbox]') as HTMLElement | null)?.innerText || '\u0000', ''),
       };
     },
     undefined,

@@ -42,6 +42,18 @@ test.describe('an action whose effect did not happen is a failure', () => {
     await expect(page.locator('#size')).toHaveText('Choose a size');
   });
 
+  test('a list box option the page refuses is a failure naming what is selected; an option named as the target is chosen in its list', async ({ harness, page }) => {
+    const colour = harness.ref('listbox', 'Colour');
+    const refused = await harness.act('select_option', { target: colour, value: 'Red' });
+    expect(refused).toMatchObject({ success: false, infra: false });
+    expect(refused.error).toBe(`Clicked option "Red" in [${colour}] listbox "Colour", but it does not show as chosen ("Black" is selected) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
+    await expect(page.locator('#result')).toHaveText('Red is sold out');
+    const white = harness.ref('option', 'White');
+    const chosen = await harness.ok('select_option', { target: white, value: 'White' });
+    expect(chosen.description).toBe(`Selected "White" in the list of [${white}] option "White"`);
+    await expect(page.locator('#result')).toHaveText('Colour: White');
+  });
+
   test('upload says which files the field now holds', async ({ harness }) => {
     await harness.open('attach', '<label>Receipt <input type="file" id="f" multiple></label>');
     const result = await harness.ok('upload', { target: 'Receipt', files: ['receipt.txt'] });
