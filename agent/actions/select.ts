@@ -10,9 +10,9 @@ export const selectOption = defineAction({
   name: 'select_option',
   productive: true,
   setsValue: true,
-  description: 'Choose an option in a select, combobox or listbox (opened for you); a list sets a multi-select to exactly those.',
+  description: 'Choose an option in a select, combobox, listbox or tag picker (opened for you); a list sets a multi-select to exactly those.',
   verifies:
-    'The options exist (waits briefly for dependent ones; a missing one is an error listing the closest options); several options only on a multi-select. Afterwards exactly the wanted options are selected, or the control shows the chosen one.',
+    'The options exist (waits briefly for dependent ones; a missing one is an error listing the closest options); several options only on a multi-select or tag picker. Afterwards exactly the wanted options are selected (a tag picker\'s other chips removed by their remove buttons), or the control shows the chosen one.',
   schema: z.object({
     target: TargetArg.describe('The dropdown'),
     value: z.union([OptionText, z.array(OptionText).min(1).max(50)]).describe('Option text (or value); a list for several'),
@@ -23,7 +23,7 @@ export const selectOption = defineAction({
     const control = resolved.locator.first();
     const description = (await isNativeSelect(control))
       ? await selectNative(control, wanted, resolved.label, env.signal)
-      : await selectCustom(env.page, control, wanted, resolved.label, env.signal);
+      : await selectCustom(env.page, control, value, resolved.label, env.signal);
     return { description, element: resolved.element };
   },
 });

@@ -25,6 +25,19 @@ test.describe('select_option with several options', () => {
     expect(result.description).toBe(`Selected exactly "Tuesday", "Thursday" in [${days}] listbox "Delivery days" (before: "Monday")`);
   });
 
+  test('a tag picker ends with exactly the chips given: the missing ones picked, the others removed', async ({ harness, page }) => {
+    const labels = harness.ref('combobox', 'Labels');
+    const result = await harness.ok('select_option', { target: labels, value: ['bug', 'Help wanted'] });
+    expect(result.description).toBe(`Selected exactly "bug", "help wanted" in [${labels}] combobox "Labels" (before: "bug", "docs")`);
+    await expect(page.locator('#labels-result')).toHaveText('Labels: bug, help wanted');
+    // One text is the whole set too, as on a <select multiple>.
+    await harness.ok('select_option', { target: labels, value: 'security' });
+    await expect(page.locator('#labels-result')).toHaveText('Labels: security');
+    const missing = await harness.act('select_option', { target: labels, value: ['docs', 'wontfix'] }, { timeoutMs: 20_000 });
+    expect(missing).toMatchObject({ success: false, infra: false });
+    expect(missing.error).toBe(`No option "wontfix" in [${labels}] combobox "Labels"; its options are "bug", "feature", "good first issue", "help wanted" (it now holds "security", "docs")`);
+  });
+
   test('several options on a single-choice select is refused at once', async ({ harness, page }) => {
     const result = await harness.act('select_option', { target: 'Country', value: ['France', 'Spain'] });
     expect(result).toMatchObject({ success: false, infra: false });
