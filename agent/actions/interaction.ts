@@ -8,7 +8,7 @@ import { ActionError, defineAction } from './types';
 export const click = defineAction({
   name: 'click',
   description: 'Click an element (link, button, tab…).',
-  verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it); a text that is plain text while a link or button has it is refused, naming that control.',
+  verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),

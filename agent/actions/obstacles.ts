@@ -7,8 +7,18 @@ import { FAIL_FAST_MS } from './limits';
  * and is self-contained (Playwright serialises it); undefined = nothing to say.
  */
 
+export interface Cover {
+  /** Which element covers it and what it is part of, with its buttons. */
+  text: string;
+  /**
+   * A dialog, or something with buttons or links of its own, stays until someone closes it; a bare layer (a
+   * loading veil) usually goes by itself.
+   */
+  lasting: boolean;
+}
+
 /** The element on top of this one's centre, when it is not this one or inside it. */
-export function describeCover(locator: Locator): Promise<string | undefined> {
+export function describeCover(locator: Locator): Promise<Cover | undefined> {
   return locator.evaluate(coverInPage, undefined, { timeout: FAIL_FAST_MS }).catch(() => undefined);
 }
 
@@ -48,7 +58,7 @@ export async function findControlForText(locator: Locator, text: string, control
   }
 }
 
-function coverInPage(el: Element): string | undefined {
+function coverInPage(el: Element): { text: string; lasting: boolean } | undefined {
   const nameOf = (node: Element) =>
     (node.getAttribute('aria-label') ||
       (node.getAttribute('aria-labelledby') ?? '').split(/\s+/).map(id => (id ? (document.getElementById(id)?.textContent ?? '') : '')).join(' ') ||
@@ -78,7 +88,11 @@ function coverInPage(el: Element): string | undefined {
   const choices = buttons.length ? ` (its buttons: ${buttons.map(b => JSON.stringify(b)).join(', ')})` : '';
   // A backdrop holding the dialog is named itself; a part of the dialog is named as the dialog.
   const shownTag = dialog && !hit.contains(dialog) ? tagOf(dialog) : tagOf(hit);
-  return `another element (${shownTag}, part of ${what}) is covering it — close the dialog or overlay first${choices}`;
+  const shown = (node: Element) => node.getBoundingClientRect().width > 0 && getComputedStyle(node).visibility !== 'hidden';
+  // A modal dialog anywhere is what the backdrop on top belongs to.
+  const openDialog = [...document.querySelectorAll('dialog:modal, [aria-modal=true]')].some(shown);
+  const controls = holder.querySelector('button, [role=button], a[href], input, select, textarea') !== null;
+  return { text: `another element (${shownTag}, part of ${what}) is covering it — close the dialog or overlay first${choices}`, lasting: Boolean(dialog) || openDialog || controls };
 }
 
 function hiddenPlaceInPage(el: Element): string | undefined {

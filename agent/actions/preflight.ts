@@ -27,7 +27,9 @@ export async function ensurePointerReady(locator: Locator, label: string, verb: 
     const reason = lastReason(log);
     // Anything else (still animating, slow page) gets the action's full wait.
     if (!reason) return;
-    throw new ActionError(`Cannot ${verb} ${label}: ${await explain(locator, reason)}`);
+    const why = await explain(locator, reason);
+    if (why === undefined) return;
+    throw new ActionError(`Cannot ${verb} ${label}: ${why}`);
   }
 }
 
@@ -68,8 +70,13 @@ function lastReason(log: string): Reason | undefined {
   return latest?.reason;
 }
 
-async function explain(locator: Locator, reason: Reason): Promise<string> {
-  if (reason === 'covered') return (await describeCover(locator)) ?? 'another element is covering it — close the dialog or overlay first';
+/** Why the element cannot be used, or undefined when the obstacle is likely to go by itself (a loading veil). */
+async function explain(locator: Locator, reason: Reason): Promise<string | undefined> {
+  if (reason === 'covered') {
+    const cover = await describeCover(locator);
+    // Nothing on top any more, or a veil that lifts by itself: the action's own wait will see it through.
+    return cover?.lasting ? cover.text : undefined;
+  }
   if (reason === 'disabled') return 'it is disabled — fill in what it depends on first, or wait until the page enables it';
   return `it is not visible — ${(await describeHiddenPlace(locator)) ?? 'open the menu, tab or section that holds it, or scroll to it'}`;
 }

@@ -60,6 +60,12 @@ test.describe('fail fast where the page already tells', () => {
     await expect(page.locator('#result')).toHaveText('CSV exported');
   });
 
+  test('a loading veil over a button is waited out: it goes by itself', async ({ harness, page }) => {
+    await harness.ok('click', { target: 'Reload data' });
+    await harness.ok('click', { target: 'button "Save"' });
+    await expect(page.locator('#result')).toHaveText('Saved');
+  });
+
   test('an option that is not there is said within the budget', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/native-select` });
     const result = await harness.act('select_option', { target: 'Shipping method', value: 'Teleport' }, BUDGET);
