@@ -56,7 +56,6 @@ async function selectedIndexes(options: Locator): Promise<Set<number>> {
   return new Set(states.flatMap((on, index) => (on ? [index] : [])));
 }
 
-
 /** A bound on removals, so a picker that grows a chip back cannot keep us here. */
 const MAX_CHIPS = 50;
 
