@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeLocator } from '../task/locator-schema';
 import { applyPattern, coerceValue, VALUE_TYPES, type ValueType } from './coerce';
 import { emptyReadMessage, readRaw } from './read-element';
-import { resolveTarget, TargetArg } from './target';
+import { REF_PATTERN, resolveTarget, TargetArg } from './target';
 import { ActionError, defineAction, type ActionEnv } from './types';
 
 export const extract = defineAction({
@@ -43,7 +43,7 @@ export const extract = defineAction({
     const nothing = values.every(v => v === null);
     if (empty && nothing && missing !== 'null') throw new ActionError(empty);
     const value = all ? values : values[0];
-    const provenance = where(describeLocator(resolved.element), typeof target === 'string' && /^(?:f\d+)?e\d+$/.test(target) ? target : undefined);
+    const provenance = where(describeLocator(resolved.element), typeof target === 'string' && REF_PATTERN.test(target) ? target : undefined);
     const emptyNote = empty ? ` (${all && !nothing ? `${values.filter(v => v === null).length} of ${values.length} empty → null` : 'empty → null'})` : '';
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value);
     return { description: `${field} = ${shown}${emptyNote} (from ${resolved.label})`, element: resolved.element, effects: { extracted: { field, value, provenance } } };
