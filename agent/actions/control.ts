@@ -5,7 +5,9 @@ const Data = z.record(z.string(), z.unknown());
 
 export const done = defineAction({
   name: 'done',
+  productive: true,
   description: 'Finish with every output field (null if not on the page) and any judgment asked for.',
+  verifies: 'Nothing on the page: the task\'s required fields and artifacts are checked when the sample is finalised.',
   schema: z.object({
     extracted: Data.describe('Fields not already read with extract'),
     judgment: Data.optional().describe('The judgment object'),
@@ -19,6 +21,7 @@ export const done = defineAction({
 export const fail = defineAction({
   name: 'fail',
   description: 'Give up on this sample, saying why (page missing, access denied).',
+  verifies: 'Nothing: records the reason.',
   schema: z.object({ reason: z.string().min(1).describe('Why') }),
   async handle({ reason }) {
     return { description: `Failed: ${reason}`, effects: { terminal: { kind: 'fail', reason } } };
@@ -27,7 +30,9 @@ export const fail = defineAction({
 
 export const saveProgress = defineAction({
   name: 'save_progress',
+  productive: true,
   description: 'Checkpoint data without stopping (arrays append, objects merge).',
+  verifies: 'Nothing on the page: merges the data into the checkpoint.',
   schema: z.object({
     data: Data.describe('Data since the last save'),
     note: z.string().optional().describe('e.g. "2 of 5 done"'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { finishOrCancel, waitForDownload } from './download-wait';
 import { DOWNLOAD_TIMEOUT_S, ELEMENT_TIMEOUT_MS, MAX_DOWNLOAD_TIMEOUT_S } from './limits';
+import { ensurePointerReady } from './preflight';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
@@ -9,7 +10,9 @@ const START_TIMEOUT_MS = 15_000;
 
 export const download = defineAction({
   name: 'download',
+  productive: true,
   description: 'Click what starts a download; the file is kept as evidence.',
+  verifies: 'The element is not covered or hidden; the click starts a download within 15 s and it finishes within the budget (else it is cancelled); the file is written and its SHA-256 recorded.',
   schema: z.object({
     target: TargetArg.describe('What starts it'),
     timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`Default ${DOWNLOAD_TIMEOUT_S}`),
@@ -23,6 +26,7 @@ export const download = defineAction({
     const deadline = Date.now() + timeoutMs;
     const pending = waitForDownload(env.context, Math.min(timeoutMs, START_TIMEOUT_MS));
     try {
+      await ensurePointerReady(resolved.locator, resolved.label, 'click');
       await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
       const started = await pending.started;
       const file = await finishOrCancel(started, deadline - Date.now(), budgetSeconds);

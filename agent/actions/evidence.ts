@@ -4,7 +4,9 @@ import { defineAction } from './types';
 
 export const screenshot = defineAction({
   name: 'screenshot',
+  productive: true,
   description: 'Save a screenshot as evidence: the full page, or one element.',
+  verifies: 'The image is written and its SHA-256 recorded.',
   schema: z.object({
     label: z.string().min(1).max(60).describe('Filename label'),
     full_page: z.boolean().optional().describe('Default true'),

@@ -1,62 +1,65 @@
-import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator } from '../task/locator-schema';
 import { applyPattern, coerceValue, VALUE_TYPES, type ValueType } from './coerce';
-import { resolveTarget, TargetArg } from './target';
-import { ActionError, defineAction } from './types';
+import { emptyReadMessage, readRaw } from './read-element';
+import { REF_PATTERN, resolveTarget, TargetArg } from './target';
+import { ActionError, defineAction, type ActionEnv } from './types';
 
 export const extract = defineAction({
   name: 'extract',
-  description: 'Read a field from an element (recorded with its source).',
+  productive: true,
+  description: 'Read a field from an element (recorded with its source); an empty value is an error, not "".',
+  verifies: 'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes).',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     target: TargetArg,
     pattern: z.string().optional().describe('Regex on the text; group 1 (or the match) is the value'),
     type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
-    missing: z.enum(['error', 'null']).optional().describe('"null": an absent element gives null'),
+    exact: z.boolean().optional().describe('Keep the spacing exactly (default: collapsed and trimmed)'),
+    missing: z.enum(['error', 'null']).optional().describe('"null": an absent element or empty value gives null'),
     all: z.boolean().optional().describe('Every match, as a list'),
   }),
-  async handle({ field, target, pattern, type, attribute, missing, all }, env) {
+  async handle({ field, target, pattern, type, attribute, exact, missing, all }, env) {
+    const where = (locator: string, ref?: string) => ({ source: 'dom' as const, url: env.page.url(), locator, ref, step: env.step, at: new Date().toISOString() });
     let resolved;
     try {
       resolved = await resolveTarget(target, env, { allowMany: all });
     } catch (error) {
       // Only an element that is not there is a null field; a tab that is gone is a failure.
       if (missing !== 'null' || (error instanceof ActionError && error.infra)) throw error;
-      const provenance = { source: 'dom' as const, url: env.page.url(), locator: typeof target === 'string' ? target : describeLocator(target), step: env.step, at: new Date().toISOString() };
+      const provenance = where(typeof target === 'string' ? target : describeLocator(target));
       return { description: `${field} = null (element not on the page)`, effects: { extracted: { field, value: null, provenance } } };
     }
     const elements = all ? await resolved.locator.all() : [resolved.locator.first()];
     const values: unknown[] = [];
-    for (const element of elements) values.push(readValue(field, await readRaw(element, attribute), pattern, type));
+    let empty: string | undefined;
+    for (const element of elements) {
+      const raw = await readRaw(element, attribute, Boolean(exact));
+      const value = raw === null ? null : readValue(field, raw, pattern, type, Boolean(exact));
+      if (value === null) empty ??= await emptyReadMessage(element, field, resolved.label, attribute, raw === null);
+      values.push(value);
+    }
+    const nothing = values.every(v => v === null);
+    if (empty && nothing && missing !== 'null') throw new ActionError(empty);
     const value = all ? values : values[0];
-    const provenance = {
-      source: 'dom' as const,
-      url: env.page.url(),
-      locator: describeLocator(resolved.element),
-      ref: typeof target === 'string' && /^(?:f\d+)?e\d+$/.test(target) ? target : undefined,
-      step: env.step,
-      at: new Date().toISOString(),
-    };
+    const provenance = where(describeLocator(resolved.element), typeof target === 'string' && REF_PATTERN.test(target) ? target : undefined);
+    const emptyNote = empty ? ` (${all && !nothing ? `${values.filter(v => v === null).length} of ${values.length} empty → null` : 'empty → null'})` : '';
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value);
-    return { description: `${field} = ${shown} (from ${resolved.label})`, element: resolved.element, effects: { extracted: { field, value, provenance } } };
+    return { description: `${field} = ${shown}${emptyNote} (from ${resolved.label})`, element: resolved.element, effects: { extracted: { field, value, provenance } } };
   },
 });
 
-function readValue(field: string, raw: string, pattern: string | undefined, type: ValueType | undefined): unknown {
+/** The value read, or null when there is nothing (an empty text or attribute is not a value). */
+function readValue(field: string, raw: string, pattern: string | undefined, type: ValueType | undefined, exact: boolean): unknown {
   const matched = pattern ? applyPattern(raw, pattern) : raw;
   if (matched === null) throw new ActionError(`"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/`);
-  const value = coerceValue(matched, type ?? 'string');
-  if (value === null && type && type !== 'string') throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}`);
+  if ((type ?? 'string') === 'string') {
+    const text = exact ? matched : (coerceValue(matched, 'string') as string);
+    return text === '' ? null : text;
+  }
+  if (matched.trim() === '') return null;
+  const value = coerceValue(matched, type!);
+  if (value === null) throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}`);
   return value;
-}
-
-async function readRaw(locator: Locator, attribute?: string): Promise<string> {
-  if (attribute) return (await locator.getAttribute(attribute, { timeout: 5_000 })) ?? '';
-  return locator.evaluate(el => {
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
-    // innerText is empty for content that is not rendered (a closed <details>); the text is still on the page.
-    return (el as HTMLElement).innerText || el.textContent || '';
-  });
 }

@@ -1,17 +1,22 @@
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
-import { resolveTarget, TargetArg } from './target';
-import { defineAction } from './types';
+import { findControlForText } from './obstacles';
+import { ensurePointerReady } from './preflight';
+import { CONTROL, REF_PATTERN, resolveTarget, TargetArg, type ResolvedTarget } from './target';
+import { ActionError, defineAction } from './types';
 
 export const click = defineAction({
   name: 'click',
   description: 'Click an element (link, button, tab…).',
+  verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),
   }),
   async handle({ target, double }, env) {
     const resolved = await resolveTarget(target, env);
+    if (typeof target === 'string' && namesByText(target)) await refusePlainText(resolved, target);
+    await ensurePointerReady(resolved.locator, resolved.label, 'click');
     if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
     else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
     return { description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}`, element: resolved.element };
@@ -21,10 +26,26 @@ export const click = defineAction({
 export const hover = defineAction({
   name: 'hover',
   description: 'Hover over an element (hover menus, tooltips).',
+  verifies: 'Within about a second: the element is visible and not covered.',
   schema: z.object({ target: TargetArg }),
   async handle({ target }, env) {
     const resolved = await resolveTarget(target, env);
+    await ensurePointerReady(resolved.locator, resolved.label, 'hover');
     await resolved.locator.hover({ timeout: ELEMENT_TIMEOUT_MS });
     return { description: `Hovered over ${resolved.label}`, element: resolved.element };
   },
 });
+
+/** The model pointed by visible text, not by a ref or a selector. */
+function namesByText(target: string): boolean {
+  const text = target.trim();
+  return !REF_PATTERN.test(text) && !text.startsWith('[') && !text.startsWith('css=');
+}
+
+/** A word named by its text that is plain text, while a link or button with that text exists elsewhere: the model meant that one. */
+async function refusePlainText(resolved: ResolvedTarget, text: string): Promise<void> {
+  const control = await findControlForText(resolved.locator.first(), text, CONTROL);
+  if (!control) return;
+  const there = control.visible ? 'is visible — click it instead' : `is not visible: ${control.hiddenPlace ?? 'open the part of the page that holds it first'}`;
+  throw new ActionError(`${JSON.stringify(text)} here is plain text (${control.here}), not something to click; the ${control.role} ${JSON.stringify(control.name)} ${there}`);
+}

@@ -1,14 +1,16 @@
-import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
-import { fillSecret } from './secret-fill';
-import { hasSecrets, withSecretsHidden } from './secret-text';
+import { enterValue } from './field-entry';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
 export const type = defineAction({
   name: 'type',
-  description: 'Replace the text of a field.',
+  productive: true,
+  setsValue: true,
+  description: 'Replace the value of a field and check it took; dates, times and numbers as people write them; sliders too.',
+  verifies:
+    'Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input\'s format (an ambiguous 03/04 follows the field\'s hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.',
   schema: z.object({
     target: TargetArg,
     text: z.string().describe('Credentials as {{secret:NAME}}'),
@@ -17,26 +19,15 @@ export const type = defineAction({
   }),
   async handle({ target, text, submit, slowly }, env) {
     const resolved = await resolveTarget(target, env);
-    const { locator } = resolved;
-    await withSecretsHidden(text, env.policy, async value => {
-      if (hasSecrets(text)) {
-        await fillSecret(locator, value, text, { perKey: slowly });
-      } else if (slowly) {
-        await locator.fill('', { timeout: ELEMENT_TIMEOUT_MS });
-        await locator.pressSequentially(value, { delay: 20, timeout: ELEMENT_TIMEOUT_MS + value.length * 50 });
-      } else {
-        await fillValue(locator, value);
-      }
-      if (submit) await locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS });
-    });
-    // `text` still holds the placeholders: this is the only form that reaches the log.
-    return { description: `Typed ${JSON.stringify(text)} into ${resolved.label}${submit ? ' and pressed Enter' : ''}`, element: resolved.element };
+    return { description: await enterValue(resolved, text, { submit, slowly }, env), element: resolved.element };
   },
 });
 
 export const press = defineAction({
   name: 'press',
+  productive: true,
   description: 'Press a key or chord on an element or the page.',
+  verifies: 'The key name is one Playwright knows.',
   schema: z.object({
     key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab", "Control+A"'),
     target: TargetArg.optional().describe('Focused first (default: the page)'),
@@ -51,20 +42,3 @@ export const press = defineAction({
     return { description: `Pressed ${key} on ${resolved.label}`, element: resolved.element };
   },
 });
-
-/** Date inputs only take ISO dates; the model often writes the date the way the page displays it. */
-async function fillValue(locator: Locator, value: string): Promise<void> {
-  const inputType = await locator.evaluate(el => {
-    const control = el instanceof HTMLLabelElement && el.control ? el.control : el;
-    return control instanceof HTMLInputElement ? control.type : '';
-  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
-  const iso = inputType === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value) ? toIsoDate(value) : undefined;
-  await locator.fill(iso ?? value, { timeout: ELEMENT_TIMEOUT_MS });
-}
-
-function toIsoDate(text: string): string | undefined {
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
-  if (us) return `${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}`;
-  const parsed = Date.parse(`${text} UTC`);
-  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
-}

@@ -4,3 +4,7 @@ export const ELEMENT_TIMEOUT_MS = 8_000;
 export const OPTIONS_WAIT_MS = 10_000;
 export const DOWNLOAD_TIMEOUT_S = 30;
 export const MAX_DOWNLOAD_TIMEOUT_S = 300;
+/** How long an action waits on what the page already says (covered, hidden, disabled, read-only) before saying so. */
+export const FAIL_FAST_MS = 800;
+/** Page handlers (input, change) that rewrite or refuse a value run on the event or just after it: read after them. */
+export const HANDLERS_MS = 20;

@@ -8,6 +8,7 @@ const HTTP_URL = /^https?:\/\//i;
 export const goto = defineAction({
   name: 'goto',
   description: "Open a URL in this tab (the task's allowed domains only).",
+  verifies: "The URL is http(s) on the task's allowed domains (a redirect elsewhere is refused); the page loaded — an HTTP error status is a failure.",
   navigates: true,
   schema: z.object({ url: z.string().min(1).describe('Absolute URL') }),
   async handle({ url }, env) {
@@ -35,6 +36,7 @@ export const goto = defineAction({
 export const goBack = defineAction({
   name: 'go_back',
   description: 'Go back one page in this tab.',
+  verifies: 'There was a previous page in this tab; it loaded — an HTTP error status is a failure.',
   navigates: true,
   schema: z.object({}),
   async handle(_args, { page }) {
@@ -51,6 +53,7 @@ export const goBack = defineAction({
 export const refresh = defineAction({
   name: 'refresh',
   description: 'Reload the page (when it is in a bad state).',
+  verifies: 'The page loaded again — an HTTP error status is a failure.',
   navigates: true,
   schema: z.object({}),
   async handle(_args, { page }) {

@@ -1,4 +1,4 @@
-import { OPTIONS_WAIT_MS } from './limits';
+import { FAIL_FAST_MS, OPTIONS_WAIT_MS } from './limits';
 
 export interface OptionInfo {
   index: number;
@@ -25,11 +25,11 @@ export function matchOption<T extends OptionInfo>(options: readonly T[], wanted:
 }
 
 /** A list that has options and stopped changing will not grow the wanted one. */
-const STABLE_MS = 1_000;
+const STABLE_MS = FAIL_FAST_MS;
 
 /**
  * When to stop waiting for an option: an empty or disabled list may still be loading (up to the
- * full wait); a list of options that has not changed for a second is final.
+ * full wait); a list of options that has not changed for about a second is final.
  */
 export class OptionsSettled {
   private readonly deadline = Date.now() + OPTIONS_WAIT_MS;
@@ -49,9 +49,50 @@ export class OptionsSettled {
   }
 }
 
-export function listOptions(labels: readonly string[], max = 15): string {
-  const shown = labels.slice(0, max).map(label => JSON.stringify(label.trim()));
-  return labels.length > max ? `${shown.join(', ')} … (${labels.length} in all)` : shown.join(', ');
+/** A short list is shown whole, in page order; a long one by the options closest to what was asked for. */
+const SHOW_ALL_UP_TO = 10;
+const CLOSEST = 5;
+
+export function missingOptionText(wanted: string, labels: readonly string[], label: string): string {
+  const options = labels.map(l => l.trim()).filter(Boolean);
+  if (options.length <= SHOW_ALL_UP_TO) return `No option ${JSON.stringify(wanted)} in ${label}; its options are ${quoteList(options)}`;
+  return `No option ${JSON.stringify(wanted)} in ${label}; the closest of its ${options.length} options are ${quoteList(closestOptions(options, wanted, CLOSEST))}`;
+}
+
+export function quoteList(items: readonly string[]): string {
+  return items.map(item => JSON.stringify(item.trim())).join(', ');
+}
+
+/** Options ranked by how close they are to the wanted text: containment, shared words, then edit distance. */
+export function closestOptions(labels: readonly string[], wanted: string, max: number): string[] {
+  const want = normalize(wanted);
+  return labels
+    .map((label, index) => ({ label, index, score: similarity(normalize(label), want) }))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, max)
+    .map(o => o.label);
+}
+
+function similarity(option: string, wanted: string): number {
+  if (!option || !wanted) return 0;
+  const contained = option.includes(wanted) || wanted.includes(option) ? 0.8 + 0.2 * (Math.min(option.length, wanted.length) / Math.max(option.length, wanted.length)) : 0;
+  const optionWords = new Set(option.split(' '));
+  const wantedWords = wanted.split(' ');
+  const shared = wantedWords.filter(w => optionWords.has(w)).length / Math.max(wantedWords.length, optionWords.size);
+  const edits = 1 - editDistance(option, wanted) / Math.max(option.length, wanted.length);
+  return Math.max(contained, 0.7 * shared + 0.3 * edits, edits);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 function normalize(text: string): string {

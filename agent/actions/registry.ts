@@ -3,6 +3,7 @@ import { done, fail, saveProgress } from './control';
 import { screenshot } from './evidence';
 import { extract } from './extract';
 import { download } from './download';
+import { drag } from './drag';
 import { click, hover } from './interaction';
 import { press, type } from './keyboard';
 import { expand, find } from './page-state';
@@ -19,7 +20,7 @@ import { wait } from './wait';
 /** Every action the agent can take, in the order the model sees them. */
 const ALL = [
   goto, goBack, refresh, switchTab,
-  click, hover, type, press, scroll, selectOption, check, uncheck, upload,
+  click, hover, drag, type, press, scroll, selectOption, check, uncheck, upload,
   screenshot, download, extract, wait, expand, find,
   saveProgress, done, fail,
 ] as ActionDefinition[];
@@ -32,6 +33,18 @@ export function actionNames(): string[] {
 
 export function getAction(name: string): ActionDefinition | undefined {
   return byName.get(name);
+}
+
+/** The arguments of an action that name an element (target, drag's `to`): what refs are given in. */
+export function elementArguments(name: string): string[] {
+  const action = byName.get(name);
+  if (!action) return [];
+  return Object.entries(action.schema.shape).filter(([, field]) => isTargetSchema(field)).map(([key]) => key);
+}
+
+function isTargetSchema(schema: unknown): boolean {
+  const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  return inner instanceof z.ZodUnion && inner.options.includes(TargetText);
 }
 
 export interface ToolDefinition {
@@ -56,8 +69,7 @@ export function toolDefinitions(names: readonly string[] = actionNames(), extraP
  * would cost every request thousands of tokens, so the model is shown the text form only.
  */
 function showTargetsAsText(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
-  const schema = ctx.zodSchema;
-  if (!(schema instanceof z.ZodUnion) || !schema.options.includes(TargetText)) return;
+  if (!isTargetSchema(ctx.zodSchema)) return;
   const description = ctx.jsonSchema.description;
   for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
   Object.assign(ctx.jsonSchema, { type: 'string', minLength: 1, description: description ?? TargetText.description });

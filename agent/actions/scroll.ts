@@ -6,6 +6,7 @@ import { defineAction } from './types';
 export const scroll = defineAction({
   name: 'scroll',
   description: 'Scroll the page or a container; says whether the end was reached.',
+  verifies: 'Reports where it is (pixels and percent) and whether the end was reached or more content loaded.',
   schema: z.object({
     direction: z.enum(['up', 'down']).describe('Which way'),
     amount: z.number().positive().max(50).optional().describe('Screen heights (default 1; 50 = to the end)'),

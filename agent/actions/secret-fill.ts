@@ -22,6 +22,34 @@ export async function fillSecret(locator: Locator, value: string, placeholder: s
   }
 }
 
+/**
+ * Whether the field holds exactly the secret, asked of the page without the value crossing either way in a
+ * recorded call: the page fetches it through the same one-time handoff and answers yes or no.
+ */
+export async function fieldHoldsSecret(locator: Locator, value: string): Promise<boolean> {
+  const handoff = await handoffFor(locator.page());
+  const token = handoff.offer(value);
+  try {
+    return await locator.evaluate(compareWithBinding, { binding: handoff.binding, token }, { timeout: ELEMENT_TIMEOUT_MS });
+  } finally {
+    handoff.withdraw(token);
+  }
+}
+
+/** Runs in the page. Reads the field through the native getter: the trace mask only answers snapshots. */
+async function compareWithBinding(element: Element, args: { binding: string; token: string }): Promise<boolean> {
+  const win = element.ownerDocument.defaultView as (Window & Record<string, unknown>) | null;
+  const fetchValue = win?.[args.binding] as ((token: string) => Promise<string | null>) | undefined;
+  if (typeof fetchValue !== 'function') return false;
+  const expected = await fetchValue(args.token);
+  const control = element instanceof HTMLLabelElement && element.control ? element.control : element;
+  if (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) {
+    const proto = control instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+    return Object.getOwnPropertyDescriptor(proto, 'value')?.get?.call(control) === expected;
+  }
+  return (control as HTMLElement).innerText === expected;
+}
+
 interface Handoff {
   binding: string;
   offer(value: string): string;

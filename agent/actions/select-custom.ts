@@ -1,68 +1,64 @@
 import type { Locator, Page } from '@playwright/test';
-import { ELEMENT_TIMEOUT_MS } from './limits';
-import { listOptions, OptionsSettled } from './option-match';
+import { chipNames, eachOf, missingOption, openPopup, popupScope, readControl, waitForOption, type ControlInfo } from './custom-options';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
+import { quoteList } from './option-match';
+import { selectSeveral } from './select-several';
 import { ActionError } from './types';
-
-interface ControlInfo {
-  role: string | null;
-  expanded: string | null;
-  popupId: string | null;
-  editable: boolean;
-}
-
-const POLL_MS = 150;
 
 /**
  * An ARIA combobox or listbox: open it (or type into it, when it is a text field), wait for the options
- * to appear, click the wanted one. Suggestion lists without ARIA roles are matched by their visible text.
+ * to appear, click the wanted one and check it was taken. Suggestion lists without ARIA roles are matched
+ * by their visible text. Several options, or a tag picker that already holds chips, are set as a whole
+ * (select-several).
  */
-export async function selectCustom(page: Page, control: Locator, wanted: string, label: string, signal: AbortSignal): Promise<string> {
+export async function selectCustom(page: Page, target: Locator, value: string | readonly string[], targetLabel: string, signal: AbortSignal): Promise<string> {
+  const wanted = typeof value === 'string' ? [value] : value;
+  const { control, label } = await listOfOption(target, targetLabel);
   const info = await readControl(control);
-  if (info.editable) await control.fill(wanted, { timeout: ELEMENT_TIMEOUT_MS });
-  else if (info.role !== 'listbox' && info.role !== 'option' && info.expanded !== 'true') await control.click({ timeout: ELEMENT_TIMEOUT_MS });
-  if (info.role === 'option') return `Selected ${label}`;
-  const scope = info.popupId ? page.locator(`[id="${info.popupId.replace(/["\\]/g, '\\$&')}"]`) : info.role === 'listbox' ? control : page;
-  const option = await waitForOption(scope, page, wanted, info.editable, signal);
-  if (!option) throw new ActionError(await missingOption(scope, wanted, label));
-  const chosen = ((await option.textContent({ timeout: 2_000 })) ?? wanted).trim();
+  // What a control that holds several choices ends with is the whole selection, one option or many.
+  const holdsSeveral = info.multiselectable || (info.editable && (typeof value !== 'string' || (await chipNames(control)).length > 0));
+  if (wanted.length > 1 || holdsSeveral) return selectSeveral(page, control, info, wanted, label, signal);
+  const [one] = wanted as [string];
+  if (info.editable) await control.fill(one, { timeout: ELEMENT_TIMEOUT_MS });
+  else if (info.role !== 'listbox' && info.expanded !== 'true') await openPopup(control, label);
+  const scope = popupScope(page, control, info);
+  const option = await waitForOption(scope, page, one, info.editable, signal);
+  if (!option) throw new ActionError(await missingOption(scope, one, label));
+  const chosen = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? one).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });
-  return `Selected ${JSON.stringify(chosen)} in ${label}`;
-}
-
-async function waitForOption(scope: Page | Locator, page: Page, wanted: string, typed: boolean, signal: AbortSignal): Promise<Locator | undefined> {
-  const candidates = [
-    scope.getByRole('option', { name: wanted, exact: true }),
-    scope.getByRole('option', { name: wanted }),
-    // Suggestions that are plain divs: only after typing, where the text cannot be the field itself.
-    ...(typed ? [page.getByText(wanted, { exact: true })] : []),
-  ].map(locator => locator.filter({ visible: true }));
-  const settled = new OptionsSettled();
-  for (;;) {
-    for (const candidate of candidates) if ((await candidate.count()) === 1) return candidate;
-    const shown = await scope.getByRole('option').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
-    if (settled.isOver(shown) || signal.aborted) return undefined;
-    await new Promise(resolve => setTimeout(resolve, POLL_MS));
+  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  const shown = await shownChoice(control, info, option, chosen);
+  if (shown.choice === undefined) {
+    throw new ActionError(`Clicked option ${JSON.stringify(chosen)} in ${label}, but it does not show as chosen (${shown.instead}) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
   }
+  return `Selected ${JSON.stringify(chosen)} in ${label}${shown.choice === chosen ? '' : ` — it now shows ${JSON.stringify(shown.choice)}`}`;
 }
 
-async function missingOption(scope: Page | Locator, wanted: string, label: string): Promise<string> {
-  const visible = await scope.getByRole('option').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
-  if (!visible.length) return `No options appeared for ${label} — look at the page state for how this field opens, or type into it`;
-  return `No option ${JSON.stringify(wanted)} (or several partial matches) in ${label}; the options are ${listOptions(visible)}`;
+/** An option named as the target is chosen in its own list box. */
+async function listOfOption(target: Locator, label: string): Promise<{ control: Locator; label: string }> {
+  const isOption = await target.evaluate(el => el.getAttribute('role') === 'option', undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  if (!isOption) return { control: target, label };
+  const list = target.locator('xpath=ancestor::*[@role="listbox"][1]');
+  if ((await list.count()) === 0) throw new ActionError(`${label} is an option outside any list box — click it instead`);
+  return { control: list, label: `the list of ${label}` };
 }
 
-function readControl(control: Locator): Promise<ControlInfo> {
-  return control.evaluate(
-    target => {
-      const el = target instanceof HTMLLabelElement && target.control ? target.control : target;
-      return {
-        role: el.getAttribute('role'),
-        expanded: el.getAttribute('aria-expanded'),
-        popupId: el.getAttribute('aria-controls') || el.getAttribute('aria-owns'),
-        editable: el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || (el as HTMLElement).isContentEditable,
-      };
-    },
-    undefined,
-    { timeout: ELEMENT_TIMEOUT_MS },
-  );
+/**
+ * The choice as the page shows it now: the option marked selected, or the control showing its text. A list box
+ * shows every option's text, so only its marks count there.
+ */
+async function shownChoice(control: Locator, info: ControlInfo, option: Locator, chosen: string): Promise<{ choice?: string; instead: string }> {
+  const marked = await option.evaluate(el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-checked') === 'true', undefined, { timeout: 1_000 }).catch(() => false);
+  if (marked) return { choice: chosen, instead: '' };
+  if (info.role === 'listbox') {
+    const selected = await eachOf(control.locator('[role=option][aria-selected=true], [role=option][aria-checked=true]'), el => (el as HTMLElement).innerText.trim());
+    return { instead: selected.length ? `${quoteList(selected)} ${selected.length === 1 ? 'is' : 'are'} selected` : 'nothing is marked selected' };
+  }
+  const shown = (await readControl(control).catch(() => undefined))?.shown ?? '';
+  const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (shown && normal(shown).includes(normal(chosen))) return { choice: shown.replace(/\s+/g, ' ').trim(), instead: '' };
+  // A tag picker clears its text and shows the choice as a chip.
+  if (info.editable && (await chipNames(control).catch(() => [])).some(name => normal(name) === normal(chosen))) return { choice: chosen, instead: '' };
+  return { instead: `the control shows ${JSON.stringify(shown.slice(0, 80))}` };
 }
+

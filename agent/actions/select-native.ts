@@ -1,38 +1,55 @@
 import type { Locator } from '@playwright/test';
-import { ELEMENT_TIMEOUT_MS } from './limits';
-import { listOptions, matchOption, OptionsSettled, type OptionInfo } from './option-match';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
+import { matchOption, missingOptionText, OptionsSettled, quoteList, type OptionInfo } from './option-match';
 import { ActionError } from './types';
 
 interface SelectState {
   disabled: boolean;
-  options: OptionInfo[];
+  multiple: boolean;
+  options: Array<OptionInfo & { selected: boolean }>;
 }
 
 const POLL_MS = 150;
 
 /**
  * A native <select>. A dependent select (country → state) is disabled or empty until its options arrive,
- * so the wanted option is awaited, bounded, before choosing it.
+ * so the wanted options are awaited, bounded, before choosing them; a multiple select ends with exactly the
+ * wanted set, and what the select shows afterwards is checked.
  */
-export async function selectNative(locator: Locator, wanted: string, label: string, signal: AbortSignal): Promise<string> {
+export async function selectNative(locator: Locator, wanted: readonly string[], label: string, signal: AbortSignal): Promise<string> {
   const settled = new OptionsSettled();
   for (;;) {
     const state = await readSelect(locator);
-    const match = matchOption(state.options, wanted);
-    if (match && !state.disabled) {
-      await locator.selectOption({ index: match.index }, { timeout: ELEMENT_TIMEOUT_MS });
-      return `Selected ${JSON.stringify(match.label.trim())}${match.value !== match.label ? ` (value ${JSON.stringify(match.value)})` : ''} in ${label}`;
+    const matches = wanted.map(w => matchOption(state.options, w));
+    if (!state.disabled && matches.every(m => m !== undefined)) {
+      if (wanted.length > 1 && !state.multiple) throw new ActionError(`${label} takes one option, not ${wanted.length} — choose one of ${quoteList(wanted)}`);
+      const chosen = matches as OptionInfo[];
+      await locator.selectOption(chosen.map(m => ({ index: m.index })), { timeout: ELEMENT_TIMEOUT_MS });
+      return verifySelection(locator, state, chosen, label);
     }
     const loaded = state.disabled ? [] : state.options.filter(o => o.value !== '').map(o => o.label);
-    if (settled.isOver(loaded) || signal.aborted) throw new ActionError(missingOption(state, wanted, label));
+    if (settled.isOver(loaded) || signal.aborted) {
+      const missing = wanted[matches.findIndex(m => m === undefined)];
+      throw new ActionError(state.disabled ? `${label} is disabled (options: ${quoteList(state.options.map(o => o.label))}) — choose the field it depends on first` : missingOptionText(missing ?? wanted[0]!, state.options.map(o => o.label), label));
+    }
     await new Promise(resolve => setTimeout(resolve, POLL_MS));
   }
 }
 
-function missingOption(state: SelectState, wanted: string, label: string): string {
-  const labels = state.options.map(o => o.label);
-  if (state.disabled) return `${label} is disabled (options: ${listOptions(labels)}) — choose the field it depends on first`;
-  return `No option ${JSON.stringify(wanted)} in ${label}; its options are ${listOptions(labels)}`;
+async function verifySelection(locator: Locator, before: SelectState, chosen: readonly OptionInfo[], label: string): Promise<string> {
+  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  const after = await readSelect(locator);
+  const nowSelected = after.options.filter(o => o.selected);
+  const wantedIndexes = new Set(chosen.map(o => o.index));
+  const exact = nowSelected.length === wantedIndexes.size && nowSelected.every(o => wantedIndexes.has(o.index));
+  const shown = quoteList(nowSelected.map(o => o.label)) || 'nothing';
+  if (!exact) throw new ActionError(`Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but it now shows ${shown} selected — the page changed the choice; look for a message near it`);
+  if (!before.multiple) {
+    const [option] = chosen as [OptionInfo];
+    return `Selected ${JSON.stringify(option.label.trim())}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ''} in ${label}`;
+  }
+  const was = before.options.filter(o => o.selected).map(o => o.label);
+  return `Selected exactly ${shown} in ${label} (before: ${quoteList(was) || 'nothing'})`;
 }
 
 export async function isNativeSelect(locator: Locator): Promise<boolean> {
@@ -44,7 +61,8 @@ function readSelect(locator: Locator): Promise<SelectState> {
     const select = (el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLSelectElement;
     return {
       disabled: select.disabled,
-      options: [...select.options].map((o, index) => ({ index, value: o.value, label: o.label || o.textContent || '' })),
+      multiple: select.multiple,
+      options: [...select.options].map((o, index) => ({ index, value: o.value, label: o.label || o.textContent || '', selected: o.selected })),
     };
   }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
 }

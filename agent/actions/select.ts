@@ -4,18 +4,25 @@ import { isNativeSelect, selectNative } from './select-native';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
+const OptionText = z.string().min(1);
+
 export const selectOption = defineAction({
   name: 'select_option',
-  description: 'Choose an option in a select, combobox or listbox (opened for you).',
+  productive: true,
+  setsValue: true,
+  description: 'Choose an option in a select, combobox, listbox or tag picker (opened for you); a list sets a multi-select to exactly those.',
+  verifies:
+    'The options exist (waits briefly for dependent ones; a missing one is an error listing the closest options); several options only on a multi-select or tag picker. Afterwards exactly the wanted options are selected (a tag picker\'s other chips removed by their remove buttons), or the control shows the chosen one.',
   schema: z.object({
     target: TargetArg.describe('The dropdown'),
-    value: z.string().min(1).describe('Option text (or value)'),
+    value: z.union([OptionText, z.array(OptionText).min(1).max(50)]).describe('Option text (or value); a list for several'),
   }),
   async handle({ target, value }, env) {
+    const wanted = typeof value === 'string' ? [value] : value;
     const resolved = await resolveTarget(target, env);
     const control = resolved.locator.first();
     const description = (await isNativeSelect(control))
-      ? await selectNative(control, value, resolved.label, env.signal)
+      ? await selectNative(control, wanted, resolved.label, env.signal)
       : await selectCustom(env.page, control, value, resolved.label, env.signal);
     return { description, element: resolved.element };
   },

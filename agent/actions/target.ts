@@ -151,7 +151,7 @@ async function countOrZero(locator: Locator): Promise<number> {
   }
 }
 
-const CONTROL = 'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
+export const CONTROL = 'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
 
 /** "Load more" is a heading, a breadcrumb and a button: when only one match is something to act on, it is meant. */
 async function soleControlAmong(matches: Locator): Promise<number | undefined> {

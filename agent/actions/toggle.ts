@@ -1,21 +1,27 @@
-import type { Locator } from '@playwright/test';
 import { z } from 'zod';
+import { readControlState } from './control-state';
 import { ELEMENT_TIMEOUT_MS } from './limits';
+import { ensurePointerReady } from './preflight';
+import { stateAfterHandlers } from './shown-value';
 import { resolveTarget, TargetArg } from './target';
-import { defineAction, type ActionEnv, type HandlerOutput } from './types';
+import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
 
 const ToggleArgs = z.object({ target: TargetArg.describe('Checkbox, radio or switch') });
 
 export const check = defineAction({
   name: 'check',
+  productive: true,
   description: 'Tick a checkbox, switch or radio (no change if already on).',
+  verifies: 'It is a checkbox, radio button or switch, enabled and not covered; afterwards it is on (a page that springs it back is a failure).',
   schema: ToggleArgs,
   handle: ({ target }, env) => setChecked(target, true, env),
 });
 
 export const uncheck = defineAction({
   name: 'uncheck',
+  productive: true,
   description: 'Clear a checkbox or switch (no change if already off).',
+  verifies: 'It is a checkbox or switch (a radio button is cleared by checking another), enabled and not covered; afterwards it is off.',
   schema: ToggleArgs,
   handle: ({ target }, env) => setChecked(target, false, env),
 });
@@ -23,12 +29,18 @@ export const uncheck = defineAction({
 async function setChecked(target: TargetArg, wanted: boolean, env: ActionEnv): Promise<HandlerOutput> {
   const resolved = await resolveTarget(target, env);
   const locator = resolved.locator.first();
-  const before = await isChecked(locator);
-  if (before !== wanted) await locator.setChecked(wanted, { timeout: ELEMENT_TIMEOUT_MS });
-  const verb = wanted ? 'Checked' : 'Unchecked';
-  return { description: before === wanted ? `${resolved.label} was already ${wanted ? 'checked' : 'unchecked'}` : `${verb} ${resolved.label}`, element: resolved.element };
-}
-
-async function isChecked(locator: Locator): Promise<boolean> {
-  return locator.isChecked({ timeout: ELEMENT_TIMEOUT_MS });
+  const state = wanted ? 'checked' : 'unchecked';
+  const before = await readControlState(locator);
+  if (before.checked === undefined) throw new ActionError(`${resolved.label} is not a checkbox, radio button or switch (it is ${before.role || before.tag}) — click it, or target the box itself`);
+  if (before.checked === wanted) return { description: `${resolved.label} was already ${state}`, element: resolved.element };
+  if (!wanted && before.inputType === 'radio') throw new ActionError(`${resolved.label} is a radio button: it is cleared by checking another option of its group`);
+  if (before.disabled) throw new ActionError(`Cannot ${wanted ? 'check' : 'uncheck'} ${resolved.label}: it is disabled — fill in what it depends on first`);
+  await ensurePointerReady(locator, resolved.label, 'click');
+  await locator.setChecked(wanted, { timeout: ELEMENT_TIMEOUT_MS }).catch(error => {
+    // Playwright clicked and saw no change: the page refused it (our check below says so in the model's terms).
+    if (!/did not change its state/.test(error instanceof Error ? error.message : String(error))) throw error;
+  });
+  const after = await stateAfterHandlers(locator);
+  if (after.checked !== wanted) throw new ActionError(`Clicked ${resolved.label} but it is still ${after.checked ? 'checked' : 'unchecked'} — the page refused the change; look for a message or a condition near it`);
+  return { description: `${wanted ? 'Checked' : 'Unchecked'} ${resolved.label}`, element: resolved.element };
 }

@@ -79,6 +79,8 @@ export interface ActionResult {
   httpStatus?: number;
   /** The element acted on, as a semantic locator (recorded for recipe compilation). */
   element?: SemanticLocator;
+  /** Elements named by other arguments (drag's `to`), by argument name, recorded like `element`. */
+  argElements?: Record<string, SemanticLocator>;
   effects?: ActionEffects;
 }
 
@@ -87,7 +89,13 @@ export type HandlerOutput = Omit<ActionResult, 'success'> & { success?: boolean 
 export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
+  /** What the action checks before and after acting (listed in docs/actions.md): the model may rely on it. */
+  verifies: string;
   schema: S;
+  /** Its effect is the point of a task (data, evidence, input), not only getting somewhere: recipe pruning keeps it. */
+  productive?: boolean;
+  /** It sets a control's whole value: a later one on the same control replaces it (recipe pruning keeps the last). */
+  setsValue?: boolean;
   /** Actions that may load a new document: the dispatcher waits for the page to settle afterwards. */
   navigates?: boolean;
   /** Only changes what the next page state shows (expand, find): never touches the page, never replayed by a recipe. */

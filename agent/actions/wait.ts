@@ -8,6 +8,7 @@ const MAX_WAIT_S = 30;
 export const wait = defineAction({
   name: 'wait',
   description: 'Wait for an element, a text, network idle, or some seconds.',
+  verifies: 'The element or text became visible in time (a busy network is reported, not a failure).',
   schema: z.object({
     target: TargetArg.optional().describe('Until visible'),
     text: z.string().optional().describe('Until visible'),

@@ -100,6 +100,8 @@ export const ActionLogEntry = z.object({
   element: z.string().optional(),
   /** The element acted on as a structured semantic locator ({role,name} | {label} | {text} | …): what a recipe replays. */
   locator: z.record(z.string(), z.unknown()).optional(),
+  /** Elements named by other arguments (drag's `to`), by argument name, as semantic locators. */
+  arg_locators: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   url_before: z.string().optional(),
   url_after: z.string().optional(),
   duration_ms: z.number().nonnegative(),

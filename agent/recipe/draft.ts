@@ -1,4 +1,5 @@
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
+import { elementArguments } from '../actions/registry';
 import { REF_PATTERN } from '../actions/target';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
@@ -86,8 +87,12 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
 
 function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[], extracted: SourceRun['extracted']): DraftStep {
   const { target: rawTarget, ...rest } = entry.action.args;
-  const args = templateDeep(rest, row);
+  const args = templateDeep({ ...rest, ...recordedArgElements(entry) }, row);
   const step: DraftStep = { action: entry.action.name, args, from: describeEntry(entry) };
+  const stale = elementArguments(entry.action.name)
+    .map(arg => [arg, args[arg]] as const)
+    .find(([, value]) => typeof value === 'string' && REF_PATTERN.test(value.trim()));
+  if (stale) throw new Error(`${step.from}: its ${stale[0]} was a ref (${JSON.stringify(stale[1])}) with no element recorded, so it cannot be replayed`);
   const recorded = recordedTarget(entry, rawTarget);
   if (recorded) step.target = templateDeep(recorded, row);
   else if (rawTarget !== undefined) throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
@@ -128,6 +133,16 @@ function sameAddress(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Other element arguments (drag's `to`) as recorded at action time, in place of the refs the model gave. */
+function recordedArgElements(entry: ActionLogEntry): Record<string, SemanticLocator> {
+  const recorded: Record<string, SemanticLocator> = {};
+  for (const [arg, locator] of Object.entries(entry.arg_locators ?? {})) {
+    const parsed = SemanticLocator.safeParse(locator);
+    if (parsed.success) recorded[arg] = parsed.data;
+  }
+  return recorded;
 }
 
 /** Refs die with their snapshot: the structured locator recorded at action time is what replays. */

@@ -12,11 +12,12 @@ export interface Pruned {
   dropped: Array<{ entry: ActionLogEntry; why: string }>;
 }
 
-/** Actions whose effect is the point of the task (data, evidence, input); everything else only gets there. */
-const PRODUCTIVE = new Set(['extract', 'screenshot', 'download', 'upload', 'type', 'select_option', 'check', 'uncheck', 'press', 'done', 'save_progress']);
 const NEVER_REPLAYED = new Set(['fail']);
 const UNDOES: Record<string, string> = { check: 'uncheck', uncheck: 'check' };
-const LAST_WINS = new Set(['type', 'select_option']);
+
+/** Actions whose effect is the point of the task (data, evidence, input); everything else only gets there. */
+const isProductive = (name: string) => getAction(name)?.productive === true;
+const setsValue = (name: string) => getAction(name)?.setsValue === true;
 
 export function pruneLog(log: readonly ActionLogEntry[], extracted: Readonly<Record<string, ExtractedField>>, level: PruneLevel): Pruned {
   const dropped: Pruned['dropped'] = [];
@@ -53,7 +54,7 @@ const targetKey = (entry: ActionLogEntry) => JSON.stringify(entry.locator ?? ent
 /** Typing into a field twice: the last text is the one the form was sent with. */
 function dropOverwrittenInput(entries: ActionLogEntry[], drop: (e: ActionLogEntry, why: string) => void): ActionLogEntry[] {
   return entries.filter((entry, i) => {
-    if (!LAST_WINS.has(entry.action.name)) return true;
+    if (!setsValue(entry.action.name)) return true;
     const later = entries.slice(i + 1);
     const next = later.find(e => e.action.name === entry.action.name && targetKey(e) === targetKey(entry));
     if (!next) return true;
@@ -72,7 +73,7 @@ function dropUndone(entries: ActionLogEntry[], drop: (e: ActionLogEntry, why: st
     const undo = UNDOES[entry.action.name];
     if (!undo) continue;
     const j = out.findIndex((e, k) => k > i && e.action.name === undo && targetKey(e) === targetKey(entry));
-    if (j < 0 || out.slice(i + 1, j).some(e => PRODUCTIVE.has(e.action.name))) continue;
+    if (j < 0 || out.slice(i + 1, j).some(e => isProductive(e.action.name))) continue;
     drop(entry, `undone by ${undo}`);
     drop(out[j]!, `undoes ${entry.action.name}`);
     out.splice(j, 1);
@@ -114,10 +115,10 @@ function dropDetours(entries: ActionLogEntry[], drop: (e: ActionLogEntry, why: s
     changed = false;
     for (let i = 0; i < out.length && !changed; i++) {
       const start = out[i]!;
-      if (PRODUCTIVE.has(start.action.name) || start.url_before === start.url_after) continue;
+      if (isProductive(start.action.name) || start.url_before === start.url_after) continue;
       for (let j = i; j < out.length; j++) {
         const entry = out[j]!;
-        if (PRODUCTIVE.has(entry.action.name)) break;
+        if (isProductive(entry.action.name)) break;
         if (entry.url_after === start.url_before) {
           for (const e of out.slice(i, j + 1)) drop(e, 'a detour that came back to where it started');
           out = [...out.slice(0, i), ...out.slice(j + 1)];

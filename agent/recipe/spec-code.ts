@@ -77,6 +77,12 @@ function stepCode(step: RecipeStep, number: number, task: TaskSpec): string[] {
     case 'hover':
       lines.push(`await (${element}).hover();`);
       break;
+    case 'drag': {
+      const to = SemanticLocator.safeParse(args.to);
+      const onto = to.success ? locatorCode(to.data) : `[tab.getByText(${str(String(args.to))})]`;
+      lines.push(`await (${element}).dragTo(await one(${onto}));`);
+      break;
+    }
     case 'type':
       lines.push(args.slowly ? `await (${element}).pressSequentially(${str(String(args.text))});` : `await (${element}).fill(${str(String(args.text))});`);
       if (args.submit) lines.push(`await (${element}).press('Enter');`);
@@ -88,7 +94,7 @@ function stepCode(step: RecipeStep, number: number, task: TaskSpec): string[] {
       lines.push(`await tab.mouse.wheel(0, ${args.direction === 'up' ? '-' : ''}${Number(args.amount ?? 1)} * (tab.viewportSize()?.height ?? 900));`);
       break;
     case 'select_option':
-      lines.push(`await (${element}).selectOption(${str(String(args.value))});`);
+      lines.push(`await (${element}).selectOption(${Array.isArray(args.value) ? `[${args.value.map(v => str(String(v))).join(', ')}]` : str(String(args.value))});`);
       break;
     case 'check':
     case 'uncheck':
@@ -149,6 +155,7 @@ function readOptions(args: Record<string, unknown>): string {
   if (typeof args.pattern === 'string') parts.push(`pattern: new RegExp(${q(args.pattern)}, 'is')`);
   for (const key of ['type', 'attribute', 'missing'] as const) if (typeof args[key] === 'string') parts.push(`${key}: ${q(args[key] as string)}`);
   if (args.all) parts.push('all: true');
+  if (args.exact) parts.push('exact: true');
   return `{ ${parts.join(', ')} }`;
 }
 
@@ -201,9 +208,10 @@ interface ReadOptions {
   attribute?: string;
   missing?: 'null';
   all?: boolean;
+  exact?: boolean;
 }
 
-/** Reads a value the way bwa's extract does: the element's text (or an attribute), a pattern's first group, a type. */
+/** Reads a value the way bwa's extract does: the element's text (or an attribute), a pattern's first group, a type; empty is not a value. */
 async function read(candidates: Locator[], options: ReadOptions): Promise<unknown> {
   let locator: Locator;
   try {
@@ -217,17 +225,20 @@ async function read(candidates: Locator[], options: ReadOptions): Promise<unknow
   for (const element of elements) {
     const raw = options.attribute
       ? ((await element.getAttribute(options.attribute)) ?? '')
-      : await element.evaluate(el =>
-          el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : (el as HTMLElement).innerText || el.textContent || '',
-        );
+      : await element.evaluate((el, exact) =>
+          el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : exact ? (el.textContent ?? '') : (el as HTMLElement).innerText || el.textContent || '',
+        options.exact ?? false);
     let text = raw;
     if (options.pattern) {
       const match = options.pattern.exec(raw);
       if (!match) throw new Error(\`\${JSON.stringify(raw.slice(0, 80))} does not match \${options.pattern}\`);
       text = match[1] ?? match[0];
     }
-    values.push(coerce(text, options.type ?? 'string'));
+    const exactText = options.exact && (options.type ?? 'string') === 'string';
+    if ((exactText ? text : text.trim()) === '') values.push(null);
+    else values.push(exactText ? text : coerce(text, options.type ?? 'string'));
   }
+  if (values.every(v => v === null) && options.missing !== 'null') throw new Error(\`\${locator}: the value is empty\`);
   return options.all ? values : values[0];
 }
 

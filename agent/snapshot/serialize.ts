@@ -1,5 +1,6 @@
 import { textMatchesKeywords, type Keyword } from './keywords';
 import { PLAIN_TEXT_ROLES } from './roles';
+import { spacingNote } from './spacing';
 import { shortenText } from './text';
 import type { NodeStates, ScrollState, SnapshotNode, StubCounts } from './types';
 
@@ -159,6 +160,8 @@ export function formatElement(node: SnapshotNode, ctx: Omit<LineContext, 'depth'
   if (node.url !== undefined && node.url !== '') parts.push(`→ ${formatAddress(node.url, ctx.origin)}`);
   if (withNotes) {
     const notes = formatStates(node);
+    const spacing = node.value === undefined ? undefined : spacingNote(node.value);
+    if (spacing) notes.push(spacing);
     if (ctx.showLandmark && node.landmark) notes.push(`in ${node.landmark}`);
     if (notes.length) parts.push(`(${notes.join(', ')})`);
   }

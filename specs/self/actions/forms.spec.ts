@@ -19,6 +19,16 @@ test.describe('type and press', () => {
     expect(JSON.stringify(result)).not.toContain(SECRET_VALUE);
   });
 
+  test('a secret the page changes is a failure that never shows the secret or what the field holds', async ({ harness }) => {
+    await harness.open('token', `<label>Token <input id="t"></label><label>Code <input id="c"></label>
+      <script>t.addEventListener('input', () => { t.value = t.value.toUpperCase(); }); c.addEventListener('input', () => setTimeout(() => { c.value = ''; }, 5));</script>`);
+    const changed = await harness.act('type', { target: 'Token', text: '{{secret:PASSWORD}}' });
+    expect(changed).toMatchObject({ success: false, error: 'text "Token" did not keep the secret: it holds something else — the page changed the text' });
+    const cleared = await harness.act('type', { target: 'Code', text: '{{secret:PASSWORD}}' });
+    expect(cleared.error).toBe('text "Code" did not keep the secret: it is empty afterwards — the page cleared or refused it');
+    expect(JSON.stringify([changed, cleared]).toLowerCase()).not.toContain(SECRET_VALUE.toLowerCase());
+  });
+
   test('an error that quotes a resolved secret is scrubbed back to its placeholder', async ({ harness }) => {
     const failing = withSecretsHidden('user {{secret:PASSWORD}}', harness.policy, async value => {
       throw new Error(`fill("${value}") failed; password was ${SECRET_VALUE}`);

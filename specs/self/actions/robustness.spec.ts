@@ -92,7 +92,7 @@ test.describe('the dispatcher never throws', () => {
 test.describe('the registry', () => {
   test('every action is a tool whose every field is described', () => {
     expect(actionNames()).toEqual([
-      'goto', 'go_back', 'refresh', 'switch_tab', 'click', 'hover', 'type', 'press', 'scroll', 'select_option', 'check', 'uncheck', 'upload',
+      'goto', 'go_back', 'refresh', 'switch_tab', 'click', 'hover', 'drag', 'type', 'press', 'scroll', 'select_option', 'check', 'uncheck', 'upload',
       'screenshot', 'download', 'extract', 'wait', 'expand', 'find', 'save_progress', 'done', 'fail',
     ]);
     const undescribed: string[] = [];

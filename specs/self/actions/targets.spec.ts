@@ -102,7 +102,9 @@ test.describe('target resolution', () => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     const result = await harness.act('click', { target: 'Continue to checkout' });
     expect(result.success).toBe(false);
-    expect(result.error).toContain('another element (<div class="overlay" id="cookie-overlay">) is covering it — close the dialog or overlay first');
+    expect(result.error).toBe(
+      'Cannot click text "Continue to checkout": another element (<div class="overlay" id="cookie-overlay">, part of dialog "We value your privacy") is covering it — close the dialog or overlay first (its buttons: "Accept all", "Reject non-essential")',
+    );
   });
 
   test('refs inside a same-origin iframe (f1e…) work for typing and clicking', async ({ harness, page }) => {

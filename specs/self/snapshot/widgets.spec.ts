@@ -109,4 +109,12 @@ test.describe('widget lab pages', () => {
     expect(hydrated.text).toContain('ACC-20931');
     expect(hydrated.text).toMatch(/button "Download statement"/);
   });
+
+  test('exact-text: a value whose spacing matters is shown exactly and marked; a typed copy of it is too', async ({ page }) => {
+    await open(page, 'exact-text');
+    await page.locator('#answer').fill(' Ship to  Dock 7');
+    const observation = await observe(page);
+    expect(observation.text).toMatch(/\[e\d+\] textbox "Delivery instruction" value="Ship to  Dock 7 " multiline \(readonly, spacing: 1 space at the end, doubled spaces inside\)/);
+    expect(observation.text).toMatch(/\[e\d+\] textbox "Answer" value=" Ship to  Dock 7" \(spacing: 1 space at the start, doubled spaces inside\)/);
+  });
 });
