@@ -99,10 +99,11 @@ test.describe('widget lab pages', () => {
   });
 
   test('late-hydration: the shell reads as loading, the hydrated page shows its fields', async ({ page }) => {
-    await page.goto(`${WIDGETS}/late-hydration?hydrate_ms=800`);
+    // Hydration waits long enough that the first look sees the shell even on a loaded machine (one observe took >800 ms).
+    await page.goto(`${WIDGETS}/late-hydration?hydrate_ms=5000`);
     const shell = await observe(page);
     expect(shell.text).toContain('text "Loading…"');
-    await expect(page.getByRole('heading', { name: 'Account overview' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Account overview' })).toBeVisible({ timeout: 20_000 });
     const hydrated = await observe(page);
     expect(hydrated.title).toBe('Account overview — Billing');
     expect(hydrated.text).toMatch(/heading "Account overview" \(level 1\)/);
