@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
 import { findControlForText } from './obstacles';
@@ -17,11 +18,28 @@ export const click = defineAction({
     const resolved = await resolveTarget(target, env);
     if (typeof target === 'string' && namesByText(target)) await refusePlainText(resolved, target);
     await ensurePointerReady(resolved.locator, resolved.label, 'click');
-    if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
-    else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
-    return { description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}`, element: resolved.element };
+    const after = await clickThrough(resolved, Boolean(double), env.page);
+    return { description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}${after}`, element: resolved.element };
   },
 });
+
+/**
+ * The click's own effect can end Playwright's wait with an error: a button that closes its tab, a link whose
+ * new document replaces the frame the ref pointed into. The page moved or closed, so the click happened.
+ */
+async function clickThrough(resolved: ResolvedTarget, double: boolean, page: Page): Promise<string> {
+  const before = page.url();
+  try {
+    if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
+    else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
+    return '';
+  } catch (error) {
+    if (page.isClosed()) return ' — it closed this tab';
+    const gone = /detached|Invalid frame in aria-ref|Execution context was destroyed/i.test(error instanceof Error ? error.message : String(error));
+    if (gone && page.url() !== before) return ` — the page moved to ${page.url()}`;
+    throw error;
+  }
+}
 
 export const hover = defineAction({
   name: 'hover',
