@@ -1,7 +1,11 @@
 import './specs/self/self-env';
 import { defineConfig } from '@playwright/test';
+import * as path from 'node:path';
 import base from './playwright.config';
 import { FIXTURE_SITES } from './fixtures/serve';
+import { runStartingSpecs } from './specs/self/helpers/run-starting-specs';
+
+const runStarting = runStartingSpecs(path.join(__dirname, 'specs/self'));
 
 /** The project's own tests (`npm test`): never part of a user's `npx playwright test`. */
 export default defineConfig({
@@ -9,6 +13,15 @@ export default defineConfig({
   // Its tests start their own runs, servers and sign-ins; nothing to ready for them here.
   globalSetup: undefined,
   retries: 0,
+  // Most tests wait on pages, servers and child runs more than on the CPU (a 2-core machine sat under one busy core
+  // with two workers): four workers, of which at most two hold tests that start whole runs of their own.
+  workers: Number(process.env.BWA_SELF_WORKERS ?? 4),
+  use: {
+    ...base.use,
+    // In-process tests keep no trace (each records one at a noticeable CPU cost, and CI keeps none); debug one
+    // with `--trace on`. Tests about traces start runs that record them.
+    trace: 'off',
+  },
   // serve.ts starts only the sites that are not already up, so one command serves every health check.
   webServer: FIXTURE_SITES.map(({ port }) => ({
     command: 'npx tsx fixtures/serve.ts',
@@ -18,6 +31,10 @@ export default defineConfig({
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
   })),
-  // Files in parallel, each file's tests in order (some share a server or a run).
-  projects: [{ name: 'self', testDir: './specs/self', fullyParallel: false }],
+  // Files in parallel, each file's tests in order (some share a server or a run). The project that starts runs
+  // comes first so its long files are queued before the short in-process ones fill the workers.
+  projects: [
+    { name: 'self-runs', testDir: './specs/self', testMatch: runStarting, fullyParallel: false, workers: 2 },
+    { name: 'self', testDir: './specs/self', testIgnore: runStarting, fullyParallel: false },
+  ],
 });
