@@ -91,8 +91,10 @@ test('the user config lists tasks only; the project\'s own tests are under npm t
   expect(listed.filter(line => !line.includes('[tasks] › specs/tasks.spec.ts'))).toEqual([]);
   const grep = await runNested({ args: ['--list', '--grep', 'tracker'] });
   expect(grep.output.split('\n').filter(line => /^\s+\[\w+\] ›/.test(line)).every(line => line.includes('[tasks] › specs/tasks.spec.ts:') && line.includes('tracker_tickets'))).toBe(true);
-  const own = await runNested({ args: ['-c', 'playwright.self.config.ts', '--list', 'specs/self/user/local-shards.spec.ts'] });
-  expect(own.output).toContain('[self] › specs/self/user/local-shards.spec.ts');
+  // The own config holds them in two projects: tests that start whole runs (like this one) and in-process ones.
+  const own = await runNested({ args: ['-c', 'playwright.self.config.ts', '--list', 'specs/self/user/local-shards.spec.ts', 'specs/self/task/samples.spec.ts'] });
+  expect(own.output).toContain('[self-runs] › specs/self/user/local-shards.spec.ts');
+  expect(own.output).toContain('[self] › specs/self/task/samples.spec.ts');
 });
 
 test('AGENT_FAIL_ON=needs_review makes a needs_review sample fail its test (and the exit code); its record still says needs_review', async () => {
