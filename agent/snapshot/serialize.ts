@@ -22,7 +22,8 @@ export const FIRST_SENTENCE_MAX = 400;
 export const LEDE_TEXT_CHARS = 400;
 export const EXPANDED_TEXT_CHARS = 2000;
 export const MAX_VALUE_CHARS = 240;
-export const MAX_URL_CHARS = 70;
+/** Addresses longer than this keep their start (scheme, host, first path segment) and their end (the file or slug). */
+export const MAX_URL_CHARS = 48;
 export const MAX_OPTIONS_SHOWN = 8;
 export const MAX_INDENT = 8;
 export const MAX_HINT_CHARS = 40;
@@ -56,11 +57,23 @@ export function quoteText(value: string, max: number = MAX_TEXT_CHARS): string {
 const TRACKING_PARAM = /([?&])(utm_[a-z]+|fbclid|gclid|mc_[a-z]+|ref_src)=[^&#]*/gi;
 const TRACKING_HINT = /[?&](utm_|fbclid|gclid|mc_|ref_src)/i;
 
+/**
+ * Where a link leads is told by its site and by how its path ends (`report-2023.pdf`, an article slug): a long
+ * address keeps its origin (up to 40 characters) and its last characters; the middle goes.
+ */
+export function elideMiddle(url: string, max: number): string {
+  if (url.length <= max) return url;
+  const origin = /^[a-z][\w+.-]*:\/\/[^/?#]+/i.exec(url)?.[0].length ?? 0;
+  const head = Math.max(max - Math.floor(max * 0.4) - 1, Math.min(origin + 1, 40));
+  const tail = Math.max(12, max - head - 1);
+  return `${url.slice(0, head)}…${url.slice(-tail)}`;
+}
+
 /** Plain addresses print bare; anything a page could use to break out of the line is quoted. */
 export function formatAddress(url: string, origin: string | undefined): string {
   let shown = TRACKING_HINT.test(url) ? url.replace(TRACKING_PARAM, '$1').replace(/[?&]+(?=#|$)/, '').replace(/\?&+/, '?').replace(/&{2,}/g, '&') : url;
   if (origin && shown.startsWith(origin) && /^[/?#]/.test(shown.slice(origin.length))) shown = shown.slice(origin.length);
-  shown = truncate(shown, MAX_URL_CHARS);
+  shown = elideMiddle(shown, MAX_URL_CHARS);
   return /^[\x21-\x7e]+$/.test(shown) && !/["\\[\]<>]/.test(shown) ? shown : JSON.stringify(shown);
 }
 
@@ -216,7 +229,8 @@ export interface HeaderFacts {
 export function formatHeader(facts: HeaderFacts): string {
   const { scroll } = facts;
   const counts = [`${facts.rawNodes} nodes`, `${facts.lines} lines`];
-  if (facts.collapsed > 0) counts.push(`${facts.collapsed} collapsed (expand <ref> to open one, find "<text>" to search all)`);
+  // How to open them is in the system prompt's page-state guide, said once rather than on every observation.
+  if (facts.collapsed > 0) counts.push(`${facts.collapsed} collapsed`);
   counts.push(`${facts.belowFold} below the fold`);
   return [
     `URL: ${JSON.stringify(facts.url)}`,

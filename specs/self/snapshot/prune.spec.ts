@@ -45,7 +45,7 @@ test.describe('pass 1: page chrome and wrappers', () => {
       '[e12] button "Follow"',
       FOOTER_STUB,
     ]);
-    expect(observation.text).toContain('2 collapsed (expand <ref> to open one');
+    expect(observation.text).toContain('2 collapsed, ');
     expect(observation.text.split('\n')[0]).toBe(`URL: ${JSON.stringify(URL)}`);
     expect(observation.stubs.map((stub) => stub.ref)).toEqual(['e2', 'e8']);
     expect([...(observation.stubs[0]?.covers ?? [])]).toEqual(expect.arrayContaining(['e4', 'e5', 'e6']));
