@@ -19,6 +19,11 @@ export interface SampleFigures {
 
 export const totalCalls = (f: SampleFigures) => f.calls.decide + f.calls.vision + f.calls.text;
 export const inputTokens = (f: SampleFigures) => f.input.uncached + f.input.cacheWrite + f.input.cacheRead;
+/**
+ * Input tokens as the API bills them, in base-input-token units: a 5-minute cache write costs 1.25×, a cache read
+ * 0.1× (Anthropic's published prompt-caching multipliers, the same for every current model).
+ */
+export const billedInputTokens = (f: SampleFigures) => f.input.uncached + 1.25 * f.input.cacheWrite + 0.1 * f.input.cacheRead;
 export const cacheReadShare = (f: SampleFigures) => (inputTokens(f) ? f.input.cacheRead / inputTokens(f) : 0);
 export const decisionCacheReadShare = (f: SampleFigures) => (f.decideInput.all ? f.decideInput.cacheRead / f.decideInput.all : 0);
 export const visionShare = (f: SampleFigures) => (totalCalls(f) ? f.calls.vision / totalCalls(f) : 0);

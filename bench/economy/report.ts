@@ -1,5 +1,5 @@
 import { sum, table } from '../lib/stats';
-import { cacheReadShare, decisionCacheReadShare, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
+import { billedInputTokens, cacheReadShare, decisionCacheReadShare, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
 
 /** The issue's targets: vision ≤10% of calls, no repeated vision request, ≥75% read from cache, ≥30% fewer input tokens. */
 const TARGETS = { visionShare: 0.1, cacheReadShare: 0.75, cacheReadMinSteps: 3, inputReduction: 0.3 } as const;
@@ -16,6 +16,7 @@ function all(figures: readonly SampleFigures[]) {
     repeatedVision: sum(figures.map(f => f.repeatedVision)),
     input: sum(figures.map(inputTokens)),
     cacheRead: sum(figures.map(f => f.input.cacheRead)),
+    billed: sum(figures.map(billedInputTokens)),
   };
 }
 
@@ -30,25 +31,26 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
       pct(visionShare(f)),
       f.repeatedVision,
       n(inputTokens(f)),
+      n(Math.round(billedInputTokens(f))),
       pct(cacheReadShare(f)),
       pct(decisionCacheReadShare(f)),
       n(f.toolsTokens),
     ];
     if (baseline) {
       cells.push(old ? `${totalCalls(old)} (${old.calls.decide}/${old.calls.vision}/${old.calls.text})` : '—', old ? old.repeatedVision : '—', old ? n(inputTokens(old)) : '—', old ? pct(cacheReadShare(old)) : '—', old ? n(old.toolsTokens) : '—');
-      cells.push(old ? pct(1 - inputTokens(f) / inputTokens(old)) : '—');
+      cells.push(old ? pct(1 - inputTokens(f) / inputTokens(old)) : '—', old ? pct(1 - billedInputTokens(f) / billedInputTokens(old)) : '—');
     }
     return cells;
   });
-  const header = ['sample', 'steps', 'calls (decide/vision/text)', 'vision share', 'repeated vision', 'input tokens', 'cache-read share', 'of decisions', 'tools block'];
-  if (baseline) header.push(`${baseline.name}: calls`, `${baseline.name}: repeated vision`, `${baseline.name}: input tokens`, `${baseline.name}: cache-read share`, `${baseline.name}: tools block`, 'input tokens saved');
+  const header = ['sample', 'steps', 'calls (decide/vision/text)', 'vision share', 'repeated vision', 'input tokens', 'billed input', 'cache-read share', 'of decisions', 'tools block'];
+  if (baseline) header.push(`${baseline.name}: calls`, `${baseline.name}: repeated vision`, `${baseline.name}: input tokens`, `${baseline.name}: cache-read share`, `${baseline.name}: tools block`, 'input tokens saved', 'billed input saved');
   console.log(`\n${table(header, rows)}\n`);
 
   const totals = all(now);
   const long = now.filter(f => f.steps >= TARGETS.cacheReadMinSteps);
   const below = long.filter(f => cacheReadShare(f) < TARGETS.cacheReadShare);
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
-  console.log(`${now.length} samples: ${totals.calls} model calls, ${totals.vision} vision (${pct(totals.vision / Math.max(1, totals.calls))}), ${n(totals.input)} input tokens, ${pct(totals.cacheRead / Math.max(1, totals.input))} read from cache`);
+  console.log(`${now.length} samples: ${totals.calls} model calls, ${totals.vision} vision (${pct(totals.vision / Math.max(1, totals.calls))}), ${n(totals.input)} input tokens (billed as ${n(Math.round(totals.billed))}), ${pct(totals.cacheRead / Math.max(1, totals.input))} read from cache`);
   console.log(`${mark(totals.vision / Math.max(1, totals.calls) <= TARGETS.visionShare)} vision ≤ ${pct(TARGETS.visionShare)} of model calls: ${pct(totals.vision / Math.max(1, totals.calls))}`);
   console.log(`${mark(totals.repeatedVision === 0)} repeated identical vision requests: ${totals.repeatedVision}`);
   console.log(`${mark(below.length === 0)} cache-read share ≥ ${pct(TARGETS.cacheReadShare)} on samples of ${TARGETS.cacheReadMinSteps}+ steps: ${long.length - below.length} of ${long.length}${below.length ? ` (below: ${below.map(f => `${key(f)} ${pct(cacheReadShare(f))}`).join(', ')})` : ''}`);
@@ -59,6 +61,9 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   const paired = now.filter(f => before.has(key(f)));
   const savings = paired.map(f => 1 - inputTokens(f) / inputTokens(before.get(key(f))!));
   const short = paired.filter((_, i) => savings[i]! < TARGETS.inputReduction);
-  console.log(`${baseline.name}: ${old.calls} model calls, ${old.vision} vision (${pct(old.vision / Math.max(1, old.calls))}), ${old.repeatedVision} repeated, ${n(old.input)} input tokens, ${pct(old.cacheRead / Math.max(1, old.input))} read from cache`);
+  console.log(`${baseline.name}: ${old.calls} model calls, ${old.vision} vision (${pct(old.vision / Math.max(1, old.calls))}), ${old.repeatedVision} repeated, ${n(old.input)} input tokens (billed as ${n(Math.round(old.billed))}), ${pct(old.cacheRead / Math.max(1, old.input))} read from cache`);
   console.log(`${mark(short.length === 0)} input tokens per sample ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - short.length} of ${paired.length}; per sample ${pct(Math.min(...savings))}–${pct(Math.max(...savings))}, all samples together ${pct(1 - sum(paired.map(inputTokens)) / sum(paired.map(f => inputTokens(before.get(key(f))!))))}${short.length ? ` (below: ${short.map(f => key(f)).join(', ')})` : ''}`);
+  const billedSavings = paired.map(f => 1 - billedInputTokens(f) / billedInputTokens(before.get(key(f))!));
+  const billedShort = paired.filter((_, i) => billedSavings[i]! < TARGETS.inputReduction);
+  console.log(`  billed input (cache writes 1.25×, reads 0.1×) ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - billedShort.length} of ${paired.length}; per sample ${pct(Math.min(...billedSavings))}–${pct(Math.max(...billedSavings))}, all samples together ${pct(1 - sum(paired.map(billedInputTokens)) / sum(paired.map(f => billedInputTokens(before.get(key(f))!))))}`);
 }
