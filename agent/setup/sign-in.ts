@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { dispatch } from '../actions/dispatch';
 import { isUrlAllowed } from '../browser/domains';
+import { installEvaluateShim } from '../browser/evaluate-shim';
 import { ContextPages } from '../browser/page-tracker';
 import { makeSecretResolver, redactorFor, SECRET_ENV_PREFIX, secretsFromEnv } from '../browser/secrets';
 import { recipeStepCall } from '../decide/recipe-decider';
@@ -31,6 +32,7 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bwa-sign-in-'));
   const context = await browser.newContext();
   try {
+    await installEvaluateShim(context);
     const page = await context.newPage();
     const actionEnv = {
       page,
