@@ -13,7 +13,6 @@ import { SelfHealingDecider } from './decide/self-heal';
 import { recordFromSession } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
-import { sampleContext } from './decide/prompt';
 import { visionAsker } from './decide/vision';
 import { VisionGate } from './loop/vision-gate';
 import { archivePreviousAttempt } from './evidence/attempts';
@@ -151,7 +150,7 @@ export class SampleSession {
   private visionGate(): VisionGate | undefined {
     if (!this.client) return undefined;
     const { task, sample, attempt } = this.options;
-    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), sampleContext(task.spec.task_id, sample.sample_id, attempt));
+    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), { taskId: task.spec.task_id, sampleId: sample.sample_id, attempt });
     return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
   }
 
