@@ -18,6 +18,8 @@ export async function useScriptedModel(extraEnv: Record<string, string> = {}): P
     AGENT_DECIDER: 'model',
     AGENT_REPORTS_DIR: tempDir('bwa-model-reports-'),
     AGENT_MODEL_RETRIES: '2',
+    // The scripted server fails side requests nobody scripted; the tests of memory distillation turn it on.
+    AGENT_MEMORY_DISTILL: 'off',
     ...extraEnv,
   };
   const previous = Object.fromEntries(Object.keys(vars).map(k => [k, process.env[k]]));

@@ -21,7 +21,7 @@ let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
   await ensureAuditSite();
-  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL });
+  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
   server = env.server;
   truth = await auditTruth(request);
 });
