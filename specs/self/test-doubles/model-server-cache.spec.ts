@@ -1,10 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { expect, test } from '@playwright/test';
-import { LOOKBACK_BLOCKS, PromptCache, countInputTokens, minimumCacheableTokens } from '../../fixtures/model-server/prompt-cache';
-import type { MessagesRequest } from '../../fixtures/model-server/request-schema';
-import { estimateTokens } from '../../fixtures/model-server/tokens';
-import { startModelServer } from '../../fixtures/model-server';
-import { routeHeaders } from '../../agent/decide/request-route';
+import { LOOKBACK_BLOCKS, PromptCache, countInputTokens, minimumCacheableTokens } from '../../../fixtures/model-server/prompt-cache';
+import type { MessagesRequest } from '../../../fixtures/model-server/request-schema';
+import { estimateTokens } from '../../../fixtures/model-server/tokens';
+import { startModelServer } from '../../../fixtures/model-server';
+import { routeHeaders } from '../../../agent/decide/request-route';
 
 const EPHEMERAL = { type: 'ephemeral' as const };
 const TOOLS = [{ name: 'click', description: 'Click an element', input_schema: { type: 'object' as const, properties: { target: { type: 'string' } } } }];

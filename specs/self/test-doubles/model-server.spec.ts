@@ -3,8 +3,8 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROUTE_HEADERS, routeHeaders } from '../../agent/decide/request-route';
-import { type ModelServer, estimateTokens, loadScriptFile, parsePageState, startModelServer } from '../../fixtures/model-server/index';
+import { ROUTE_HEADERS, routeHeaders } from '../../../agent/decide/request-route';
+import { type ModelServer, estimateTokens, loadScriptFile, parsePageState, startModelServer } from '../../../fixtures/model-server/index';
 
 // Shapes the agent's own tool definitions take: reflection fields plus each action's arguments.
 const reflection = { evaluation_previous_step: { type: 'string' }, memory_update: { type: 'string' }, next_goal: { type: 'string' } };
