@@ -49,7 +49,7 @@ test('every kind of model request names its task, sample and attempt in headers,
       { contains: 'navigation tips', answer: '- Open the profile page and read its stats.' },
       { contains: 'Summarize these browser-agent steps', answer: 'FOUND: items\nGAPS: none\nNEXT: done' },
     ],
-    vision: [{ contains: 'What does this screenshot show', answer: '- badge: green' }],
+    vision: [{ contains: 'Which badge is shown', answer: '- badge: green' }],
   });
   server.setScript(taskId, JUDGE_SAMPLE_ID, { text: [{ contains: 'Judge these', answer: JSON.stringify({ ada: { judgment: { answer: 'yes' }, fields: {} } }) }] });
   server.setDefaultScript(PLANNER_TASK_ID, plannerScript(twoProfilesPlan()));
