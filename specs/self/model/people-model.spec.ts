@@ -18,8 +18,6 @@ test.afterAll(async () => env.restore());
 test.beforeEach(() => server.reset());
 
 const task = () => bundledTask('people_profile');
-/** Runs past step 10 ask the fast model for a summary of the early steps: the scripted answer to it. */
-const SUMMARY_RULE = { contains: 'Summarize these browser-agent steps', answer: 'FOUND: the profile screenshot and the fields read so far\nGAPS: the fields still to read\nNEXT: read them, then call done' };
 
 test('Claude path: every profile field matches the site truth, with DOM provenance', async ({ agent }) => {
   const results = [];
@@ -73,7 +71,7 @@ test('done without a required field is sent back with what is missing, then comp
   const steps = script.steps as unknown[];
   // Call done too early (before followers), then do the rest.
   steps.splice(5, 0, { tool: 'done', args: { extracted: {} } });
-  server.setScript('people_profile', 'linus', { ...script, text: [SUMMARY_RULE] });
+  server.setScript('people_profile', 'linus', script);
   const result = await agent.run(task(), sampleOf({ sample_id: 'linus', username: 'linus' }));
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('done');
@@ -94,7 +92,7 @@ test('judgment mode: an invalid judgment is bounced; a valid one lands in result
   const done = steps.pop()!;
   steps.push({ ...done, args: { ...(done.args as object), judgment: { answer: 'maybe', confidence: 2, reasoning: 'x', evidence_refs: [] } } });
   steps.push({ ...done, args: { ...(done.args as object), judgment: { answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] } } });
-  server.setScript('people_judgment', 'ada', { ...script, text: [SUMMARY_RULE] });
+  server.setScript('people_judgment', 'ada', script);
   const result = await agent.run(judgmentTask, sampleOf({ sample_id: 'ada', username: 'ada' }));
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('done');
