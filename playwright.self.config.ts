@@ -4,8 +4,11 @@ import * as path from 'node:path';
 import base from './playwright.config';
 import { FIXTURE_SITES } from './fixtures/serve';
 import { runStartingSpecs } from './specs/self/helpers/run-starting-specs';
+import { SELF_PROJECTS, TEST_DOUBLES_DIR } from './specs/self/projects';
 
-const runStarting = runStartingSpecs(path.join(__dirname, 'specs/self'));
+const testDoublesDir = path.join(__dirname, 'specs/self', TEST_DOUBLES_DIR);
+// The test doubles' own tests have their own project, whatever they start.
+const runStarting = runStartingSpecs(path.join(__dirname, 'specs/self')).filter(file => !file.startsWith(`${testDoublesDir}${path.sep}`));
 
 /** The project's own tests (`npm test`): never part of a user's `npx playwright test`. */
 export default defineConfig({
@@ -31,10 +34,14 @@ export default defineConfig({
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
   })),
+  // Not the product's reporter: the samples these tests run fail and need review on purpose, and its run summary
+  // ("… 11 failed", "⚠ drift") would read as the suite's. Each test asserts the outcome it expects instead.
+  reporter: [['list'], ['./specs/self/suite-summary-reporter.ts']],
   // Files in parallel, each file's tests in order (some share a server or a run). The project that starts runs
   // comes first so its long files are queued before the short in-process ones fill the workers.
   projects: [
-    { name: 'self-runs', testDir: './specs/self', testMatch: runStarting, fullyParallel: false, workers: 2 },
-    { name: 'self', testDir: './specs/self', testIgnore: runStarting, fullyParallel: false },
+    { name: SELF_PROJECTS.runs, testDir: './specs/self', testMatch: runStarting, fullyParallel: false, workers: 2 },
+    { name: SELF_PROJECTS.inProcess, testDir: './specs/self', testIgnore: [...runStarting, `${TEST_DOUBLES_DIR}/**`], fullyParallel: false },
+    { name: SELF_PROJECTS.testDoubles, testDir: testDoublesDir, fullyParallel: false },
   ],
 });

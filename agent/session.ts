@@ -13,13 +13,12 @@ import { SelfHealingDecider } from './decide/self-heal';
 import { recordFromSession } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
-import { sampleContext } from './decide/prompt';
 import { visionAsker } from './decide/vision';
 import { VisionGate } from './loop/vision-gate';
 import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
-import { SampleRecorder } from './loop/recorder';
+import { SampleRecorder, type RecorderInit } from './loop/recorder';
 import { runSample, type RunSampleInput, type SampleOutcome, type StepRunner } from './loop/run-sample';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
@@ -51,6 +50,8 @@ export interface SessionOptions {
   onStartPage?: RunSampleInput['onStartPage'];
   /** Add what the sample taught to the run memory (default true; off for replays that only check a recipe). */
   learn?: boolean;
+  /** Told after each write of the sample's record files (checkpoint, action log, result), as they are on disk. */
+  onFileWritten?: RecorderInit['onFileWritten'];
 }
 
 /**
@@ -95,7 +96,7 @@ export class SampleSession {
     const archived = archivePreviousAttempt(dir);
     const store = new EvidenceStore(dir, redactorFor(secrets));
     if (options.onArtifact) store.onArtifact(options.onArtifact);
-    const recorder = new SampleRecorder({ task, sample, runId: options.runId, attempt: options.attempt, decider: decider.kind, store });
+    const recorder = new SampleRecorder({ task, sample, runId: options.runId, attempt: options.attempt, decider: decider.kind, store, onFileWritten: options.onFileWritten });
     recorderRef = recorder;
     const notices: string[] = [];
     if (archived) {
@@ -151,7 +152,7 @@ export class SampleSession {
   private visionGate(): VisionGate | undefined {
     if (!this.client) return undefined;
     const { task, sample, attempt } = this.options;
-    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), sampleContext(task.spec.task_id, sample.sample_id, attempt));
+    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), { taskId: task.spec.task_id, sampleId: sample.sample_id, attempt });
     return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
   }
 

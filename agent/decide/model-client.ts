@@ -3,6 +3,7 @@ import { callUsage, type ModelPurpose, type Usage } from '../evidence/usage';
 import { secretsFromEnv } from '../browser/secrets';
 import { Redactor } from '../evidence/redact';
 import type { ModelSettings } from './model-settings';
+import { routeHeaders, type RequestRoute } from './request-route';
 
 export type MessageParams = Omit<Anthropic.MessageCreateParamsNonStreaming, 'model' | 'max_tokens'> & { max_tokens?: number };
 
@@ -46,6 +47,8 @@ export interface CallOptions {
   model?: string;
   signal?: AbortSignal;
   allowFallback?: boolean;
+  /** The task and sample the call serves, sent as request headers (see RequestRoute). */
+  route?: RequestRoute;
 }
 
 /**
@@ -86,7 +89,7 @@ export class ModelClient {
   private async once(model: string, params: MessageParams, options: CallOptions, maxRetries?: number): Promise<ModelReply> {
     const message = await this.client.messages.create(
       { ...redactParams(params, this.redactor), model, max_tokens: params.max_tokens ?? this.settings.maxTokens },
-      { signal: options.signal, ...(maxRetries !== undefined ? { maxRetries } : {}) },
+      { signal: options.signal, headers: routeHeaders(options.route), ...(maxRetries !== undefined ? { maxRetries } : {}) },
     );
     return { message, model, usage: usageOf(message, options.purpose) };
   }

@@ -11,7 +11,8 @@ import { deriveRunState, renderRunState } from './run-state';
 import { StepSummarizer } from './summaries';
 import { modelToolDefinitions, type ModelTool } from './model-tools';
 import { ModelAnswerError, type ModelClient } from './model-client';
-import { buildSystemBlocks, buildUserMessage, sampleContext, type SystemBlock } from './prompt';
+import { buildSystemBlocks, buildUserMessage, type SystemBlock } from './prompt';
+import type { RequestRoute } from './request-route';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
 const REFLECTION_KEYS = ['evaluation_previous_step', 'memory_update', 'next_goal'] as const;
@@ -41,6 +42,7 @@ export class ModelDecider implements Decider {
   private readonly summarizer: StepSummarizer;
   private readonly tools: ModelTool[];
   private readonly system: SystemBlock[];
+  private readonly route: RequestRoute;
 
   constructor(
     private readonly task: TaskSpec,
@@ -49,9 +51,10 @@ export class ModelDecider implements Decider {
     options: ModelDeciderOptions,
   ) {
     const reflection = client.settings.reflection;
-    this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), sampleContext(task.task_id, sample.sample_id, options.attempt));
+    this.route = { taskId: task.task_id, sampleId: sample.sample_id, attempt: options.attempt };
+    this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), this.route);
     this.tools = modelToolDefinitions(reflection === 'full' ? fullReflection : lightReflection);
-    this.system = buildSystemBlocks(task, sample, { tips: options.tips, attempt: options.attempt, reflection });
+    this.system = buildSystemBlocks(task, sample, { tips: options.tips, reflection });
   }
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
@@ -76,7 +79,7 @@ export class ModelDecider implements Decider {
     const ask = async (content: Anthropic.TextBlockParam[]) => {
       const reply = await this.client.create(
         { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions }, messages: [{ role: 'user', content }] },
-        { purpose: 'decide', signal },
+        { purpose: 'decide', signal, route: this.route },
       );
       addUsage(usage, reply.usage);
       return reply;
@@ -114,7 +117,7 @@ export class ModelDecider implements Decider {
     const model = options.preferFallback && settings.fallbackModel ? settings.fallbackModel : settings.model;
     const reply = await this.client.create(
       { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL }, messages: [{ role: 'user', content: user }] },
-      { purpose: 'decide', model, signal: options.signal, allowFallback: !options.preferFallback },
+      { purpose: 'decide', model, signal: options.signal, allowFallback: !options.preferFallback, route: this.route },
     );
     const call = toolCalls(reply.message).find(c => c.action.name === CONSOLIDATE_TOOL);
     const extracted = (call?.action.args.extracted ?? {}) as Record<string, unknown>;

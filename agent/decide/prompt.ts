@@ -42,18 +42,9 @@ export interface SystemBlock {
   cache_control?: { type: 'ephemeral' };
 }
 
-/**
- * Which task, sample and attempt a request belongs to. Side requests (step summaries, memory distillation) carry
- * it too, so usage and scripted answers can be attributed to the sample they serve.
- */
-export function sampleContext(taskId: string, sampleId: string, attempt: number): string {
-  return `task_id: ${taskId}\nsample_id: ${sampleId}\nattempt: ${attempt}`;
-}
-
 export interface SampleBlockInput {
   /** Tips from earlier samples of the run, chosen when the sample starts: the block stays byte-identical for it. */
   tips?: readonly string[];
-  attempt?: number;
   reflection?: 'light' | 'full';
 }
 
@@ -75,7 +66,8 @@ export function buildSystemBlocks(task: TaskSpec, sample: Sample, options: Sampl
     .filter(([key]) => key !== 'sample_id')
     .map(([key, value]) => `- ${key}: ${value}`);
   const tips = options.tips?.length ? `\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample's input):\n${options.tips.map(h => `- ${h}`).join('\n')}` : '';
-  const sampleText = `${sampleContext(task.task_id, sample.sample_id, options.attempt ?? 0)}\nSample input:\n${inputLines.join('\n') || '- (none)'}${tips}`;
+  // The sample's id and attempt are no model's business: they travel as request headers (RequestRoute).
+  const sampleText = `Sample input:\n${inputLines.join('\n') || '- (none)'}${tips}`;
   return [
     { type: 'text', text: taskText, cache_control: { type: 'ephemeral' } },
     { type: 'text', text: sampleText, cache_control: { type: 'ephemeral' } },

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../evidence/result-schema';
 import { formatEntry } from './history';
 import type { ModelClient } from './model-client';
+import type { RequestRoute } from './request-route';
 import type { HistoryEntry } from './types';
 
 export const SUMMARY_EVERY_STEPS = 10;
@@ -21,8 +22,8 @@ export class StepSummarizer {
     private readonly client: ModelClient | undefined,
     private readonly goal: string,
     private readonly onUsage: (usage: Usage) => void,
-    /** Names the sample the summary is for (see sampleContext). */
-    private readonly context?: string,
+    /** The sample the summary is for. */
+    private readonly route?: RequestRoute,
   ) {}
 
   get shown(): string[] {
@@ -51,7 +52,6 @@ export class StepSummarizer {
     const reply = await this.client.create(
       {
         max_tokens: 300,
-        ...(this.context ? { system: this.context } : {}),
         messages: [
           {
             role: 'user',
@@ -59,7 +59,7 @@ export class StepSummarizer {
           },
         ],
       },
-      { purpose: 'summary', model: this.client.settings.fastModel, signal, allowFallback: false },
+      { purpose: 'summary', model: this.client.settings.fastModel, signal, allowFallback: false, route: this.route },
     );
     this.onUsage(reply.usage);
     const text = reply.message.content

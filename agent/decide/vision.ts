@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../evidence/usage';
 import type { ModelClient } from './model-client';
+import type { RequestRoute } from './request-route';
 
 export const VISION_SECTION_TITLE = 'Visual observations (from screenshot, not DOM):';
 export const VISION_DOM_CONTEXT_CHARS = 1000;
@@ -43,14 +44,13 @@ export type AskVision = (question: string, png: Buffer, signal: AbortSignal) => 
 /**
  * One question about one screenshot, through the client every call goes through (usage filed as vision). No
  * fallback model: a vision answer is optional, and one failed call must not become two.
- * `context` (see sampleContext) names the sample in the system prompt, so the request can be attributed to it.
+ * `route` names the sample the question is about.
  */
-export function visionAsker(client: ModelClient, onUsage: (usage: Usage) => void, context?: string): AskVision {
+export function visionAsker(client: ModelClient, onUsage: (usage: Usage) => void, route?: RequestRoute): AskVision {
   return async (question, png, signal) => {
     const reply = await client.create(
       {
         max_tokens: 400,
-        ...(context ? { system: context } : {}),
         messages: [
           {
             role: 'user',
@@ -61,7 +61,7 @@ export function visionAsker(client: ModelClient, onUsage: (usage: Usage) => void
           },
         ],
       },
-      { purpose: 'vision', signal, allowFallback: false },
+      { purpose: 'vision', signal, allowFallback: false, route },
     );
     onUsage(reply.usage);
     return readVisionAnswer(reply.message);

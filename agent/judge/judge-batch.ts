@@ -4,7 +4,7 @@ import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/resul
 import { judgmentProblems, valueProblems } from '../loop/judgment';
 import type { TaskSpec } from '../task/schema';
 import { isPlainObject } from '../loop/merge';
-import { fieldsToDecide, judgeRequest, parseJudgments } from './prompt';
+import { fieldsToDecide, JUDGE_SAMPLE_ID, judgeRequest, parseJudgments } from './prompt';
 
 export interface Verdict {
   judgment: Record<string, unknown>;
@@ -34,7 +34,7 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
     let answers: Record<string, unknown> | undefined;
     try {
       const maxTokens = Math.min(MAX_REPLY_TOKENS, Math.max(client.settings.maxTokens, TOKENS_PER_JUDGMENT * asked.length));
-      const reply = await client.create(judgeRequest(task, asked, maxTokens), { purpose: 'judge', signal });
+      const reply = await client.create(judgeRequest(task, asked, maxTokens), { purpose: 'judge', signal, route: { taskId: task.task_id, sampleId: JUDGE_SAMPLE_ID } });
       addUsage(verdict.usage, reply.usage);
       verdict.model = reply.model;
       const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');

@@ -1,10 +1,10 @@
 import type { Result } from '../evidence/result-schema';
 import type { MessageParams } from '../decide/model-client';
-import { sampleContext, fencePageText } from '../decide/prompt';
+import { fencePageText } from '../decide/prompt';
 import { isPlainObject } from '../loop/merge';
 import type { TaskSpec } from '../task/schema';
 
-/** The batch judge's conversation key for the scripted model server (no sample of its own). */
+/** What the batch judge's requests name as their sample (they serve several): see RequestRoute. */
 export const JUDGE_SAMPLE_ID = 'judge-batch';
 const MAX_VALUE_CHARS = 2_000;
 
@@ -30,10 +30,7 @@ export function judgeRequest(task: TaskSpec, samples: readonly Result[], maxToke
   });
   return {
     max_tokens: maxTokens,
-    system: [
-      { type: 'text', text: sampleContext(task.task_id, JUDGE_SAMPLE_ID, 0) },
-      { type: 'text', text: instructions, cache_control: { type: 'ephemeral' } },
-    ],
+    system: [{ type: 'text', text: instructions, cache_control: { type: 'ephemeral' } }],
     messages: [{ role: 'user', content: `Judge these ${samples.length} samples (ids: ${samples.map(s => JSON.stringify(s.sample_id)).join(', ')}).\n\n${listed.join('\n\n')}` }],
   };
 }

@@ -1,6 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
-import { sampleContext } from '../decide/prompt';
 import type { ActionLogEntry, Result, Usage } from '../evidence/result-schema';
 import { templateString } from '../recipe/templates';
 import type { TaskSpec } from '../task/schema';
@@ -76,7 +75,6 @@ export async function distillPatterns(
   const reply = await client.create(
     {
       max_tokens: 300,
-      system: sampleContext(task.task_id, result.sample_id, result.attempt),
       messages: [
         {
           role: 'user',
@@ -84,7 +82,7 @@ export async function distillPatterns(
         },
       ],
     },
-    { purpose: 'memory', model: client.settings.fastModel, signal, allowFallback: false },
+    { purpose: 'memory', model: client.settings.fastModel, signal, allowFallback: false, route: { taskId: task.task_id, sampleId: result.sample_id, attempt: result.attempt } },
   );
   onUsage(reply.usage);
   const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');

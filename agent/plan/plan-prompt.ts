@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { SystemBlock } from '../decide/prompt';
+import type { RequestRoute } from '../decide/request-route';
 import { DISCOVERY_THRESHOLD, PLAN_TOOL } from './plan-tool';
 
-/** The planner's `task_id:` line: logs and the scripted test model key requests by it. */
+/** The task the planner's requests name in their route (RequestRoute): logs and the scripted test model key them by it. */
 export const PLANNER_TASK_ID = 'plan';
 
 const RULES = `You turn a plain-English request into a bwa task: a JSON task spec plus its samples. bwa runs the task once per sample in a browser: it opens start_url (with {{column}} placeholders filled from the sample's row), then an agent follows system_prompt and goal, takes the screenshots asked for and extracts the output_schema fields, keeping evidence of each.
@@ -24,13 +25,14 @@ If the request leaves out an address you need (the site, the listing page), use 
 
 Call ${PLAN_TOOL} once with the complete plan. If it is refused, fix exactly what the error names and call it again with the whole plan.`;
 
-/** Pure: the same request always gives the same prompt (and the same request key). */
-export function plannerSystem(sentence: string): SystemBlock[] {
-  const key = createHash('sha256').update(sentence.trim()).digest('hex').slice(0, 12);
-  return [
-    { type: 'text', text: RULES, cache_control: { type: 'ephemeral' } },
-    { type: 'text', text: `task_id: ${PLANNER_TASK_ID}\nsample_id: ${key}` },
-  ];
+/** The same for every request, so the prompt cache holds it. */
+export function plannerSystem(): SystemBlock[] {
+  return [{ type: 'text', text: RULES, cache_control: { type: 'ephemeral' } }];
+}
+
+/** The same request always has the same route, so its requests (a refused plan and its correction) are one conversation. */
+export function plannerRoute(sentence: string): RequestRoute {
+  return { taskId: PLANNER_TASK_ID, sampleId: createHash('sha256').update(sentence.trim()).digest('hex').slice(0, 12) };
 }
 
 export function plannerUserMessage(sentence: string): string {

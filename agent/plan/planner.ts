@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
 import { addUsage, emptyUsage, type Usage } from '../evidence/result-schema';
 import { BwaInputError } from '../task/errors';
-import { invalidPlanMessage, plannerSystem, plannerUserMessage } from './plan-prompt';
+import { invalidPlanMessage, plannerRoute, plannerSystem, plannerUserMessage } from './plan-prompt';
 import { PLAN_TOOL, planToolDefinition } from './plan-tool';
 import { validatePlan, type ValidPlan } from './validate-plan';
 
@@ -29,13 +29,13 @@ export async function planTask(sentence: string, client: ModelClient, signal?: A
   for (let attempt = 1; attempt <= 2; attempt++) {
     const reply = await client.create(
       {
-        system: plannerSystem(sentence),
+        system: plannerSystem(),
         tools: [planToolDefinition() as Anthropic.Tool],
         tool_choice: { type: 'tool', name: PLAN_TOOL },
         messages,
         max_tokens: Math.max(PLAN_MAX_TOKENS, client.settings.maxTokens),
       },
-      { purpose: 'plan', signal },
+      { purpose: 'plan', signal, route: plannerRoute(sentence) },
     );
     addUsage(usage, reply.usage);
     const call = reply.message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === PLAN_TOOL);

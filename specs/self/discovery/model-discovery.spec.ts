@@ -51,7 +51,7 @@ test('the model pages through the listing with save_progress; items are checked 
   expect(system).toContain('An item is: a member of the organisation');
   expect(system).toContain('save_progress({"data": {"items": [{"url": "<the item link\'s target exactly as shown after → in the page state>"}');
   expect(system).toContain(`"username": the member's login`);
-  expect(system).toContain('sample_id: _discovery');
+  expect(turns[0]!.key, 'the discovery sample is named in the request headers').toEqual({ taskId: 'org_members', sampleId: '_discovery', attempt: '0' });
   expect(turns[0]!.lastUserText).toMatch(/\[e\d+\] link "Next" → \/orgs\/acme\/members\?page=2/);
   expect(turns[1]!.lastUserText).toContain('25 new item(s) recorded, 25 in total; 1 not recorded — /people/nobody is not a link on this page');
 });

@@ -9,18 +9,31 @@ test.setTimeout(180_000);
 
 const SAMPLES = ['ada', 'alan', 'barbara', 'grace', 'linus', 'margaret'];
 
-/** The bundled people task, slowed down by the site's ?delay knob so the runner can be killed mid-run. */
+/** The bundled people task, slowed down by the site's ?delay knob so the runner can be killed mid-sample. */
 function slowTaskDir(): string {
   const dir = tempDir('bwa-resume-tasks-');
   const spec = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'tasks/people_profile.json'), 'utf8'));
   spec.task_id = 'slow_people';
   spec.start_url = 'http://127.0.0.1:4101/people/{{username}}?delay=1200';
+  // After its screenshot a sample loads a slow page again: it is mid-flight, with evidence written, for 2 s.
+  spec.recipe.splice(1, 0, { action: 'goto', url: 'http://127.0.0.1:4101/people/{{username}}?delay=2000' });
   delete spec.$schema;
   writeFiles(dir, {
     'slow_people.json': JSON.stringify(spec),
     'inputs/slow_people.csv': `sample_id,username\n${SAMPLES.map(s => `${s},${s}`).join('\n')}\n`,
   });
   return dir;
+}
+
+/** Samples that have written evidence but no result yet: the runner is in the middle of them. */
+function samplesInFlight(runDir: string): Map<string, string[]> {
+  const inFlight = new Map<string, string[]>();
+  for (const sample of SAMPLES) {
+    const dir = path.join(runDir, 'slow_people', sample);
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    if (files.length && !files.includes('result.json')) inFlight.set(sample, files);
+  }
+  return inFlight;
 }
 
 function doneSamples(runDir: string): Map<string, string> {
@@ -41,11 +54,14 @@ test('a runner killed with SIGKILL mid-run resumes: nothing done twice, nothing 
   const runDir = path.join(reports, 'runs', 'killed-run');
 
   const first = startNested({ args, env });
-  await expect.poll(() => doneSamples(runDir).size, { timeout: 90_000, intervals: [100] }).toBeGreaterThanOrEqual(2);
+  // Killed once two samples are done and a third has written evidence: one sample is cut off mid-flight.
+  await expect.poll(() => doneSamples(runDir).size >= 2 && samplesInFlight(runDir).size > 0, { timeout: 120_000, intervals: [100] }).toBe(true);
   killGroup(first.child);
   const killed = await first.done;
   expect(killed.signal).toBe('SIGKILL');
   const doneBeforeKill = doneSamples(runDir);
+  const cutOff = samplesInFlight(runDir);
+  expect(cutOff.size).toBeGreaterThan(0);
   expect(doneBeforeKill.size).toBeLessThan(SAMPLES.length);
 
   const second = await runNested({ args, env });
@@ -59,10 +75,10 @@ test('a runner killed with SIGKILL mid-run resumes: nothing done twice, nothing 
   expect(rows.every(r => r.status === 'done')).toBe(true);
   const manifest = JSON.parse(fs.readFileSync(path.join(runDir, 'manifest.json'), 'utf8'));
   expect(manifest.counts).toMatchObject({ done: 6, total: 6, resumed: doneBeforeKill.size });
-  // A sample cut off mid-flight keeps whatever it had written, moved aside into attempt-N/.
-  for (const sample of SAMPLES.filter(s => !doneBeforeKill.has(s))) {
+  // A sample cut off mid-flight keeps what it had written, moved aside into attempt-1/.
+  for (const [sample, files] of cutOff) {
     const dir = path.join(runDir, 'slow_people', sample);
-    const attempts = fs.readdirSync(dir).filter(name => name.startsWith('attempt-'));
-    for (const attempt of attempts) expect(fs.readdirSync(path.join(dir, attempt)).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(dir).filter(name => name.startsWith('attempt-')), sample).toEqual(['attempt-1']);
+    expect(fs.readdirSync(path.join(dir, 'attempt-1')), sample).toEqual(expect.arrayContaining(files));
   }
 });

@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startModelServer, type ModelServer } from '../../../fixtures/model-server';
+import { startModelServer, type ModelServer, type Script, type ScriptInput } from '../../../fixtures/model-server';
 import { signIn } from '../../../agent/setup/sign-in';
 import { loadAuthProfile } from '../../../agent/task/auth-profile';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
@@ -11,13 +11,15 @@ import { tempDir } from './temp';
 
 /** Points this worker's agent runs at a scripted model server and a throwaway reports folder. */
 export async function useScriptedModel(extraEnv: Record<string, string> = {}): Promise<{ server: ModelServer; restore: () => Promise<void> }> {
-  const server = await startModelServer({ port: 0 });
+  const server = answeringStepSummaries(await startModelServer({ port: 0 }));
   const vars: Record<string, string> = {
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_BASE_URL: server.url,
     AGENT_DECIDER: 'model',
     AGENT_REPORTS_DIR: tempDir('bwa-model-reports-'),
     AGENT_MODEL_RETRIES: '2',
+    // The scripted server fails side requests nobody scripted; the tests of memory distillation turn it on.
+    AGENT_MEMORY_DISTILL: 'off',
     ...extraEnv,
   };
   const previous = Object.fromEntries(Object.keys(vars).map(k => [k, process.env[k]]));
@@ -32,6 +34,24 @@ export async function useScriptedModel(extraEnv: Record<string, string> = {}): P
       await server.close();
     },
   };
+}
+
+/** Runs past step 10 ask the fast model to condense the early steps: the scripted answer, for tests that script no other. */
+const STEP_SUMMARY_RULE = {
+  contains: 'Summarize these browser-agent steps',
+  answer: 'FOUND: the pages opened and the values read so far\nGAPS: what the goal still needs\nNEXT: go on with the goal',
+};
+
+/**
+ * Every script set on this server also answers step summaries (any run past step 10 asks for one), after its own
+ * rules, so a script's own summary rule wins. Any other side request a script does not answer still fails.
+ */
+function answeringStepSummaries(server: ModelServer): ModelServer {
+  const withSummaries = (script: ScriptInput | Script): ScriptInput => ({ ...script, text: [...(script.text ?? []), STEP_SUMMARY_RULE] });
+  const { setScript, setDefaultScript } = server;
+  server.setScript = (taskId, sampleId, script, attempt) => setScript(taskId, sampleId, withSummaries(script), attempt);
+  server.setDefaultScript = (taskId, script) => setDefaultScript(taskId, withSummaries(script));
+  return server;
 }
 
 export function bundledTask(taskId: string, overrides: Record<string, unknown> = {}): LoadedTask {

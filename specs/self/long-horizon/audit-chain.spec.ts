@@ -1,5 +1,10 @@
-import * as fs from 'node:fs';
+import type { BrowserContext } from '@playwright/test';
 import { expect, test } from '../../../agent/fixture';
+import type { Result } from '../../../agent/evidence/result-schema';
+import { ACTION_LOG_FILE, CHECKPOINT_FILE } from '../../../agent/loop/recorder';
+import { SampleSession } from '../../../agent/session';
+import { settings } from '../../../agent/settings';
+import type { Sample } from '../../../agent/task/samples';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { contributorAuditScript, contributorItem } from '../../../fixtures/model-scripts/contributor-audit';
 import { prAuditChainScript, prItem } from '../../../fixtures/model-scripts/pr-audit-chain';
@@ -15,7 +20,7 @@ let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
   await ensureAuditSite();
-  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL });
+  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
   server = env.server;
   truth = await auditTruth(request);
 });
@@ -30,35 +35,32 @@ interface Seen {
   logHasSaveAtStep: boolean;
 }
 
-/** Reads checkpoint.json (then action_log.json) every few ms while the run goes. */
-function watchCheckpoint(taskId: string, sampleId: string, list: string): { seen: Seen[]; stop: () => void } {
+/**
+ * Runs one sample and, each time the recorder writes checkpoint.json, reads it and action_log.json as they are on
+ * disk at that moment: every live checkpoint, none missed.
+ */
+async function runWatched(context: BrowserContext, taskId: string, sample: Sample, list: string): Promise<{ result: Result; seen: Seen[] }> {
   const seen: Seen[] = [];
-  const timer = setInterval(() => {
-    try {
-      const checkpoint = JSON.parse(fs.readFileSync(sampleFile(taskId, sampleId, 'checkpoint.json'), 'utf8'));
-      const log = JSON.parse(fs.readFileSync(sampleFile(taskId, sampleId, 'action_log.json'), 'utf8')) as Array<{ step: number; action: { name: string } }>;
-      const items = (checkpoint.accumulated_data[list] ?? []).length;
-      if (seen.at(-1)?.items === items && seen.at(-1)?.step === checkpoint.step) return;
-      seen.push({
-        items,
-        step: checkpoint.step,
-        stepsLogged: checkpoint.steps_logged,
-        logLength: log.length,
-        logHasSaveAtStep: log.some(e => e.step === checkpoint.step && e.action.name === 'save_progress'),
-      });
-    } catch {
-      // Not written yet.
-    }
-  }, 10);
-  return { seen, stop: () => clearInterval(timer) };
+  const onFileWritten = (name: string) => {
+    if (name !== CHECKPOINT_FILE) return;
+    const checkpoint = readSampleJson(taskId, sample.sample_id, CHECKPOINT_FILE);
+    const log = readSampleJson<Array<{ step: number; action: { name: string } }>>(taskId, sample.sample_id, ACTION_LOG_FILE);
+    seen.push({
+      items: (checkpoint.accumulated_data[list] ?? []).length,
+      step: checkpoint.step,
+      stepsLogged: checkpoint.steps_logged,
+      logLength: log.length,
+      logHasSaveAtStep: log.some(e => e.step === checkpoint.step && e.action.name === 'save_progress'),
+    });
+  };
+  const session = await SampleSession.prepare({ task: bundledTask(taskId), sample, context, page: await context.newPage(), runId: settings.runId, attempt: 0, deciderMode: 'model', onFileWritten });
+  return { result: await session.run(), seen };
 }
 
-test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result.json with the judgment', async ({ agent }) => {
+test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result.json with the judgment', async ({ context }) => {
   const anvil = repoTruth(truth, 'acme/anvil');
   server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript(anvil));
-  const watch = watchCheckpoint('pr_audit_chain', 'anvil-chain', 'prs');
-  const result = await agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'anvil-chain', owner: 'acme', repo: 'anvil' }));
-  watch.stop();
+  const { result, seen } = await runWatched(context, 'pr_audit_chain', sampleOf({ sample_id: 'anvil-chain', owner: 'acme', repo: 'anvil' }), 'prs');
   expect(server.errors).toEqual([]);
 
   expect(result.status).toBe('done');
@@ -73,10 +75,10 @@ test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result
   expect(readSampleJson('pr_audit_chain', 'anvil-chain', 'result.json')).toEqual(result);
 
   // Live checkpoint: the saved items grew one at a time, each save flushed with the action log that led to it.
-  const growth = watch.seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1]);
+  const growth = seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1]);
   expect(growth).toEqual([1, 2, 3, 4, 5]);
-  for (const seen of watch.seen) expect(seen.logLength).toBeGreaterThanOrEqual(seen.stepsLogged);
-  expect(watch.seen.filter(s => s.logHasSaveAtStep).map(s => s.items)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5]));
+  for (const checkpoint of seen) expect(checkpoint.logLength).toBeGreaterThanOrEqual(checkpoint.stepsLogged);
+  expect(seen.filter(s => s.logHasSaveAtStep).map(s => s.items)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5]));
   const checkpoint = readSampleJson('pr_audit_chain', 'anvil-chain', 'checkpoint.json');
   expect(checkpoint).toMatchObject({ status: 'done', step: result.steps, max_steps: 50, steps_logged: result.steps });
   expect(checkpoint.progress_notes).toEqual(anvil.recent_merged.map((pr, i) => `PR ${i + 1} of 5 (#${pr.number}) audited`));
@@ -106,13 +108,11 @@ test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result
   expect(result.usage.model_calls).toBe(turns.length + summaryRequests.length + memoryRequests.length);
 });
 
-test('contributor deep audit: top 3 profiles on another host, one save each, back to the ranking', async ({ agent, request }) => {
+test('contributor deep audit: top 3 profiles on another host, one save each, back to the ranking', async ({ context, request }) => {
   const people = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
   const ledger = repoTruth(truth, 'globex/ledger');
   server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript(ledger));
-  const watch = watchCheckpoint('contributor_audit', 'ledger-deep', 'contributors');
-  const result = await agent.run(bundledTask('contributor_audit'), sampleOf({ sample_id: 'ledger-deep', owner: 'globex', repo: 'ledger' }));
-  watch.stop();
+  const { result, seen } = await runWatched(context, 'contributor_audit', sampleOf({ sample_id: 'ledger-deep', owner: 'globex', repo: 'ledger' }), 'contributors');
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('done');
   const contributors = result.extracted.contributors!.value as Array<Record<string, unknown>>;
@@ -123,7 +123,7 @@ test('contributor deep audit: top 3 profiles on another host, one save each, bac
     expect(c).toEqual({ username: c.username, name: person.display_name, company: person.company, followers: person.followers });
   }
   expect(contributors.some(c => c.company === null)).toBe(true);
-  expect(watch.seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);
+  expect(seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);
   const log = readSampleJson<Array<{ action: { name: string }; url_after: string }>>('contributor_audit', 'ledger-deep', 'action_log.json');
   expect(log.filter(e => e.action.name === 'go_back').map(e => e.url_after)).toEqual(Array(3).fill('http://127.0.0.1:4108/globex/ledger/graphs/contributors'));
   expect(new Set(log.map(e => new URL(e.url_after).port))).toEqual(new Set(['4108', '4101']));

@@ -21,7 +21,7 @@ let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
   await ensureAuditSite();
-  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL });
+  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
   server = env.server;
   truth = await auditTruth(request);
 });
@@ -87,11 +87,11 @@ test('run memory: a done sample teaches the next samples of its task (every step
 test('run memory is safe with 4 worker processes appending at once: no update lost', async () => {
   const dir = tempDir('bwa-memory-lock-');
   const perWorker = 15;
-  const startAt = Date.now() + 1500;
+  const ready = tempDir('bwa-memory-ready-');
   const writers = [1, 2, 3, 4].map(
     worker =>
       new Promise<{ code: number | null; output: string }>(resolve => {
-        const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'memory-writer.ts'), dir, String(worker), String(perWorker), String(startAt)], {
+        const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'memory-writer.ts'), dir, String(worker), String(perWorker), ready, '4'], {
           cwd: PROJECT_ROOT,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -112,4 +112,9 @@ test('run memory is safe with 4 worker processes appending at once: no update lo
     expect(mine).toEqual(Array.from({ length: perWorker }, (_, i) => `worker ${w} tip ${i}`));
   }
   expect(fs.readdirSync(dir).sort()).toEqual(['failures.json', 'patterns.json']);
+  // The writers did overlap: in the file's own order (the order of the appends) they take turns, where four
+  // writers one after another would leave four runs, three changes of writer.
+  const writerChanges = (order: string[]) => order.filter((w, i) => i > 0 && w !== order[i - 1]).length;
+  expect(writerChanges(memory.patterns().map(p => p.from_sample))).toBeGreaterThan(3);
+  expect(writerChanges(memory.warnings().map(w => w.from_sample))).toBeGreaterThan(3);
 });

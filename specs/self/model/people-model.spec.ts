@@ -51,7 +51,8 @@ test('request shape: cached task block, cached sample block, tools from the regi
   const [first, second] = turns;
   expect(first!.system[0]!.cache_control).toEqual({ type: 'ephemeral' });
   expect(first!.system[1]!.cache_control).toEqual({ type: 'ephemeral' });
-  expect(first!.system[1]!.text).toContain('sample_id: grace');
+  expect(first!.system[1]!.text).toContain('- username: grace');
+  expect(first!.key, 'routed by headers').toEqual({ taskId: 'people_profile', sampleId: 'grace', attempt: '0' });
   expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(first!.system))).toBe(true);
   expect(first!.toolChoice).toMatchObject({ type: 'any' });
   expect(first!.tools).toEqual(expect.arrayContaining(['goto', 'click', 'type', 'extract', 'screenshot', 'save_progress', 'done', 'fail']));

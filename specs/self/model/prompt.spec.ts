@@ -15,7 +15,7 @@ function entry(step: number, name: string, args: Record<string, unknown>, descri
 }
 
 test('system blocks: a cached task block free of the sample (goal and schema included), then a cached sample block with its tips', () => {
-  const [taskBlock, sampleBlock] = buildSystemBlocks(task, sample, { tips: ['click "Profile stats" for exact counts'], attempt: 1 });
+  const [taskBlock, sampleBlock] = buildSystemBlocks(task, sample, { tips: ['click "Profile stats" for exact counts'] });
   expect(taskBlock!.cache_control).toEqual({ type: 'ephemeral' });
   expect(taskBlock!.text).toContain('Collect the fields.');
   expect(taskBlock!.text).toContain('Is it material?');
@@ -23,7 +23,8 @@ test('system blocks: a cached task block free of the sample (goal and schema inc
     expect(taskBlock!.text).toContain(part);
   expect(taskBlock!.text).not.toContain('ada');
   expect(sampleBlock!.cache_control).toEqual({ type: 'ephemeral' });
-  expect(sampleBlock!.text).toBe('task_id: demo\nsample_id: ada\nattempt: 1\nSample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample\'s input):\n- click "Profile stats" for exact counts');
+  // The sample's id and attempt travel as request headers, not in the prompt.
+  expect(sampleBlock!.text).toBe('Sample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample\'s input):\n- click "Profile stats" for exact counts');
   expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(taskBlock!.text);
   expect(buildSystemBlocks(task, sample, { reflection: 'full' })[0]!.text).toContain('- evaluation_previous_step, memory_update, next_goal (on every tool)');
 });

@@ -88,7 +88,8 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
   // The facts were read by the recipe and the judge saw them, fenced as page data.
   const first = calls[0]!;
   expect(first.lastUserText).toContain('<page_state>');
-  expect(first.system.map(b => b.text).join('\n')).toContain('task_id: blame_materiality');
+  // Routed by its x-bwa-task / x-bwa-sample headers (the calls above): the prompt carries no routing line.
+  expect(first.system.map(b => b.text).join('\n')).not.toMatch(/^(?:task_id|sample_id|attempt):/m);
   expect(first.system.some(b => b.cache_control), 'the instructions are cached across batches').toBe(true);
 });
 

@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { expect, test } from '@playwright/test';
-import { LOOKBACK_BLOCKS, PromptCache, countInputTokens, minimumCacheableTokens } from '../../fixtures/model-server/prompt-cache';
-import type { MessagesRequest } from '../../fixtures/model-server/request-schema';
-import { estimateTokens } from '../../fixtures/model-server/tokens';
-import { startModelServer } from '../../fixtures/model-server';
+import { LOOKBACK_BLOCKS, PromptCache, countInputTokens, minimumCacheableTokens } from '../../../fixtures/model-server/prompt-cache';
+import type { MessagesRequest } from '../../../fixtures/model-server/request-schema';
+import { estimateTokens } from '../../../fixtures/model-server/tokens';
+import { startModelServer } from '../../../fixtures/model-server';
+import { routeHeaders } from '../../../agent/decide/request-route';
 
 const EPHEMERAL = { type: 'ephemeral' as const };
 const TOOLS = [{ name: 'click', description: 'Click an element', input_schema: { type: 'object' as const, properties: { target: { type: 'string' } } } }];
@@ -114,9 +115,9 @@ test('the 20-block lookback: a breakpoint finds a prefix cached up to 19 blocks 
 test('the server reports cache usage like the API and refuses more than 4 breakpoints', async () => {
   const server = await startModelServer();
   try {
-    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0, defaultHeaders: routeHeaders({ taskId: 't', sampleId: 's' }) });
     server.setDefaultScript('t', { steps: [{ tool: 'click', args: { target: 'e1' } }], on_exhausted: 'repeat_last' });
-    const body = (page: string) => ({ ...request({ page }), system: [...(request().system as Anthropic.TextBlockParam[]), { type: 'text' as const, text: 'task_id: t' }] }) as Anthropic.MessageCreateParamsNonStreaming;
+    const body = (page: string) => request({ page }) as Anthropic.MessageCreateParamsNonStreaming;
     const first = await client.messages.create(body('step one'));
     const second = await client.messages.create(body('step two'));
     expect(first.usage).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: expect.any(Number) });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { z } from 'zod';
-import { ensureFixtureSites, type RunningFixtureSites } from '../../fixtures/serve';
+import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 
 // The fixture sites are shared state for every test here: keep this file's tests in one worker, in order.
 test.describe.configure({ mode: 'default' });

@@ -3,7 +3,8 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type ModelServer, estimateTokens, loadScriptFile, parsePageState, startModelServer } from '../../fixtures/model-server/index';
+import { ROUTE_HEADERS, routeHeaders } from '../../../agent/decide/request-route';
+import { type ModelServer, estimateTokens, loadScriptFile, parsePageState, startModelServer } from '../../../fixtures/model-server/index';
 
 // Shapes the agent's own tool definitions take: reflection fields plus each action's arguments.
 const reflection = { evaluation_previous_step: { type: 'string' }, memory_update: { type: 'string' }, next_goal: { type: 'string' } };
@@ -37,22 +38,25 @@ const PAGE = [
 // Long enough to be cacheable: the server keeps the API's minimum of 1,024 tokens for a prefix.
 const SYSTEM_TEXT = `You are a browser agent. ${'Follow the rules carefully. '.repeat(150)}`;
 
-function system(taskId: string, sampleId: string, extraLines = ''): Anthropic.TextBlockParam[] {
-  return [
-    { type: 'text', text: SYSTEM_TEXT, cache_control: { type: 'ephemeral' } },
-    { type: 'text', text: `task_id: ${taskId}\nsample_id: ${sampleId}\n${extraLines}` },
-  ];
+const SYSTEM: Anthropic.TextBlockParam[] = [{ type: 'text', text: SYSTEM_TEXT, cache_control: { type: 'ephemeral' } }];
+
+/** A client whose requests name task "profile", sample "s1", the way the agent's client names them (headers). */
+function routedClient(baseURL: string, options: { maxRetries?: number; timeout?: number } = {}): Anthropic {
+  return new Anthropic({ apiKey: 'test-key', baseURL, maxRetries: 2, ...options, defaultHeaders: routeHeaders({ taskId: 'profile', sampleId: 's1' }) });
 }
 
 function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string; attempt?: number } = {}) {
-  return client.messages.create({
-    model: opts.model ?? 'claude-primary',
-    max_tokens: 1024,
-    system: system(opts.task ?? 'profile', opts.sample ?? 's1', opts.attempt !== undefined ? `attempt: ${opts.attempt}` : ''),
-    tools: TOOLS,
-    tool_choice: { type: 'any' },
-    messages: [{ role: 'user', content: `Decide the next action.\n${opts.page ?? PAGE}` }],
-  });
+  return client.messages.create(
+    {
+      model: opts.model ?? 'claude-primary',
+      max_tokens: 1024,
+      system: SYSTEM,
+      tools: TOOLS,
+      tool_choice: { type: 'any' },
+      messages: [{ role: 'user', content: `Decide the next action.\n${opts.page ?? PAGE}` }],
+    },
+    { headers: routeHeaders({ taskId: opts.task ?? 'profile', sampleId: opts.sample ?? 's1', attempt: opts.attempt }) },
+  );
 }
 
 type APIError = InstanceType<typeof Anthropic.APIError>;
@@ -87,7 +91,7 @@ test.afterAll(async () => {
 });
 test.beforeEach(() => {
   server.reset();
-  client = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 2 });
+  client = routedClient(server.url);
 });
 
 test.describe('page state parsing', () => {
@@ -191,7 +195,7 @@ test.describe('faults', () => {
 
   test('a 429 carries retry-after, the error body shape and a request-id', async () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'x' }, fault: { kind: 429, retry_after_s: 3 } }] });
-    const raw = await client.messages.create({ model: 'm', max_tokens: 10, system: system('profile', 's1'), tools: TOOLS, tool_choice: { type: 'any' }, messages: [{ role: 'user', content: PAGE }] }, { maxRetries: 0 }).catch((e: unknown) => e);
+    const raw = await client.messages.create({ model: 'm', max_tokens: 10, system: SYSTEM, tools: TOOLS, tool_choice: { type: 'any' }, messages: [{ role: 'user', content: PAGE }] }, { maxRetries: 0 }).catch((e: unknown) => e);
     expect(raw).toBeInstanceOf(Anthropic.RateLimitError);
     const error = raw as APIError;
     expect(error.headers?.get('retry-after')).toBe('3');
@@ -220,7 +224,7 @@ test.describe('faults', () => {
 
   test('a slow answer trips the client timeout; the step stays for the next request', async () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'late' }, fault: { kind: 'slow', delay_ms: 5_000 } }] });
-    const impatient = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0, timeout: 300 });
+    const impatient = routedClient(server.url, { maxRetries: 0, timeout: 300 });
     await expect(decide(impatient)).rejects.toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
     expect(toolUses(await decide(client))[0]?.input.label).toBe('late');
     expect(server.requests.map((r) => [r.turn, r.response.status, r.response.faults])).toEqual([[1, 0, 'slow'], [1, 200, undefined]]);
@@ -280,7 +284,7 @@ test.describe('usage and caching', () => {
   });
 
   test('count_tokens answers the estimate of the whole prompt', async () => {
-    const params = { model: 'm', system: system('profile', 's1'), tools: TOOLS, messages: [{ role: 'user' as const, content: PAGE }] };
+    const params = { model: 'm', system: SYSTEM, tools: TOOLS, messages: [{ role: 'user' as const, content: PAGE }] };
     const counted = await client.messages.countTokens(params);
     expect(counted.input_tokens).toBeGreaterThan(estimateTokens(SYSTEM_TEXT + PAGE));
     expect(server.requests).toEqual([]);
@@ -288,7 +292,7 @@ test.describe('usage and caching', () => {
 });
 
 test.describe('request validation', () => {
-  const base = { model: 'm', max_tokens: 100, system: system('profile', 's1'), messages: [{ role: 'user' as const, content: 'hi' }] };
+  const base = { model: 'm', max_tokens: 100, system: SYSTEM, messages: [{ role: 'user' as const, content: 'hi' }] };
 
   test('shape errors are 400 invalid_request_error naming the field', async () => {
     const { max_tokens: _, ...noMaxTokens } = base;
@@ -328,7 +332,9 @@ test.describe('request validation', () => {
   });
 
   test('headers: a key is required, and anthropic-version', async () => {
-    const post = (headers: Record<string, string>) => fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(base) });
+    server.setScript('profile', 's1', { text: [{ contains: 'hi', answer: 'hello' }] });
+    const route = routeHeaders({ taskId: 'profile', sampleId: 's1' });
+    const post = (headers: Record<string, string>) => fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...route, ...headers }, body: JSON.stringify(base) });
     expect((await post({ 'anthropic-version': '2023-06-01' })).status).toBe(401);
     const noVersion = await post({ 'x-api-key': 'k' });
     expect(noVersion.status).toBe(400);
@@ -347,15 +353,30 @@ test.describe('auxiliary requests', () => {
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     expect(toolUses(await decide(client))[0]?.input.label).toBe('one');
     const vision = await client.messages.create({
-      model: 'm', max_tokens: 200, system: system('profile', 's1'),
+      model: 'm', max_tokens: 200, system: SYSTEM,
       messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }, { type: 'text', text: 'What do the CI checks show?' }] }],
     });
     expect(vision.content).toEqual([expect.objectContaining({ type: 'text', text: 'build: passed (green check); lint: failed (red x)' })]);
-    const summary = () => client.messages.create({ model: 'm', max_tokens: 200, system: system('profile', 's1'), messages: [{ role: 'user', content: 'Summarise as FOUND/GAPS/NEXT.' }] });
+    const summary = () => client.messages.create({ model: 'm', max_tokens: 200, system: SYSTEM, messages: [{ role: 'user', content: 'Summarise as FOUND/GAPS/NEXT.' }] });
     expect((await summary()).content[0]).toMatchObject({ text: expect.stringContaining('FOUND: name') });
-    expect((await summary()).content[0]).toMatchObject({ text: expect.stringContaining('no scripted text answer') });
+    // The once-rule is used up: the same request now matches nothing, and fails.
+    expect(await failureOf(summary())).toMatch(/no "text" rule matches the request \("Summarise as FOUND\/GAPS\/NEXT\.…"\) \[task profile, sample s1\]/);
     expect(toolUses(await decide(client))[0]?.input.label).toBe('two');
-    expect(server.requests.map((r) => [r.kind, r.turn, r.hasImage])).toEqual([['decider', 1, false], ['vision', undefined, true], ['text', undefined, false], ['text', undefined, false], ['decider', 2, false]]);
+    expect(server.requests.map((r) => [r.kind, r.turn, r.hasImage, r.response.status])).toEqual([['decider', 1, false, 200], ['vision', undefined, true, 200], ['text', undefined, false, 200], ['text', undefined, false, 400], ['decider', 2, false, 200]]);
+    expect(server.errors).toEqual([expect.stringContaining('no "text" rule matches')]);
+  });
+
+  test('an auxiliary request nobody scripted fails and is reported; "canned" answers it with a fixed text instead', async () => {
+    const ask = (c: Anthropic) => c.messages.create({ model: 'm', max_tokens: 50, messages: [{ role: 'user', content: 'Write navigation tips.' }] });
+    expect(await failureOf(ask(client))).toMatch(/no script answers the text request \("Write navigation tips\.…"\) \[task profile, sample s1\]/);
+    const unrouted = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+    expect(await failureOf(ask(unrouted))).toMatch(new RegExp(`a text request \\("Write navigation tips\\.…"\\) has no ${ROUTE_HEADERS.task} header`));
+    server.setScript('profile', 's1', { text: [{ contains: 'something else', answer: 'x' }] });
+    expect(await failureOf(ask(client))).toMatch(/no "text" rule matches/);
+    expect(server.errors).toHaveLength(3);
+    server.setScript('profile', 's1', { text: [], on_unmatched: 'canned' });
+    expect((await ask(client)).content[0]).toMatchObject({ text: expect.stringContaining('no scripted text answer') });
+    expect(server.errors).toHaveLength(3);
   });
 });
 
@@ -379,7 +400,7 @@ test.describe('scripts', () => {
     writeFileSync(badFile, JSON.stringify({ steps: [{ tool: 'click', fault: { kind: 'teapot' } }] }));
     const fromFiles = await startModelServer({ scriptsDir: dir });
     try {
-      const fileClient = new Anthropic({ apiKey: 'test-key', baseURL: fromFiles.url, maxRetries: 0 });
+      const fileClient = routedClient(fromFiles.url, { maxRetries: 0 });
       expect(toolUses(await decide(fileClient, { sample: 'torvalds' }))[0]?.input.label).toBe('own');
       expect(toolUses(await decide(fileClient, { sample: 'someone-else' }))[0]?.input.label).toBe('default');
       expect(await failureOf(decide(fileClient, { sample: 'broken' }))).toMatch(/bad script .*broken\.json: at steps\[0\]\.fault\.kind/);
@@ -391,7 +412,19 @@ test.describe('scripts', () => {
     expect(() => server.setScript('t', 's', { steps: [{ tool: 'click', targt: { ref: 'e1' } }] } as never)).toThrow(/setScript\("t", "s"\): at steps\[0\]/);
   });
 
-  test('an "attempt:" line replays the script for a retried sample', async () => {
+  test('requests are routed by their x-bwa-* headers (URL-decoded), never by the prompt', async () => {
+    const odd = 'ada lovelace/é:1';
+    server.setScript('profile', odd, { steps: [{ tool: 'screenshot', args: { label: 'odd' } }] });
+    expect(toolUses(await decide(client, { sample: odd }))[0]?.input.label).toBe('odd');
+    expect(server.requests[0]?.key).toEqual({ taskId: 'profile', sampleId: odd });
+    expect(server.requests[0]?.system.map((b) => b.text).join('\n')).not.toMatch(/task_id|sample_id|attempt:/);
+    const body = { model: 'm', max_tokens: 10, system: SYSTEM, tools: TOOLS, tool_choice: { type: 'any' as const }, messages: [{ role: 'user' as const, content: PAGE }] };
+    const unrouted = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+    expect(await failureOf(unrouted.messages.create(body))).toBe(`model-server: the request has no ${ROUTE_HEADERS.task} header, so no script can be chosen`);
+    expect(await failureOf(client.messages.create(body, { headers: { [ROUTE_HEADERS.sample]: '%E0%A4%A' }, maxRetries: 0 }))).toMatch(/the x-bwa-sample header is not URL-encoded/);
+  });
+
+  test('an x-bwa-attempt header replays the script for a retried sample', async () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'first' } }, { tool: 'screenshot', args: { label: 'second' } }] });
     expect(toolUses(await decide(client, { attempt: 0 }))[0]?.input.label).toBe('first');
     expect(toolUses(await decide(client, { attempt: 1 }))[0]?.input.label).toBe('first');
