@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import type { ScriptInput } from '../../fixtures/model-server';
 import { blameMaterialityScript, type BlameTruth } from '../../fixtures/model-scripts/blame-materiality';
-import { commitAuditScript, type CommitTruth } from '../../fixtures/model-scripts/commit-audit';
+import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../fixtures/model-scripts/commit-audit';
 import { hrFormScript } from '../../fixtures/model-scripts/hr-form';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../fixtures/model-scripts/people-enrichment';
 import { peopleProfileScript, type PersonTruth } from '../../fixtures/model-scripts/people-profile';
@@ -77,7 +77,7 @@ export const WORKFLOWS: Workflow[] = [
         return t ? pick(t as unknown as Record<string, unknown>, facts) : undefined;
       };
     },
-    script: row => commitAuditScript(commitOf(row.sample_id!)!),
+    script: row => { const t = commitOf(row.sample_id!)!; return commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks)); },
   },
   {
     task: 'blame_materiality',
