@@ -93,7 +93,7 @@ export const WORKFLOWS: Workflow[] = [
       lookups = (await json('http://127.0.0.1:4106/__truth.json')).lookups;
       return row => (lookups[row.sample_id!] ? pick(lookups[row.sample_id!] as unknown as Record<string, unknown>, ['profile_url', 'school', 'current_company', 'tenure']) : undefined);
     },
-    script: row => peopleEnrichmentScript(lookups[row.sample_id!]!),
+    script: row => peopleEnrichmentScript({ name: row.name!, company: row.company! }),
     async prepare(browser) {
       for (const [name, value] of Object.entries(PEOPLESEARCH_ENV)) process.env[name] ??= value;
       await signIn(browser, 'peoplesearch', loadAuthProfile('tasks', 'peoplesearch')!);
