@@ -85,7 +85,7 @@ export const WORKFLOWS: Workflow[] = [
       blame = (await json('http://127.0.0.1:4104/__truth.json')).blame;
       return row => (blame[row.sample_id!] ? pick(blame[row.sample_id!] as unknown as Record<string, unknown>, ['file_path', 'last_modified_date', 'author', 'commit_sha']) : undefined);
     },
-    script: row => blameMaterialityScript(blame[row.sample_id!]!),
+    script: row => blameMaterialityScript(blame[row.sample_id!]!.code),
   },
   {
     task: 'people_enrichment',
