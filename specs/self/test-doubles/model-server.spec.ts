@@ -465,6 +465,7 @@ test.describe('computed steps', () => {
     expect(toolUses(await decide(client, { page: results('Globex', 'Acme') }))[0]?.input.target).toBe('e2');
     expect(toolUses(await decide(client))[0]?.input.label).toBe('planned');
     expect(toolUses(await decide(client))[0]?.input.label).toBe('after the plan');
+    expect(server.requests.map((r) => r.turn), 'planned steps are numbered in the order they are answered').toEqual([1, 2, 3]);
     server.reset();
     server.setScript('profile', 's1', { steps: [openAcme] });
     expect(toolUses(await decide(client, { page: results('Acme', 'Globex') }))[0]?.input.target).toBe('e1');
