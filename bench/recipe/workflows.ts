@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import type { ScriptInput } from '../../fixtures/model-server';
 import { blameMaterialityScript, type BlameTruth } from '../../fixtures/model-scripts/blame-materiality';
-import { commitAuditScript, type CommitTruth } from '../../fixtures/model-scripts/commit-audit';
+import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../fixtures/model-scripts/commit-audit';
 import { hrFormScript } from '../../fixtures/model-scripts/hr-form';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../fixtures/model-scripts/people-enrichment';
 import { peopleProfileScript, type PersonTruth } from '../../fixtures/model-scripts/people-profile';
@@ -77,7 +77,7 @@ export const WORKFLOWS: Workflow[] = [
         return t ? pick(t as unknown as Record<string, unknown>, facts) : undefined;
       };
     },
-    script: row => commitAuditScript(commitOf(row.sample_id!)!),
+    script: row => { const t = commitOf(row.sample_id!)!; return commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks)); },
   },
   {
     task: 'blame_materiality',
@@ -85,7 +85,7 @@ export const WORKFLOWS: Workflow[] = [
       blame = (await json('http://127.0.0.1:4104/__truth.json')).blame;
       return row => (blame[row.sample_id!] ? pick(blame[row.sample_id!] as unknown as Record<string, unknown>, ['file_path', 'last_modified_date', 'author', 'commit_sha']) : undefined);
     },
-    script: row => blameMaterialityScript(blame[row.sample_id!]!),
+    script: row => blameMaterialityScript(blame[row.sample_id!]!.code),
   },
   {
     task: 'people_enrichment',
@@ -93,7 +93,7 @@ export const WORKFLOWS: Workflow[] = [
       lookups = (await json('http://127.0.0.1:4106/__truth.json')).lookups;
       return row => (lookups[row.sample_id!] ? pick(lookups[row.sample_id!] as unknown as Record<string, unknown>, ['profile_url', 'school', 'current_company', 'tenure']) : undefined);
     },
-    script: row => peopleEnrichmentScript(lookups[row.sample_id!]!),
+    script: row => peopleEnrichmentScript({ name: row.name!, company: row.company! }),
     async prepare(browser) {
       for (const [name, value] of Object.entries(PEOPLESEARCH_ENV)) process.env[name] ??= value;
       await signIn(browser, 'peoplesearch', loadAuthProfile('tasks', 'peoplesearch')!);

@@ -57,7 +57,7 @@ async function runWatched(context: BrowserContext, taskId: string, sample: Sampl
   return { result: await session.run(), seen };
 }
 
-test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result.json with the judgment', async ({ context }) => {
+test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result.json with the judgment (items and judgment stated by the scripted model: passed through, not read)', async ({ context }) => {
   const anvil = repoTruth(truth, 'acme/anvil');
   server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript(anvil));
   const { result, seen } = await runWatched(context, 'pr_audit_chain', sampleOf({ sample_id: 'anvil-chain', owner: 'acme', repo: 'anvil' }), 'prs');
@@ -108,7 +108,7 @@ test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result
   expect(result.usage.model_calls).toBe(turns.length + summaryRequests.length + memoryRequests.length);
 });
 
-test('contributor deep audit: top 3 profiles on another host, one save each, back to the ranking', async ({ context, request }) => {
+test('contributor deep audit: top 3 profiles on another host, one save each (items stated by the scripted model and passed through, each shown on the page it saved from), back to the ranking', async ({ context, request }) => {
   const people = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
   const ledger = repoTruth(truth, 'globex/ledger');
   server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript(ledger));
@@ -117,10 +117,15 @@ test('contributor deep audit: top 3 profiles on another host, one save each, bac
   expect(result.status).toBe('done');
   const contributors = result.extracted.contributors!.value as Array<Record<string, unknown>>;
   expect(contributors).toEqual(ledger.top_contributors.map(contributorItem));
-  // The values match the people directory's own truth, including a person with no company.
-  for (const c of contributors) {
-    const person = people[c.username as string];
-    expect(c).toEqual({ username: c.username, name: person.display_name, company: person.company, followers: person.followers });
+  // The saved items are stated by the scripted model (save_progress passes them through): what this proves is that
+  // each one was on the profile the agent showed the model when it saved — name, company, exact follower count.
+  const saves = deciderTurns(server.requests, 'ledger-deep').filter(t => t.response.toolUses?.[0]?.name === 'save_progress');
+  expect(saves).toHaveLength(contributors.length);
+  for (const [i, c] of contributors.entries()) {
+    const shown = section(saves[i]!, 'Current page state')!;
+    expect(shown, `${String(c.username)} on the page at its save`).toContain(`${(c.followers as number).toLocaleString('en-US')} followers`);
+    for (const text of [c.username, c.name, c.company].filter((v): v is string => typeof v === 'string')) expect(shown, `${String(c.username)} on the page at its save`).toContain(text);
+    expect(people[c.username as string], `${String(c.username)} is a person of the directory`).toBeDefined();
   }
   expect(contributors.some(c => c.company === null)).toBe(true);
   expect(seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);

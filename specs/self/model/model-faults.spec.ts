@@ -47,9 +47,11 @@ for (const [name, fault] of [
     const recorded = turnRequests(id);
     expect(recorded.filter(r => r.response.faults).length).toBe(1);
     expect(recorded.length).toBe((peopleProfileScript(ada).steps as unknown[]).length + 1);
-    // Every answered decision is counted once (the faulted request never was); the run memory's call is its own.
+    // Every answered decision is counted once (the faulted request never was); the run memory's and the step
+    // summary's calls are their own.
     expect(result.usage.by_purpose?.decide?.calls).toBe(recorded.length - 1);
-    expect(result.usage.model_calls).toBe(recorded.length - 1 + (result.usage.by_purpose?.memory?.calls ?? 0));
+    const auxiliary = (result.usage.by_purpose?.memory?.calls ?? 0) + (result.usage.by_purpose?.summary?.calls ?? 0);
+    expect(result.usage.model_calls).toBe(recorded.length - 1 + auxiliary);
   });
 }
 

@@ -34,7 +34,7 @@ test('Claude path: every profile field matches the site truth, with DOM provenan
   const ada = results[0]!;
   expect(ada.decider).toBe('model');
   expect(ada.extracted.followers!.provenance).toMatchObject({ source: 'dom', url: 'http://127.0.0.1:4101/people/ada' });
-  expect(ada.extracted.pinned!.provenance.source).toBe('model');
+  expect(ada.extracted.pinned!.provenance.source).toBe('dom');
   expect(ada.artifacts.map(a => a.filename)).toEqual(['01_profile.png']);
   const deciderTurns = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada');
   expect(ada.usage.by_purpose?.decide?.calls).toBe(deciderTurns.length);

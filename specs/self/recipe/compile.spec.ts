@@ -19,9 +19,9 @@ test.beforeEach(() => env.server.reset());
 
 const REF = /"(?:f\d+)?e\d+"/;
 
-test('compiled from a scripted model run: no refs, row values as {{username}}, replays on its sample and on others with no model', async ({ agent, browser }) => {
+test('compiled from a scripted model run: no refs, row values as {{username}}, pinned names the model stated (passed through, not read) bound to the elements that show them, replays on its sample and on others with no model', async ({ agent, browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
-  env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
+  env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!, { statedPinned: people.ada!.pinned }));
   const result = await agent.run(task, personSample('ada'));
   expect(result.status).toBe('done');
   expect(result.extracted.pinned!.provenance.source).toBe('model');
@@ -103,7 +103,7 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
 test('a value no page shows, stated the same on both recorded samples, is written into done; a judgment task keeps it for the judge', async ({ agent, browser }) => {
   const task = bundledTask('people_profile', { task_id: 'people_checked', recipe: undefined, output_schema: { ...bundledTask('people_profile').spec.output_schema, profile_checked: 'boolean' } });
   const withCheck = (username: string) => {
-    const script = peopleProfileScript(people[username]!) as { steps: Array<{ tool: string; args?: { extracted?: Record<string, unknown> } }> };
+    const script = peopleProfileScript(people[username]!, { statedPinned: people[username]!.pinned }) as { steps: Array<{ tool: string; args?: { extracted?: Record<string, unknown> } }> };
     const done = script.steps.at(-1)!;
     done.args = { extracted: { ...done.args?.extracted, profile_checked: true } };
     return script as unknown as Parameters<typeof env.server.setScript>[2];

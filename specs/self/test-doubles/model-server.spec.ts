@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROUTE_HEADERS, routeHeaders } from '../../../agent/decide/request-route';
 import { type ModelServer, estimateTokens, loadScriptFile, parsePageState, startModelServer } from '../../../fixtures/model-server/index';
+import type { PromptView } from '../../../fixtures/model-server/script-schema';
 
 // Shapes the agent's own tool definitions take: reflection fields plus each action's arguments.
 const reflection = { evaluation_previous_step: { type: 'string' }, memory_update: { type: 'string' }, next_goal: { type: 'string' } };
@@ -442,5 +443,34 @@ test.describe('scripts', () => {
     await fetch(`${server.url}/__reset`, { method: 'POST' });
     expect(server.requests).toEqual([]);
     expect(await failureOf(decide(client))).toMatch(/no script for task profile, sample s1/);
+  });
+});
+
+test.describe('computed steps', () => {
+  const pageWith = (lines: string[]) => ['<page_state>', ...lines, '</page_state>'].join('\n');
+  const results = (first: string, second: string) => pageWith(['[e1] link "Ann Lee"', `  text "${first}"`, '[e2] link "Ann Lee"', `  text "${second}"`]);
+  /** The link printed above the line that names the company, as a model reads a result list. */
+  const openAcme = {
+    what: 'open the result whose company is Acme',
+    decide: ({ page }: PromptView) => {
+      const at = page.findIndex((line) => line.raw.includes('Acme'));
+      const link = page.slice(0, Math.max(at, 0)).reverse().find((line) => line.role === 'link');
+      if (at < 0 || !link?.ref) throw new Error('no result shows the company Acme');
+      return [{ tool: 'click', target: { ref: link.ref } }, { tool: 'screenshot', args: { label: 'planned' } }];
+    },
+  };
+
+  test('a computed step decides from the page state of the request it answers; a plan answers the next requests first', async () => {
+    server.setScript('profile', 's1', { steps: [openAcme, { tool: 'screenshot', args: { label: 'after the plan' } }] });
+    expect(toolUses(await decide(client, { page: results('Globex', 'Acme') }))[0]?.input.target).toBe('e2');
+    expect(toolUses(await decide(client))[0]?.input.label).toBe('planned');
+    expect(toolUses(await decide(client))[0]?.input.label).toBe('after the plan');
+    expect(server.requests.map((r) => r.turn), 'planned steps are numbered in the order they are answered').toEqual([1, 2, 3]);
+    server.reset();
+    server.setScript('profile', 's1', { steps: [openAcme] });
+    expect(toolUses(await decide(client, { page: results('Acme', 'Globex') }))[0]?.input.target).toBe('e1');
+    server.reset();
+    server.setScript('profile', 's1', { steps: [openAcme] });
+    expect(await failureOf(decide(client, { page: results('Globex', 'Initech') }))).toMatch(/step 1 \(decide: open the result whose company is Acme\) — no result shows the company Acme/);
   });
 });

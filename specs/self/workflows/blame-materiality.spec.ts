@@ -1,9 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { blameMaterialityScript, type BlameTruth } from '../../../fixtures/model-scripts/blame-materiality';
+import type { ModelServer } from '../../../fixtures/model-server';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { DIFFS_HIDDEN_BREAK } from '../../../fixtures/sites/codehost/site';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
@@ -29,21 +32,27 @@ test('the model subset covers yes, no and inconclusive', () => {
   expect(new Set(MODEL_SUBSET.map(name => truth[name]!.material_change))).toEqual(new Set(['yes', 'no', 'inconclusive']));
 });
 
-test('scripted model: search, the source file (not the docs), blame, the commit, the judgment', async ({ browser }) => {
+/** Runs one code string through the scripted model, which is given only the code; `breaks` changes what the host shows. */
+async function runModelSample(browser: Browser, server: ModelServer, name: string, breaks?: string): Promise<Result> {
+  const t = truth[name]!;
+  server.setScript(TASK, name, blameMaterialityScript(t.code));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: breaks });
+  try {
+    const session = await SampleSession.prepare({ task: bundledTask(TASK), sample: sampleOf({ sample_id: name, code: t.code }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-blame-${name}-`) });
+    return await session.run();
+  } finally {
+    await context.close();
+  }
+}
+
+test('scripted model: search, the source file (not the docs) chosen from the results, blame, the commit, facts read from the DOM, the judgment derived from the diff it was shown', async ({ browser }) => {
   const env = await useScriptedModel();
   const { server } = env;
   try {
-    const task = bundledTask(TASK);
     const names = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
     const results: Result[] = [];
-    for (const name of names) {
-      const t = truth[name]!;
-      server.setScript(TASK, name, blameMaterialityScript(t));
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: name, code: t.code }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-blame-${name}-`) });
-      results.push(await session.run());
-      await context.close();
-    }
+    for (const name of names) results.push(await runModelSample(browser, server, name));
     expect(server.errors).toEqual([]);
     const rows = parse(combinedCsv(results), { columns: true }) as Row[];
     for (const row of rows) {
@@ -58,11 +67,28 @@ test('scripted model: search, the source file (not the docs), blame, the commit,
     }
     for (const result of results) {
       expect(result.extracted.commit_sha!.provenance).toMatchObject({ source: 'dom', url: expect.stringContaining(`/commit/${truth[result.sample_id]!.commit_sha}`) });
+      for (const field of FACT_FIELDS) expect.soft(result.extracted[field]?.provenance.source, `${result.sample_id}.${field} provenance`).toBe('dom');
+      // The model's answer, from the diff it read (the judgment reasoning quotes it).
       expect(result.extracted.material_change!.provenance.source).toBe('model');
     }
     // The search for a documented function listed the docs first; the model still opened the source file.
     const decoy = server.requests.find(r => r.kind === 'decider' && r.key.sampleId === 'calculateRefundTotal' && r.lastUserText.includes('docs/api.md'));
     expect(decoy?.lastUserText).toContain('src/refunds/calculate.ts');
+  } finally {
+    await env.restore();
+  }
+});
+
+test('break one thing: the commit page hides its diff ("too large to display") — a rename the truth calls immaterial is judged inconclusive', async ({ browser }) => {
+  const env = await useScriptedModel();
+  try {
+    const name = 'calculateRefundTotal';
+    expect(truth[name]!.material_change, 'the unbroken site shows a consistent rename').toBe('no');
+    const result = await runModelSample(browser, env.server, name, DIFFS_HIDDEN_BREAK);
+    expect(env.server.errors).toEqual([]);
+    expect(result.extracted.commit_sha?.value).toBe(truth[name]!.commit_sha);
+    expect(result.extracted.material_change?.value).toBe('inconclusive');
+    expect(result.judgment?.reasoning).toContain('too large to display');
   } finally {
     await env.restore();
   }

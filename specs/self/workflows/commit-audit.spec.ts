@@ -1,9 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../../fixtures/model-scripts/commit-audit';
+import type { ModelServer } from '../../../fixtures/model-server';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { CI_ANNOTATION_BREAK, INFRASTRUCTURE_FAILURE } from '../../../fixtures/sites/ci/site';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
@@ -32,30 +35,41 @@ const recipe = recipeRunInBackground(async () => {
 const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 const truthOf = (sampleId: string) => truth.find(t => t.commit_sha.startsWith(sampleId))!;
 
-test('scripted model: the whole chain across three hosts, the vision question on the checks page, the judgment', async ({ browser }) => {
+/** Runs one commit through the scripted model; `breaks` asks the stand-in sites to change what they show. */
+async function runModelSample(browser: Browser, server: ModelServer, t: CommitTruth, breaks?: string): Promise<Result> {
+  const id = t.commit_sha.slice(0, 7);
+  server.setScript(TASK, id, commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks)));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: breaks });
+  try {
+    const session = await SampleSession.prepare({ task: bundledTask(TASK), sample: sampleOf({ sample_id: id, sha: t.commit_sha }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-audit-${id}-`) });
+    return await session.run();
+  } finally {
+    await context.close();
+  }
+}
+
+test('scripted model: the whole chain across three hosts, every fact read from the DOM, the vision question on the checks page, merged_with_failures and the judgment derived from what was read', async ({ browser }) => {
   const env = await useScriptedModel();
   const { server } = env;
   try {
-    const task = bundledTask(TASK);
     const cases = process.env.BWA_FULL ? truth : MODEL_POSITIONS.map(k => truth[k - 1]!);
     const results: Result[] = [];
-    for (const t of cases) {
-      const id = t.commit_sha.slice(0, 7);
-      server.setScript(TASK, id, commitAuditScript(t));
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, sha: t.commit_sha }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-audit-${id}-`) });
-      results.push(await session.run());
-      await context.close();
-    }
+    for (const t of cases) results.push(await runModelSample(browser, server, t));
     expect(server.errors).toEqual([]);
     const rows = parse(combinedCsv(results), { columns: true }) as Row[];
     for (const row of rows) {
       const t = truthOf(row.sample_id!);
+      const result = results.find(r => r.sample_id === row.sample_id)!;
       expect.soft(row.status, `${row.sample_id}: ${row.error}`).toBe('done');
       for (const field of [...FACT_FIELDS, 'merged_with_failures'] as const) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(t[field]));
+      // A fact the page shows was read from it (an absent one — no pull request, no log — is null from either).
+      for (const field of FACT_FIELDS) {
+        if (t[field] !== null) expect.soft(result.extracted[field]?.provenance.source, `${row.sample_id}.${field} provenance`).toBe('dom');
+      }
       const judgment = JSON.parse(row.judgment!) as { answer: string; evidence_refs: string[] };
       expect.soft(judgment.answer, `${row.sample_id} judgment`).toBe(t.judgment.answer);
-      const files = results.find(r => r.sample_id === row.sample_id)!.artifacts.map(a => a.filename);
+      const files = result.artifacts.map(a => a.filename);
       expect.soft(files.length, `${row.sample_id} screenshots`).toBe(t.pr_number === null ? 1 : t.checks_failed ? 5 : 4);
       for (const ref of judgment.evidence_refs) expect.soft(files, `${row.sample_id} evidence_refs`).toContain(ref);
     }
@@ -67,9 +81,24 @@ test('scripted model: the whole chain across three hosts, the vision question on
       expect(vision.length, `${id}: one vision question for the checks page, however many steps it stays there`).toBe(1);
       expect(vision.every(r => r.hasImage && r.lastUserText.includes(`/pull/${t.pr_number}/checks`))).toBe(true);
       const after = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === id && r.lastUserText.includes('Visual observations'));
-      expect(after[0]?.lastUserText, `${id} prompt after the checks page`).toContain(checksVisionAnswer(t));
+      expect(after[0]?.lastUserText, `${id} prompt after the checks page`).toContain(checksVisionAnswer(t.checks));
     }
     expect(server.requests.filter(r => r.kind === 'vision' && !r.lastUserText.includes('/checks'))).toEqual([]);
+  } finally {
+    await env.restore();
+  }
+});
+
+test('break one thing: the CI host shows an infrastructure annotation for a material unit-test failure — the run reports that annotation and judges "no" instead of the truth\'s "yes"', async ({ browser }) => {
+  const env = await useScriptedModel();
+  try {
+    const t = truth[1]!; // position 2: a material unit-test failure
+    expect(t.judgment.answer, 'the unbroken site calls this failure material').toBe('yes');
+    const result = await runModelSample(browser, env.server, t, CI_ANNOTATION_BREAK);
+    expect(env.server.errors).toEqual([]);
+    expect(result.extracted.ci_failure_details).toMatchObject({ value: INFRASTRUCTURE_FAILURE, provenance: { source: 'dom' } });
+    expect(result.judgment?.answer).toBe('no');
+    expect(result.judgment?.reasoning).toContain('not about the change');
   } finally {
     await env.restore();
   }

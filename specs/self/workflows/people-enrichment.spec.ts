@@ -7,6 +7,8 @@ import { combinedCsv } from '../../../agent/report/csv';
 import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { CURRENT_COMPANY_HIDDEN_BREAK, RESULTS_REVERSED_BREAK } from '../../../fixtures/sites/peoplesearch/site';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { RATE_LIMIT } from '../../../fixtures/sites/peoplesearch/session';
@@ -84,6 +86,9 @@ async function sessionStats(stateFile: string): Promise<SessionStats> {
   return stats[id ?? ''] ?? { accepted: 0, rejected: 0 };
 }
 
+/** What the scripted model is given: the sample's input, never the site's truth. */
+const lookupOf = (id: string) => ({ name: truth[id]!.name, company: truth[id]!.company });
+
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
 function expectMatchesTruth(row: Row): void {
@@ -96,10 +101,11 @@ function expectMatchesTruth(row: Row): void {
  * Runs samples in-process, each in its own context that starts signed in, `parallel` at a time. Each group's
  * sessions are prepared first and then all start at once: a real burst, however slow the machine is.
  */
-async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel: number }): Promise<Result[]> {
+async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel: number; breaks?: string }): Promise<Result[]> {
   const inputs = new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r]));
   const prepare = async (id: string) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: opts.stateFile });
+    if (opts.breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: opts.breaks });
     const session = await SampleSession.prepare({ task, sample: sampleOf(inputs.get(id)!), context, page: await context.newPage(), runId: opts.runId, attempt: 0, deciderMode: opts.mode, dir: tempDir(`bwa-${id}-`) });
     return { context, session };
   };
@@ -162,7 +168,7 @@ test('scripted model: same-name people told apart by current company, no wrong p
   try {
     const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
     const ids = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
-    for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(truth[id]!));
+    for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(lookupOf(id)));
     const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model', parallel: 4 });
     expect(env.server.errors).toEqual([]);
     const rows = parse(combinedCsv(results), { columns: true }) as Row[];
@@ -180,6 +186,31 @@ test('scripted model: same-name people told apart by current company, no wrong p
     // A person who is not there is flagged, never replaced by someone else.
     for (const id of ['maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli'].filter(i => ids.includes(i)))
       expect(results.find(r => r.sample_id === id)?.error).toContain('confirmed by a second done');
+  } finally {
+    await env.restore();
+  }
+});
+
+test('break one thing: results in reverse order still open the same person (chosen by current company, not position); results without their "Current:" line open nobody and go to review', async ({ browser }) => {
+  const env = await useScriptedModel();
+  try {
+    const stateFile = await signIn(browser, tempDir('bwa-auth-break-'));
+    const id = 'maria_garcia_initech'; // the second of three Maria Garcias
+    const run = async (breaks: string) => {
+      env.server.reset();
+      env.server.setScript(TASK, id, peopleEnrichmentScript(lookupOf(id)));
+      const [result] = await runSamples(browser, bundledTask(TASK), [id], { stateFile, mode: 'model', runId: `break-${breaks}`, parallel: 1, breaks });
+      expect(env.server.errors).toEqual([]);
+      return result!;
+    };
+    const reversed = await run(RESULTS_REVERSED_BREAK);
+    expect(reversed.status).toBe('done');
+    expect(reversed.extracted.profile_url).toMatchObject({ value: truth[id]!.profile_url, provenance: { source: 'dom' } });
+    const hidden = await run(CURRENT_COMPANY_HIDDEN_BREAK);
+    expect(hidden.status).toBe('needs_review');
+    expect(hidden.error).toContain('confirmed by a second done');
+    for (const field of FIELDS) expect(hidden.extracted[field]?.value ?? null, field).toBeNull();
+    expect(hidden.artifacts).toEqual([]);
   } finally {
     await env.restore();
   }
