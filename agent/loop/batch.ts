@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { ActionCall } from '../actions/dispatch';
-import type { Performed } from './perform';
+import type { Performed } from './types';
 
 const BATCH_BREAKERS = new Set(['goto', 'go_back', 'refresh', 'switch_tab', 'done', 'fail', 'save_progress', 'download']);
 const INTERACTIVE = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=combobox]';

@@ -1,14 +1,9 @@
 import type { ActionResult } from '../actions/types';
-import type { SampleStatus } from '../evidence/result-schema';
 import { judgmentProblems } from './judgment';
 import type { SampleRecorder } from './recorder';
 import { checkRequirements, describeShortfall } from './requirements';
 import type { TaskSpec } from '../task/schema';
-
-export interface SampleOutcome {
-  status: SampleStatus;
-  error: string | null;
-}
+import type { SampleOutcome } from './types';
 
 export interface EffectContext {
   task: TaskSpec;

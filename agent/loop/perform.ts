@@ -3,13 +3,7 @@ import type { ActionEnv, ActionResult } from '../actions/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
 import type { Redactor } from '../evidence/redact';
 import { describeLocator } from '../task/locator-schema';
-import type { RunSampleInput, StepRunner } from './run-sample';
-
-export interface Performed {
-  result: ActionResult;
-  urlBefore: string;
-  urlAfter: string;
-}
+import type { Performed, RunSampleInput, StepRunner } from './types';
 
 /** Acts (inside a test step), then writes the action log entry and the history entry. */
 export async function perform(

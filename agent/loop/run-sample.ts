@@ -1,43 +1,14 @@
-import type { BrowserContext } from '@playwright/test';
 import type { ActionCall } from '../actions/dispatch';
-import type { ActionPolicy } from '../actions/types';
-import type { ContextPages } from '../browser/page-tracker';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
 import type { Sample } from '../task/samples';
-import type { TaskSpec } from '../task/schema';
 import { sleep } from '../browser/rate-limit';
-import { applyEffects, type SampleOutcome } from './effects';
+import { applyEffects } from './effects';
 import { interactiveCount, shouldBreakBatch } from './batch';
-import { perform, safeUrl } from './perform';
-import type { SampleRecorder } from './recorder';
+import { perform } from './perform';
 import { RecoveryMonitor } from './recovery';
 import { terminate, type TerminationReason } from './terminate';
-
-export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
-export type { SampleOutcome } from './effects';
-
-export interface RunSampleInput {
-  task: TaskSpec;
-  sample: Sample;
-  context: BrowserContext;
-  tracker: ContextPages;
-  recorder: SampleRecorder;
-  decider: Decider;
-  policy: ActionPolicy;
-  /** Produces the page view a model decides on (one snapshot per step). */
-  view?: (tracker: ContextPages, step: number, signal: AbortSignal) => Promise<PageView>;
-  runStep?: StepRunner;
-  /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
-  signal: AbortSignal;
-  actionTimeoutMs?: number;
-  /** Told to the decider on its first step (e.g. "resumed from a checkpoint"). */
-  initialNotices?: readonly string[];
-  /** A batch judge runs after the samples: a done that lacks only its judgment may wait for it unless the model decided it. */
-  batchJudgment?: boolean;
-  /** Whether the start page could be reached (false only when the site or network failed, not for an error page). */
-  onStartPage?: (reached: boolean, error: string) => Promise<void>;
-}
+import type { RunSampleInput, SampleOutcome, StepRunner } from './types';
 
 const directly: StepRunner = (_title, body) => body();
 const FINISH_ONLY = ['done', 'fail'] as const;
@@ -184,5 +155,3 @@ export function fillStartUrl(startUrl: string, sample: Sample): string {
   if (whole?.[1]) return sample.row[whole[1]] ?? '';
   return startUrl.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, key: string) => encodeURIComponent(sample.row[key] ?? ''));
 }
-
-export { safeUrl };
