@@ -10,7 +10,7 @@ import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
 import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
 import { SelfHealingDecider } from './decide/self-heal';
-import { recordFromSession } from './recipe/record';
+import type { FinishedSample } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
 import { visionAsker } from './decide/vision';
@@ -53,6 +53,11 @@ export interface SessionOptions {
   learn?: boolean;
   /** Told after each write of the sample's record files (checkpoint, action log, result), as they are on disk. */
   onFileWritten?: RecorderInit['onFileWritten'];
+  /**
+   * Runs once the loop has ended, before the result is written; a note it returns goes into the sample's record.
+   * The fixture records recipes here (recipe/record.ts recipeRecorder): the session itself never compiles one.
+   */
+  afterLoop?: (finished: FinishedSample) => Promise<string | undefined>;
 }
 
 /**
@@ -139,7 +144,7 @@ export class SampleSession {
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
-    await this.recordRecipe(outcome.status);
+    await this.afterLoop(outcome.status);
     if (this.options.learn !== false) {
       // Before the result is written, so the memory call's usage is the sample's.
       const preview = this.recorder.preview(outcome.status, outcome.error);
@@ -157,13 +162,20 @@ export class SampleSession {
     return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
   }
 
-  /** A done sample the model decided (AGENT_RECORD=1) or repaired becomes the task's compiled recipe. */
-  private async recordRecipe(status: SampleOutcome['status']): Promise<void> {
+  private async afterLoop(status: SampleOutcome['status']): Promise<void> {
     const healed = this.decider instanceof SelfHealingDecider ? this.decider : undefined;
     for (const repair of healed?.repairs ?? []) this.recorder.notes.push(`self-heal: ${repair.reason}; the model took over`);
-    const recording = process.env.AGENT_RECORD === '1' && this.decider.kind === 'model';
-    if (status !== 'done' || this.options.decider || !(recording || healed?.repairedAStep)) return;
-    const note = await recordFromSession({ ...this.options, prepare: options => SampleSession.prepare(options), recorder: this.recorder, repairedFrom: healed?.repairedAStep ? healed.revision : undefined });
+    const { task, sample, context, runId } = this.options;
+    const note = await this.options.afterLoop?.({
+      task,
+      sample,
+      context,
+      runId,
+      recorder: this.recorder,
+      status,
+      deciderKind: this.decider.kind,
+      repairedFrom: healed?.repairedAStep ? healed.revision : undefined,
+    });
     if (note) this.recorder.notes.push(note);
   }
 }
