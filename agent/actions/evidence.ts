@@ -4,6 +4,7 @@ import { defineAction } from './types';
 
 export const screenshot = defineAction({
   name: 'screenshot',
+  collects: true,
   productive: true,
   description: 'Save a screenshot as evidence: the full page, or one element.',
   verifies: 'The image is written and its SHA-256 recorded.',

@@ -3,6 +3,7 @@ import { defineAction, type PageTracker } from './types';
 
 export const switchTab = defineAction({
   name: 'switch_tab',
+  leavesPage: true,
   description: 'Work in another open tab (new tabs are announced).',
   verifies: 'The tab exists (else lists the open tabs); reports its URL and title.',
   schema: z.object({ tab: z.number().int().min(1).describe('1 = first') }),

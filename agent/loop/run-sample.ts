@@ -1,4 +1,5 @@
 import type { ActionCall } from '../actions/dispatch';
+import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
 import type { Sample } from '../task/samples';
@@ -11,7 +12,6 @@ import { terminate, type TerminationReason } from './terminate';
 import type { RunSampleInput, SampleOutcome, StepRunner } from './types';
 
 const directly: StepRunner = (_title, body) => body();
-const FINISH_ONLY = ['done', 'fail'] as const;
 
 /** The ReAct cycle: observe → decide → act → record, until done, fail, or a limit. */
 export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
@@ -127,7 +127,7 @@ function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMon
     accumulated: input.recorder.accumulated,
     extractedSoFar: Object.fromEntries(Object.entries(input.recorder.fields).map(([k, f]) => [k, f.value])),
     notices,
-    allowedActions: finishOnly ? [...FINISH_ONLY] : undefined,
+    allowedActions: finishOnly ? actionsWith('terminal') : undefined,
     visibleElements: monitor.needsElementList && view ? visibleElements(view) : undefined,
   };
 }
