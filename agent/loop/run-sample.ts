@@ -2,8 +2,8 @@ import type { ActionCall } from '../actions/dispatch';
 import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
-import type { Sample } from '../task/samples';
 import { sleep } from '../browser/rate-limit';
+import { fillStartUrl } from '../task/row-template';
 import { applyEffects } from './effects';
 import { interactiveCount, shouldBreakBatch } from './batch';
 import { perform } from './perform';
@@ -147,11 +147,4 @@ function targetName(call: ActionCall, view: PageView | undefined): string | unde
     return typeof t.name === 'string' ? t.name : typeof t.text === 'string' ? t.text : undefined;
   }
   return undefined;
-}
-
-/** A value placed inside a URL is percent-encoded; a template that is the whole URL (e.g. "{{url}}") is used as is. */
-export function fillStartUrl(startUrl: string, sample: Sample): string {
-  const whole = /^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$/.exec(startUrl.trim());
-  if (whole?.[1]) return sample.row[whole[1]] ?? '';
-  return startUrl.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, key: string) => encodeURIComponent(sample.row[key] ?? ''));
 }

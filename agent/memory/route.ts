@@ -1,7 +1,7 @@
 import { actionHas } from '../actions/registry';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
 import { pruneLog } from '../recipe/prune';
-import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templates';
+import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templatize';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 

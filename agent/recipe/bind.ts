@@ -5,7 +5,7 @@ import { dispatch } from '../actions/dispatch';
 import { actionHas } from '../actions/registry';
 import type { ActionEnv, ActionResult } from '../actions/types';
 import { recipeStepCall } from '../decide/recipe-decider';
-import { fillTemplatesDeep } from '../decide/templates';
+import { fillTemplatesDeep } from '../task/row-template';
 import type { Decider, Decision, DecisionInput } from '../decide/types';
 import { EvidenceStore } from '../evidence/store';
 import type { SemanticLocator } from '../task/locator-schema';
@@ -17,7 +17,7 @@ import { candidateLocators, isContent } from './candidates';
 import { elementsOf, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
 import { elementSetsShowing, elementsShowing } from './showing';
 import { patternCandidates, sameValue } from './patterns';
-import { mentionsAny, shownForms, templateDeep } from './templates';
+import { mentionsAny, shownForms, templateDeep } from './templatize';
 
 /** A way to do a step that worked on the source page; later ones are fallbacks when other samples disagree. */
 export interface Alternative {
