@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import * as path from 'node:path';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { installGuards } from './browser/guards';
-import { ContextPages } from './browser/page-tracker';
+import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
 import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ModelClient } from './decide/model-client';
@@ -69,7 +69,7 @@ export class SampleSession {
     readonly options: SessionOptions,
     readonly recorder: SampleRecorder,
     private readonly decider: Decider,
-    private readonly tracker: ContextPages,
+    private readonly tabs: ContextTabs,
     private readonly client: ModelClient | undefined,
     private readonly policy: ReturnType<typeof createPolicy>,
     private readonly memory: RunMemory,
@@ -83,7 +83,7 @@ export class SampleSession {
     let client: ModelClient | undefined;
     const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
     let recorderRef: SampleRecorder | undefined;
-    let trackerRef: ContextPages | undefined;
+    let tabsRef: ContextTabs | undefined;
     const factories: DeciderFactories = {
       model: () =>
         new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
@@ -96,7 +96,7 @@ export class SampleSession {
     };
     const compiled = options.decider || options.deciderMode === 'model' ? undefined : compiledRecipe(task);
     const decider = options.decider
-      ? options.decider(() => trackerRef?.active ?? page)
+      ? options.decider(() => tabsRef?.active ?? page)
       : selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), factories, compiled);
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
     const archived = archivePreviousAttempt(dir);
@@ -110,11 +110,11 @@ export class SampleSession {
       const resumed = resumeFromCheckpoint(recorder, archived);
       if (resumed) notices.push(resumed);
     }
-    const tracker = (trackerRef = new ContextPages(context, page));
+    const tabs = (tabsRef = new ContextTabs(context, page));
     const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
     await installEvaluateShim(context);
-    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker, paceNavigation: url => policy.limiter.pace(url) });
-    return new SampleSession(options, recorder, decider, tracker, client, policy, memory, notices);
+    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tabs, paceNavigation: url => policy.limiter.pace(url) });
+    return new SampleSession(options, recorder, decider, tabs, client, policy, memory, notices);
   }
 
   async run(): Promise<Result> {
@@ -129,7 +129,7 @@ export class SampleSession {
         task: spec,
         sample: this.options.sample,
         context: this.options.context,
-        tracker: this.tracker,
+        tabs: this.tabs,
         recorder: this.recorder,
         decider: this.decider,
         policy: this.policy,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction, type PageTracker } from './types';
+import { defineAction, type Tabs } from './types';
 
 export const switchTab = defineAction({
   name: 'switch_tab',
@@ -17,6 +17,6 @@ export const switchTab = defineAction({
   },
 });
 
-function listTabs(tabs: PageTracker): string {
+function listTabs(tabs: Tabs): string {
   return tabs.pages.map((page, i) => `${i + 1} ${page.url()}`).join(' | ');
 }

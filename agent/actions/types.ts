@@ -27,7 +27,7 @@ export interface KnownElement {
   selector?: string;
 }
 
-export interface PageTracker {
+export interface Tabs {
   /** The page actions act on. */
   readonly active: Page;
   readonly pages: readonly Page[];
@@ -50,7 +50,7 @@ export interface ActionEnv {
   store: EvidenceStore;
   signal: AbortSignal;
   policy: ActionPolicy;
-  tabs: PageTracker;
+  tabs: Tabs;
   /** ref → element, from the latest snapshot; refs are only valid against it. */
   elements: ReadonlyMap<string, KnownElement>;
   /** Present when a model reads the page state (absent on recipe replay). */

@@ -15,16 +15,16 @@ export async function perform(
   history: HistoryEntry[],
   meta: { sub?: number; decision?: Decision; notices?: string[] } = {},
 ): Promise<Performed> {
-  const { tracker, recorder, decider } = input;
-  const urlBefore = safeUrl(tracker.active);
+  const { tabs, recorder, decider } = input;
+  const urlBefore = safeUrl(tabs.active);
   const started = Date.now();
   const env: ActionEnv = {
-    page: tracker.active,
+    page: tabs.active,
     context: input.context,
     store: recorder.store,
     signal: input.signal,
     policy: input.policy,
-    tabs: tracker,
+    tabs,
     elements: view?.elements ?? new Map(),
     pageState: view?.pageState,
     step,
@@ -40,7 +40,7 @@ export async function perform(
     if (error instanceof StepFailed) return error.result;
     throw error;
   });
-  const urlAfter = safeUrl(tracker.active);
+  const urlAfter = safeUrl(tabs.active);
   recorder.record({
     step,
     sub_step: meta.sub,

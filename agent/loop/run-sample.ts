@@ -15,7 +15,7 @@ const directly: StepRunner = (_title, body) => body();
 
 /** The ReAct cycle: observe → decide → act → record, until done, fail, or a limit. */
 export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
-  const { task, sample, recorder, decider, tracker } = input;
+  const { task, sample, recorder, decider, tabs } = input;
   const runStep = input.runStep ?? directly;
   const history: HistoryEntry[] = [];
   const monitor = new RecoveryMonitor(task.max_steps);
@@ -40,8 +40,8 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       recorder.checkpoint(step - 1);
     }
 
-    const view = decider.needsView && input.view ? await input.view(tracker, step, input.signal) : undefined;
-    const stepNotices = [...notices, ...tracker.drainEvents(), ...monitor.budgetNotices(step)];
+    const view = decider.needsView && input.view ? await input.view(tabs, step, input.signal) : undefined;
+    const stepNotices = [...notices, ...tabs.drainEvents(), ...monitor.budgetNotices(step)];
     notices = [];
     lastInput = decisionInput(input, step, monitor, view, history, stepNotices);
     let decision: Decision;
@@ -70,7 +70,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     }
 
     const isLast = step >= monitor.effectiveMaxSteps;
-    let before = decision.actions.length > 1 ? await interactiveCount(tracker.active) : 0;
+    let before = decision.actions.length > 1 ? await interactiveCount(tabs.active) : 0;
     for (const [index, call] of decision.actions.entries()) {
       const performed = await perform(call, step, view, input, runStep, history, {
         sub: decision.actions.length > 1 ? index + 1 : undefined,
@@ -86,7 +86,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       if (applied.outcome) return applied.outcome;
       const remaining = decision.actions.length - index - 1;
       if (remaining > 0) {
-        const after = await interactiveCount(tracker.active);
+        const after = await interactiveCount(tabs.active);
         const reason = shouldBreakBatch(call, performed, before, after);
         if (reason) {
           notices.push(`${remaining} more action(s) of your batch were not run: ${reason}. Look at the new page state.`);

@@ -1,6 +1,6 @@
 import type { BrowserContext } from '@playwright/test';
 import type { ActionPolicy, ActionResult } from '../actions/types';
-import type { ContextPages } from '../browser/page-tracker';
+import type { ContextTabs } from '../browser/context-tabs';
 import type { Decider, PageView } from '../decide/types';
 import type { SampleStatus } from '../evidence/result-schema';
 import type { Sample } from '../task/samples';
@@ -13,12 +13,12 @@ export interface RunSampleInput {
   task: TaskSpec;
   sample: Sample;
   context: BrowserContext;
-  tracker: ContextPages;
+  tabs: ContextTabs;
   recorder: SampleRecorder;
   decider: Decider;
   policy: ActionPolicy;
   /** Produces the page view a model decides on (one snapshot per step). */
-  view?: (tracker: ContextPages, step: number, signal: AbortSignal) => Promise<PageView>;
+  view?: (tabs: ContextTabs, step: number, signal: AbortSignal) => Promise<PageView>;
   runStep?: StepRunner;
   /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
   signal: AbortSignal;
