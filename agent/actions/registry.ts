@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { done, fail, saveProgress } from './control';
-import { screenshot } from './evidence';
+import { screenshot } from './screenshot';
 import { extract } from './extract';
 import { download } from './download';
 import { drag } from './drag';

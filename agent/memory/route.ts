@@ -1,6 +1,6 @@
 import { actionHas } from '../actions/registry';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
-import { pruneLog } from '../recipe/prune';
+import { pruneLog } from '../recipe/prune-log';
 import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templatize';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';

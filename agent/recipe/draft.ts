@@ -3,7 +3,7 @@ import { actionHas, elementArguments, getAction } from '../actions/registry';
 import { REF_PATTERN } from '../actions/target';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
-import { pruneLog, type PruneLevel } from './prune';
+import { pruneLog, type PruneLevel } from './prune-log';
 import { mentionsAny, rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templatize';
 
 /** One step of a recipe being compiled: what to do, and what the binding replay must still work out. */
