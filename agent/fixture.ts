@@ -2,7 +2,7 @@ import { test as base, type TestInfo } from '@playwright/test';
 import 'dotenv/config';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DeciderFactories, DeciderMode } from './decide/select';
+import type { DeciderFactories, DeciderMode } from './decide/select-decider';
 import { readJsonIfExists } from './evidence/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
 import { redactorFor, secretsFromEnv } from './browser/secrets';

@@ -8,7 +8,7 @@ import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ModelClient } from './decide/model-client';
 import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
-import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
+import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select-decider';
 import { SelfHealingDecider } from './decide/self-heal';
 import type { FinishedSample } from './recipe/record';
 import { compiledRecipe } from './recipe/store';

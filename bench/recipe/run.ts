@@ -9,7 +9,7 @@
 import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DeciderMode } from '../../agent/decide/select';
+import type { DeciderMode } from '../../agent/decide/select-decider';
 import type { ActionLogEntry, Result } from '../../agent/evidence/result-schema';
 import { sourceFromResult } from '../../agent/recipe/compile';
 import { compileFromSamples } from '../../agent/recipe/compile-samples';

@@ -9,7 +9,7 @@ import type { SourceRun } from '../../../agent/recipe/draft';
 import { RecipeEntry } from '../../../agent/recipe/entry';
 import { recipeFileFor } from '../../../agent/recipe/store';
 import { ActionLogEntry, type Result } from '../../../agent/evidence/result-schema';
-import type { DeciderMode } from '../../../agent/decide/select';
+import type { DeciderMode } from '../../../agent/decide/select-decider';
 import { recipeRecorder } from '../../../agent/recipe/record';
 import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
