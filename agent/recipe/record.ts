@@ -81,7 +81,7 @@ export interface FinishedSample {
  */
 export function recipeRecorder(prepare: PrepareSession): (finished: FinishedSample) => Promise<string | undefined> {
   return async finished => {
-    const recording = process.env.AGENT_RECORD === '1' && finished.deciderKind === 'model';
+    const recording = settings.record && finished.deciderKind === 'model';
     if (finished.status !== 'done' || !(recording || finished.repairedFrom !== undefined)) return undefined;
     return recordFromSession(prepare, finished);
   };
