@@ -1,7 +1,7 @@
 import { estimateTokens } from '../snapshot';
 import type { HistoryEntry } from './types';
 
-/** How much an action tends to matter for later decisions (seed weights: save/done 3, extract 2, scroll 0). */
+/** How much an action tends to matter for later decisions (save/done 3, extract 2, scroll 0). */
 const IMPORTANCE: Record<string, number> = {
   save_progress: 3,
   done: 3,

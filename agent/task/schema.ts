@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { actionNames } from '../actions/registry';
 import { SemanticLocator } from './locator-schema';
 
-/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" … as in the seeds' template. */
+/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them. */
 const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
 
 const Target = z.union([z.string().min(1), SemanticLocator]);
