@@ -5,6 +5,7 @@ const Data = z.record(z.string(), z.unknown());
 
 export const done = defineAction({
   name: 'done',
+  historyWeight: 3,
   terminal: true,
   productive: true,
   description: 'Finish with every output field (null if not on the page) and any judgment asked for.',
@@ -33,6 +34,7 @@ export const fail = defineAction({
 
 export const saveProgress = defineAction({
   name: 'save_progress',
+  historyWeight: 3,
   endsBatch: true,
   collects: true,
   productive: true,

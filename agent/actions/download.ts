@@ -10,6 +10,7 @@ const START_TIMEOUT_MS = 15_000;
 
 export const download = defineAction({
   name: 'download',
+  historyWeight: 1.5,
   endsBatch: true,
   productive: true,
   description: 'Click what starts a download; the file is kept as evidence.',

@@ -7,6 +7,7 @@ import { ActionError, defineAction, type ActionEnv } from './types';
 
 export const extract = defineAction({
   name: 'extract',
+  historyWeight: 2,
   collects: true,
   productive: true,
   description: 'Read a field from an element (recorded with its source); an empty value is an error, not "".',

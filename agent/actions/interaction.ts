@@ -45,6 +45,7 @@ async function clickThrough(resolved: ResolvedTarget, double: boolean, page: Pag
 
 export const hover = defineAction({
   name: 'hover',
+  historyWeight: 0.5,
   replay: 'optional',
   description: 'Hover over an element (hover menus, tooltips).',
   verifies: 'Within about a second: the element is visible and not covered.',

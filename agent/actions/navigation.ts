@@ -7,6 +7,7 @@ const HTTP_URL = /^https?:\/\//i;
 
 export const goto = defineAction({
   name: 'goto',
+  historyWeight: 1.5,
   leavesPage: true,
   mayTurnPage: true,
   description: "Open a URL in this tab (the task's allowed domains only).",
@@ -55,6 +56,7 @@ export const goBack = defineAction({
 
 export const refresh = defineAction({
   name: 'refresh',
+  historyWeight: 0.5,
   leavesPage: true,
   description: 'Reload the page (when it is in a bad state).',
   verifies: 'The page loaded again — an HTTP error status is a failure.',

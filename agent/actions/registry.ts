@@ -48,6 +48,10 @@ export function actionsWith(trait: ActionTrait): string[] {
   return ALL.filter(action => action[trait] === true).map(action => action.name);
 }
 
+export function historyWeight(name: string): number {
+  return byName.get(name)?.historyWeight ?? 1;
+}
+
 /** The rest of a multi-action batch is not run after an action that leaves the page, ends the sample, or must be seen first. */
 export function endsBatch(name: string): boolean {
   return actionHas(name, 'leavesPage') || actionHas(name, 'terminal') || actionHas(name, 'endsBatch');

@@ -4,6 +4,7 @@ import { defineAction } from './types';
 
 export const screenshot = defineAction({
   name: 'screenshot',
+  historyWeight: 1.5,
   collects: true,
   productive: true,
   description: 'Save a screenshot as evidence: the full page, or one element.',

@@ -5,6 +5,7 @@ import { defineAction } from './types';
 
 export const scroll = defineAction({
   name: 'scroll',
+  historyWeight: 0,
   mayTurnPage: true,
   replay: 'optional',
   description: 'Scroll the page or a container; says whether the end was reached.',

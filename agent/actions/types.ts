@@ -112,6 +112,8 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   mayTurnPage?: boolean;
   /** How a recipe replays it: 'optional' — a failing step does not fail the sample (it only helped the page along); 'never' — left out when a recipe is compiled. */
   replay?: 'optional' | 'never';
+  /** How much it tends to matter for later decisions when old history is compacted (default 1; save/done 3, scroll 0). */
+  historyWeight?: number;
   /** Only changes what the next page state shows (expand, find): never touches the page, never replayed by a recipe. */
   pageStateOnly?: boolean;
   /** An action with its own, longer budget (a large download) says so; the dispatcher's timeout then stretches to it. */

@@ -6,6 +6,7 @@ import { shouldBreakBatch } from '../../../agent/loop/batch';
 
 const AGENT = path.resolve(__dirname, '../../../agent');
 const QUOTED_LIST = /\[\s*'[a-z_]+'(?:\s*,\s*'[a-z_]+')+\s*,?\s*\]/g;
+const FLAT_OBJECT = /\{[^{}]*\}/g;
 
 function agentFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
@@ -15,15 +16,17 @@ function agentFiles(dir: string): string[] {
 }
 
 test('no list of action names outside agent/actions: a trait is declared on the action definition and read from there', () => {
-  const names = new Set(actionNames());
-  const lists = agentFiles(AGENT)
-    .filter(file => !file.startsWith(path.join(AGENT, 'actions') + path.sep))
-    .flatMap(file =>
-      [...fs.readFileSync(file, 'utf8').matchAll(QUOTED_LIST)]
-        .filter(match => [...match[0].matchAll(/'([a-z_]+)'/g)].every(name => names.has(name[1]!)))
-        .map(match => `${path.relative(AGENT, file)}: ${match[0]}`),
+  const actions = new Set(actionNames());
+  const outside = agentFiles(AGENT).filter(file => !file.startsWith(path.join(AGENT, 'actions') + path.sep));
+  const found = (pattern: RegExp, names: (text: string) => string[], min: number) =>
+    outside.flatMap(file =>
+      [...fs.readFileSync(file, 'utf8').matchAll(pattern)]
+        .filter(match => names(match[0]).length >= min && names(match[0]).every(name => actions.has(name)))
+        .map(match => `${path.relative(AGENT, file)}: ${match[0].replace(/\s+/g, ' ')}`),
     );
-  expect(lists).toEqual([]);
+  // A list of names (a set of actions sharing a trait) or a map keyed by them (a weight per action).
+  expect(found(QUOTED_LIST, text => [...text.matchAll(/'([a-z_]+)'/g)].map(m => m[1]!), 2)).toEqual([]);
+  expect(found(FLAT_OBJECT, text => [...text.matchAll(/([a-z_]+)\s*:/g)].map(m => m[1]!), 3)).toEqual([]);
 });
 
 test('a batch stops after exactly the actions whose definitions say they leave the page, end the sample or must be seen first', () => {
