@@ -2,7 +2,7 @@ import { test as base, type TestInfo } from '@playwright/test';
 import 'dotenv/config';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DeciderFactories, DeciderMode } from './decide/select';
+import type { DeciderFactories, DeciderMode } from './decide/select-decider';
 import { readJsonIfExists } from './evidence/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
 import { redactorFor, secretsFromEnv } from './browser/secrets';
@@ -11,6 +11,7 @@ import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-
 import { ATTACHMENT_NAMES } from './report/collect';
 import { STATUS_ANNOTATION } from './report/status';
 import { recordEarlyFailure } from './loop/early-failure';
+import { recipeRecorder } from './recipe/record';
 import { SampleSession } from './session';
 import { sampleBlocker, startFailuresOf } from './setup/blockers';
 import { sampleDir, settings } from './settings';
@@ -31,6 +32,9 @@ export interface AgentOptions {
 export interface AgentRunner {
   run(task: LoadedTask, sample: Sample): Promise<Result>;
 }
+
+/** One per worker: a done sample the model decided (AGENT_RECORD=1) or repaired is compiled into the task's recipe. */
+const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
 const FILE_ATTACHMENTS: Record<string, string> = { [RESULT_FILE]: ATTACHMENT_NAMES.result, [ACTION_LOG_FILE]: ATTACHMENT_NAMES.actionLog, [CHECKPOINT_FILE]: ATTACHMENT_NAMES.checkpoint };
 
@@ -72,6 +76,7 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
             actionTimeoutMs: agentActionTimeout,
             runStep: (title, body) => test.step(title, body),
             onStartPage: (reached, error) => startFailuresOf(task.spec.task_id).record(reached, error),
+            afterLoop: recordRecipe,
             // Called inside the agent step that made the artifact, so every report shows it under that step.
             // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
             onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),

@@ -2,15 +2,15 @@ import type { BrowserContext, Page } from '@playwright/test';
 import * as path from 'node:path';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { installGuards } from './browser/guards';
-import { ContextPages } from './browser/page-tracker';
+import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
 import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ModelClient } from './decide/model-client';
 import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
-import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select';
+import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select-decider';
 import { SelfHealingDecider } from './decide/self-heal';
-import { recordFromSession } from './recipe/record';
+import type { FinishedSample } from './recipe/record';
 import { compiledRecipe } from './recipe/store';
 import type { Decider } from './decide/types';
 import { visionAsker } from './decide/vision';
@@ -19,7 +19,8 @@ import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder, type RecorderInit } from './loop/recorder';
-import { runSample, type RunSampleInput, type SampleOutcome, type StepRunner } from './loop/run-sample';
+import { runSample } from './loop/run-sample';
+import type { RunSampleInput, SampleOutcome, StepRunner } from './loop/types';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
 import { readJsonIfExists } from './evidence/atomic';
@@ -52,6 +53,11 @@ export interface SessionOptions {
   learn?: boolean;
   /** Told after each write of the sample's record files (checkpoint, action log, result), as they are on disk. */
   onFileWritten?: RecorderInit['onFileWritten'];
+  /**
+   * Runs once the loop has ended, before the result is written; a note it returns goes into the sample's record.
+   * The fixture records recipes here (recipe/record.ts recipeRecorder): the session itself never compiles one.
+   */
+  afterLoop?: (finished: FinishedSample) => Promise<string | undefined>;
 }
 
 /**
@@ -63,7 +69,7 @@ export class SampleSession {
     readonly options: SessionOptions,
     readonly recorder: SampleRecorder,
     private readonly decider: Decider,
-    private readonly tracker: ContextPages,
+    private readonly tabs: ContextTabs,
     private readonly client: ModelClient | undefined,
     private readonly policy: ReturnType<typeof createPolicy>,
     private readonly memory: RunMemory,
@@ -77,7 +83,7 @@ export class SampleSession {
     let client: ModelClient | undefined;
     const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
     let recorderRef: SampleRecorder | undefined;
-    let trackerRef: ContextPages | undefined;
+    let tabsRef: ContextTabs | undefined;
     const factories: DeciderFactories = {
       model: () =>
         new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
@@ -90,7 +96,7 @@ export class SampleSession {
     };
     const compiled = options.decider || options.deciderMode === 'model' ? undefined : compiledRecipe(task);
     const decider = options.decider
-      ? options.decider(() => trackerRef?.active ?? page)
+      ? options.decider(() => tabsRef?.active ?? page)
       : selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), factories, compiled);
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
     const archived = archivePreviousAttempt(dir);
@@ -104,11 +110,11 @@ export class SampleSession {
       const resumed = resumeFromCheckpoint(recorder, archived);
       if (resumed) notices.push(resumed);
     }
-    const tracker = (trackerRef = new ContextPages(context, page));
+    const tabs = (tabsRef = new ContextTabs(context, page));
     const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
     await installEvaluateShim(context);
-    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tracker, paceNavigation: url => policy.limiter.pace(url) });
-    return new SampleSession(options, recorder, decider, tracker, client, policy, memory, notices);
+    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tabs, paceNavigation: url => policy.limiter.pace(url) });
+    return new SampleSession(options, recorder, decider, tabs, client, policy, memory, notices);
   }
 
   async run(): Promise<Result> {
@@ -123,7 +129,7 @@ export class SampleSession {
         task: spec,
         sample: this.options.sample,
         context: this.options.context,
-        tracker: this.tracker,
+        tabs: this.tabs,
         recorder: this.recorder,
         decider: this.decider,
         policy: this.policy,
@@ -138,7 +144,7 @@ export class SampleSession {
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
-    await this.recordRecipe(outcome.status);
+    await this.afterLoop(outcome.status);
     if (this.options.learn !== false) {
       // Before the result is written, so the memory call's usage is the sample's.
       const preview = this.recorder.preview(outcome.status, outcome.error);
@@ -156,13 +162,20 @@ export class SampleSession {
     return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
   }
 
-  /** A done sample the model decided (AGENT_RECORD=1) or repaired becomes the task's compiled recipe. */
-  private async recordRecipe(status: SampleOutcome['status']): Promise<void> {
+  private async afterLoop(status: SampleOutcome['status']): Promise<void> {
     const healed = this.decider instanceof SelfHealingDecider ? this.decider : undefined;
     for (const repair of healed?.repairs ?? []) this.recorder.notes.push(`self-heal: ${repair.reason}; the model took over`);
-    const recording = process.env.AGENT_RECORD === '1' && this.decider.kind === 'model';
-    if (status !== 'done' || this.options.decider || !(recording || healed?.repairedAStep)) return;
-    const note = await recordFromSession({ ...this.options, prepare: options => SampleSession.prepare(options), recorder: this.recorder, repairedFrom: healed?.repairedAStep ? healed.revision : undefined });
+    const { task, sample, context, runId } = this.options;
+    const note = await this.options.afterLoop?.({
+      task,
+      sample,
+      context,
+      runId,
+      recorder: this.recorder,
+      status,
+      deciderKind: this.decider.kind,
+      repairedFrom: healed?.repairedAStep ? healed.revision : undefined,
+    });
     if (note) this.recorder.notes.push(note);
   }
 }

@@ -3,8 +3,11 @@ import { modelSettings } from './decide/model-settings';
 import { defaultTokenBudget } from './snapshot/tokens';
 
 /**
- * Every environment variable bwa reads, in one place (the README's table mirrors this).
- * Read lazily: workers inherit the main process's environment, including AGENT_RUN_ID.
+ * The run's own settings from the environment: folders, run identity, judging, recording, when to stop.
+ * Read lazily: workers inherit the main process's environment, including AGENT_RUN_ID. Not every variable is
+ * read here — the model's in decide/model-settings.ts, Playwright's (AGENT_TRACE, AGENT_RETRIES, AGENT_WORKERS)
+ * in playwright.config.ts, ANTHROPIC_API_KEY and SECRET_* where they are used; docs/environment.md lists every
+ * variable a user sets (AGENT_INVOCATION_ID and AGENT_TASK_BLOCKERS are bwa's own, passed from the main process).
  */
 export const settings = {
   get tasksDir(): string {
@@ -29,6 +32,10 @@ export const settings = {
   },
   get judgeBatchSize(): number {
     return wholeNumber('AGENT_JUDGE_BATCH', 10, 1, 50);
+  },
+  /** AGENT_RECORD=1: done model-decided samples are compiled into the task's recipe during the run. */
+  get record(): boolean {
+    return process.env.AGENT_RECORD === '1';
   },
   /** AGENT_RECORD=1: how many model-decided samples must be done before the recipe is compiled over them. */
   get recordSamples(): number {

@@ -5,6 +5,8 @@ const Data = z.record(z.string(), z.unknown());
 
 export const done = defineAction({
   name: 'done',
+  historyWeight: 3,
+  terminal: true,
   productive: true,
   description: 'Finish with every output field (null if not on the page) and any judgment asked for.',
   verifies: 'Nothing on the page: the task\'s required fields and artifacts are checked when the sample is finalised.',
@@ -20,6 +22,8 @@ export const done = defineAction({
 
 export const fail = defineAction({
   name: 'fail',
+  terminal: true,
+  replay: 'never',
   description: 'Give up on this sample, saying why (page missing, access denied).',
   verifies: 'Nothing: records the reason.',
   schema: z.object({ reason: z.string().min(1).describe('Why') }),
@@ -30,6 +34,9 @@ export const fail = defineAction({
 
 export const saveProgress = defineAction({
   name: 'save_progress',
+  historyWeight: 3,
+  endsBatch: true,
+  collects: true,
   productive: true,
   description: 'Checkpoint data without stopping (arrays append, objects merge).',
   verifies: 'Nothing on the page: merges the data into the checkpoint.',

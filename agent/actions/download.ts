@@ -10,6 +10,8 @@ const START_TIMEOUT_MS = 15_000;
 
 export const download = defineAction({
   name: 'download',
+  historyWeight: 1.5,
+  endsBatch: true,
   productive: true,
   description: 'Click what starts a download; the file is kept as evidence.',
   verifies: 'The element is not covered or hidden; the click starts a download within 15 s and it finishes within the budget (else it is cancelled); the file is written and its SHA-256 recorded.',

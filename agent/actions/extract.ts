@@ -7,6 +7,8 @@ import { ActionError, defineAction, type ActionEnv } from './types';
 
 export const extract = defineAction({
   name: 'extract',
+  historyWeight: 2,
+  collects: true,
   productive: true,
   description: 'Read a field from an element (recorded with its source); an empty value is an error, not "".',
   verifies: 'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes).',

@@ -8,6 +8,8 @@ import { ActionError, defineAction } from './types';
 
 export const click = defineAction({
   name: 'click',
+  chooses: true,
+  mayTurnPage: true,
   description: 'Click an element (link, button, tab…).',
   verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
@@ -43,6 +45,8 @@ async function clickThrough(resolved: ResolvedTarget, double: boolean, page: Pag
 
 export const hover = defineAction({
   name: 'hover',
+  historyWeight: 0.5,
+  replay: 'optional',
   description: 'Hover over an element (hover menus, tooltips).',
   verifies: 'Within about a second: the element is visible and not covered.',
   schema: z.object({ target: TargetArg }),

@@ -7,6 +7,9 @@ const HTTP_URL = /^https?:\/\//i;
 
 export const goto = defineAction({
   name: 'goto',
+  historyWeight: 1.5,
+  leavesPage: true,
+  mayTurnPage: true,
   description: "Open a URL in this tab (the task's allowed domains only).",
   verifies: "The URL is http(s) on the task's allowed domains (a redirect elsewhere is refused); the page loaded — an HTTP error status is a failure.",
   navigates: true,
@@ -35,6 +38,7 @@ export const goto = defineAction({
 
 export const goBack = defineAction({
   name: 'go_back',
+  leavesPage: true,
   description: 'Go back one page in this tab.',
   verifies: 'There was a previous page in this tab; it loaded — an HTTP error status is a failure.',
   navigates: true,
@@ -52,6 +56,8 @@ export const goBack = defineAction({
 
 export const refresh = defineAction({
   name: 'refresh',
+  historyWeight: 0.5,
+  leavesPage: true,
   description: 'Reload the page (when it is in a bad state).',
   verifies: 'The page loaded again — an HTTP error status is a failure.',
   navigates: true,

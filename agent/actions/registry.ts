@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { done, fail, saveProgress } from './control';
-import { screenshot } from './evidence';
+import { screenshot } from './screenshot';
 import { extract } from './extract';
 import { download } from './download';
 import { drag } from './drag';
@@ -33,6 +33,28 @@ export function actionNames(): string[] {
 
 export function getAction(name: string): ActionDefinition | undefined {
   return byName.get(name);
+}
+
+/** The yes/no traits an action declares on its definition (navigates, leavesPage, terminal…). */
+export type ActionTrait = { [K in keyof ActionDefinition]-?: ActionDefinition[K] extends boolean | undefined ? K : never }[keyof ActionDefinition];
+
+/** Whether the named action declares the trait (an unknown name declares none). */
+export function actionHas(name: string, trait: ActionTrait): boolean {
+  return byName.get(name)?.[trait] === true;
+}
+
+/** The actions that declare the trait, in the order the model sees them. */
+export function actionsWith(trait: ActionTrait): string[] {
+  return ALL.filter(action => action[trait] === true).map(action => action.name);
+}
+
+export function historyWeight(name: string): number {
+  return byName.get(name)?.historyWeight ?? 1;
+}
+
+/** The rest of a multi-action batch is not run after an action that leaves the page, ends the sample, or must be seen first. */
+export function endsBatch(name: string): boolean {
+  return actionHas(name, 'leavesPage') || actionHas(name, 'terminal') || actionHas(name, 'endsBatch');
 }
 
 /** The arguments of an action that name an element (target, drag's `to`): what refs are given in. */

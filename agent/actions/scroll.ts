@@ -5,6 +5,9 @@ import { defineAction } from './types';
 
 export const scroll = defineAction({
   name: 'scroll',
+  historyWeight: 0,
+  mayTurnPage: true,
+  replay: 'optional',
   description: 'Scroll the page or a container; says whether the end was reached.',
   verifies: 'Reports where it is (pixels and percent) and whether the end was reached or more content loaded.',
   schema: z.object({

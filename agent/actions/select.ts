@@ -8,6 +8,7 @@ const OptionText = z.string().min(1);
 
 export const selectOption = defineAction({
   name: 'select_option',
+  chooses: true,
   productive: true,
   setsValue: true,
   description: 'Choose an option in a select, combobox, listbox or tag picker (opened for you); a list sets a multi-select to exactly those.',

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { defineAction, type PageTracker } from './types';
+import { defineAction, type Tabs } from './types';
 
 export const switchTab = defineAction({
   name: 'switch_tab',
+  leavesPage: true,
   description: 'Work in another open tab (new tabs are announced).',
   verifies: 'The tab exists (else lists the open tabs); reports its URL and title.',
   schema: z.object({ tab: z.number().int().min(1).describe('1 = first') }),
@@ -16,6 +17,6 @@ export const switchTab = defineAction({
   },
 });
 
-function listTabs(tabs: PageTracker): string {
+function listTabs(tabs: Tabs): string {
   return tabs.pages.map((page, i) => `${i + 1} ${page.url()}`).join(' | ');
 }

@@ -27,7 +27,7 @@ export interface KnownElement {
   selector?: string;
 }
 
-export interface PageTracker {
+export interface Tabs {
   /** The page actions act on. */
   readonly active: Page;
   readonly pages: readonly Page[];
@@ -50,7 +50,7 @@ export interface ActionEnv {
   store: EvidenceStore;
   signal: AbortSignal;
   policy: ActionPolicy;
-  tabs: PageTracker;
+  tabs: Tabs;
   /** ref → element, from the latest snapshot; refs are only valid against it. */
   elements: ReadonlyMap<string, KnownElement>;
   /** Present when a model reads the page state (absent on recipe replay). */
@@ -98,6 +98,22 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   setsValue?: boolean;
   /** Actions that may load a new document: the dispatcher waits for the page to settle afterwards. */
   navigates?: boolean;
+  /** It leaves the page it started on (a new document or another tab): refs, plans and bindings made on that page no longer hold. */
+  leavesPage?: boolean;
+  /** It ends the sample (done, fail): the only actions offered on the last step. */
+  terminal?: boolean;
+  /** Its result must be seen before anything else is done (which items were saved, the file that arrived): a batch stops after it. */
+  endsBatch?: boolean;
+  /** It records data or evidence: doing it again and again on one page is collecting, not a loop. */
+  collects?: boolean;
+  /** It chooses something the page offers (a link, a button, an option): a hover just before it opened what it chose from. */
+  chooses?: boolean;
+  /** It may bring other content into view (a next-page click, a scroll, a key, an address): discovery counts the next save as a new page. */
+  mayTurnPage?: boolean;
+  /** How a recipe replays it: 'optional' — a failing step does not fail the sample (it only helped the page along); 'never' — left out when a recipe is compiled. */
+  replay?: 'optional' | 'never';
+  /** How much it tends to matter for later decisions when old history is compacted (default 1; save/done 3, scroll 0). */
+  historyWeight?: number;
   /** Only changes what the next page state shows (expand, find): never touches the page, never replayed by a recipe. */
   pageStateOnly?: boolean;
   /** An action with its own, longer budget (a large download) says so; the dispatcher's timeout then stretches to it. */

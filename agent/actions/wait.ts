@@ -7,6 +7,8 @@ const MAX_WAIT_S = 30;
 
 export const wait = defineAction({
   name: 'wait',
+  historyWeight: 0.5,
+  replay: 'optional',
   description: 'Wait for an element, a text, network idle, or some seconds.',
   verifies: 'The element or text became visible in time (a busy network is reported, not a failure).',
   schema: z.object({

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { actionNames, getAction, toolDefinitions } from './registry';
+import { actionNames, endsBatch, getAction, toolDefinitions } from './registry';
 
 export const CATALOGUE_FILE = path.resolve(__dirname, '../../docs/actions.md');
 
@@ -32,6 +32,7 @@ export function renderActionCatalogue(): string {
     const traits = [
       action.navigates ? 'May load a new document: the page is left to settle afterwards.' : '',
       action.pageStateOnly ? 'Changes only what the next page state shows; a recipe never replays it.' : '',
+      endsBatch(action.name) ? 'Ends a batch: actions given after it in the same turn are not run.' : '',
     ].filter(Boolean).map(trait => `\n\n${trait}`).join('');
     return `## \`${tool.name}\`\n\n${markdown(tool.description)}\n\n${args}\n\n**Verifies:** ${markdown(action.verifies)}${traits}`;
   });

@@ -1,10 +1,10 @@
 import type { BrowserContext, CDPSession, Dialog, Frame, Page, Request, Route } from '@playwright/test';
-import type { ContextPages } from './page-tracker';
+import type { ContextTabs } from './context-tabs';
 
 export interface GuardOptions {
   isAllowedUrl(url: string): boolean;
   dialogPolicy: 'accept' | 'dismiss';
-  tracker: ContextPages;
+  tabs: ContextTabs;
   /** Waits out the host's rate limit before an allowed navigation leaves the browser (links, forms, scripts). */
   paceNavigation?(url: string): Promise<void>;
 }
@@ -21,10 +21,10 @@ const STAY_ON_PAGE = 'aborted';
  *   context route, and redirects to such hosts — which a route never sees — by a per-tab redirect guard;
  * - file: links, which Chromium refuses by itself, are recorded;
  * - JavaScript dialogs are answered by policy, so no page can hang a sample.
- * Everything blocked or answered is announced through the tracker, so the loop logs it.
+ * Everything blocked or answered is announced through the tabs, so the loop logs it.
  */
 export async function installGuards(context: BrowserContext, options: GuardOptions): Promise<void> {
-  const redirects = new RedirectGuard(context, options.isAllowedUrl, options.tracker);
+  const redirects = new RedirectGuard(context, options.isAllowedUrl, options.tabs);
   const blockedTabs = new BlockedTabs();
   await context.route('**/*', route => guardNavigation(route, options, redirects, blockedTabs));
   context.on('dialog', dialog => void answerDialog(dialog, options));
@@ -32,7 +32,7 @@ export async function installGuards(context: BrowserContext, options: GuardOptio
     blockedTabs.watch(page);
     page.on('console', message => {
       const refused = message.type() === 'error' ? LOCAL_RESOURCE_REFUSED.exec(message.text()) : null;
-      if (refused) options.tracker.announce(`Blocked opening ${describeUrl(refused[1] ?? '')} (local files are never opened)`);
+      if (refused) options.tabs.announce(`Blocked opening ${describeUrl(refused[1] ?? '')} (local files are never opened)`);
     });
     await redirects.attach(page);
   };
@@ -47,7 +47,7 @@ async function guardNavigation(route: Route, options: GuardOptions, redirects: R
   const frame = frameOf(request);
   const url = request.url();
   if (!options.isAllowedUrl(url)) {
-    if (!frame || !frame.parentFrame()) options.tracker.announceBlocked(frame?.page(), url, `Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
+    if (!frame || !frame.parentFrame()) options.tabs.announceBlocked(frame?.page(), url, `Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
     if (!frame) blockedTabs.refusedFirstNavigation();
     return route.abort(STAY_ON_PAGE);
   }
@@ -69,7 +69,7 @@ async function fetchWithoutRedirects(route: Route, options: GuardOptions, onBloc
   if (response.status() >= 300 && response.status() < 400 && location) {
     const target = resolveUrl(location, request.url());
     if (!options.isAllowedUrl(target)) {
-      options.tracker.announceBlocked(frameOf(request)?.page(), target, `Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      options.tabs.announceBlocked(frameOf(request)?.page(), target, `Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`);
       onBlocked();
       return route.abort(STAY_ON_PAGE);
     }
@@ -121,7 +121,7 @@ async function answerDialog(dialog: Dialog, options: GuardOptions): Promise<void
   // Leaving a page is always the agent's own intent; a beforeunload prompt must not strand it.
   const accept = options.dialogPolicy === 'accept' || type === 'beforeunload';
   const said = type === 'beforeunload' ? 'asked to confirm leaving the page' : `said ${JSON.stringify(dialog.message().slice(0, 200))}`;
-  options.tracker.announce(`${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`);
+  options.tabs.announce(`${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`);
   try {
     if (accept) await dialog.accept(type === 'prompt' ? dialog.defaultValue() : undefined);
     else await dialog.dismiss();
@@ -158,7 +158,7 @@ class RedirectGuard {
   constructor(
     private readonly context: BrowserContext,
     private readonly isAllowedUrl: (url: string) => boolean,
-    private readonly tracker: ContextPages,
+    private readonly tabs: ContextTabs,
   ) {}
 
   isGuarding(page: Page): boolean {
@@ -183,7 +183,7 @@ class RedirectGuard {
     const target = status >= 300 && status < 400 && location ? resolveUrl(location, event.request.url) : undefined;
     if (target !== undefined && !this.isAllowedUrl(target)) {
       // Embedded frames (ads, widgets) redirect away all the time; only the tab's own page is worth a notice.
-      if (event.frameId === mainFrameId) this.tracker.announceBlocked(page, target, `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      if (event.frameId === mainFrameId) this.tabs.announceBlocked(page, target, `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
       await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => {});
       return;
     }

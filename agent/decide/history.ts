@@ -1,28 +1,7 @@
+import { historyWeight } from '../actions/registry';
 import { estimateTokens } from '../snapshot';
 import type { HistoryEntry } from './types';
 
-/** How much an action tends to matter for later decisions (seed weights: save/done 3, extract 2, scroll 0). */
-const IMPORTANCE: Record<string, number> = {
-  save_progress: 3,
-  done: 3,
-  extract: 2,
-  screenshot: 1.5,
-  download: 1.5,
-  goto: 1.5,
-  click: 1,
-  type: 1,
-  select_option: 1,
-  check: 1,
-  uncheck: 1,
-  switch_tab: 1,
-  go_back: 1,
-  fail: 1,
-  wait: 0.5,
-  hover: 0.5,
-  press: 0.5,
-  refresh: 0.5,
-  scroll: 0,
-};
 const KEEP_FULL = 5;
 const MIN_ITEMS = 5;
 const MAX_ITEMS = 25;
@@ -93,7 +72,7 @@ export function fitHistory(entries: readonly HistoryEntry[], budgetTokens: numbe
     const recent = index >= n - KEEP_FULL;
     const line = formatEntry(entry, recent, withReflection);
     const recency = (index + 1) / n;
-    const importance = (IMPORTANCE[entry.action.name] ?? 1) + (entry.result.success ? 0 : 0.5);
+    const importance = historyWeight(entry.action.name) + (entry.result.success ? 0 : 0.5);
     const cost = estimateTokens(line);
     return { index, line, cost, score: recent ? Number.POSITIVE_INFINITY : ((importance + 0.5) * (0.5 + recency)) / Math.max(1, cost / 40) };
   });

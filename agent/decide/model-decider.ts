@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ActionCall } from '../actions/dispatch';
+import { actionHas } from '../actions/registry';
 import type { Reflection, Usage } from '../evidence/result-schema';
 import { addUsage, emptyUsage } from '../evidence/result-schema';
 import { promptTokenBudget } from '../snapshot';
@@ -73,7 +74,7 @@ export class ModelDecider implements Decider {
       summaries: this.summarizer.shown,
       runState: renderRunState(deriveRunState(input.history)),
       visibleElements: input.visibleElements,
-      lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => a === 'done' || a === 'fail'),
+      lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => actionHas(a, 'terminal')),
     });
     const usage = emptyUsage();
     const ask = async (content: Anthropic.TextBlockParam[]) => {

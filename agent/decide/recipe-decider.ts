@@ -1,7 +1,7 @@
 import type { ActionCall } from '../actions/dispatch';
 import type { ActionResult } from '../actions/types';
 import type { RecipeStep } from '../task/schema';
-import { fillTemplatesDeep } from './templates';
+import { fillTemplatesDeep } from '../task/row-template';
 import type { Decider, Decision, DecisionInput } from './types';
 
 /** A recipe step's own keys; the rest are the action's arguments. */

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { ActionCall } from '../actions/dispatch';
-import type { Performed } from './perform';
+import { endsBatch } from '../actions/registry';
+import type { Performed } from './types';
 
-const BATCH_BREAKERS = new Set(['goto', 'go_back', 'refresh', 'switch_tab', 'done', 'fail', 'save_progress', 'download']);
 const INTERACTIVE = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=combobox]';
 
 /** Cheap count of interactive elements: a >20% change means the refs the model planned with are stale. */
@@ -17,7 +17,7 @@ export async function interactiveCount(page: Page): Promise<number> {
 /** Why the rest of a multi-action batch must not run, or undefined to go on. */
 export function shouldBreakBatch(call: ActionCall, performed: Performed, before: number, after: number): string | undefined {
   if (!performed.result.success) return 'the previous action failed';
-  if (BATCH_BREAKERS.has(call.name)) return `${call.name} ends a batch`;
+  if (endsBatch(call.name)) return `${call.name} ends a batch`;
   if (performed.urlAfter !== performed.urlBefore) return 'the page navigated';
   if (before < 0 || after < 0) return 'the page could not be inspected';
   if (before > 0 && Math.abs(after - before) / before > 0.2) return `the page changed (${before} → ${after} interactive elements)`;

@@ -1,14 +1,9 @@
 import type { ActionResult } from '../actions/types';
-import type { SampleStatus } from '../evidence/result-schema';
 import { judgmentProblems } from './judgment';
 import type { SampleRecorder } from './recorder';
 import { checkRequirements, describeShortfall } from './requirements';
 import type { TaskSpec } from '../task/schema';
-
-export interface SampleOutcome {
-  status: SampleStatus;
-  error: string | null;
-}
+import type { SampleOutcome } from './types';
 
 export interface EffectContext {
   task: TaskSpec;
@@ -84,7 +79,7 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
   return { outcome: { status: 'done', error: null }, notices: [], newData };
 }
 
-/** expected_items: once enough items are saved, say so (seed behaviour). */
+/** expected_items: once enough items are saved, say so. */
 function itemNotices(task: TaskSpec, recorder: SampleRecorder, saved: boolean): string[] {
   if (!saved || !task.expected_items) return [];
   const longest = Math.max(0, ...Object.values(recorder.accumulated).map(v => (Array.isArray(v) ? v.length : 0)));

@@ -3,13 +3,7 @@ import type { ActionEnv, ActionResult } from '../actions/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
 import type { Redactor } from '../evidence/redact';
 import { describeLocator } from '../task/locator-schema';
-import type { RunSampleInput, StepRunner } from './run-sample';
-
-export interface Performed {
-  result: ActionResult;
-  urlBefore: string;
-  urlAfter: string;
-}
+import type { Performed, RunSampleInput, StepRunner } from './types';
 
 /** Acts (inside a test step), then writes the action log entry and the history entry. */
 export async function perform(
@@ -21,16 +15,16 @@ export async function perform(
   history: HistoryEntry[],
   meta: { sub?: number; decision?: Decision; notices?: string[] } = {},
 ): Promise<Performed> {
-  const { tracker, recorder, decider } = input;
-  const urlBefore = safeUrl(tracker.active);
+  const { tabs, recorder, decider } = input;
+  const urlBefore = safeUrl(tabs.active);
   const started = Date.now();
   const env: ActionEnv = {
-    page: tracker.active,
+    page: tabs.active,
     context: input.context,
     store: recorder.store,
     signal: input.signal,
     policy: input.policy,
-    tabs: tracker,
+    tabs,
     elements: view?.elements ?? new Map(),
     pageState: view?.pageState,
     step,
@@ -46,7 +40,7 @@ export async function perform(
     if (error instanceof StepFailed) return error.result;
     throw error;
   });
-  const urlAfter = safeUrl(tracker.active);
+  const urlAfter = safeUrl(tabs.active);
   recorder.record({
     step,
     sub_step: meta.sub,

@@ -8,7 +8,6 @@ import { deepMerge } from './merge';
 export const RESULT_FILE = 'result.json';
 export const ACTION_LOG_FILE = 'action_log.json';
 export const CHECKPOINT_FILE = 'checkpoint.json';
-const FLUSH_EVERY_STEPS = 5;
 
 export interface RecorderInit {
   task: LoadedTask;
@@ -46,7 +45,6 @@ export class SampleRecorder {
   resumedFrom: string | null = null;
   /** The judgment is left to the batch judge (AGENT_JUDGE=batch). */
   judgmentPending = false;
-  private lastFlushedStep = 0;
   private finished: Result | undefined;
   readonly startedAt = new Date().toISOString();
 
@@ -88,12 +86,11 @@ export class SampleRecorder {
   record(entry: ActionLogEntry): void {
     this.log.push(entry);
     this.steps = Math.max(this.steps, entry.step);
-    if (this.steps - this.lastFlushedStep >= FLUSH_EVERY_STEPS) this.checkpoint(this.steps);
+    this.checkpoint(this.steps);
   }
 
-  /** Live checkpoint plus the action log flushed beside it, so a crash loses at most the current step. */
+  /** Live checkpoint plus the action log flushed beside it (after every logged action), so a crash loses only the action in flight. */
   checkpoint(step: number, status: 'in_progress' | SampleStatus = 'in_progress', maxSteps = this.init.task.spec.max_steps): void {
-    this.lastFlushedStep = step;
     this.write(ACTION_LOG_FILE, this.log);
     this.write(CHECKPOINT_FILE, {
       sample_id: this.init.sample.sample_id,

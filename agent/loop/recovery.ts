@@ -1,5 +1,6 @@
 import type { ActionCall } from '../actions/dispatch';
 import type { ActionResult } from '../actions/types';
+import { actionHas } from '../actions/registry';
 
 export const STAGNATION_LEVELS = { nudge: 3, demand: 5, finish: 8 } as const;
 const LOOP_REPEATS = 3;
@@ -66,7 +67,7 @@ export class RecoveryMonitor {
     const typeKey = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args.target ?? null)}`;
     const sameType = observation.newData ? 0 : (this.typeCounts.get(typeKey) ?? 0) + 1;
     this.typeCounts.set(typeKey, sameType);
-    if (sameType >= SPAM_REPEATS && !['extract', 'save_progress', 'screenshot'].includes(call.name) && !this.forceFinish) {
+    if (sameType >= SPAM_REPEATS && !actionHas(call.name, 'collects') && !this.forceFinish) {
       this.forceFinish = true;
       notices.push(`STOP: ${sameType} ${call.name} actions on this page without new data. Only done and fail are available now — finish with what you have.`);
     }

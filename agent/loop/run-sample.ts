@@ -1,50 +1,21 @@
-import type { BrowserContext } from '@playwright/test';
 import type { ActionCall } from '../actions/dispatch';
-import type { ActionPolicy } from '../actions/types';
-import type { ContextPages } from '../browser/page-tracker';
+import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
-import type { Sample } from '../task/samples';
-import type { TaskSpec } from '../task/schema';
 import { sleep } from '../browser/rate-limit';
-import { applyEffects, type SampleOutcome } from './effects';
+import { fillStartUrl } from '../task/row-template';
+import { applyEffects } from './effects';
 import { interactiveCount, shouldBreakBatch } from './batch';
-import { perform, safeUrl } from './perform';
-import type { SampleRecorder } from './recorder';
+import { perform } from './perform';
 import { RecoveryMonitor } from './recovery';
 import { terminate, type TerminationReason } from './terminate';
-
-export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
-export type { SampleOutcome } from './effects';
-
-export interface RunSampleInput {
-  task: TaskSpec;
-  sample: Sample;
-  context: BrowserContext;
-  tracker: ContextPages;
-  recorder: SampleRecorder;
-  decider: Decider;
-  policy: ActionPolicy;
-  /** Produces the page view a model decides on (one snapshot per step). */
-  view?: (tracker: ContextPages, step: number, signal: AbortSignal) => Promise<PageView>;
-  runStep?: StepRunner;
-  /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
-  signal: AbortSignal;
-  actionTimeoutMs?: number;
-  /** Told to the decider on its first step (e.g. "resumed from a checkpoint"). */
-  initialNotices?: readonly string[];
-  /** A batch judge runs after the samples: a done that lacks only its judgment may wait for it unless the model decided it. */
-  batchJudgment?: boolean;
-  /** Whether the start page could be reached (false only when the site or network failed, not for an error page). */
-  onStartPage?: (reached: boolean, error: string) => Promise<void>;
-}
+import type { RunSampleInput, SampleOutcome, StepRunner } from './types';
 
 const directly: StepRunner = (_title, body) => body();
-const FINISH_ONLY = ['done', 'fail'] as const;
 
 /** The ReAct cycle: observe → decide → act → record, until done, fail, or a limit. */
 export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
-  const { task, sample, recorder, decider, tracker } = input;
+  const { task, sample, recorder, decider, tabs } = input;
   const runStep = input.runStep ?? directly;
   const history: HistoryEntry[] = [];
   const monitor = new RecoveryMonitor(task.max_steps);
@@ -69,8 +40,8 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       recorder.checkpoint(step - 1);
     }
 
-    const view = decider.needsView && input.view ? await input.view(tracker, step, input.signal) : undefined;
-    const stepNotices = [...notices, ...tracker.drainEvents(), ...monitor.budgetNotices(step)];
+    const view = decider.needsView && input.view ? await input.view(tabs, step, input.signal) : undefined;
+    const stepNotices = [...notices, ...tabs.drainEvents(), ...monitor.budgetNotices(step)];
     notices = [];
     lastInput = decisionInput(input, step, monitor, view, history, stepNotices);
     let decision: Decision;
@@ -99,7 +70,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     }
 
     const isLast = step >= monitor.effectiveMaxSteps;
-    let before = decision.actions.length > 1 ? await interactiveCount(tracker.active) : 0;
+    let before = decision.actions.length > 1 ? await interactiveCount(tabs.active) : 0;
     for (const [index, call] of decision.actions.entries()) {
       const performed = await perform(call, step, view, input, runStep, history, {
         sub: decision.actions.length > 1 ? index + 1 : undefined,
@@ -115,7 +86,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       if (applied.outcome) return applied.outcome;
       const remaining = decision.actions.length - index - 1;
       if (remaining > 0) {
-        const after = await interactiveCount(tracker.active);
+        const after = await interactiveCount(tabs.active);
         const reason = shouldBreakBatch(call, performed, before, after);
         if (reason) {
           notices.push(`${remaining} more action(s) of your batch were not run: ${reason}. Look at the new page state.`);
@@ -156,7 +127,7 @@ function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMon
     accumulated: input.recorder.accumulated,
     extractedSoFar: Object.fromEntries(Object.entries(input.recorder.fields).map(([k, f]) => [k, f.value])),
     notices,
-    allowedActions: finishOnly ? [...FINISH_ONLY] : undefined,
+    allowedActions: finishOnly ? actionsWith('terminal') : undefined,
     visibleElements: monitor.needsElementList && view ? visibleElements(view) : undefined,
   };
 }
@@ -177,12 +148,3 @@ function targetName(call: ActionCall, view: PageView | undefined): string | unde
   }
   return undefined;
 }
-
-/** A value placed inside a URL is percent-encoded; a template that is the whole URL (e.g. "{{url}}") is used as is. */
-export function fillStartUrl(startUrl: string, sample: Sample): string {
-  const whole = /^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$/.exec(startUrl.trim());
-  if (whole?.[1]) return sample.row[whole[1]] ?? '';
-  return startUrl.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, key: string) => encodeURIComponent(sample.row[key] ?? ''));
-}
-
-export { safeUrl };

@@ -1,5 +1,5 @@
 import type { Decider, DecisionInput } from '../decide/types';
-import type { SampleOutcome } from './effects';
+import type { SampleOutcome } from './types';
 import type { SampleRecorder } from './recorder';
 
 export type TerminationReason = 'max_steps' | 'max_time' | 'network' | 'model_failure' | 'model_answer' | 'aborted';

@@ -1,5 +1,5 @@
 import type { KnownElement } from '../actions/types';
-import type { ContextPages } from '../browser/page-tracker';
+import type { ContextTabs } from '../browser/context-tabs';
 import type { PageView } from '../decide/types';
 import { PageStateFocus } from './page-state-focus';
 import { observe, type Observation } from '../snapshot';
@@ -19,8 +19,8 @@ export const OBSERVE_TIMEOUT_MS = 20_000;
 /** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
 export function pageViewer(options: ViewOptions) {
   const focus = new PageStateFocus();
-  return async (tracker: ContextPages, step: number, signal: AbortSignal): Promise<PageView> => {
-    const page = tracker.active;
+  return async (tabs: ContextTabs, step: number, signal: AbortSignal): Promise<PageView> => {
+    const page = tabs.active;
     try {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
       const observation = await observe(page, { keywords: options.task.keywords, tokenBudget: options.tokenBudget, signal: bounded, ...focus.forNextLook(safeUrl(page)) });
@@ -28,8 +28,8 @@ export function pageViewer(options: ViewOptions) {
       // The model call has its own timeout; the observe deadline is for a hung renderer, not for a slow answer.
       const visual = await options.vision?.look(page, observation, step, signal);
       const elements = knownElements(observation);
-      const tabs = tracker.pages.length > 1 ? `\nTabs: ${tracker.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p))}`).join(' | ')}` : '';
-      const text = `${observation.text}${visual ? `\n\n${visual}` : ''}${tabs}`;
+      const tabList = tabs.pages.length > 1 ? `\nTabs: ${tabs.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p))}`).join(' | ')}` : '';
+      const text = `${observation.text}${visual ? `\n\n${visual}` : ''}${tabList}`;
       return { url: observation.url, title: observation.title, text, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text), pageState: focus };
     } catch (error) {
       focus.forget();

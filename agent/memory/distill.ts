@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
 import type { ActionLogEntry, Result, Usage } from '../evidence/result-schema';
-import { templateString } from '../recipe/templates';
+import { templateString } from '../recipe/templatize';
 import type { TaskSpec } from '../task/schema';
 import { efficientRoute, holdsValue, phraseStep, routeTip, sampleValues, type SampleValues } from './route';
 import { tokenize, type Pattern, type Warning } from './run-memory';

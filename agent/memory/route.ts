@@ -1,6 +1,7 @@
+import { actionHas } from '../actions/registry';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
-import { pruneLog } from '../recipe/prune';
-import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templates';
+import { pruneLog } from '../recipe/prune-log';
+import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templatize';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 
@@ -42,7 +43,7 @@ export function efficientRoute(result: Pick<Result, 'extracted'>, log: readonly 
     if (entry.action.name === 'hover') {
       // A hover that opened something is followed at once by a click on what it opened.
       const next = log[log.indexOf(entry) + 1];
-      return next !== undefined && next.outcome.success && ['click', 'select_option'].includes(next.action.name) && next.url_before === entry.url_after;
+      return next !== undefined && next.outcome.success && actionHas(next.action.name, 'chooses') && next.url_before === entry.url_after;
     }
     if (entry.action.name === 'wait') return entry.action.args.target !== undefined || entry.action.args.text !== undefined;
     return true;

@@ -2,7 +2,7 @@ import { chromium, type Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from '../browser/chromium';
-import type { DeciderMode } from '../decide/select';
+import type { DeciderMode } from '../decide/select-decider';
 import { readJsonIfExists, writeJsonAtomic } from '../evidence/atomic';
 import { settings } from '../settings';
 import { discoveredSamplesPath } from '../task/discovered';

@@ -1,13 +1,12 @@
 import type { Page } from '@playwright/test';
 import type { ActionCall } from '../actions/dispatch';
+import { actionHas } from '../actions/registry';
 import type { ActionResult } from '../actions/types';
 import type { Consolidation, Decider, Decision, DecisionInput, PageView } from '../decide/types';
 import { ITEMS_KEY } from './discovery-spec';
 import { doneCall, type ItemSaves, type PendingItem } from './item-saves';
 import { linkResolver } from './link-reader';
 
-/** Actions after which the next save is a new page (or batch) of the listing. */
-const ADVANCING = new Set(['click', 'goto', 'scroll', 'press']);
 const LINK_KEYS = ['url', 'link', 'href', 'ref'] as const;
 const MAX_LISTED_PROBLEMS = 5;
 
@@ -51,7 +50,7 @@ export class DiscoveryDecider implements Decider {
     this.inner.observe?.(call, result, pageUrl);
     if (this.saves.settle(call, result) > 0) this.savedAny = true;
     if (call.name === 'done' && result.success) this.stopReason ||= 'the model found no more items';
-    if (result.success && ADVANCING.has(call.name)) this.advancedSinceSave = true;
+    if (result.success && actionHas(call.name, 'mayTurnPage')) this.advancedSinceSave = true;
   }
 
   consolidate(input: DecisionInput, reason: string, options: { preferFallback: boolean; signal: AbortSignal }): Promise<Consolidation> {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The generated-tests file (ARCHITECTURE: specs/tasks.spec.ts): only projects that load it run tasks. */
+/** The generated-tests file (specs/tasks.spec.ts): only projects that load it run tasks. */
 export const GENERATOR_FILE = 'tasks.spec.ts';
 
 export interface CliSelection {

@@ -2,9 +2,10 @@ import type { Page } from '@playwright/test';
 import * as os from 'node:os';
 import type { ActionCall } from '../actions/dispatch';
 import { dispatch } from '../actions/dispatch';
+import { actionHas } from '../actions/registry';
 import type { ActionEnv, ActionResult } from '../actions/types';
 import { recipeStepCall } from '../decide/recipe-decider';
-import { fillTemplatesDeep } from '../decide/templates';
+import { fillTemplatesDeep } from '../task/row-template';
 import type { Decider, Decision, DecisionInput } from '../decide/types';
 import { EvidenceStore } from '../evidence/store';
 import type { SemanticLocator } from '../task/locator-schema';
@@ -16,7 +17,7 @@ import { candidateLocators, isContent } from './candidates';
 import { elementsOf, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
 import { elementSetsShowing, elementsShowing } from './showing';
 import { patternCandidates, sameValue } from './patterns';
-import { mentionsAny, shownForms, templateDeep } from './templates';
+import { mentionsAny, shownForms, templateDeep } from './templatize';
 
 /** A way to do a step that worked on the source page; later ones are fallbacks when other samples disagree. */
 export interface Alternative {
@@ -35,7 +36,6 @@ export interface BoundRecipe {
 const MAX_ALTERNATIVES = 4;
 /** Stated lists are bound by searching the page for their items: more places to try when other samples will check. */
 const STATED_ALTERNATIVES = 6;
-const LEAVES_PAGE = new Set(['goto', 'go_back', 'refresh', 'switch_tab']);
 /** A replayed pause waits at least this long for its element (the model's own pause may have been shorter). */
 const PAUSE_FLOOR_S = 10;
 const PAUSE_LIMIT_MS = 30_000;
@@ -78,7 +78,7 @@ export class BindingDecider implements Decider {
     if (!draft) return { actions: [], stuck: 'the draft ended without done' };
     try {
       // A value the model only stated is read on the last page that shows it: before leaving each page, and at the end.
-      if (draft.action === 'done' || draft.navigates || LEAVES_PAGE.has(draft.action)) await this.bindStated(draft.action === 'done');
+      if (draft.action === 'done' || draft.navigates || actionHas(draft.action, 'leavesPage')) await this.bindStated(draft.action === 'done');
       const step = draft.action === 'done' ? this.doneStep(draft) : await this.bindStep(draft);
       this.current = draft;
       this.bound.steps.push(step);

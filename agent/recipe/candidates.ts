@@ -3,7 +3,7 @@ import { semanticFromDom } from '../actions/semantic-from-dom';
 import type { SemanticLocator } from '../task/locator-schema';
 import { cssCandidatesInPage, nthCandidatesInPage } from './css-in-page';
 import type { Handle } from './locate';
-import { mentionsAny } from './templates';
+import { mentionsAny } from './templatize';
 
 /**
  * Locators for the element(s) that name none of the sample's own values, best first. Row values may appear

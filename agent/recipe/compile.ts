@@ -8,7 +8,7 @@ import { BindingDecider, withAlternative, type BoundRecipe } from './bind';
 import { draftRecipe, type Draft, type SourceRun } from './draft';
 import type { FieldBinding } from './entry';
 import { sameValue } from './patterns';
-import type { PruneLevel } from './prune';
+import type { PruneLevel } from './prune-log';
 import { replaySample, sampleOfSource, type PrepareSession, type ReplayEnv } from './replay';
 
 export interface CompileInput {

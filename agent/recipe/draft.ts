@@ -1,10 +1,10 @@
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
-import { elementArguments } from '../actions/registry';
+import { actionHas, elementArguments, getAction } from '../actions/registry';
 import { REF_PATTERN } from '../actions/target';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
-import { pruneLog, type PruneLevel } from './prune';
-import { mentionsAny, rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templates';
+import { pruneLog, type PruneLevel } from './prune-log';
+import { mentionsAny, rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templatize';
 
 /** One step of a recipe being compiled: what to do, and what the binding replay must still work out. */
 export interface DraftStep {
@@ -49,8 +49,6 @@ export interface Draft {
   dropped: string[];
 }
 
-const OPTIONAL_ACTIONS = new Set(['scroll', 'wait', 'hover']);
-
 export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel): Draft {
   const row = rowValues(source.row, Object.keys(task.input_schema));
   const { kept, dropped } = pruneLog(source.log, source.extracted, level);
@@ -62,7 +60,7 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
     if (entry.action.name === 'done' || entry.action.name === 'save_progress') continue;
     const step = draftStep(entry, row, sampleValues, source.extracted);
     const followed = followReadLink(step, entry, steps);
-    if (unreachable && !step.navigates && !NAVIGATING.has(step.action)) {
+    if (unreachable && !step.navigates && !leavesPage(step)) {
       unreplayable.push(`${step.from}: on a page the recipe cannot reach`);
       continue;
     }
@@ -105,7 +103,7 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
     step.urlAfter = entry.url_after;
     step.expectUrl = urlExpectation(entry.url_after, sampleValues, row);
   }
-  if (OPTIONAL_ACTIONS.has(entry.action.name)) step.optional = true;
+  if (getAction(entry.action.name)?.replay === 'optional') step.optional = true;
   // Waiting for this sample's own data to show (a title it then read) is waiting for the page to load: on
   // another sample that text never appears. Replayed as a pause, i.e. a wait for the next step's element.
   if (step.action === 'wait' && typeof step.args.text === 'string' && mentionsAny(step.args.text, sampleValues)) {
@@ -184,7 +182,8 @@ function splitUpload(step: DraftStep, columns: readonly string[]): DraftStep[] {
 const stepNumber = (text: string) => Number(/^step (\d+)/.exec(text)?.[1] ?? 0);
 const byStep = (a: string, b: string) => stepNumber(a) - stepNumber(b);
 
-const NAVIGATING = new Set(['goto', 'go_back', 'refresh', 'switch_tab']);
+/** The step left its page: an action that always does, or one the source run saw navigate (a click on a link). */
+const leavesPage = (step: DraftStep) => step.navigates || actionHas(step.action, 'leavesPage');
 const isPause = (step: DraftStep) => step.action === 'wait' && step.target === undefined && step.args.text === undefined;
 
 /**
@@ -200,9 +199,9 @@ function placePauses(steps: DraftStep[]): { steps: DraftStep[]; dropped: string[
       continue;
     }
     const after = steps.slice(i + 1);
-    const next = after.findIndex(s => s.target !== undefined || s.navigates || NAVIGATING.has(s.action));
+    const next = after.findIndex(s => s.target !== undefined || leavesPage(s));
     const target = next >= 0 ? after[next] : undefined;
-    if (!target || target.target === undefined || target.navigates || NAVIGATING.has(target.action) || after.slice(0, next).some(isPause)) {
+    if (!target || target.target === undefined || leavesPage(target) || after.slice(0, next).some(isPause)) {
       dropped.push(`${step.from}: ${after.slice(0, Math.max(0, next)).some(isPause) ? 'merged into the next pause' : 'a pause that waits for nothing'}`);
       continue;
     }

@@ -1,5 +1,5 @@
 import { applyPattern, coerceValue, type ValueType } from '../actions/coerce';
-import { mentionsAny } from './templates';
+import { mentionsAny } from './templatize';
 
 /**
  * Extraction patterns that hold for every sample, not just the one recorded: the value's own characters are

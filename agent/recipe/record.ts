@@ -2,6 +2,7 @@ import type { BrowserContext } from '@playwright/test';
 import * as path from 'node:path';
 import type { SampleRecorder } from '../loop/recorder';
 import { stableStringify } from '../task/stable-json';
+import type { SampleStatus } from '../evidence/result-schema';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { Compiled } from './compile';
@@ -60,19 +61,34 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
 
 const domFields = (entry: RecipeEntry) => Object.entries(entry.fields).filter(([, b]) => b.how === 'dom').map(([f]) => f);
 
-export interface SessionRecording {
-  prepare: PrepareSession;
+/** A sample whose loop has just ended, as the session hands it to `afterLoop`. */
+export interface FinishedSample {
   task: LoadedTask;
   sample: Sample;
   context: BrowserContext;
   runId: string;
   recorder: SampleRecorder;
+  status: SampleStatus;
+  /** Who decided the sample: 'model', 'recipe', 'recipe-heal'… */
+  deciderKind: string;
   /** Set when a self-healing replay was repaired by the model: the revision it started from. */
   repairedFrom?: number;
 }
 
+/**
+ * Run-level recipe recording, for `SessionOptions.afterLoop`: a done sample the model decided (AGENT_RECORD=1)
+ * or repaired becomes the task's compiled recipe. `prepare` opens the sessions the compiler replays in.
+ */
+export function recipeRecorder(prepare: PrepareSession): (finished: FinishedSample) => Promise<string | undefined> {
+  return async finished => {
+    const recording = settings.record && finished.deciderKind === 'model';
+    if (finished.status !== 'done' || !(recording || finished.repairedFrom !== undefined)) return undefined;
+    return recordFromSession(prepare, finished);
+  };
+}
+
 /** Compiles the sample that just finished and stores it; returns a note for the sample's record. Never throws. */
-export async function recordFromSession(input: SessionRecording): Promise<string | undefined> {
+async function recordFromSession(prepare: PrepareSession, input: FinishedSample): Promise<string | undefined> {
   const { task, sample, recorder } = input;
   const mode: SaveMode = input.repairedFrom !== undefined ? { kind: 'repair', baseRevision: input.repairedFrom } : { kind: 'record' };
   if (mode.kind === 'record' && recipeStore().lookup(task).hit) return undefined;
@@ -89,7 +105,7 @@ export async function recordFromSession(input: SessionRecording): Promise<string
       if (earlier.length + 1 < needed) return `recipe not recorded yet: ${earlier.length + 1} of ${needed} model-decided samples done (AGENT_RECORD_SAMPLES)`;
       ({ source, others } = chooseSources([{ result: { sample_id: sample.sample_id, status: 'done', decider: 'model', extracted: current.extracted }, source: current }, ...earlier]));
     }
-    const from = await compileFromSamples({ prepare: input.prepare, task, source, others, browser, runId: input.runId });
+    const from = await compileFromSamples({ prepare, task, source, others, browser, runId: input.runId });
     ({ source, others } = from);
     const saved = await saveCompiled(task, from.compiled, source, mode);
     if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;

@@ -1,17 +1,36 @@
-import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Decider } from '../decide/types';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
-import type { SampleSession, SessionOptions } from '../session';
 import { authStatePath } from '../task/auth-profile';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { SourceRun } from './draft';
 
-/** SampleSession.prepare, passed in: the session records recipes, so the recipe code does not import it. */
-export type PrepareSession = (options: SessionOptions) => Promise<SampleSession>;
+/** What a replay asks of a sample session: the options it is prepared with… */
+export interface ReplayOptions {
+  task: LoadedTask;
+  sample: Sample;
+  context: BrowserContext;
+  page: Page;
+  runId: string;
+  attempt: number;
+  deciderMode: 'recipe';
+  decider: (activePage: () => Page) => Decider;
+  dir: string;
+  learn: false;
+}
+
+/** …and what it uses of the prepared session. */
+export interface ReplaySession {
+  readonly recorder: { readonly log: readonly ActionLogEntry[] };
+  run(): Promise<Result>;
+}
+
+/** SampleSession.prepare, passed in by the caller: recipe code runs samples without importing the session. */
+export type PrepareSession = (options: ReplayOptions) => Promise<ReplaySession>;
 
 export interface ReplayEnv {
   browser: Browser;

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { dispatch } from '../actions/dispatch';
 import { isUrlAllowed } from '../browser/domains';
 import { installEvaluateShim } from '../browser/evaluate-shim';
-import { ContextPages } from '../browser/page-tracker';
+import { ContextTabs } from '../browser/context-tabs';
 import { makeSecretResolver, redactorFor, SECRET_ENV_PREFIX, secretsFromEnv } from '../browser/secrets';
 import { recipeStepCall } from '../decide/recipe-decider';
 import { EvidenceStore } from '../evidence/store';
@@ -40,7 +40,7 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
       store: new EvidenceStore(scratch, redactor),
       signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
       policy: { isAllowedUrl: (url: string) => isUrlAllowed(url, allowed), resolveSecrets: makeSecretResolver(secrets), inputDir: scratch, beforeNavigation: async () => {} },
-      tabs: new ContextPages(context, page),
+      tabs: new ContextTabs(context, page),
       elements: new Map(),
       step: 0,
     };
@@ -61,7 +61,7 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
 }
 
 async function proveSignedIn(name: string, profile: AuthProfile, env: Parameters<typeof dispatch>[1]): Promise<void> {
-  const page = (env.tabs as ContextPages).active;
+  const page = (env.tabs as ContextTabs).active;
   if (profile.check.visible) {
     const seen = await dispatch({ name: 'wait', args: { target: profile.check.visible, seconds: CHECK_SECONDS } }, { ...env, page });
     if (!seen.success) throw new Error(`auth_profile "${name}": sign-in check failed — ${seen.error ?? seen.description} (at ${page.url()}; wrong credentials?)`);

@@ -1,4 +1,4 @@
-import type { Candidate } from './prune';
+import type { Candidate } from './select-candidates';
 import type { FlatNode } from './raw';
 import { INTERACTIVE_ROLES } from './roles';
 

@@ -1,5 +1,5 @@
 import type { Block } from './blocks';
-import type { Candidate } from './prune';
+import type { Candidate } from './select-candidates';
 
 /**
  * The budget closes blocks (blocks.ts) into one-line stubs until the page state fits: each time the open

@@ -5,7 +5,7 @@ import { computeConfidence, countSnapshot } from './confidence';
 import { enrichNodes } from './enrich';
 import { normalizeKeywords } from './keywords';
 import type { PageMetrics } from './page-metrics';
-import { selectCandidates, type Candidate } from './prune';
+import { selectCandidates, type Candidate } from './select-candidates';
 import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from './raw';
 import { candidateLine, renderState, type LineFormat } from './render';
 import { formatHeader, indent, quote, type HeaderFacts } from './serialize';

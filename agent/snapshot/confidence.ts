@@ -4,13 +4,13 @@ import { CONTENT_ROLES, INTERACTIVE_ROLES } from './roles';
 import type { DomConfidence } from './types';
 
 /**
- * DOM confidence, shaped like the seeds' penalty score and clamped to [0, 1]:
+ * DOM confidence, a penalty score clamped to [0, 1]:
  *   1 − min(0.6, 1.5·canvasShare) − 0.4·unlabeled/interactive − 0.8·min(1, svgIcons/interactive)
  *     − (semantic < 10 ? 0.3 : 0)
  *
- * Where it departs from the seed formula, and why:
- * - Weights. The seed's 0.3/0.2/0.1 cannot reach its own example: a CI page whose 7 pass/fail marks are
- *   unlabeled SVGs next to 10 links scores 0.93 with them, so vision never fires. The weights above were
+ * Why these terms:
+ * - Weights. With weights of 0.3/0.2/0.1 a CI page whose 7 pass/fail marks are unlabeled SVGs next to
+ *   10 links scores 0.93, so vision never fires. The weights above were
  *   calibrated on the fixture pages: normal pages stay ≥ 0.85, the svg-status and canvas-chart pages
  *   fall below the 0.6 threshold.
  * - canvasShare is the share of the *viewport area* covered by canvas, not canvas count / node count:

@@ -1,7 +1,7 @@
 import type { Block } from './blocks';
 import { isActionable } from './classify';
 import { joinText, type InlinePiece } from './inline';
-import type { Candidate } from './prune';
+import type { Candidate } from './select-candidates';
 import type { FlatNode } from './raw';
 import { FORM_CONTROL_ROLES, TABLE_CELL_ROLES } from './roles';
 import { displayRole, FIRST_SENTENCE_MAX, formatAddress, formatElement, formatStates, formatStubLine, indent, MAX_TEXT_CHARS, type LineContext } from './serialize';

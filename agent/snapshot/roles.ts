@@ -36,7 +36,7 @@ export const LANDMARK_ROLES: ReadonlySet<string> = new Set([
   'banner', 'navigation', 'contentinfo', 'complementary', 'main', 'region', 'search', 'form',
 ]);
 
-/** Page chrome per the seeds' pass 1. banner/contentinfo are chrome by ARIA definition (scoped to <body>). */
+/** Page chrome: landmarks that frame every page rather than carry its content. banner/contentinfo are chrome by ARIA definition (scoped to <body>). */
 export const CHROME_ROLES: ReadonlySet<string> = new Set(['banner', 'navigation', 'contentinfo', 'complementary']);
 
 /** Roles whose text is printed as plain `text "…"`: the role adds nothing for the model. */

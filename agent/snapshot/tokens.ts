@@ -23,7 +23,7 @@ export const DEFAULT_CONTEXT_WINDOW = 200_000;
 /** Share of the whole prompt budget given to the page state; the rest is goal, history and schema. */
 export const PAGE_STATE_SHARE = 0.4;
 
-/** The seeds' whole-prompt budget: min(24K, max(8K, 8% of the context window)). */
+/** The whole-prompt budget: min(24K, max(8K, 8% of the context window)). */
 export function promptTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
   return Math.min(24_000, Math.max(8_000, Math.floor(contextWindow * 0.08)));
 }

@@ -1,14 +1,20 @@
 import { z } from 'zod';
+import { actionNames } from '../actions/registry';
 import { SemanticLocator } from './locator-schema';
 
-/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" … as in the seeds' template. */
+/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them. */
 const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
 
 const Target = z.union([z.string().min(1), SemanticLocator]);
 
+const ACTION_NAMES = actionNames() as [string, ...string[]];
+const ActionName = z.enum(ACTION_NAMES, {
+  error: issue => `unknown action ${JSON.stringify(issue.input)} (expected one of: ${ACTION_NAMES.join(', ')})`,
+});
+
 export const RecipeStep = z
   .object({
-    action: z.string().min(1).describe('Action name from the action vocabulary (goto, click, type, extract, …)'),
+    action: ActionName.describe('Action name from the action vocabulary (docs/actions.md)'),
     target: Target.optional().describe('Element to act on: a semantic locator, or a string (visible text / css=…)'),
     expect_url: z.string().optional().describe('Regular expression the page URL must match after this step'),
     optional: z.boolean().optional().describe('A failure of this step does not stop the recipe'),

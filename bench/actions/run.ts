@@ -14,7 +14,7 @@ import { dispatch } from '../../agent/actions/dispatch';
 import { ELEMENT_TIMEOUT_MS } from '../../agent/actions/limits';
 import type { ActionEnv, KnownElement } from '../../agent/actions/types';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
-import { ContextPages } from '../../agent/browser/page-tracker';
+import { ContextTabs } from '../../agent/browser/context-tabs';
 import { EvidenceStore } from '../../agent/evidence/store';
 import { observe } from '../../agent/snapshot';
 import { listenSite, type RunningSite } from '../../fixtures/lib/listen';
@@ -69,7 +69,7 @@ function actionEnv(page: Page, elements: ReadonlyMap<string, KnownElement>): Act
     store: new EvidenceStore(tempDirFor('actions')),
     signal: new AbortController().signal,
     policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
-    tabs: new ContextPages(context, page),
+    tabs: new ContextTabs(context, page),
     elements,
     step: 1,
   };

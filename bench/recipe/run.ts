@@ -9,11 +9,11 @@
 import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DeciderMode } from '../../agent/decide/select';
+import type { DeciderMode } from '../../agent/decide/select-decider';
 import type { ActionLogEntry, Result } from '../../agent/evidence/result-schema';
 import { sourceFromResult } from '../../agent/recipe/compile';
 import { compileFromSamples } from '../../agent/recipe/compile-samples';
-import { saveCompiled } from '../../agent/recipe/record';
+import { recipeRecorder, saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
 import { emptyUsage, usageTokens } from '../../agent/evidence/result-schema';
@@ -62,6 +62,9 @@ function taskWithoutRecipe(taskId: string, tag: string): LoadedTask {
   return loadTaskFile(path.join(dir, `${taskId}.json`));
 }
 
+/** Recipes are recorded as the fixture records them: the record-then-replay phase relies on it. */
+const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
+
 async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row[], mode: DeciderMode, workers: number, runId: string): Promise<Phase> {
   const started = Date.now();
   const results: Result[] = new Array(rows.length);
@@ -74,7 +77,7 @@ async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row
       const context = await browser.newContext({ ...CONTEXT_OPTIONS, ...(profile ? { storageState: authStatePath(profile) } : {}) });
       try {
         const sample = { sample_id: row.sample_id!, row, line: i + 2, source: 'bench' };
-        const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: sampleDir(runId, task.spec.task_id, row.sample_id!) });
+        const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: sampleDir(runId, task.spec.task_id, row.sample_id!), afterLoop: recordRecipe });
         results[i] = await session.run();
         logs[i] = [...session.recorder.log];
       } finally {

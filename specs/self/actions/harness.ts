@@ -5,7 +5,7 @@ import { dispatch, type DispatchOptions } from '../../../agent/actions/dispatch'
 import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/types';
 import { isUrlAllowed } from '../../../agent/browser/domains';
 import { installGuards } from '../../../agent/browser/guards';
-import { ContextPages } from '../../../agent/browser/page-tracker';
+import { ContextTabs } from '../../../agent/browser/context-tabs';
 import { makeSecretResolver } from '../../../agent/browser/secrets';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { knownElements } from '../../../agent/loop/view';
@@ -19,7 +19,7 @@ export const SECRET_VALUE = 'hunter2-correct-horse';
 
 /** Drives actions the way the loop does: a real ActionEnv, guards installed, refs from the latest observation. */
 export interface ActionHarness {
-  tracker: ContextPages;
+  tabs: ContextTabs;
   store: EvidenceStore;
   policy: ActionPolicy;
   /** Takes a fresh observation of the active tab; its refs become the ones actions resolve against. */
@@ -33,7 +33,7 @@ export interface ActionHarness {
   ok(name: string, args?: Record<string, unknown>, options?: DispatchOptions): Promise<ActionResult>;
   /** Serves a small page of the test's own at WIDGETS/__actions/<name> (an allowed URL) and opens it. */
   open(name: string, body: string): Promise<void>;
-  /** Every announcement so far (drained from the tracker and kept). */
+  /** Every announcement so far (drained from the tabs and kept). */
   announcements(): string[];
   env(): ActionEnv;
 }
@@ -45,22 +45,22 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
     const inputDir = testInfo.outputPath('inputs');
     fs.mkdirSync(inputDir, { recursive: true });
     fs.writeFileSync(path.join(inputDir, 'receipt.txt'), 'Taxi 12.50 EUR\n');
-    const tracker = new ContextPages(context, page);
+    const tabs = new ContextTabs(context, page);
     const policy: ActionPolicy = {
       isAllowedUrl: url => isUrlAllowed(url, ALLOWED_DOMAINS),
       resolveSecrets: makeSecretResolver({ PASSWORD: SECRET_VALUE }),
       inputDir,
       beforeNavigation: async () => {},
     };
-    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tracker });
+    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tabs });
     let elements: ReadonlyMap<string, KnownElement> = new Map();
     let latest: Observation | undefined;
     const focus = new PageStateFocus();
     const heard: string[] = [];
-    const env = (): ActionEnv => ({ page: tracker.active, context, store, signal: new AbortController().signal, policy, tabs: tracker, elements, pageState: focus, step: 1 });
+    const env = (): ActionEnv => ({ page: tabs.active, context, store, signal: new AbortController().signal, policy, tabs, elements, pageState: focus, step: 1 });
     const act = (name: string, args: Record<string, unknown> = {}, options?: DispatchOptions) => dispatch({ name, args }, env(), options);
     await use({
-      tracker,
+      tabs,
       store,
       policy,
       env,
@@ -71,7 +71,7 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
         await page.goto(url);
       },
       async look(options = {}) {
-        latest = await observe(tracker.active, { ...options, ...focus.forNextLook(tracker.active.url()) });
+        latest = await observe(tabs.active, { ...options, ...focus.forNextLook(tabs.active.url()) });
         focus.remember(latest);
         elements = knownElements(latest);
         return elements;
@@ -91,7 +91,7 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
         return result;
       },
       announcements() {
-        heard.push(...tracker.drainEvents());
+        heard.push(...tabs.drainEvents());
         return [...heard];
       },
     });

@@ -110,14 +110,14 @@ test.describe('the context guard', () => {
     await page.evaluate(() => void window.open('file:///etc/passwd'));
     await expect.poll(() => harness.announcements().filter(a => a.includes('file: URL (file:///etc/passwd)')).length).toBe(3);
     expect(page.url()).toBe(`${WIDGETS}/file-link`);
-    expect(harness.tracker.pages).toHaveLength(1);
+    expect(harness.tabs.pages).toHaveLength(1);
   });
 
   test('a window.open popup to another host is blocked and its empty tab closed', async ({ harness, page }) => {
     await harness.ok('goto', { url: `${WIDGETS}/new-tab` });
     await page.evaluate(() => void window.open('http://evil.example/steal'));
     await expect.poll(() => harness.announcements()).toContainEqual(expect.stringContaining('Blocked navigation to evil.example'));
-    await expect.poll(() => harness.tracker.pages.length).toBe(1);
+    await expect.poll(() => harness.tabs.pages.length).toBe(1);
   });
 
   test('a popup whose first document redirects away is blocked too', async ({ harness, page }) => {

@@ -30,8 +30,8 @@ test.describe('the dispatcher never throws', () => {
     const shot = await harness.act('screenshot', { label: 'after crash' });
     expect(shot).toMatchObject({ success: false, infra: true });
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
-    expect(harness.tracker.active).not.toBe(page);
-    expect(harness.tracker.pages).toHaveLength(1);
+    expect(harness.tabs.active).not.toBe(page);
+    expect(harness.tabs.pages).toHaveLength(1);
     await harness.ok('click', { target: 'Accept all' });
   });
 

@@ -6,15 +6,15 @@ test.describe('tabs', () => {
   test('a target=_blank link opens a tab that is announced with its URL; switch_tab works in it', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/new-tab` });
     await harness.ok('click', { target: 'Open help in a new tab' });
-    await expect.poll(() => harness.tracker.pages.length).toBe(2);
-    await harness.tracker.pages[1]!.waitForLoadState();
+    await expect.poll(() => harness.tabs.pages.length).toBe(2);
+    await harness.tabs.pages[1]!.waitForLoadState();
     expect(harness.announcements()).toContain(`A new tab opened (tab 2: ${POPUP}); use switch_tab to work in it`);
     const switched = await harness.ok('switch_tab', { tab: 2 });
     expect(switched.description).toBe(`Now in tab 2: ${POPUP} (Popup target — Widget lab)`);
     const read = await harness.ok('extract', { field: 'via', target: 'css=#result' });
     expect(read.effects?.extracted?.value).toBe('Opened via: link');
     await harness.ok('switch_tab', { tab: 1 });
-    expect(harness.tracker.active.url()).toBe(`${WIDGETS}/new-tab`);
+    expect(harness.tabs.active.url()).toBe(`${WIDGETS}/new-tab`);
   });
 
   test('a window.open popup is announced with its URL once it is known', async ({ harness }) => {
@@ -26,11 +26,11 @@ test.describe('tabs', () => {
   test('a popup that closes itself hands the agent back to the first tab', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/new-tab` });
     await harness.ok('click', { target: 'Open help in a new tab' });
-    await expect.poll(() => harness.tracker.pages.length).toBe(2);
+    await expect.poll(() => harness.tabs.pages.length).toBe(2);
     await harness.ok('switch_tab', { tab: 2 });
     await harness.ok('click', { target: 'Close this window' });
-    await expect.poll(() => harness.tracker.pages.length).toBe(1);
-    expect(harness.tracker.active.url()).toBe(`${WIDGETS}/new-tab`);
+    await expect.poll(() => harness.tabs.pages.length).toBe(1);
+    expect(harness.tabs.active.url()).toBe(`${WIDGETS}/new-tab`);
     expect(harness.announcements()).toContainEqual(expect.stringContaining('The tab you were working in closed; now working in tab 1'));
   });
 

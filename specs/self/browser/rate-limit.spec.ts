@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { dispatch } from '../../../agent/actions/dispatch';
 import { retryAfterSeconds } from '../../../agent/actions/rate-limited';
 import { installGuards } from '../../../agent/browser/guards';
-import { ContextPages } from '../../../agent/browser/page-tracker';
+import { ContextTabs } from '../../../agent/browser/context-tabs';
 import { HostRateLimiter } from '../../../agent/browser/rate-limit';
 import { FileSlotBook, MemorySlotBook, type SlotBook } from '../../../agent/browser/slot-book';
 import { EvidenceStore } from '../../../agent/evidence/store';
@@ -62,7 +62,7 @@ test('a link click is paced at the context route, like goto', async ({ browser }
   const page = await context.newPage();
   const book = new CountingBook();
   const limiter = new HostRateLimiter({ '127.0.0.1:4102': 0.2 }, book);
-  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tracker: new ContextPages(context, page), paceNavigation: url => limiter.pace(url) });
+  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tabs: new ContextTabs(context, page), paceNavigation: url => limiter.pace(url) });
   await page.goto(`${WIDGETS}/`);
   expect(book.reserved).toHaveLength(1);
   await page.locator('a[href="/cascading"]').click();
@@ -74,7 +74,7 @@ test('a link click is paced at the context route, like goto', async ({ browser }
 test('a click whose navigation is held back by the rate limit returns once the new page has committed', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const tracker = new ContextPages(context, page);
+  const tabs = new ContextTabs(context, page);
   // Every navigation after the first waits 1.5 s for its slot.
   let first = true;
   const slowBook: SlotBook = {
@@ -82,10 +82,10 @@ test('a click whose navigation is held back by the rate limit returns once the n
     holdUntil: async () => {},
   };
   const limiter = new HostRateLimiter({ '127.0.0.1:4102': 1 }, slowBook);
-  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tracker, paceNavigation: url => limiter.pace(url) });
+  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tabs, paceNavigation: url => limiter.pace(url) });
   await page.goto(`${WIDGETS}/`);
   const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
-  const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs: tracker, elements: new Map(), step: 2 };
+  const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
   const result = await dispatch({ name: 'click', args: { target: { css: 'a[href="/cascading"]' } } }, env);
   expect(result.success).toBe(true);
   expect(page.url()).toBe(`${WIDGETS}/cascading`);

@@ -2,7 +2,7 @@ import { expect, test, type Browser } from '@playwright/test';
 import { compileRecipe } from '../../../agent/recipe/compile';
 import { compileFromSamples } from '../../../agent/recipe/compile-samples';
 import { saveCompiled } from '../../../agent/recipe/record';
-import type { DeciderMode } from '../../../agent/decide/select';
+import type { DeciderMode } from '../../../agent/decide/select-decider';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { SampleSession } from '../../../agent/session';
 import { authStatePath } from '../../../agent/task/auth-profile';

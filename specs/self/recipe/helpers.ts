@@ -9,7 +9,8 @@ import type { SourceRun } from '../../../agent/recipe/draft';
 import { RecipeEntry } from '../../../agent/recipe/entry';
 import { recipeFileFor } from '../../../agent/recipe/store';
 import { ActionLogEntry, type Result } from '../../../agent/evidence/result-schema';
-import type { DeciderMode } from '../../../agent/decide/select';
+import type { DeciderMode } from '../../../agent/decide/select-decider';
+import { recipeRecorder } from '../../../agent/recipe/record';
 import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import type { Sample } from '../../../agent/task/samples';
@@ -56,11 +57,14 @@ export function writeEntry(task: LoadedTask, entry: unknown): void {
   fs.writeFileSync(file, JSON.stringify(entry, null, 2));
 }
 
+/** Recipes are recorded as the fixture records them (AGENT_RECORD=1, self-heal repairs). */
+const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
+
 /** One sample through SampleSession in its own context, with the decider mode asked for (no fixture option needed). */
 export async function runSampleAlone(browser: Browser, task: LoadedTask, sample: Sample, mode: DeciderMode, contextOptions: BrowserContextOptions = {}): Promise<Result> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   try {
-    const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false });
+    const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false, afterLoop: recordRecipe });
     return await session.run();
   } finally {
     await context.close();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
-import { selectDecider } from '../../../agent/decide/select';
+import { selectDecider } from '../../../agent/decide/select-decider';
 import { RecipeDecider } from '../../../agent/decide/recipe-decider';
 import { SelfHealingDecider } from '../../../agent/decide/self-heal';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';

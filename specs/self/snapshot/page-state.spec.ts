@@ -1,4 +1,4 @@
-import type { ContextPages } from '../../../agent/browser/page-tracker';
+import type { ContextTabs } from '../../../agent/browser/context-tabs';
 import { pageViewer } from '../../../agent/loop/view';
 import { defaultTokenBudget, isInteractiveRole, type Observation } from '../../../agent/snapshot';
 import type { TaskSpec } from '../../../agent/task/schema';
@@ -12,7 +12,7 @@ import { expect, test, WIDGETS, type ActionHarness } from '../actions/harness';
  */
 
 async function lookAt(harness: ActionHarness, slug: string, options: { keywords?: string[] } = {}): Promise<string> {
-  await harness.tracker.active.goto(`${WIDGETS}/${slug}`);
+  await harness.tabs.active.goto(`${WIDGETS}/${slug}`);
   await harness.look(options);
   return harness.observation().text;
 }
@@ -25,7 +25,7 @@ function refOn(text: string, pattern: RegExp): string {
 }
 
 async function status(harness: ActionHarness): Promise<string> {
-  return (await harness.tracker.active.locator('#status').textContent()) ?? '';
+  return (await harness.tabs.active.locator('#status').textContent()) ?? '';
 }
 
 function expectEveryControlListedOrStubbed(observation: Observation): void {
@@ -198,7 +198,7 @@ test.describe('bad pages', () => {
       screenshot: async () => Buffer.alloc(0),
     };
     const view = pageViewer({ task: { keywords: [], goal: 'read the page' } as unknown as TaskSpec });
-    const seen = await view({ active: failing, pages: [failing] } as unknown as ContextPages, 2, new AbortController().signal);
+    const seen = await view({ active: failing, pages: [failing] } as unknown as ContextTabs, 2, new AbortController().signal);
     expect(seen.text).toBe('URL: "http://127.0.0.1:4102/crashed"\n(the page could not be read: "Target crashed" — scroll, go back or refresh)');
     expect(seen.elements.size).toBe(0);
   });

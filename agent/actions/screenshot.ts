@@ -4,6 +4,8 @@ import { defineAction } from './types';
 
 export const screenshot = defineAction({
   name: 'screenshot',
+  historyWeight: 1.5,
+  collects: true,
   productive: true,
   description: 'Save a screenshot as evidence: the full page, or one element.',
   verifies: 'The image is written and its SHA-256 recorded.',

@@ -1,4 +1,4 @@
-import { getAction } from '../actions/registry';
+import { actionHas, getAction } from '../actions/registry';
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
 
 /**
@@ -12,12 +12,11 @@ export interface Pruned {
   dropped: Array<{ entry: ActionLogEntry; why: string }>;
 }
 
-const NEVER_REPLAYED = new Set(['fail']);
 const UNDOES: Record<string, string> = { check: 'uncheck', uncheck: 'check' };
 
 /** Actions whose effect is the point of the task (data, evidence, input); everything else only gets there. */
-const isProductive = (name: string) => getAction(name)?.productive === true;
-const setsValue = (name: string) => getAction(name)?.setsValue === true;
+const isProductive = (name: string) => actionHas(name, 'productive');
+const setsValue = (name: string) => actionHas(name, 'setsValue');
 
 export function pruneLog(log: readonly ActionLogEntry[], extracted: Readonly<Record<string, ExtractedField>>, level: PruneLevel): Pruned {
   const dropped: Pruned['dropped'] = [];
@@ -26,8 +25,8 @@ export function pruneLog(log: readonly ActionLogEntry[], extracted: Readonly<Rec
   for (const entry of log) {
     if (entry.decider === 'loop') drop(entry, 'the start page is opened by the loop');
     else if (!entry.outcome.success) drop(entry, 'failed');
-    else if (NEVER_REPLAYED.has(entry.action.name)) drop(entry, 'not replayable');
-    else if (getAction(entry.action.name)?.pageStateOnly) drop(entry, 'it only changed what the page state showed');
+    else if (getAction(entry.action.name)?.replay === 'never') drop(entry, 'not replayable');
+    else if (actionHas(entry.action.name, 'pageStateOnly')) drop(entry, 'it only changed what the page state showed');
     else if (entry.action.name === 'extract' && !isFinalExtract(entry, log, extracted)) drop(entry, 'its value was replaced later');
     else kept.push(entry);
   }

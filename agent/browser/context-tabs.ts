@@ -1,5 +1,5 @@
 import type { BrowserContext, Frame, Page, Request } from '@playwright/test';
-import type { PageTracker } from '../actions/types';
+import type { Tabs } from '../actions/types';
 
 /** An announcement is worded when it is read, so a tab that opened blank names its URL once it is known. */
 type PendingEvent = string | (() => string);
@@ -7,7 +7,7 @@ type PendingEvent = string | (() => string);
 const NOT_YET_A_URL = /^(about:blank|chrome-error:|$)/;
 
 /** Keeps the list of tabs in a context, which one actions target, and what happened that the agent should hear. */
-export class ContextPages implements PageTracker {
+export class ContextTabs implements Tabs {
   private current: Page;
   private readonly events: PendingEvent[] = [];
   private readonly urls = new WeakMap<Page, string>();

@@ -1,0 +1,44 @@
+import type { BrowserContext } from '@playwright/test';
+import type { ActionPolicy, ActionResult } from '../actions/types';
+import type { ContextTabs } from '../browser/context-tabs';
+import type { Decider, PageView } from '../decide/types';
+import type { SampleStatus } from '../evidence/result-schema';
+import type { Sample } from '../task/samples';
+import type { TaskSpec } from '../task/schema';
+import type { SampleRecorder } from './recorder';
+
+export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
+
+export interface RunSampleInput {
+  task: TaskSpec;
+  sample: Sample;
+  context: BrowserContext;
+  tabs: ContextTabs;
+  recorder: SampleRecorder;
+  decider: Decider;
+  policy: ActionPolicy;
+  /** Produces the page view a model decides on (one snapshot per step). */
+  view?: (tabs: ContextTabs, step: number, signal: AbortSignal) => Promise<PageView>;
+  runStep?: StepRunner;
+  /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
+  signal: AbortSignal;
+  actionTimeoutMs?: number;
+  /** Told to the decider on its first step (e.g. "resumed from a checkpoint"). */
+  initialNotices?: readonly string[];
+  /** A batch judge runs after the samples: a done that lacks only its judgment may wait for it unless the model decided it. */
+  batchJudgment?: boolean;
+  /** Whether the start page could be reached (false only when the site or network failed, not for an error page). */
+  onStartPage?: (reached: boolean, error: string) => Promise<void>;
+}
+
+/** One action as performed: its result and the active tab's address before and after. */
+export interface Performed {
+  result: ActionResult;
+  urlBefore: string;
+  urlAfter: string;
+}
+
+export interface SampleOutcome {
+  status: SampleStatus;
+  error: string | null;
+}
