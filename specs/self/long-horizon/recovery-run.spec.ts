@@ -84,8 +84,8 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
   expect(firstWith('The page has not changed for 3 steps')).toEqual([7]);
   expect(firstWith('CHANGE YOUR STRATEGY NOW: 5 steps')).toEqual([9]);
   expect(firstWith('8 steps without progress: you MUST call done (with what you have) or fail now')).toEqual([12]);
-  // Level 2 wrote a checkpoint of its own at step 8 (the periodic flush would have come at 10); finish wrote the last.
-  expect(checkpoints).toEqual([5, 8, 12]);
+  // Every logged action is on disk at once; level 2 wrote a checkpoint of its own at step 8, finish one more at 12.
+  expect(checkpoints).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 10, 11, 12, 12]);
   // Level 3: from then on only done and fail are accepted (said in the prompt); the tools themselves stay
   // byte-identical on every turn, since they open the cached prefix.
   expect(turns.every(t => t.tools.length > 10 && JSON.stringify(t.tools) === JSON.stringify(turns[0]!.tools))).toBe(true);
