@@ -72,6 +72,8 @@ test('pruning: a pause, a failed click and a detour are left out; a goto and a c
 });
 
 test('AGENT_RECORD=1: once two model samples are done the recipe is compiled over both; later samples replay it with no model call', async ({ browser }) => {
+  // Four samples and a compilation in one test: 1.7 min alone at load ~25, past the 2-minute default in the full suite.
+  test.setTimeout(300_000);
   const task = bundledTask('people_profile', { recipe: undefined });
   process.env.AGENT_RECORD = '1';
   try {
