@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import 'dotenv/config';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromiumPath, CHROMIUM_ARGS } from './agent/browser/chromium';
+import { browserUse } from './agent/browser/remote';
 import { prepareRunEnvironment } from './agent/setup/run-env';
 
 // Run id, invocation id and this run's blob file: set once in the main process; workers (and merge-reports) inherit them.
@@ -28,7 +28,8 @@ export default defineConfig({
     ['allure-playwright', { resultsDir: path.join(reports, 'allure-results', runId), detail: true, suiteTitle: true }],
   ],
   use: {
-    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    // A local Debian Chromium, or with AGENT_BROWSER_WS Playwright's connectOptions to a browser server.
+    ...browserUse(),
     viewport: { width: 1280, height: 900 },
     colorScheme: 'light',
     acceptDownloads: true,

@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import { authCommand } from './cli/auth';
+import { browserServerCommand } from './cli/browser-server';
 import { discoverCommand } from './cli/discover';
 import { initCommand } from './cli/init';
 import { planCommand } from './cli/plan';
@@ -15,7 +16,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [initCommand, validateCommand, authCommand, verifyCommand, recipeCommand, discoverCommand, planCommand];
+const COMMANDS: Command[] = [initCommand, validateCommand, authCommand, verifyCommand, recipeCommand, discoverCommand, planCommand, browserServerCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));

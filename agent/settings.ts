@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { z } from 'zod';
 import { modelSettings } from './decide/model-settings';
 import { defaultTokenBudget } from './snapshot/tokens';
 
@@ -70,12 +71,44 @@ export const settings = {
       if (!(allowed as readonly string[]).includes(value)) throw new Error(`AGENT_FAIL_ON lists statuses from ${allowed.join(', ')}, comma-separated (got "${value}")`);
     return values as Array<(typeof allowed)[number]>;
   },
+  /** AGENT_BROWSER_WS: every sample's browser comes from this Playwright browser server instead of a local Chromium. */
+  get browserServer(): BrowserServerSettings | undefined {
+    const wsEndpoint = process.env.AGENT_BROWSER_WS?.trim();
+    if (!wsEndpoint) return undefined;
+    // The endpoint and the headers may carry credentials: messages name what is wrong, never the value.
+    if (!WS_ENDPOINT.safeParse(wsEndpoint).success) throw new Error('AGENT_BROWSER_WS must be the ws:// (or wss://, http://, https://) address a Playwright browser server printed, e.g. ws://10.0.0.5:3000/<path> (`bwa browser-server` prints it)');
+    return { wsEndpoint, headers: browserServerHeaders(process.env.AGENT_BROWSER_WS_HEADERS) };
+  },
   get decider(): 'auto' | 'model' | 'recipe' {
     const value = (process.env.AGENT_DECIDER ?? 'auto').toLowerCase();
     if (value === 'auto' || value === 'model' || value === 'recipe') return value;
     throw new Error(`AGENT_DECIDER must be auto, model or recipe (got "${value}")`);
   },
 };
+
+export interface BrowserServerSettings {
+  wsEndpoint: string;
+  headers: Record<string, string>;
+}
+
+const WS_ENDPOINT = z.url({ protocol: /^(wss?|https?)$/ });
+const HEADERS = z.record(z.string().min(1), z.string());
+
+function browserServerHeaders(raw: string | undefined): Record<string, string> {
+  if (!raw?.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error('AGENT_BROWSER_WS_HEADERS is not valid JSON: give an object of header name → text, e.g. {"Authorization":"Bearer <token>"}');
+  }
+  const parsed = HEADERS.safeParse(value);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map(i => (i.path.length ? `"${i.path.join('.')}"` : 'the value')).join(', ');
+    throw new Error(`AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (${where} is not), e.g. {"Authorization":"Bearer <token>"}`);
+  }
+  return parsed.data;
+}
 
 function wholeNumber(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name] ?? String(fallback);

@@ -1,4 +1,5 @@
 import type { BrowserContext, Download, Page } from '@playwright/test';
+import type { Readable } from 'node:stream';
 import { ActionError } from './types';
 
 export interface PendingDownload {
@@ -33,21 +34,24 @@ export function waitForDownload(context: BrowserContext, timeoutMs: number): Pen
   };
 }
 
-/** The downloaded file's path, or a clean failure: a download that never completes is cancelled at the deadline. */
-export async function finishOrCancel(download: Download, timeoutMs: number, budgetSeconds: number): Promise<string> {
+/**
+ * The finished download's bytes, or a clean failure: a download that never completes is cancelled at the deadline.
+ * A stream, not `download.path()`: a browser on a browser server (AGENT_BROWSER_WS) keeps its file on that machine.
+ */
+export async function finishOrCancel(download: Download, timeoutMs: number, budgetSeconds: number): Promise<Readable> {
   let timer: NodeJS.Timeout | undefined;
   const name = download.suggestedFilename();
   const deadline = new Promise<'timeout'>(resolve => {
     timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
   });
   try {
-    const outcome = await Promise.race([download.path().then(path => ({ path }), (error: unknown) => ({ error })), deadline]);
+    const outcome = await Promise.race([download.createReadStream().then(stream => ({ stream }), (error: unknown) => ({ error })), deadline]);
     if (outcome === 'timeout') {
       await download.cancel().catch(() => {});
       throw new ActionError(`The download of ${JSON.stringify(name)} did not finish within ${budgetSeconds}s and was cancelled — the server may be stalled; try again later`, true);
     }
     if ('error' in outcome) throw new ActionError(`The download of ${JSON.stringify(name)} failed: ${(await download.failure()) ?? String(outcome.error)}`, true);
-    return outcome.path;
+    return outcome.stream;
   } finally {
     clearTimeout(timer);
   }

@@ -31,8 +31,8 @@ export const download = defineAction({
       await ensurePointerReady(resolved.locator, resolved.label, 'click');
       await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
       const started = await pending.started;
-      const file = await finishOrCancel(started, deadline - Date.now(), budgetSeconds);
-      const artifact = await env.store.saveFromPath(file, started.suggestedFilename(), started.url());
+      const bytes = await finishOrCancel(started, deadline - Date.now(), budgetSeconds);
+      const artifact = await env.store.saveFromStream(bytes, started.suggestedFilename(), started.url());
       await started.delete().catch(() => {});
       return {
         description: `Downloaded ${artifact.filename} (${artifact.bytes} bytes, sha256 ${artifact.sha256.slice(0, 12)}…) via ${resolved.label}`,

@@ -1,7 +1,6 @@
-import { chromium } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '../browser/chromium';
+import { openBrowser } from '../browser/remote';
 import { describeStep } from '../decide/self-heal';
 import { compileRecipe, type CompileInput } from '../recipe/compile';
 import { compileFromSamples } from '../recipe/compile-samples';
@@ -58,7 +57,7 @@ async function compile(run: string, taskId: string, sampleId?: string): Promise<
   const folder = runFolder(run);
   const { source, others } = chooseSources(readRunSamples(folder, taskId), sampleId);
   console.log(`compiling ${taskId} from ${source.runId}/${source.sampleId}${others.length ? `, checking on ${others.map(o => o.sampleId).join(', ')}` : ''} …`);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  const browser = await openBrowser();
   try {
     const input: CompileInput = { prepare: options => SampleSession.prepare(options), task, source, others, browser, runId: path.basename(folder) };
     // A source the user named is kept; otherwise another done sample may teach the recipe that holds on all of them.

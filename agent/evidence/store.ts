@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { EvidenceWriteError, removeQuietly, writeFileAtomic, writeJsonAtomic } from './atomic';
 import { sanitizeFilename, sanitizeLabel } from './filenames';
@@ -43,8 +44,8 @@ export class EvidenceStore {
     return this.register({ filename: name, sha256: sha256(bytes), bytes: bytes.byteLength, kind, label: suggestedName, source_url: sourceUrl });
   }
 
-  /** Streams a file in (downloads can be large), hashing the same bytes it writes. */
-  async saveFromPath(sourcePath: string, suggestedName: string, sourceUrl: string, kind: Artifact['kind'] = 'download'): Promise<Artifact> {
+  /** Streams bytes in (downloads can be large, and may come from a browser on another machine), hashing the same bytes it writes. */
+  async saveFromStream(source: Readable, suggestedName: string, sourceUrl: string, kind: Artifact['kind'] = 'download'): Promise<Artifact> {
     const name = `${this.nextPrefix()}_${sanitizeFilename(suggestedName, 'download')}`;
     const target = this.pathOf(name);
     const tmp = `${target}.${process.pid}.tmp`;
@@ -52,7 +53,7 @@ export class EvidenceStore {
     let bytes = 0;
     try {
       await pipeline(
-        fs.createReadStream(sourcePath),
+        source,
         async function* (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) {
             hash.update(chunk);

@@ -1,7 +1,7 @@
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '../browser/chromium';
+import { openBrowser } from '../browser/remote';
 import type { DeciderMode } from '../decide/select-decider';
 import { readJsonIfExists, writeJsonAtomic } from '../evidence/atomic';
 import { settings } from '../settings';
@@ -77,7 +77,7 @@ export async function discoverTask(task: LoadedTask, options: DiscoverOptions = 
   const maxItems = Math.min(block.max_items, options.maxItems ?? maxItemsFromEnv() ?? Infinity);
   const startedAt = new Date().toISOString();
   log(`bwa discover ${spec.task_id}: browsing ${block.start_url} (${decider === 'model' ? 'model' : 'item_link/next locators'}, up to ${maxItems} items)`);
-  const browser = options.browser ? await options.browser() : await launchChromium();
+  const browser = options.browser ? await options.browser() : await openBrowser();
   try {
     const context = await discoveryContext(browser, spec);
     try {
@@ -114,10 +114,6 @@ export async function discoverTask(task: LoadedTask, options: DiscoverOptions = 
   } finally {
     if (!options.browser) await browser.close().catch(() => {});
   }
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 export function summaryLine(report: DiscoveryReport): string {

@@ -1,7 +1,8 @@
 import type { Browser, FullConfig } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverTask, launchChromium } from '../plan/discover';
+import { checkBrowserServer, openBrowser } from '../browser/remote';
+import { discoverTask } from '../plan/discover';
 import { parseTestArgs, selectTasks } from '../plan/run-selection';
 import { settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
@@ -12,12 +13,15 @@ import { startServers } from './servers';
 import { signIn } from './sign-in';
 
 /**
- * Playwright globalSetup: readies what the selected tasks need before the test files load — their local servers
+ * Playwright globalSetup: checks the browser server (AGENT_BROWSER_WS) once — one that cannot serve this run stops it
+ * before any sample — then readies what the selected tasks need before the test files load — their local servers
  * (`web_servers`), their sign-ins (`auth_profile`), their discovered samples (`discover`). Whatever fails blocks
  * only the tasks that needed it: their samples fail with the reason (AGENT_TASK_BLOCKERS), the others run.
  * `--list`, UI mode and editors skip globalSetup; the suite loader then says how to discover.
  */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  const browserServer = await checkBrowserServer();
+  if (browserServer) console.log(browserServer);
   const tasks = selected(readableTasks(), config);
   const blockers: Record<string, string> = {};
   const block = (task: LoadedTask, reason: string) => (blockers[task.spec.task_id] ??= reason);
@@ -31,7 +35,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     }
 
   let browser: Promise<Browser> | undefined;
-  const launch = () => (browser ??= launchChromium());
+  const launch = () => (browser ??= openBrowser());
   try {
     await signInProfiles(tasks.filter(t => !blockers[t.spec.task_id]), launch, block);
     if (!settings.adHocUrl)

@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverTask, discoveryDir, launchChromium } from '../../../agent/plan/discover';
+import { openBrowser } from '../../../agent/browser/remote';
+import { discoverTask, discoveryDir } from '../../../agent/plan/discover';
 import { BwaInputError } from '../../../agent/task/errors';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
 import { loadSamplesCsv } from '../../../agent/task/samples';
@@ -17,7 +18,7 @@ let previousReports: string | undefined;
 test.beforeAll(async () => {
   previousReports = process.env.AGENT_REPORTS_DIR;
   process.env.AGENT_REPORTS_DIR = tempDir('bwa-discovery-modes-');
-  browser = await launchChromium();
+  browser = await openBrowser();
   members = await acmeMembers();
 });
 test.afterAll(async () => {

@@ -29,7 +29,7 @@ test('streamed files are hashed while they are copied', async () => {
   const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
   fs.writeFileSync(source, bytes);
   const store = new EvidenceStore(path.join(dir, 'sample'));
-  const artifact = await store.saveFromPath(source, 'big.bin', 'http://x/big');
+  const artifact = await store.saveFromStream(fs.createReadStream(source), 'big.bin', 'http://x/big');
   expect(artifact.sha256).toBe(sha256(bytes));
   expect(artifact.bytes).toBe(bytes.length);
   expect(fs.readdirSync(store.dir)).toEqual(['01_big.bin']);

@@ -1,0 +1,102 @@
+import { chromium, type Browser, type PlaywrightWorkerOptions } from '@playwright/test';
+import { settings, type BrowserServerSettings } from '../settings';
+import { chromiumPath, CHROMIUM_ARGS } from './chromium';
+
+export const PLAYWRIGHT_VERSION: string = require('@playwright/test/package.json').version;
+
+/** A browser server that stops answering mid-run fails the sample that needed it instead of hanging it. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * Where every browser of a run comes from, as Playwright Test options: a local Debian Chromium, or — with
+ * AGENT_BROWSER_WS — Playwright's own `connectOptions` to a browser server (the fixtures then connect instead of launching).
+ */
+export function browserUse(server = settings.browserServer): Partial<Pick<PlaywrightWorkerOptions, 'connectOptions' | 'launchOptions'>> {
+  if (server) return { connectOptions: { wsEndpoint: server.wsEndpoint, headers: server.headers, timeout: CONNECT_TIMEOUT_MS } };
+  return { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } };
+}
+
+/** The same choice for browsers bwa opens itself (discovery, recipe compile). */
+export function openBrowser(server = settings.browserServer): Promise<Browser> {
+  if (server) return chromium.connect(server.wsEndpoint, { headers: server.headers, timeout: CONNECT_TIMEOUT_MS });
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+/**
+ * Connects once, before any sample starts, so a server that is down, refuses us or runs another Playwright
+ * stops the run with one message instead of failing every sample. Returns the line that says which browser runs.
+ */
+export async function checkBrowserServer(server = settings.browserServer): Promise<string | undefined> {
+  if (!server) return undefined;
+  let browser: Browser;
+  try {
+    browser = await chromium.connect(server.wsEndpoint, { headers: server.headers, timeout: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    const problem = new Error(unusableServerMessage(server, error instanceof Error ? error.message : String(error)));
+    problem.stack = problem.message;
+    throw problem;
+  }
+  const version = browser.version();
+  await browser.close();
+  return `bwa: every sample's browser comes from the browser server at ${endpointForDisplay(server.wsEndpoint)} (Chromium ${version})`;
+}
+
+interface Diagnosis {
+  /** What the connection error says was wrong, in words; undefined when this diagnosis does not apply. */
+  what(error: string): string | undefined;
+  todo: string;
+}
+
+const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EAI_AGAIN|Timeout \d+ms exceeded/;
+const httpStatus = (error: string) => /\b(\d{3}) [A-Z][A-Za-z ]+\n/.exec(error)?.[1];
+
+/** Playwright's own connection errors, from the most specific; the server's answer on a mismatch names both versions. */
+const DIAGNOSES: Diagnosis[] = [
+  {
+    what: error => {
+      const versions = /server version: v([\d.]+)[\s\S]*client version: v([\d.]+)/.exec(error);
+      return versions ? `it runs Playwright ${versions[1]} and serves only clients of that version (this one says ${versions[2]}; this project pins ${PLAYWRIGHT_VERSION})` : undefined;
+    },
+    todo: `start the server from this project's Playwright: \`npx bwa browser-server\` in a checkout of this project on that machine, or \`npx playwright@${PLAYWRIGHT_VERSION} run-server\``,
+  },
+  {
+    what: error => UNREACHABLE.test(error) ? `nothing answers there (${UNREACHABLE.exec(error)![0]})` : undefined,
+    todo: 'start one on that machine with `npx bwa browser-server --host 0.0.0.0` and set AGENT_BROWSER_WS to the endpoint it prints, or unset AGENT_BROWSER_WS to use a local Chromium',
+  },
+  {
+    what: error => (['401', '403'].includes(httpStatus(error) ?? '') ? `it refused the connection (HTTP ${httpStatus(error)})` : undefined),
+    todo: 'check the credentials in AGENT_BROWSER_WS_HEADERS (or the token in the endpoint)',
+  },
+  {
+    what: error => (['400', '404'].includes(httpStatus(error) ?? '') ? `it has no browser at that path (HTTP ${httpStatus(error)})` : undefined),
+    todo: 'copy the whole endpoint the server printed, path included (a restarted server has a new path unless it was started with --ws-path)',
+  },
+  {
+    what: error => (/Malformed endpoint/.test(error) ? 'it is not a Playwright browser server' : undefined),
+    todo: 'point AGENT_BROWSER_WS at a server started with `npx bwa browser-server` (or `launchServer`, `npx playwright run-server`), not at a Chrome DevTools endpoint',
+  },
+];
+
+export function unusableServerMessage(server: BrowserServerSettings, error: string): string {
+  const where = endpointForDisplay(server.wsEndpoint);
+  const found = DIAGNOSES.map(d => ({ what: d.what(error), todo: d.todo })).find(d => d.what);
+  const what = found?.what ?? `connecting failed: ${firstLine(error).split(server.wsEndpoint).join(where)}`;
+  const todo = found?.todo ?? 'check that the server is up and reachable from this machine';
+  return `bwa: cannot use the browser server at ${where} (AGENT_BROWSER_WS): ${what}. What to do: ${todo}. No sample was started.`;
+}
+
+/** The endpoint without what may be a credential: a password, query values (grids take tokens there). */
+export function endpointForDisplay(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    if (url.password) url.password = '***';
+    for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '***');
+    return url.toString().replace(/%2A%2A%2A/g, '***');
+  } catch {
+    return '(an endpoint that is not a URL)';
+  }
+}
+
+function firstLine(text: string): string {
+  return text.replace(/^browserType\.connect: /, '').split('\n')[0] ?? text;
+}

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { nestedEnv, PROJECT_ROOT } from './nested-run';
+
+export interface RunningBrowserServer {
+  endpoint: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM, then the command's exit code once it has closed its browser. */
+  stop(): Promise<number | null>;
+}
+
+/** `bwa browser-server` as a user starts it (the package's bin), resolved once it has printed its endpoint. */
+export async function startBrowserServer(args: string[] = [], env: Record<string, string | undefined> = {}): Promise<RunningBrowserServer> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), 'browser-server', ...args], { cwd: PROJECT_ROOT, env: nestedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bwa browser-server printed no endpoint within 30 s:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += String(chunk);
+      const found = /^endpoint: (\S+)$/m.exec(output)?.[1];
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then(code => reject(new Error(`bwa browser-server exited (${code}) before printing its endpoint:\n${output}`)));
+  });
+  return {
+    endpoint,
+    child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
