@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 
 /**
  * Peak memory of each Playwright worker, sampled from /proc every 250 ms. A worker is a node process
- * (`workerProcessEntry`); its browser is the tree of chromium processes below it. The node figure is its
- * RSS (VmRSS). For worker + browser, summing RSS would count Chromium's shared pages once per process
- * (about 5× too much), so that figure sums PSS (smaps_rollup: each shared page split among its sharers).
+ * (`workerProcessEntry`); its browser is the tree of chromium processes below it — or, with a browser server,
+ * the server's tree, measured as one. The node figure is its RSS (VmRSS). For trees, summing RSS would count
+ * Chromium's shared pages once per process (about 5× too much), so those figures sum PSS (smaps_rollup: each
+ * shared page split among its sharers).
  */
 
 interface ProcInfo {
@@ -51,8 +52,12 @@ export class TreeSampler {
   private readonly peaks = new Map<number, WorkerPeak>();
   private timer: NodeJS.Timeout | undefined;
   samples = 0;
+  /** The browser server's tree (its node process and its Chromium), as PSS; 0 without one. */
+  serverPeakMb = 0;
+  /** Every worker tree plus the browser server's, summed at one instant: what the machine holds at once. */
+  totalPeakMb = 0;
 
-  constructor(private readonly rootPid: number, private readonly everyMs = 250) {}
+  constructor(private readonly rootPid: number, private readonly serverPid?: number, private readonly everyMs = 250) {}
 
   start(): void {
     this.timer = setInterval(() => this.sample(), this.everyMs);
@@ -68,15 +73,24 @@ export class TreeSampler {
     const children = new Map<number, number[]>();
     for (const p of procs.values()) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
     const below = (pid: number): number[] => (children.get(pid) ?? []).flatMap(child => [child, ...below(child)]);
+    const treeKb = (pid: number) => [pid, ...below(pid)].reduce((sum, p) => sum + pssKb(p), 0);
     this.samples++;
+    let totalKb = 0;
     for (const pid of below(this.rootPid)) {
       const proc = procs.get(pid);
       if (!proc?.cmd.includes('workerProcessEntry')) continue;
-      const treeKb = [pid, ...below(pid)].reduce((sum, p) => sum + pssKb(p), 0);
+      const workerKb = treeKb(pid);
+      totalKb += workerKb;
       const peak = this.peaks.get(pid) ?? { pid, nodeMb: 0, treeMb: 0 };
       peak.nodeMb = Math.max(peak.nodeMb, proc.rssKb / 1024);
-      peak.treeMb = Math.max(peak.treeMb, treeKb / 1024);
+      peak.treeMb = Math.max(peak.treeMb, workerKb / 1024);
       this.peaks.set(pid, peak);
     }
+    if (this.serverPid) {
+      const serverKb = treeKb(this.serverPid);
+      totalKb += serverKb;
+      this.serverPeakMb = Math.max(this.serverPeakMb, serverKb / 1024);
+    }
+    this.totalPeakMb = Math.max(this.totalPeakMb, totalKb / 1024);
   }
 }
