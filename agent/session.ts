@@ -148,7 +148,9 @@ export class SampleSession {
     if (this.options.learn !== false) {
       // Before the result is written, so the memory call's usage is the sample's.
       const preview = this.recorder.preview(outcome.status, outcome.error);
-      const memoryProblem = await learnFromSample(this.memory, spec, preview, this.recorder.log, this.client, usage => this.recorder.addUsage(usage));
+      // A sample no model decided (a replay) learns from its log alone: a replay makes no model call, not even a fast one.
+      const distiller = preview.usage.model_calls > 0 ? this.client : undefined;
+      const memoryProblem = await learnFromSample(this.memory, spec, preview, this.recorder.log, distiller, usage => this.recorder.addUsage(usage));
       if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
     }
     return this.recorder.finish(outcome.status, outcome.error);

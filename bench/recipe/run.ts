@@ -16,7 +16,7 @@ import { compileFromSamples } from '../../agent/recipe/compile-samples';
 import { recipeRecorder, saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
-import { emptyUsage, usageTokens } from '../../agent/evidence/result-schema';
+import { emptyUsage, usageTokens, type Usage } from '../../agent/evidence/result-schema';
 import { noRedaction } from '../../agent/evidence/redact';
 import { pendingJudgments } from '../../agent/judge/pending';
 import { JUDGE_SAMPLE_ID } from '../../agent/judge/prompt';
@@ -195,6 +195,7 @@ async function main(): Promise<void> {
   Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: 'off', AGENT_MODEL_RETRIES: '1', AGENT_JUDGE: arg('judge', 'batch') });
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
+  const splits: Array<Array<string | number>> = [];
   const details: string[] = [];
   try {
     for (const workflow of WORKFLOWS.filter(w => wanted.includes(w.task))) {
@@ -219,6 +220,15 @@ async function main(): Promise<void> {
         `${exact.right}/${exact.total}`,
         `${hybrid.right}/${hybrid.total}`,
       ]);
+      const recordedCount = Math.min(settings.recordSamples, b.recordReplay.results.length);
+      const split = (results: readonly Result[], shared: Usage) =>
+        (['model_calls', 'input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const).map(k => (sum(results.map(r => r.usage[k])) + shared[k]) / Math.max(1, results.length));
+      splits.push(
+        [b.task, 'model-only', b.modelOnly.results.length, ...split(b.modelOnly.results, emptyUsage())],
+        [b.task, 'record+replay: recorded', recordedCount, ...split(b.recordReplay.results.slice(0, recordedCount), emptyUsage())],
+        // The batch judge's calls judge the replayed samples: spread over them.
+        [b.task, 'record+replay: replayed (+ judge)', b.recordReplay.results.length - recordedCount, ...split(b.recordReplay.results.slice(recordedCount), b.judge)],
+      );
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
         `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - settings.recordSamples} replays handed a step to the model; batch judge (AGENT_JUDGE=${settings.judge}, ${settings.judgeBatchSize} per call): ${b.judge.model_calls} calls in ${b.batches} batches; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
@@ -239,6 +249,9 @@ async function main(): Promise<void> {
       rows,
     ),
   );
+  // What a price list needs: uncached input, cache writes, cache reads and output are billed at different rates.
+  console.log(`\nper sample, by kind (a price list bills each differently; batch-judge calls spread over the replayed samples) — docs/scale.md\n`);
+  console.log(table(['task', 'mode', 'samples', 'model calls', 'uncached input', 'cache write', 'cache read', 'output'], splits.map(r => r.map(c => (typeof c === 'number' && !Number.isInteger(c) ? Number(c.toFixed(2)) : c)))));
   console.log(`\n${details.join('\n')}`);
 }
 

@@ -1,10 +1,12 @@
 import { expect, test } from '@playwright/test';
+import type { Result } from '../../../agent/evidence/result-schema';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
+import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import type { RecipeStep } from '../../../agent/task/schema';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
-import { peopleTruth, runOne, storedEntry, valuesOf, writeEntry, type People } from './helpers';
+import { peopleTruth, personSample, runOne, storedEntry, valuesOf, writeEntry, type People } from './helpers';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let people: People;
@@ -116,6 +118,24 @@ test('model mode never replays a stored recipe', async ({ browser }) => {
   expect(result.decider).toBe('model');
   expect(env.server.requests.filter(r => r.kind === 'decider').length).toBe(result.usage.model_calls);
   expect(storedEntry(task).revision).toBe(1);
+});
+
+test('a replay that ends done makes no model call, not even the fast model\'s run-memory tips, though a key is set', async ({ browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  storeRecipe(task, bundledTask('people_profile').spec.recipe!);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  let replayed: Result;
+  try {
+    // As the fixture runs it: the sample then adds what it taught to the run memory.
+    const session = await SampleSession.prepare({ task, sample: personSample('linus'), context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: 'auto' });
+    replayed = await session.run();
+  } finally {
+    await context.close();
+  }
+  expect(replayed.decider).toBe('recipe-heal');
+  expect(replayed.status).toBe('done');
+  expect(replayed.usage.model_calls).toBe(0);
+  expect(env.server.requests).toEqual([]);
 });
 
 test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the batch judge, with no model turn for the judgment', async ({ browser }) => {
