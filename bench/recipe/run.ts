@@ -223,11 +223,14 @@ async function main(): Promise<void> {
       const recordedCount = Math.min(settings.recordSamples, b.recordReplay.results.length);
       const split = (results: readonly Result[], shared: Usage) =>
         (['model_calls', 'input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const).map(k => (sum(results.map(r => r.usage[k])) + shared[k]) / Math.max(1, results.length));
+      // How long one sample holds its worker (result.json start → finish): at --latency 0, the agent's own time.
+      const seconds = (results: readonly Result[]) => sum(results.map(r => Date.parse(r.finished_at) - Date.parse(r.started_at))) / 1000 / Math.max(1, results.length);
       splits.push(
-        [b.task, 'model-only', b.modelOnly.results.length, ...split(b.modelOnly.results, emptyUsage())],
-        [b.task, 'record+replay: recorded', recordedCount, ...split(b.recordReplay.results.slice(0, recordedCount), emptyUsage())],
+        [b.task, 'model-only', b.modelOnly.results.length, ...split(b.modelOnly.results, emptyUsage()), seconds(b.modelOnly.results)],
+        [b.task, 'record+replay: recorded', recordedCount, ...split(b.recordReplay.results.slice(0, recordedCount), emptyUsage()), seconds(b.recordReplay.results.slice(0, recordedCount))],
         // The batch judge's calls judge the replayed samples: spread over them.
-        [b.task, 'record+replay: replayed (+ judge)', b.recordReplay.results.length - recordedCount, ...split(b.recordReplay.results.slice(recordedCount), b.judge)],
+        [b.task, 'record+replay: replayed (+ judge)', b.recordReplay.results.length - recordedCount, ...split(b.recordReplay.results.slice(recordedCount), b.judge), seconds(b.recordReplay.results.slice(recordedCount))],
+        ...(b.replayOnly ? [[b.task, 'compiled recipe alone', b.replayOnly.results.length, ...split(b.replayOnly.results, emptyUsage()), seconds(b.replayOnly.results)]] : []),
       );
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
@@ -251,7 +254,8 @@ async function main(): Promise<void> {
   );
   // What a price list needs: uncached input, cache writes, cache reads and output are billed at different rates.
   console.log(`\nper sample, by kind (a price list bills each differently; batch-judge calls spread over the replayed samples) — docs/scale.md\n`);
-  console.log(table(['task', 'mode', 'samples', 'model calls', 'uncached input', 'cache write', 'cache read', 'output'], splits.map(r => r.map(c => (typeof c === 'number' && !Number.isInteger(c) ? Number(c.toFixed(2)) : c)))));
+  const cell = (c: string | number) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(c < 10 ? 2 : 0) : c);
+  console.log(table(['task', 'mode', 'samples', 'model calls', 'uncached input', 'cache write', 'cache read', 'output', 's/sample'], splits.map(r => r.map(cell))));
   console.log(`\n${details.join('\n')}`);
 }
 

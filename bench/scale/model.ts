@@ -1,0 +1,102 @@
+/**
+ * The cost model of docs/scale.md as arithmetic: measured figures per sample (./measured.ts) times the assumptions
+ * a user edits (./assumptions.json). Pure functions, so the doc's tables are whatever this prints.
+ */
+
+export interface Tokens {
+  calls: number;
+  input: number;
+  cacheWrite: number;
+  cacheRead: number;
+  output: number;
+}
+
+export interface Price {
+  input: number;
+  cache_write: number;
+  cache_read: number;
+  output: number;
+}
+
+export interface Workflow {
+  task: string;
+  judged: boolean;
+  /** Per sample, from bench/recipe (scripted model, 60 rows; people_enrichment 30, hr_form 12). */
+  modelOnly: Tokens;
+  recorded: Tokens;
+  replayedBatch: Tokens;
+  /** Judged tasks only: every replay asks for its own judgment. */
+  replayedInline?: Tokens;
+  /** Seconds one sample keeps a worker busy besides waiting for the model (latency-0 run of bench/recipe). */
+  agentSecondsModelOnly: number;
+  agentSecondsReplay: number;
+  /** Page loads per sample on the busiest host, and the task's minimum seconds between them (rate_limits). */
+  navigationsPerSample: number;
+  hostIntervalSeconds: number;
+}
+
+export type Mode = 'model-only' | 'record+replay' | 'record+replay, batch judge';
+
+export const RECORDED_SAMPLES = 2;
+
+export function scale(t: Tokens, by: number): Tokens {
+  return { calls: t.calls * by, input: t.input * by, cacheWrite: t.cacheWrite * by, cacheRead: t.cacheRead * by, output: t.output * by };
+}
+
+export function add(a: Tokens, b: Tokens): Tokens {
+  return { calls: a.calls + b.calls, input: a.input + b.input, cacheWrite: a.cacheWrite + b.cacheWrite, cacheRead: a.cacheRead + b.cacheRead, output: a.output + b.output };
+}
+
+/** Every call and token of a run of `samples`: model-only decides all; a recorded run decides the first two, then replays. */
+export function runTokens(w: Workflow, mode: Mode, samples: number): Tokens {
+  if (mode === 'model-only') return scale(w.modelOnly, samples);
+  const replayed = mode === 'record+replay' && w.replayedInline ? w.replayedInline : w.replayedBatch;
+  return add(scale(w.recorded, RECORDED_SAMPLES), scale(replayed, samples - RECORDED_SAMPLES));
+}
+
+export function dollars(t: Tokens, price: Price): number {
+  return (t.input * price.input + t.cacheWrite * price.cache_write + t.cacheRead * price.cache_read + t.output * price.output) / 1e6;
+}
+
+/** Seconds one sample holds a worker: the agent's own time plus every model call's wait. */
+export function sampleSeconds(w: Workflow, mode: Mode, modelSecondsPerCall: number): number {
+  if (mode === 'model-only') return w.agentSecondsModelOnly + w.modelOnly.calls * modelSecondsPerCall;
+  const replayed = mode === 'record+replay' && w.replayedInline ? w.replayedInline : w.replayedBatch;
+  return w.agentSecondsReplay + replayed.calls * modelSecondsPerCall;
+}
+
+export interface MachinePlan {
+  /** Samples per minute one machine sustains: bounded by its workers' memory and by its CPU. */
+  perMachinePerMinute: number;
+  workersPerMachine: number;
+  bound: 'memory' | 'cpu';
+}
+
+export interface MachineFacts {
+  memoryGb: number;
+  reservedGb: number;
+  /** PSS of one worker with its browser (local browsers), measured by bench/throughput. */
+  workerGb: number;
+  /** Samples per minute the machine's cores sustain when nothing waits (measured for replays, scaled by agent time). */
+  cpuSamplesPerMinute: number;
+}
+
+export function machinePlan(secondsPerSample: number, facts: MachineFacts): MachinePlan {
+  const workersPerMachine = Math.max(1, Math.floor((facts.memoryGb - facts.reservedGb) / facts.workerGb));
+  const byMemory = (workersPerMachine * 60) / secondsPerSample;
+  return byMemory <= facts.cpuSamplesPerMinute
+    ? { perMachinePerMinute: byMemory, workersPerMachine, bound: 'memory' }
+    : { perMachinePerMinute: facts.cpuSamplesPerMinute, workersPerMachine, bound: 'cpu' };
+}
+
+/** What a run at `samplesPerMinute` asks of the API, per minute: requests, input that counts (cache reads do not), output. */
+export function apiRates(w: Workflow, mode: Mode, samples: number, samplesPerMinute: number) {
+  const t = runTokens(w, mode, samples);
+  const perSample = (n: number) => (n / samples) * samplesPerMinute;
+  return { requests: perSample(t.calls), inputTokens: perSample(t.input + t.cacheWrite), outputTokens: perSample(t.output) };
+}
+
+/** The most samples per minute a site allows: the task's interval between page loads on its busiest host. */
+export function siteSamplesPerMinute(w: Workflow): number {
+  return w.hostIntervalSeconds > 0 ? 60 / (w.navigationsPerSample * w.hostIntervalSeconds) : Number.POSITIVE_INFINITY;
+}
