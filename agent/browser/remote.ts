@@ -16,10 +16,22 @@ export function browserUse(server = settings.browserServer): Partial<Pick<Playwr
   return { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } };
 }
 
-/** The same choice for browsers bwa opens itself (discovery, recipe compile). */
+/** The same choice for browsers bwa opens itself (discovery, recipe compile, sign-in). */
 export function openBrowser(server = settings.browserServer): Promise<Browser> {
-  if (server) return chromium.connect(server.wsEndpoint, { headers: server.headers, timeout: CONNECT_TIMEOUT_MS });
+  if (server) return connect(server);
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+/** A connection to the server, or an error that says what was wrong with it and what to do, its credentials masked. */
+async function connect(server: BrowserServerSettings, consequence = ''): Promise<Browser> {
+  try {
+    return await chromium.connect(server.wsEndpoint, { headers: server.headers, timeout: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    const problem = new Error(`${unusableServerMessage(server, error instanceof Error ? error.message : String(error))}${consequence}`);
+    // The message alone: what was wrong and what to do, not where in bwa it was noticed.
+    problem.stack = problem.message;
+    throw problem;
+  }
 }
 
 /**
@@ -28,14 +40,7 @@ export function openBrowser(server = settings.browserServer): Promise<Browser> {
  */
 export async function checkBrowserServer(server = settings.browserServer): Promise<string | undefined> {
   if (!server) return undefined;
-  let browser: Browser;
-  try {
-    browser = await chromium.connect(server.wsEndpoint, { headers: server.headers, timeout: CONNECT_TIMEOUT_MS });
-  } catch (error) {
-    const problem = new Error(unusableServerMessage(server, error instanceof Error ? error.message : String(error)));
-    problem.stack = problem.message;
-    throw problem;
-  }
+  const browser = await connect(server, ' No sample was started.');
   const version = browser.version();
   await browser.close();
   return `bwa: every sample's browser comes from the browser server at ${endpointForDisplay(server.wsEndpoint)} (Chromium ${version})`;
@@ -82,7 +87,7 @@ export function unusableServerMessage(server: BrowserServerSettings, error: stri
   const found = DIAGNOSES.map(d => ({ what: d.what(error), todo: d.todo })).find(d => d.what);
   const what = found?.what ?? `connecting failed: ${firstLine(error).split(server.wsEndpoint).join(where)}`;
   const todo = found?.todo ?? 'check that the server is up and reachable from this machine';
-  return `bwa: cannot use the browser server at ${where} (AGENT_BROWSER_WS): ${what}. What to do: ${todo}. No sample was started.`;
+  return `bwa: cannot use the browser server at ${where} (AGENT_BROWSER_WS): ${what}. What to do: ${todo}.`;
 }
 
 /** The endpoint without what may be a credential: a password, query values (grids take tokens there). */

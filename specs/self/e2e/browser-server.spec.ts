@@ -11,6 +11,7 @@ import { startBrowserServer, type RunningBrowserServer } from '../helpers/browse
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { restoreEnv } from '../helpers/agent-env';
+import { runBwa } from '../review/cli-run';
 
 /** people_profile (screenshots) and two hires of hr_form (uploads, a date picker, a downloaded report). */
 const HIRES = ['hire_bruno_costa', 'hire_chen_li'];
@@ -96,6 +97,14 @@ test('an endpoint where nothing answers stops the run before any sample starts, 
   expect(run.output).toContain('No sample was started.');
   expect(run.output).not.toContain('hunter2');
   expect(fs.existsSync(path.join(reports, 'runs', 'down', 'people_profile'))).toBe(false);
+
+  // A browser bwa opens by itself (here discovery's) says the same, not Playwright's bare connection error.
+  const discover = await runBwa(['discover', 'org_members'], { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'down', AGENT_BROWSER_WS: endpoint });
+  expect(discover.code).toBe(1);
+  expect(discover.stderr.trim()).toBe(
+    `bwa: cannot use the browser server at ${endpoint.replace('hunter2', '***')} (AGENT_BROWSER_WS): nothing answers there (ECONNREFUSED). ` +
+      'What to do: start one on that machine with `npx bwa browser-server --host 0.0.0.0` and set AGENT_BROWSER_WS to the endpoint it prints, or unset AGENT_BROWSER_WS to use a local Chromium.',
+  );
 });
 
 test('a client of another Playwright version is refused by the real server before any sample starts, with both versions named', async () => {
