@@ -1,7 +1,8 @@
 /**
  * Recipe replay through bwa vs the same recipe exported with `bwa recipe export` and run as plain Playwright Test:
  * the tracker_tickets task's 60 samples, nested `playwright test` runs alternating bwa, plain, bwa, plain, … in one
- * invocation. Wall time of each whole run, and the CPU of the runner with its workers and their browsers.
+ * invocation. Wall time of each whole run, the CPU of the runner with its workers and their browsers, and where the wall
+ * time goes (both runs carry the same timing reporter).
  * Usage: npx tsx bench/throughput/plain.ts [--rounds 3] [--samples 60] [--workers 2]
  */
 import * as fs from 'node:fs';
@@ -14,6 +15,7 @@ import { PROJECT_ROOT, runNested } from '../../specs/self/helpers/nested-run';
 import { loadAverage, reapedChildrenCpuSeconds } from '../lib/cpu';
 import { median, table } from '../lib/stats';
 import { tempDirFor } from '../lib/temp';
+import { phasesOf, TIMING_REPORTER, writeTimedBwaConfig, type Phases } from './phases';
 import { countStatuses, option, readResults, statusText, tasksDirWith, TASK } from './tracker';
 
 interface Measured {
@@ -23,9 +25,7 @@ interface Measured {
   cpuS: number;
   statuses: string;
   load: string;
-  /** bwa only, from result.json: runner start → first sample start, and last sample end → runner exit. */
-  beforeS?: number;
-  afterS?: number;
+  phases: Phases;
 }
 
 /**
@@ -53,7 +53,7 @@ function writePlainProject(tasksDir: string, workers: number): { dir: string; co
     retries: 0,
     workers,
     timeout: 120_000,
-    reporter: [['list'], ['html', { open: 'never', outputFolder: path.join(results, 'html') }]],
+    reporter: [['list'], ['html', { open: 'never', outputFolder: path.join(results, 'html') }], [TIMING_REPORTER]],
     use: {
       launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
       viewport: { width: 1280, height: 900 },
@@ -81,33 +81,38 @@ async function main(): Promise<void> {
   const tasksDir = tasksDirWith(samples);
   const sites = await ensureFixtureSites();
   const plain = writePlainProject(tasksDir, workers);
+  const bwa = writeTimedBwaConfig();
   const measured: Measured[] = [];
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const kind of ['bwa', 'plain'] as const) {
         const reports = tempDirFor(`${kind}-${round}`);
         const runId = `bench-${kind}-${round}`;
+        const timingFile = path.join(reports, 'timing.json');
         const load = loadAverage();
         const cpuBefore = reapedChildrenCpuSeconds();
         const started = Date.now();
         const run =
           kind === 'bwa'
             ? await runNested({
-                args: ['--project=tasks', '--grep', `@${TASK}`, `--workers=${workers}`],
-                env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: runId, AGENT_TASKS_DIR: tasksDir, AGENT_DECIDER: 'recipe', AGENT_RETRIES: '0', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
+                args: ['--config', bwa.config, '--project=tasks', '--grep', `@${TASK}`, `--workers=${workers}`],
+                env: { BENCH_TIMING_FILE: timingFile, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: runId, AGENT_TASKS_DIR: tasksDir, AGENT_DECIDER: 'recipe', AGENT_RETRIES: '0', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
               })
-            : await runNested({ args: ['--config', plain.config] });
-        const wallS = (Date.now() - started) / 1000;
-        const cpuS = reapedChildrenCpuSeconds() - cpuBefore;
+            : await runNested({ args: ['--config', plain.config], env: { BENCH_TIMING_FILE: timingFile } });
         const ended = Date.now();
-        const results = kind === 'bwa' ? readResults(reports, runId) : [];
-        const statuses = kind === 'bwa' ? statusText(countStatuses(results.map(r => r.status))) : plainStatuses(run.output);
-        const edges = results.length ? { beforeS: (Math.min(...results.map(r => Date.parse(r.started_at))) - started) / 1000, afterS: (ended - Math.max(...results.map(r => Date.parse(r.finished_at)))) / 1000 } : {};
-        measured.push({ kind, round, wallS, cpuS, statuses, load, ...edges });
-        console.log(`round ${round} ${kind}: ${wallS.toFixed(1)} s wall, ${cpuS.toFixed(1)} s CPU, ${statuses} (exit ${run.code}, load ${load})${edges.beforeS === undefined ? '' : `; ${edges.beforeS.toFixed(1)} s before the first sample, ${edges.afterS!.toFixed(1)} s after the last`}`);
+        const wallS = (ended - started) / 1000;
+        const cpuS = reapedChildrenCpuSeconds() - cpuBefore;
+        const statuses = kind === 'bwa' ? statusText(countStatuses(readResults(reports, runId).map(r => r.status))) : plainStatuses(run.output);
+        const phases = phasesOf(timingFile, started, ended, kind === 'bwa' ? 'tasks' : undefined);
+        measured.push({ kind, round, wallS, cpuS, statuses, load, phases });
+        console.log(
+          `round ${round} ${kind}: ${wallS.toFixed(1)} s wall, ${cpuS.toFixed(1)} s CPU, ${statuses} (exit ${run.code}, load ${load}); ` +
+            `${phases.loadS.toFixed(1)} s to load, ${phases.toFirstSampleS.toFixed(1)} s to the first sample, ${phases.samplesS.toFixed(1)} s of samples (${phases.perTestS.toFixed(2)} s per test), ${phases.afterS.toFixed(1)} s after the last`,
+        );
       }
     }
   } finally {
+    bwa.remove();
     fs.rmSync(plain.dir, { recursive: true, force: true });
     await sites.close();
   }
@@ -128,6 +133,25 @@ function printReport(measured: Measured[], samples: number, workers: number): vo
     ),
   );
   console.log(`\nmedian over ${pairs.length} rounds: wall ${median(pairs.map(p => p.wall)).toFixed(3)}×, CPU ${median(pairs.map(p => p.cpu)).toFixed(3)}×`);
+  // Where bwa's extra wall time goes: each phase's median in both, and the median of the per-round differences.
+  const phase = (name: string, of: (p: Phases) => number) => {
+    const bwa = median(pairs.map(p => of(p.bwa.phases)));
+    const plain = median(pairs.map(p => of(p.plain.phases)));
+    return [name, bwa.toFixed(2), plain.toFixed(2), median(pairs.map(p => of(p.bwa.phases) - of(p.plain.phases))).toFixed(2)];
+  };
+  console.log(`\nwhere the wall time goes (medians, seconds)\n`);
+  console.log(
+    table(
+      ['phase', 'bwa', 'plain', 'bwa − plain'],
+      [
+        phase('process start → test list ready (config, web servers, globalSetup, test files)', p => p.loadS),
+        phase('→ first sample test starts (workers, bwa: setup project)', p => p.toFirstSampleS),
+        phase('first sample → last sample', p => p.samplesS),
+        phase('last sample → exit (bwa: judge project; reporters, shutdown)', p => p.afterS),
+        phase('one sample test (mean, fixtures included)', p => p.perTestS),
+      ],
+    ),
+  );
 }
 
 main().catch(error => {
