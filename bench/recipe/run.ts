@@ -4,7 +4,8 @@
  * rest with self-heal (record-then-replay) — and how many ground-truth fields the compiled recipe reproduces
  * when replayed alone (no model at all).
  *
- * Usage: npx tsx bench/recipe/run.ts [--tasks tracker_tickets,commit_audit] [--samples 60] [--model-samples 60] [--workers 2] [--latency 0] [--judge batch|inline]
+ * Usage: npx tsx bench/recipe/run.ts [--tasks tracker_tickets,commit_audit] [--samples 60] [--model-samples 60] [--workers 2] [--latency 0] [--judge batch|inline] [--distill off|on]
+ * (--distill on: run memory asks the fast model for tips after each model-decided sample, as bwa does by default.)
  */
 import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
@@ -16,7 +17,7 @@ import { compileFromSamples } from '../../agent/recipe/compile-samples';
 import { recipeRecorder, saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
-import { emptyUsage, usageTokens, type Usage } from '../../agent/evidence/result-schema';
+import { emptyUsage, usageTokens } from '../../agent/evidence/result-schema';
 import { noRedaction } from '../../agent/evidence/redact';
 import { pendingJudgments } from '../../agent/judge/pending';
 import { JUDGE_SAMPLE_ID } from '../../agent/judge/prompt';
@@ -34,6 +35,7 @@ import { ensureFixtureSites } from '../../fixtures/serve';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { sum, table } from '../lib/stats';
 import { tempDirFor } from '../lib/temp';
+import { BY_CLASS_HEADER, CLASS_LABEL, perSampleByClass } from './by-model';
 import { WORKFLOWS, type Workflow } from './workflows';
 
 type Row = Record<string, string>;
@@ -192,7 +194,7 @@ async function main(): Promise<void> {
   const sites = await ensureFixtureSites();
   const server = await startModelServer({ port: 0, latencyMs: Number(arg('latency', '0')) });
   const reports = tempDirFor('reports');
-  Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: 'off', AGENT_MODEL_RETRIES: '1', AGENT_JUDGE: arg('judge', 'batch') });
+  Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: arg('distill', 'off'), AGENT_MODEL_RETRIES: '1', AGENT_JUDGE: arg('judge', 'batch') });
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
   const splits: Array<Array<string | number>> = [];
@@ -221,16 +223,16 @@ async function main(): Promise<void> {
         `${hybrid.right}/${hybrid.total}`,
       ]);
       const recordedCount = Math.min(settings.recordSamples, b.recordReplay.results.length);
-      const split = (results: readonly Result[], shared: Usage) =>
-        (['model_calls', 'input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const).map(k => (sum(results.map(r => r.usage[k])) + shared[k]) / Math.max(1, results.length));
       // How long one sample holds its worker (result.json start → finish): at --latency 0, the agent's own time.
       const seconds = (results: readonly Result[]) => sum(results.map(r => Date.parse(r.finished_at) - Date.parse(r.started_at))) / 1000 / Math.max(1, results.length);
+      const byClass = (mode: string, results: readonly Result[], shared = emptyUsage()) =>
+        (['main', 'fast'] as const).map(modelClass => [b.task, mode, results.length, CLASS_LABEL[modelClass], ...perSampleByClass(results, shared, modelClass), seconds(results)]);
       splits.push(
-        [b.task, 'model-only', b.modelOnly.results.length, ...split(b.modelOnly.results, emptyUsage()), seconds(b.modelOnly.results)],
-        [b.task, 'record+replay: recorded', recordedCount, ...split(b.recordReplay.results.slice(0, recordedCount), emptyUsage()), seconds(b.recordReplay.results.slice(0, recordedCount))],
+        ...byClass('model-only', b.modelOnly.results),
+        ...byClass('record+replay: recorded', b.recordReplay.results.slice(0, recordedCount)),
         // The batch judge's calls judge the replayed samples: spread over them.
-        [b.task, 'record+replay: replayed (+ judge)', b.recordReplay.results.length - recordedCount, ...split(b.recordReplay.results.slice(recordedCount), b.judge), seconds(b.recordReplay.results.slice(recordedCount))],
-        ...(b.replayOnly ? [[b.task, 'compiled recipe alone', b.replayOnly.results.length, ...split(b.replayOnly.results, emptyUsage()), seconds(b.replayOnly.results)]] : []),
+        ...byClass('record+replay: replayed (+ judge)', b.recordReplay.results.slice(recordedCount), b.judge),
+        ...(b.replayOnly ? byClass('compiled recipe alone', b.replayOnly.results) : []),
       );
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
@@ -255,7 +257,7 @@ async function main(): Promise<void> {
   // What a price list needs: uncached input, cache writes, cache reads and output are billed at different rates.
   console.log(`\nper sample, by kind (a price list bills each differently; batch-judge calls spread over the replayed samples) — docs/scale.md\n`);
   const cell = (c: string | number) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(c < 10 ? 2 : 0) : c);
-  console.log(table(['task', 'mode', 'samples', 'model calls', 'uncached input', 'cache write', 'cache read', 'output', 's/sample'], splits.map(r => r.map(cell))));
+  console.log(table(['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'], splits.map(r => r.map(cell))));
   console.log(`\n${details.join('\n')}`);
 }
 
