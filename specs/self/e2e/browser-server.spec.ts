@@ -13,10 +13,15 @@ import { tempDir } from '../helpers/temp';
 import { restoreEnv } from '../helpers/agent-env';
 import { runBwa } from '../review/cli-run';
 
-/** people_profile (screenshots) and two hires of hr_form (uploads, a date picker, a downloaded report). */
+/**
+ * people_profile (screenshots), two hires of hr_form (uploads, a date picker, a downloaded report) and one lookup of
+ * people_enrichment (signed in by globalSetup, on the server's browser too).
+ */
 const HIRES = ['hire_bruno_costa', 'hire_chen_li'];
-const GREP = `@people_profile\\b|(?=.*@hr_form\\b)(?=.* (${HIRES.join('|')}) )`;
-const SAMPLES = 6 + HIRES.length;
+const SIGNED_IN = 'maria_garcia_globex';
+const GREP = `@people_profile\\b|(?=.*@hr_form\\b)(?=.* (${HIRES.join('|')}) )|(?=.*@people_enrichment\\b)(?=.* ${SIGNED_IN} )`;
+const TASKS = ['people_profile', 'hr_form', 'people_enrichment'];
+const SAMPLES = 6 + HIRES.length + 1;
 
 test.describe.configure({ mode: 'default', timeout: 420_000 });
 
@@ -45,7 +50,7 @@ function evidenceOf(reports: string, runId: string) {
       artifacts: result.artifacts.map(a => ({ filename: a.filename, kind: a.kind, label: a.label })),
     };
   });
-  const csv = ['people_profile', 'hr_form'].map(task => fs.readFileSync(path.join(runDir, task, 'combined.csv'), 'utf8')).join('\n');
+  const csv = TASKS.map(task => fs.readFileSync(path.join(runDir, task, 'combined.csv'), 'utf8')).join('\n');
   return { runDir, manifest, comparable: JSON.parse(sameAcrossRuns(JSON.stringify({ csv, samples, counts: manifest.counts, problems: manifest.problems }))) };
 }
 
@@ -59,6 +64,7 @@ test('a run on `bwa browser-server` gives the same evidence as a run on a local 
   const remote = await runNested({ args, env: { ...common, AGENT_RUN_ID: 'remote', AGENT_BROWSER_WS: server.endpoint, AGENT_CHROMIUM_PATH: '/nonexistent/chromium' } });
   expect(remote.code, remote.output.slice(-3000)).toBe(0);
   expect(remote.output).toContain(`bwa: every sample's browser comes from the browser server at ${server.endpoint} (Chromium `);
+  // All done, the signed-in lookup too: globalSetup's sign-in ran on the server's browser as well (no Chromium here).
   expect(remote.output).toContain(`bwa run remote: ${SAMPLES} samples — ${SAMPLES} done`);
 
   const mine = evidenceOf(reports, 'local');
@@ -66,7 +72,7 @@ test('a run on `bwa browser-server` gives the same evidence as a run on a local 
   expect(theirs.comparable).toEqual(mine.comparable);
   expect(theirs.manifest.problems).toEqual([]);
   const kinds = theirs.manifest.artifacts.map(a => path.extname(a.path));
-  expect(kinds.filter(k => k === '.png')).toHaveLength(6 + 3 * HIRES.length);
+  expect(kinds.filter(k => k === '.png')).toHaveLength(6 + 3 * HIRES.length + 1);
   expect(kinds.filter(k => k === '.csv')).toHaveLength(HIRES.length);
   for (const artifact of theirs.manifest.artifacts) {
     const bytes = fs.readFileSync(path.join(theirs.runDir, artifact.path));
