@@ -144,7 +144,6 @@ export class SampleSession {
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
-    await this.afterLoop(outcome.status);
     if (this.options.learn !== false) {
       // Before the result is written, so the memory call's usage is the sample's.
       const preview = this.recorder.preview(outcome.status, outcome.error);
@@ -153,6 +152,9 @@ export class SampleSession {
       const memoryProblem = await learnFromSample(this.memory, spec, preview, this.recorder.log, distiller, usage => this.recorder.addUsage(usage));
       if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
     }
+    // Right before the result is written: a recording counts the done samples on disk, and the run-memory call above
+    // can take seconds — counted before it, two samples ending together each saw only itself and neither compiled.
+    await this.afterLoop(outcome.status);
     return this.recorder.finish(outcome.status, outcome.error);
   }
 

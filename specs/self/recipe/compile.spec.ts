@@ -102,6 +102,34 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
   }
 });
 
+test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is slow still sees the other one done and compiles over both', async ({ browser }) => {
+  const task = bundledTask('people_profile', { recipe: undefined });
+  process.env.AGENT_RECORD = '1';
+  try {
+    env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
+    // The fast model takes 3 s to write grace's navigation tips (run memory, on by default).
+    const slowTips = { contains: 'navigation tips', answer: '- Open the profile page and read the header card', fault: { kind: 'slow' as const, delay_ms: 3_000 } };
+    env.server.setScript('people_profile', 'grace', { ...(peopleProfileScript(people.grace!) as object), text: [slowTips] } as Parameters<typeof env.server.setScript>[2]);
+    // As the fixture runs a sample: it adds what it taught to the run memory (runOne leaves that out).
+    const run = async (username: string) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        return await (await SampleSession.prepare({ task, sample: personSample(username), context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: 'auto' })).run();
+      } finally {
+        await context.close();
+      }
+    };
+    const [ada, grace] = await Promise.all([run('ada'), run('grace')]);
+    expect([ada.status, grace.status]).toEqual(['done', 'done']);
+    expect(grace.usage.by_purpose?.memory?.calls).toBe(1);
+    const notes = [...ada.notes, ...grace.notes].join('\n');
+    expect(notes).toMatch(/recipe compiled from (ada|grace), checked on (ada|grace)/);
+    expect(recipeStore().lookup(task).hit).toBe(true);
+  } finally {
+    delete process.env.AGENT_RECORD;
+  }
+});
+
 test('a value no page shows, stated the same on both recorded samples, is written into done; a judgment task keeps it for the judge', async ({ agent, browser }) => {
   const task = bundledTask('people_profile', { task_id: 'people_checked', recipe: undefined, output_schema: { ...bundledTask('people_profile').spec.output_schema, profile_checked: 'boolean' } });
   const withCheck = (username: string) => {
