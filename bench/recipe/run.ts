@@ -188,6 +188,8 @@ async function judgeRun(task: LoadedTask, runId: string, rows: readonly Row[]) {
   return { results: new Map(run.judged.map(j => [j.result.sample_id, j.result])), usage: run.usage, batches: run.batches };
 }
 
+const cell = (c: string | number) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(c < 10 ? 2 : 0) : c);
+
 async function main(): Promise<void> {
   const wanted = arg('tasks', WORKFLOWS.map(w => w.task).join(',')).split(',');
   const options = { samples: Number(arg('samples', '60')), modelSamples: Number(arg('model-samples', arg('samples', '60'))), workers: Number(arg('workers', '2')) };
@@ -234,6 +236,8 @@ async function main(): Promise<void> {
         ...byClass('record+replay: replayed (+ judge)', b.recordReplay.results.slice(recordedCount), b.judge),
         ...(b.replayOnly ? byClass('compiled recipe alone', b.replayOnly.results) : []),
       );
+      // As each workflow ends: a long run that fails later still leaves what it measured.
+      console.log(`${b.task} done — per sample, by kind:\n${table(['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'], splits.filter(r => r[0] === b.task).map(r => r.map(cell)))}`);
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
         `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - settings.recordSamples} replays handed a step to the model; batch judge (AGENT_JUDGE=${settings.judge}, ${settings.judgeBatchSize} per call): ${b.judge.model_calls} calls in ${b.batches} batches; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
@@ -256,7 +260,6 @@ async function main(): Promise<void> {
   );
   // What a price list needs: uncached input, cache writes, cache reads and output are billed at different rates.
   console.log(`\nper sample, by kind (a price list bills each differently; batch-judge calls spread over the replayed samples) — docs/scale.md\n`);
-  const cell = (c: string | number) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(c < 10 ? 2 : 0) : c);
   console.log(table(['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'], splits.map(r => r.map(cell))));
   console.log(`\n${details.join('\n')}`);
 }
