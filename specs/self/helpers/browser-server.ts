@@ -10,13 +10,19 @@ export interface RunningBrowserServer {
   stop(): Promise<number | null>;
 }
 
+const STARTUP_TIMEOUT_MS = 90_000;
+
 /** `bwa browser-server` as a user starts it (the package's bin), resolved once it has printed its endpoint. */
 export async function startBrowserServer(args: string[] = [], env: Record<string, string | undefined> = {}): Promise<RunningBrowserServer> {
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), 'browser-server', ...args], { cwd: PROJECT_ROOT, env: nestedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
   const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bwa browser-server printed no endpoint within 30 s:\n${output}`)), 30_000);
+    // Loading the CLI through tsx and launching Chromium took over 30 s on the shared 2-core machine at load 40.
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`bwa browser-server printed no endpoint within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output}`));
+    }, STARTUP_TIMEOUT_MS);
     const read = (chunk: Buffer) => {
       output += String(chunk);
       const found = /^endpoint: (\S+)$/m.exec(output)?.[1];
