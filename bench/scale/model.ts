@@ -11,6 +11,12 @@ export interface Tokens {
   output: number;
 }
 
+/** One sample's model use, split by the model that bills it: AGENT_MODEL (decide, vision, judge) and AGENT_FAST_MODEL (step summaries, run-memory tips). */
+export interface SampleUse {
+  main: Tokens;
+  fast: Tokens;
+}
+
 export interface Price {
   input: number;
   cache_write: number;
@@ -22,11 +28,11 @@ export interface Workflow {
   task: string;
   judged: boolean;
   /** Per sample, from bench/recipe (scripted model, 60 rows; people_enrichment 30, hr_form 12). */
-  modelOnly: Tokens;
-  recorded: Tokens;
-  replayedBatch: Tokens;
+  modelOnly: SampleUse;
+  recorded: SampleUse;
+  replayedBatch: SampleUse;
   /** Judged tasks only: every replay asks for its own judgment. */
-  replayedInline?: Tokens;
+  replayedInline?: SampleUse;
   /** Seconds one sample keeps a worker busy besides waiting for the model (latency-0 run of bench/recipe). */
   agentSecondsModelOnly: number;
   agentSecondsReplay: number;
@@ -47,22 +53,35 @@ export function add(a: Tokens, b: Tokens): Tokens {
   return { calls: a.calls + b.calls, input: a.input + b.input, cacheWrite: a.cacheWrite + b.cacheWrite, cacheRead: a.cacheRead + b.cacheRead, output: a.output + b.output };
 }
 
-/** Every call and token of a run of `samples`: model-only decides all; a recorded run decides the first two, then replays. */
-export function runTokens(w: Workflow, mode: Mode, samples: number): Tokens {
-  if (mode === 'model-only') return scale(w.modelOnly, samples);
-  const replayed = mode === 'record+replay' && w.replayedInline ? w.replayedInline : w.replayedBatch;
-  return add(scale(w.recorded, RECORDED_SAMPLES), scale(replayed, samples - RECORDED_SAMPLES));
+const scaleUse = (u: SampleUse, by: number): SampleUse => ({ main: scale(u.main, by), fast: scale(u.fast, by) });
+const addUse = (a: SampleUse, b: SampleUse): SampleUse => ({ main: add(a.main, b.main), fast: add(a.fast, b.fast) });
+
+/** What a replayed sample uses: inline judgment asks per sample; the batch judge (and tasks without judgment) do not. */
+function replayed(w: Workflow, mode: Mode): SampleUse {
+  return mode === 'record+replay' && w.replayedInline ? w.replayedInline : w.replayedBatch;
 }
 
-export function dollars(t: Tokens, price: Price): number {
+/** Every call and token of a run of `samples`: model-only decides all; a recorded run decides the first two, then replays. */
+export function runTokens(w: Workflow, mode: Mode, samples: number): SampleUse {
+  if (mode === 'model-only') return scaleUse(w.modelOnly, samples);
+  return addUse(scaleUse(w.recorded, RECORDED_SAMPLES), scaleUse(replayed(w, mode), samples - RECORDED_SAMPLES));
+}
+
+function tokenDollars(t: Tokens, price: Price): number {
   return (t.input * price.input + t.cacheWrite * price.cache_write + t.cacheRead * price.cache_read + t.output * price.output) / 1e6;
 }
 
+/** List price of a run: AGENT_MODEL's calls at `main`'s prices, the fast model's at `fast`'s. */
+export function dollars(use: SampleUse, main: Price, fast: Price): number {
+  return tokenDollars(use.main, main) + tokenDollars(use.fast, fast);
+}
+
+export const totalCalls = (use: SampleUse) => use.main.calls + use.fast.calls;
+
 /** Seconds one sample holds a worker: the agent's own time plus every model call's wait. */
 export function sampleSeconds(w: Workflow, mode: Mode, modelSecondsPerCall: number): number {
-  if (mode === 'model-only') return w.agentSecondsModelOnly + w.modelOnly.calls * modelSecondsPerCall;
-  const replayed = mode === 'record+replay' && w.replayedInline ? w.replayedInline : w.replayedBatch;
-  return w.agentSecondsReplay + replayed.calls * modelSecondsPerCall;
+  if (mode === 'model-only') return w.agentSecondsModelOnly + totalCalls(w.modelOnly) * modelSecondsPerCall;
+  return w.agentSecondsReplay + totalCalls(replayed(w, mode)) * modelSecondsPerCall;
 }
 
 export interface MachinePlan {
@@ -89,9 +108,12 @@ export function machinePlan(secondsPerSample: number, facts: MachineFacts): Mach
     : { perMachinePerMinute: facts.cpuSamplesPerMinute, workersPerMachine, bound: 'cpu' };
 }
 
-/** What a run at `samplesPerMinute` asks of the API, per minute: requests, input that counts (cache reads do not), output. */
+/**
+ * What a run at `samplesPerMinute` asks of AGENT_MODEL's rate limits, per minute: requests, input that counts (cache
+ * reads do not), output. (The fast model's few calls have limits of their own.)
+ */
 export function apiRates(w: Workflow, mode: Mode, samples: number, samplesPerMinute: number) {
-  const t = runTokens(w, mode, samples);
+  const t = runTokens(w, mode, samples).main;
   const perSample = (n: number) => (n / samples) * samplesPerMinute;
   return { requests: perSample(t.calls), inputTokens: perSample(t.input + t.cacheWrite), outputTokens: perSample(t.output) };
 }

@@ -8,29 +8,38 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { table } from '../lib/stats';
 import { MACHINE, WORKFLOWS } from './measured';
-import { apiRates, dollars, machinePlan, runTokens, sampleSeconds, siteSamplesPerMinute, type Mode, type Price, type Tokens, type Workflow } from './model';
+import { apiRates, dollars, machinePlan, runTokens, sampleSeconds, siteSamplesPerMinute, totalCalls, type Mode, type Price, type SampleUse, type Workflow } from './model';
 
 interface Assumptions {
   samples: number;
-  prices: { as_of: string; per_million_tokens: Record<string, Price> };
+  /** AGENT_FAST_MODEL: step summaries and run-memory tips are billed at its prices whichever AGENT_MODEL is priced. */
+  fast_model: string;
+  prices: { recorded_on: string; per_million_tokens: Record<string, Price> };
   model_seconds_per_call: { value: number };
   machine: { cores: number; memory_gb: number; memory_reserved_gb: number };
   target_hours: number;
-  rate_limits: { as_of: string; tiers: Record<string, { requests_per_minute: number; input_tokens_per_minute: number; output_tokens_per_minute: number }> };
+  rate_limits: { recorded_on: string; tiers: Record<string, { requests_per_minute: number; input_tokens_per_minute: number; output_tokens_per_minute: number }> };
 }
 
 const assumptions = JSON.parse(fs.readFileSync(path.join(__dirname, 'assumptions.json'), 'utf8')) as Assumptions;
 const N = assumptions.samples;
 const MODES: Mode[] = ['model-only', 'record+replay', 'record+replay, batch judge'];
-const models = Object.keys(assumptions.prices.per_million_tokens);
+const prices = assumptions.prices.per_million_tokens;
+const models = Object.keys(prices);
+const fastPrice = prices[assumptions.fast_model];
+if (!fastPrice) throw new Error(`bench/scale/assumptions.json: fast_model "${assumptions.fast_model}" has no entry in prices.per_million_tokens`);
 
 const modesOf = (w: Workflow): Mode[] => (w.judged ? MODES : MODES.slice(0, 2));
 const millions = (n: number) => (n / 1e6).toFixed(n >= 1e8 ? 0 : 1);
 const money = (n: number) => (n >= 100 ? `$${Math.round(n).toLocaleString('en-US')}` : `$${n.toFixed(2)}`);
 
+// The CPU of a tracker replay was measured (bench/throughput); other page work is scaled by its agent seconds.
+const trackerAgentSecondsReplay = WORKFLOWS.find(w => w.task === 'tracker_tickets')!.agentSecondsReplay;
+
 function plan(w: Workflow, mode: Mode) {
   const seconds = sampleSeconds(w, mode, assumptions.model_seconds_per_call.value);
-  const cpuSecondsPerSample = mode === 'model-only' ? MACHINE.cpuSecondsPerModelTurn * w.modelOnly.calls + MACHINE.cpuSecondsPerReplay * (w.agentSecondsModelOnly / MACHINE.trackerAgentSecondsReplay) : MACHINE.cpuSecondsPerReplay * (w.agentSecondsReplay / MACHINE.trackerAgentSecondsReplay);
+  const pageCpuSeconds = (agentSeconds: number) => MACHINE.cpuSecondsPerReplay * (agentSeconds / trackerAgentSecondsReplay);
+  const cpuSecondsPerSample = mode === 'model-only' ? MACHINE.cpuSecondsPerModelTurn * totalCalls(w.modelOnly) + pageCpuSeconds(w.agentSecondsModelOnly) : pageCpuSeconds(w.agentSecondsReplay);
   const machine = machinePlan(seconds, {
     memoryGb: assumptions.machine.memory_gb,
     reservedGb: assumptions.machine.memory_reserved_gb,
@@ -44,24 +53,26 @@ function plan(w: Workflow, mode: Mode) {
   return { seconds, machine, oneMachineHours, machines, site, runPerMinute, hours: N / runPerMinute / 60 };
 }
 
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
 function measuredTable(): string {
-  const cells = (t: Tokens) => [t.calls.toFixed(2), Math.round(t.input + t.cacheWrite).toLocaleString('en-US'), Math.round(t.cacheRead).toLocaleString('en-US'), Math.round(t.output).toLocaleString('en-US')];
+  const cells = (u: SampleUse) => [u.main.calls.toFixed(2), count(u.main.input + u.main.cacheWrite), count(u.main.cacheRead), count(u.main.output), u.fast.calls.toFixed(2), count(u.fast.input + u.fast.cacheWrite + u.fast.cacheRead), count(u.fast.output)];
   const rows = WORKFLOWS.flatMap(w => [
     [w.task, 'model-only', ...cells(w.modelOnly), w.agentSecondsModelOnly],
     [w.task, w.judged ? 'replayed, batch judge' : 'replayed', ...cells(w.replayedBatch), w.agentSecondsReplay],
     ...(w.replayedInline ? [[w.task, 'replayed, inline judgment', ...cells(w.replayedInline), w.agentSecondsReplay]] : []),
   ]);
-  return table(['workflow', 'sample', 'model calls', 'input tok (uncached + cache write)', 'cache-read tok', 'output tok', 'agent s'], rows);
+  return table(['workflow', 'sample', 'main calls', 'main input tok (uncached + cache write)', 'main cache-read tok', 'main output tok', 'fast calls', 'fast input tok', 'fast output tok', 'agent s'], rows);
 }
 
 function costTable(): string {
   const rows = WORKFLOWS.flatMap(w =>
     modesOf(w).map(mode => {
-      const t = runTokens(w, mode, N);
-      return [w.task, mode, Math.round(t.calls).toLocaleString('en-US'), millions(t.input + t.cacheWrite), millions(t.cacheRead), millions(t.output), ...models.map(m => money(dollars(t, assumptions.prices.per_million_tokens[m]!)))];
+      const use = runTokens(w, mode, N);
+      return [w.task, mode, count(totalCalls(use)), millions(use.main.input + use.main.cacheWrite), millions(use.main.cacheRead), millions(use.main.output), millions(use.fast.input + use.fast.cacheWrite + use.fast.cacheRead + use.fast.output), ...models.map(m => money(dollars(use, prices[m]!, fastPrice!)))];
     }),
   );
-  return table(['workflow', 'mode', 'model calls', 'M input tok (uncached + cache write)', 'M cache-read tok', 'M output tok', ...models.map(m => `${m} list price`)], rows);
+  return table(['workflow', 'mode', 'model calls', 'M main input tok (uncached + cache write)', 'M main cache-read tok', 'M main output tok', `M ${assumptions.fast_model} tok`, ...models.map(m => `AGENT_MODEL=${m}`)], rows);
 }
 
 function timeTable(): string {
@@ -90,8 +101,21 @@ function apiTable(): string {
   return table(['workflow', 'mode', 'samples/min (plan)', 'requests/min', 'input tok/min (counted)', 'output tok/min', ...tiers.map(([name]) => `${name} tier`)], rows);
 }
 
-console.log(`${N.toLocaleString('en-US')} samples per workflow; prices as of ${assumptions.prices.as_of}; ${assumptions.model_seconds_per_call.value} s per model call; ${assumptions.machine.cores}-core ${assumptions.machine.memory_gb} GB machines; rate-limit examples as of ${assumptions.rate_limits.as_of}\n`);
+console.log(`${N.toLocaleString('en-US')} samples per workflow; prices recorded on ${assumptions.prices.recorded_on}; ${assumptions.model_seconds_per_call.value} s per model call; ${assumptions.machine.cores}-core ${assumptions.machine.memory_gb} GB machines; rate-limit examples recorded on ${assumptions.rate_limits.recorded_on}\n`);
 console.log(`Measured per sample (bench/recipe; agent s = seconds a sample holds its worker besides waiting for the model)\n\n${measuredTable()}\n`);
-console.log(`Model use and list price\n\n${costTable()}\n`);
+console.log(`Model use and list price (AGENT_MODEL as named; step summaries and run-memory tips on ${assumptions.fast_model})\n\n${costTable()}\n`);
 console.log(`Time and machines\n\n${timeTable()}\n`);
-console.log(`What the plan asks of the API per minute (cache reads do not count towards input limits)\n\n${apiTable()}`);
+function browserServerText(): string {
+  const usable = assumptions.machine.memory_gb - assumptions.machine.memory_reserved_gb;
+  const perRunner = Math.floor(usable / MACHINE.workerNodeGb);
+  const perLocal = Math.floor(usable / MACHINE.workerGb);
+  const perServer = Math.floor(usable / MACHINE.serverGbPerWorker);
+  return [
+    `local browsers: ${MACHINE.workerGb.toFixed(2)} GB per worker (its node process and its Chromium): ${perLocal} workers per ${assumptions.machine.memory_gb} GB machine`,
+    `browser server: ${MACHINE.workerNodeGb.toFixed(2)} GB per worker on the runner (node alone): ${perRunner} workers per ${assumptions.machine.memory_gb} GB runner, memory-wise;`,
+    `  ${MACHINE.serverGbPerWorker.toFixed(2)} GB per connected worker on the browser machine: ${perServer} workers' browsers per ${assumptions.machine.memory_gb} GB of it`,
+  ].join('\n');
+}
+
+console.log(`Memory per worker (bench/throughput)\n\n${browserServerText()}\n`);
+console.log(`What the plan asks of AGENT_MODEL's rate limits per minute (cache reads do not count towards input limits)\n\n${apiTable()}`);
