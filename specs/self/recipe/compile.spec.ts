@@ -5,7 +5,7 @@ import { recipeStore } from '../../../agent/recipe/store';
 import { SampleSession } from '../../../agent/session';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
-import { peopleTruth, personSample, runOne, searchScript, sourceOf, valuesOf, type People } from './helpers';
+import { peopleTruth, personSample, recordRecipe, runOne, searchScript, sourceOf, valuesOf, type People } from './helpers';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let people: People;
@@ -105,6 +105,8 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
 test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is slow still sees the other one done and compiles over both', async ({ browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   process.env.AGENT_RECORD = '1';
+  // Run memory as bwa runs by default (the scripted-model helper turns it off).
+  process.env.AGENT_MEMORY_DISTILL = 'on';
   try {
     env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
     // The fast model takes 3 s to write grace's navigation tips (run memory, on by default).
@@ -114,7 +116,7 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
     const run = async (username: string) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       try {
-        return await (await SampleSession.prepare({ task, sample: personSample(username), context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: 'auto' })).run();
+        return await (await SampleSession.prepare({ task, sample: personSample(username), context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: 'auto', afterLoop: recordRecipe })).run();
       } finally {
         await context.close();
       }
@@ -127,6 +129,7 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
     expect(recipeStore().lookup(task).hit).toBe(true);
   } finally {
     delete process.env.AGENT_RECORD;
+    process.env.AGENT_MEMORY_DISTILL = 'off';
   }
 });
 

@@ -58,7 +58,8 @@ export function writeEntry(task: LoadedTask, entry: unknown): void {
 }
 
 /** Recipes are recorded as the fixture records them (AGENT_RECORD=1, self-heal repairs). */
-const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
+/** What the fixture passes as `afterLoop`: AGENT_RECORD's recording. */
+export const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
 /** One sample through SampleSession in its own context, with the decider mode asked for (no fixture option needed). */
 export async function runSampleAlone(browser: Browser, task: LoadedTask, sample: Sample, mode: DeciderMode, contextOptions: BrowserContextOptions = {}): Promise<Result> {
