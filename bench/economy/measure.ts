@@ -1,4 +1,6 @@
+import { PAGE_STATE_CLOSE, PAGE_STATE_OPEN } from '../../agent/decide/prompt';
 import type { RecordedRequest } from '../../fixtures/model-server';
+import { estimateTokens } from '../../fixtures/model-server/tokens';
 
 /** One sample's model economy, from what the scripted server recorded (the same accounting for every variant). */
 export interface SampleFigures {
@@ -15,7 +17,19 @@ export interface SampleFigures {
   output: number;
   /** The tools block of the sample's decider requests (largest seen). */
   toolsTokens: number;
+  /** Tokens of the page states the decision requests carried (what the agent perceived, never cached). */
+  pageStateTokens: number;
 }
+
+/** The page state inside the prompt, delimiters included (agents since before issue 16 print it the same way). */
+function pageStateTokens(text: string): number {
+  const open = text.indexOf(PAGE_STATE_OPEN);
+  const close = text.indexOf(PAGE_STATE_CLOSE, open);
+  return open < 0 || close < 0 ? 0 : estimateTokens(text.slice(open, close + PAGE_STATE_CLOSE.length));
+}
+
+/** Input tokens outside the page state: the prompt the agent controls (tools, instructions, task, history). */
+export const inputOutsidePageState = (f: SampleFigures) => inputTokens(f) - f.pageStateTokens;
 
 export const totalCalls = (f: SampleFigures) => f.calls.decide + f.calls.vision + f.calls.text;
 export const inputTokens = (f: SampleFigures) => f.input.uncached + f.input.cacheWrite + f.input.cacheRead;
@@ -41,6 +55,7 @@ export function figuresOf(requests: readonly RecordedRequest[], task: string, sa
     decideInput: { all: 0, cacheRead: 0 },
     output: 0,
     toolsTokens: 0,
+    pageStateTokens: 0,
   };
   const visionSeen = new Set<string>();
   for (const request of mine) {
@@ -61,7 +76,10 @@ export function figuresOf(requests: readonly RecordedRequest[], task: string, sa
         figures.decideInput.cacheRead += usage.cache_read_input_tokens;
       }
     }
-    if (request.kind === 'decider') figures.toolsTokens = Math.max(figures.toolsTokens, request.toolsTokens);
+    if (request.kind === 'decider') {
+      figures.toolsTokens = Math.max(figures.toolsTokens, request.toolsTokens);
+      figures.pageStateTokens += pageStateTokens(request.lastUserText);
+    }
   }
   return figures;
 }

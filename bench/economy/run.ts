@@ -21,6 +21,7 @@ import { authStatePath } from '../../agent/task/auth-profile';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { tempDirFor } from '../lib/temp';
 import { WORKFLOWS } from '../recipe/workflows';
+import { startLegacyRouteProxy } from './legacy-route';
 import { figuresOf, type SampleFigures } from './measure';
 import { printReport } from './report';
 import { WIDGET_CASE_TASKS } from './widget-cases';
@@ -77,7 +78,9 @@ async function workflowCases(browser: Browser, tasksDir: string, samples: number
     let rows: Row[] = loadSamplesCsv(task.spec, path.join(tasksDir, 'inputs', `${workflow.task}.csv`)).map(s => s.row);
     if (workflow.rows && rows.length < samples) rows = await workflow.rows(undefined);
     await workflow.prepare?.(browser);
-    for (const row of rows.slice(0, samples)) cases.push({ task: workflow.task, row, script: workflow.script(row), authProfile: task.spec.auth_profile ?? undefined });
+    // Step summaries and run-memory tips get a fixed text where a script has no rule for them: both agents ask for
+    // them, and what the text says does not change what either is billed.
+    for (const row of rows.slice(0, samples)) cases.push({ task: workflow.task, row, script: { on_unmatched: 'canned', ...workflow.script(row) }, authProfile: task.spec.auth_profile ?? undefined });
   }
   return cases;
 }
@@ -100,6 +103,8 @@ function exportRef(ref: string): string {
 
 async function runVariant(variant: Variant, browser: Browser, server: ModelServer, tasksDir: string, cases: readonly Case[]): Promise<SampleFigures[]> {
   process.env.AGENT_REPORTS_DIR = tempDirFor(`reports-${variant.name}`);
+  const legacy = variant.name === 'now' ? undefined : await startLegacyRouteProxy(server.url);
+  process.env.ANTHROPIC_BASE_URL = legacy?.url ?? server.url;
   const { SampleSession } = (await import(path.join(variant.root, 'agent', 'session.ts'))) as typeof import('../../agent/session');
   const { loadTaskFile: load } = (await import(path.join(variant.root, 'agent', 'task', 'load-task.ts'))) as typeof import('../../agent/task/load-task');
   server.reset();
@@ -120,6 +125,7 @@ async function runVariant(variant: Variant, browser: Browser, server: ModelServe
       await context.close();
     }
   }
+  await legacy?.close();
   for (const error of server.errors) console.log(`  ${variant.name}: ${error}`);
   if (process.env.BENCH_DUMP) fs.writeFileSync(process.env.BENCH_DUMP, JSON.stringify(server.requests, null, 1));
   return figures;
