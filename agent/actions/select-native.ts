@@ -1,6 +1,8 @@
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import type { SemanticLocator } from '../task/locator-schema';
 import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { matchOption, missingOptionText, OptionsSettled, quoteList, type OptionInfo } from './option-match';
+import { controlNow } from './relocate';
 import { ActionError } from './types';
 
 interface SelectState {
@@ -16,7 +18,16 @@ const POLL_MS = 150;
  * so the wanted options are awaited, bounded, before choosing them; a multiple select ends with exactly the
  * wanted set, and what the select shows afterwards is checked.
  */
-export async function selectNative(locator: Locator, wanted: readonly string[], label: string, signal: AbortSignal): Promise<string> {
+/** A select as the handler found it: where it is, how a person names it (to find it again once re-rendered). */
+export interface SelectControl {
+  page: Page;
+  locator: Locator;
+  element: SemanticLocator;
+  label: string;
+}
+
+export async function selectNative(control: SelectControl, wanted: readonly string[], signal: AbortSignal): Promise<string> {
+  const { locator, label } = control;
   const settled = new OptionsSettled();
   for (;;) {
     const state = await readSelect(locator);
@@ -25,7 +36,7 @@ export async function selectNative(locator: Locator, wanted: readonly string[], 
       if (wanted.length > 1 && !state.multiple) throw new ActionError(`${label} takes one option, not ${wanted.length} — choose one of ${quoteList(wanted)}`);
       const chosen = matches as OptionInfo[];
       await locator.selectOption(chosen.map(m => ({ index: m.index })), { timeout: ELEMENT_TIMEOUT_MS });
-      return verifySelection(locator, state, chosen, label);
+      return verifySelection(control, state, chosen);
     }
     const loaded = state.disabled ? [] : state.options.filter(o => o.value !== '').map(o => o.label);
     if (settled.isOver(loaded) || signal.aborted) {
@@ -36,9 +47,12 @@ export async function selectNative(locator: Locator, wanted: readonly string[], 
   }
 }
 
-async function verifySelection(locator: Locator, before: SelectState, chosen: readonly OptionInfo[], label: string): Promise<string> {
+async function verifySelection(control: SelectControl, before: SelectState, chosen: readonly OptionInfo[]): Promise<string> {
+  const { label } = control;
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
-  const after = await readSelect(locator);
+  const now = await controlNow(control.page, control.locator, control.element);
+  if (!now) throw new ActionError(`Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but the select is gone from the page afterwards — take a fresh look at the page state`);
+  const after = await readSelect(now);
   const nowSelected = after.options.filter(o => o.selected);
   const wantedIndexes = new Set(chosen.map(o => o.index));
   const exact = nowSelected.length === wantedIndexes.size && nowSelected.every(o => wantedIndexes.has(o.index));

@@ -23,7 +23,7 @@ export const selectOption = defineAction({
     const resolved = await resolveTarget(target, env);
     const control = resolved.locator.first();
     const description = (await isNativeSelect(control))
-      ? await selectNative(control, wanted, resolved.label, env.signal)
+      ? await selectNative({ page: env.page, locator: control, element: resolved.element, label: resolved.label }, wanted, env.signal)
       : await selectCustom(env.page, control, value, resolved.label, env.signal);
     return { description, element: resolved.element };
   },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { readControlState } from './control-state';
-import { ELEMENT_TIMEOUT_MS } from './limits';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { ensurePointerReady } from './preflight';
-import { stateAfterHandlers } from './shown-value';
+import { controlNow } from './relocate';
 import { resolveTarget, TargetArg } from './target';
 import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
 
@@ -36,11 +36,13 @@ async function setChecked(target: TargetArg, wanted: boolean, env: ActionEnv): P
   if (!wanted && before.inputType === 'radio') throw new ActionError(`${resolved.label} is a radio button: it is cleared by checking another option of its group`);
   if (before.disabled) throw new ActionError(`Cannot ${wanted ? 'check' : 'uncheck'} ${resolved.label}: it is disabled — fill in what it depends on first`);
   await ensurePointerReady(locator, resolved.label, 'click');
-  await locator.setChecked(wanted, { timeout: ELEMENT_TIMEOUT_MS }).catch(error => {
-    // Playwright clicked and saw no change: the page refused it (our check below says so in the model's terms).
-    if (!/did not change its state/.test(error instanceof Error ? error.message : String(error))) throw error;
-  });
-  const after = await stateAfterHandlers(locator);
+  // A click, checked below by us: Playwright's setChecked re-reads the element it clicked, and a page that redraws
+  // the box on change leaves that element detached, so setChecked waits out its timeout on a change that happened.
+  await locator.click({ timeout: ELEMENT_TIMEOUT_MS });
+  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  const now = await controlNow(env.page, locator, resolved.element);
+  if (!now) throw new ActionError(`Clicked ${resolved.label} but it is gone from the page afterwards — take a fresh look at the page state`);
+  const after = await readControlState(now);
   if (after.checked !== wanted) throw new ActionError(`Clicked ${resolved.label} but it is still ${after.checked ? 'checked' : 'unchecked'} — the page refused the change; look for a message or a condition near it`);
   return { description: `${wanted ? 'Checked' : 'Unchecked'} ${resolved.label}`, element: resolved.element };
 }

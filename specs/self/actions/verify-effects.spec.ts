@@ -60,3 +60,35 @@ test.describe('an action whose effect did not happen is a failure', () => {
     expect(result.description).toMatch(/^Attached receipt\.txt to .*"Receipt" — it now holds receipt\.txt$/);
   });
 });
+
+test.describe('a control the page redraws as a new element on every change', () => {
+  test.beforeEach(async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/rerendered-controls` });
+    await harness.look();
+  });
+
+  test('a select and a checkbox redrawn after the change are checked in their new element', async ({ harness, page }) => {
+    const month = harness.ref('combobox', 'Month');
+    const chosen = await harness.act('select_option', { target: month, value: 'April' });
+    expect(chosen).toMatchObject({ success: true });
+    expect(chosen.description).toBe(`Selected "April" in [${month}] combobox "Month"`);
+    await expect(page.locator('#result')).toHaveText('Month: April');
+    // The ref named the element that was replaced: the redraw is what the test is about.
+    expect(await page.getByRef(month).count()).toBe(0);
+
+    await harness.look();
+    const copy = harness.ref('checkbox', 'Email me a copy');
+    const ticked = await harness.act('check', { target: copy });
+    expect(ticked, ticked.error).toMatchObject({ success: true });
+    expect(ticked.description).toBe(`Checked [${copy}] checkbox "Email me a copy"`);
+    await expect(page.locator('#result')).toHaveText('Copy: true');
+  });
+
+  test('a redrawn select that refuses the choice is still a failure naming what it shows', async ({ harness, page }) => {
+    const tier = harness.ref('combobox', 'Tier');
+    const refused = await harness.act('select_option', { target: tier, value: 'Gold' });
+    expect(refused).toMatchObject({ success: false, infra: false });
+    expect(refused.error).toBe(`Chose "Gold" in [${tier}] combobox "Tier", but it now shows "Silver" selected — the page changed the choice; look for a message near it`);
+    await expect(page.locator('#result')).toHaveText('Gold is closed');
+  });
+});
