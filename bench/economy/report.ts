@@ -60,7 +60,11 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   console.log(`  the same over decision requests only: ${long.length - belowDecisions.length} of ${long.length}${belowDecisions.length ? ` (below: ${belowDecisions.map(f => `${key(f)} ${pct(decisionCacheReadShare(f))}`).join(', ')})` : ''}`);
   if (!baseline) return;
   const old = all(baseline.figures);
-  const paired = now.filter(f => before.has(key(f)));
+  // A sample the baseline agent could not finish (its page state lacked what the script reads, e.g. a link inside
+  // running text before issue 15) ran fewer steps: its tokens say nothing about the prompt, so it is left out.
+  const unfinished = now.filter(f => before.has(key(f)) && before.get(key(f))!.status !== f.status);
+  if (unfinished.length) console.log(`  not compared (${baseline.name} ended differently): ${unfinished.map(f => `${key(f)} ${before.get(key(f))!.status} after ${before.get(key(f))!.steps} steps`).join(', ')}`);
+  const paired = now.filter(f => before.has(key(f)) && !unfinished.includes(f));
   const savings = paired.map(f => 1 - inputTokens(f) / inputTokens(before.get(key(f))!));
   const short = paired.filter((_, i) => savings[i]! < TARGETS.inputReduction);
   console.log(`${baseline.name}: ${old.calls} model calls, ${old.vision} vision (${pct(old.vision / Math.max(1, old.calls))}), ${old.repeatedVision} repeated, ${n(old.input)} input tokens (billed as ${n(Math.round(old.billed))}), ${pct(old.cacheRead / Math.max(1, old.input))} read from cache`);

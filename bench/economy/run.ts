@@ -78,15 +78,21 @@ async function workflowCases(browser: Browser, tasksDir: string, samples: number
     let rows: Row[] = loadSamplesCsv(task.spec, path.join(tasksDir, 'inputs', `${workflow.task}.csv`)).map(s => s.row);
     if (workflow.rows && rows.length < samples) rows = await workflow.rows(undefined);
     await workflow.prepare?.(browser);
-    // Step summaries and run-memory tips get a fixed text where a script has no rule for them: both agents ask for
-    // them, and what the text says does not change what either is billed.
-    for (const row of rows.slice(0, samples)) cases.push({ task: workflow.task, row, script: { on_unmatched: 'canned', ...workflow.script(row) }, authProfile: task.spec.auth_profile ?? undefined });
+    for (const row of rows.slice(0, samples)) cases.push({ task: workflow.task, row, script: answeringAsides(workflow.script(row)), authProfile: task.spec.auth_profile ?? undefined });
   }
   return cases;
 }
 
 function widgetCases(only: readonly string[] | undefined): Case[] {
-  return WIDGET_CASE_TASKS.filter(w => !only || only.includes(String(w.spec.task_id))).map(w => ({ task: String(w.spec.task_id), row: { sample_id: w.slug }, script: w.script }));
+  return WIDGET_CASE_TASKS.filter(w => !only || only.includes(String(w.spec.task_id))).map(w => ({ task: String(w.spec.task_id), row: { sample_id: w.slug }, script: answeringAsides(w.script) }));
+}
+
+/**
+ * Step summaries and run-memory tips get a fixed text where a script has no rule for them: both agents ask for
+ * them, and what the text says does not change what either is billed.
+ */
+function answeringAsides(script: ScriptInput): ScriptInput {
+  return { on_unmatched: 'canned', ...script };
 }
 
 /** Exports the ref into a temp folder once (kept between runs), with this checkout's node_modules linked in. */
