@@ -6,11 +6,14 @@ import { SampleSession } from '../../../agent/session';
 import { settings } from '../../../agent/settings';
 import type { Sample } from '../../../agent/task/samples';
 import type { ModelServer } from '../../../fixtures/model-server';
-import { contributorAuditScript, contributorItem } from '../../../fixtures/model-scripts/contributor-audit';
-import { prAuditChainScript, prItem } from '../../../fixtures/model-scripts/pr-audit-chain';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { CONTRIBUTOR_FIELDS, contributorAuditScript } from '../../../fixtures/model-scripts/contributor-audit';
+import { PR_FIELDS, prAuditChainScript, prChainSteps } from '../../../fixtures/model-scripts/pr-audit-chain';
+import { findRepo } from '../../../fixtures/sites/audit/data';
+import { APPROVALS_BY_AUTHOR_BREAK, CONTRIBUTORS_REVERSED_BREAK } from '../../../fixtures/sites/audit/site';
 import type { AuditTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { auditTruth, deciderTurns, ensureAuditSite, readSampleJson, repoTruth, sampleFile, section, stepOf } from './audit-env';
+import { auditTruth, deciderTurns, ensureAuditSite, readSampleJson, repoTruth, section, stepOf, trueContributor, truePr } from './audit-env';
 
 const FAST_MODEL = 'claude-fast-test';
 
@@ -39,7 +42,7 @@ interface Seen {
  * Runs one sample and, each time the recorder writes checkpoint.json, reads it and action_log.json as they are on
  * disk at that moment: every live checkpoint, none missed.
  */
-async function runWatched(context: BrowserContext, taskId: string, sample: Sample, list: string): Promise<{ result: Result; seen: Seen[] }> {
+async function runWatched(context: BrowserContext, taskId: string, sample: Sample, list: string, overrides: Record<string, unknown> = {}): Promise<{ result: Result; seen: Seen[] }> {
   const seen: Seen[] = [];
   const onFileWritten = (name: string) => {
     if (name !== CHECKPOINT_FILE) return;
@@ -53,21 +56,34 @@ async function runWatched(context: BrowserContext, taskId: string, sample: Sampl
       logHasSaveAtStep: log.some(e => e.step === checkpoint.step && e.action.name === 'save_progress'),
     });
   };
-  const session = await SampleSession.prepare({ task: bundledTask(taskId), sample, context, page: await context.newPage(), runId: settings.runId, attempt: 0, deciderMode: 'model', onFileWritten });
+  const session = await SampleSession.prepare({ task: bundledTask(taskId, overrides), sample, context, page: await context.newPage(), runId: settings.runId, attempt: 0, deciderMode: 'model', onFileWritten });
   return { result: await session.run(), seen };
 }
 
-test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result.json with the judgment (items and judgment stated by the scripted model: passed through, not read)', async ({ context }) => {
+type LogEntry = { step: number; action: { name: string; args: Record<string, unknown> }; outcome: { success: boolean } };
+
+/** How many times each field was read with a successful extract, from the sample's action log. */
+function extractsPerField(taskId: string, sampleId: string): Record<string, number> {
+  const log = readSampleJson<LogEntry[]>(taskId, sampleId, ACTION_LOG_FILE);
+  const counts: Record<string, number> = {};
+  for (const e of log) if (e.action.name === 'extract' && e.outcome.success) counts[String(e.action.args.field)] = (counts[String(e.action.args.field)] ?? 0) + 1;
+  return counts;
+}
+
+test('PR audit chain: 5 PRs, every field read with extract and saved one by one, merged into result.json with the judgment derived from the saved values (repo_name stated from the sample input)', async ({ context }) => {
   const anvil = repoTruth(truth, 'acme/anvil');
-  server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript(anvil));
+  const layout = prChainSteps();
+  server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript('acme/anvil'));
   const { result, seen } = await runWatched(context, 'pr_audit_chain', sampleOf({ sample_id: 'anvil-chain', owner: 'acme', repo: 'anvil' }), 'prs');
   expect(server.errors).toEqual([]);
 
   expect(result.status).toBe('done');
-  expect(result.steps).toBeGreaterThanOrEqual(30);
-  expect(result.steps).toBeLessThanOrEqual(50);
-  expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.map(prItem));
+  expect(result.steps).toBe(layout.done);
+  // What the agent read matches the site's truth, field by field, and each field was read once per PR from the DOM.
+  expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.map(truePr));
   expect(result.extracted.prs!.provenance.source).toBe('checkpoint');
+  expect(extractsPerField('pr_audit_chain', 'anvil-chain')).toEqual(Object.fromEntries(PR_FIELDS.map(field => [field, 5])));
+  for (const field of PR_FIELDS) expect(result.extracted[field]?.provenance.source, `${field} of the last PR`).toBe('dom');
   expect(result.extracted.total_audited!.value).toBe(5);
   expect(result.extracted.repo_name!.value).toBe('acme/anvil');
   expect(result.judgment).toMatchObject({ answer: anvil.audit_answer, exceptions: anvil.audit_exceptions });
@@ -78,26 +94,27 @@ test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result
   const growth = seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1]);
   expect(growth).toEqual([1, 2, 3, 4, 5]);
   for (const checkpoint of seen) expect(checkpoint.logLength).toBeGreaterThanOrEqual(checkpoint.stepsLogged);
-  expect(seen.filter(s => s.logHasSaveAtStep).map(s => s.items)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5]));
+  expect(seen.filter(s => s.logHasSaveAtStep).map(s => s.step)).toEqual(expect.arrayContaining(layout.saves));
   const checkpoint = readSampleJson('pr_audit_chain', 'anvil-chain', 'checkpoint.json');
-  expect(checkpoint).toMatchObject({ status: 'done', step: result.steps, max_steps: 50, steps_logged: result.steps });
-  expect(checkpoint.progress_notes).toEqual(anvil.recent_merged.map((pr, i) => `PR ${i + 1} of 5 (#${pr.number}) audited`));
+  expect(checkpoint).toMatchObject({ status: 'done', step: result.steps, max_steps: bundledTask('pr_audit_chain').spec.max_steps, steps_logged: result.steps });
+  expect(checkpoint.progress_notes).toEqual(anvil.recent_merged.map((pr, i) => `PR ${i + 1} (#${pr.number}) audited`));
   expect(checkpoint.artifacts_so_far.map((a: { filename: string }) => a.filename)).toEqual(result.artifacts.map(a => a.filename));
 
   // Summaries every 10 steps by the fast model, shown as "Earlier steps (condensed)" in later decisions.
   const summaryRequests = server.requests.filter(r => r.kind === 'text' && r.key.sampleId === 'anvil-chain' && r.lastUserText.includes('Summarize these browser-agent steps'));
-  expect(summaryRequests.map(r => r.model)).toEqual([FAST_MODEL, FAST_MODEL, FAST_MODEL]);
+  expect(summaryRequests.map(r => r.model)).toEqual(Array(Math.floor(layout.done / 10)).fill(FAST_MODEL));
   const turns = deciderTurns(server.requests, 'anvil-chain');
   const at = (step: number) => turns.find(t => stepOf(t) === step)!;
   expect(section(at(9), 'Earlier steps (condensed)')).toBeUndefined();
   expect(section(at(10), 'Earlier steps (condensed)')).toContain('Steps 2-5:\nFOUND: summary@10: merged list screenshot taken.');
-  expect(section(at(31), 'Earlier steps (condensed)')).toMatch(/Steps 2-5:[\s\S]*Steps 6-15:\nFOUND: summary@20: saved PRs #241, #239[\s\S]*Steps 16-25:\nFOUND: summary@30/);
+  expect(section(at(31), 'Earlier steps (condensed)')).toMatch(/Steps 2-5:[\s\S]*Steps 6-15:\nFOUND: summary@20: [\s\S]*Steps 16-25:\nFOUND: summary@30/);
   // The condensed steps left the verbatim history.
   expect(section(at(31), 'Action history (recent)')).not.toMatch(/^Step (2[0-5]|1\d|\d):/m);
 
-  // On PR 5 the model still sees PRs 1-4 it saved long ago, and the pages it finished.
+  // On PR 5 the model still sees PRs 1-4 it saved long ago (as it read them), and the pages it finished.
   const pr5 = anvil.recent_merged[4]!;
-  const openingPr5 = turns.find(t => t.response.toolUses?.[0]?.name === 'click' && t.lastUserText.includes(`link "${pr5.title}"`) && stepOf(t) > 30)!;
+  const openingPr5 = at(layout.opens[4]!);
+  expect(openingPr5.lastUserText).toContain(`link "${pr5.title}"`);
   const collected = section(openingPr5, 'Data collected so far')!;
   for (const pr of anvil.recent_merged.slice(0, 4)) expect(collected).toContain(pr.title);
   expect(collected).not.toContain(pr5.title);
@@ -108,26 +125,36 @@ test('PR audit chain: 5 PRs over ~38 steps, saved one by one, merged into result
   expect(result.usage.model_calls).toBe(turns.length + summaryRequests.length + memoryRequests.length);
 });
 
-test('contributor deep audit: top 3 profiles on another host, one save each (items stated by the scripted model and passed through, each shown on the page it saved from), back to the ranking', async ({ context, request }) => {
-  const people = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
+test('break one thing: the audit site shows every approval as given by the PR author — the saved approved_by follow the page and the judgment turns to "no" where the truth says "yes" (a 2-PR chain)', async ({ context }) => {
+  const anvil = repoTruth(truth, 'acme/anvil');
+  const audited = anvil.recent_merged.slice(0, 2);
+  expect(audited.every(pr => !anvil.audit_exceptions.includes(pr.number))).toBe(true);
+  await context.setExtraHTTPHeaders({ [BREAK_HEADER]: APPROVALS_BY_AUTHOR_BREAK });
+  server.setScript('pr_audit_chain', 'anvil-self-approved', prAuditChainScript('acme/anvil', { items: 2 }));
+  const { result } = await runWatched(context, 'pr_audit_chain', sampleOf({ sample_id: 'anvil-self-approved', owner: 'acme', repo: 'anvil' }), 'prs', { expected_items: 2 });
+  expect(server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  const prs = result.extracted.prs!.value as Array<Record<string, unknown>>;
+  expect(prs.map(pr => pr.number)).toEqual(audited.map(pr => pr.number));
+  for (const [i, pr] of audited.entries()) {
+    expect(prs[i]!.approved_by, `#${pr.number} approved_by as shown`).toEqual(pr.approved_by.map(() => pr.author));
+    expect(prs[i]!.approved_by).not.toEqual(pr.approved_by);
+  }
+  expect(result.judgment).toMatchObject({ answer: 'no', exceptions: audited.map(pr => pr.number) });
+});
+
+test('contributor deep audit: top 3 profiles on another host in the order the ranking prints, login, name, company and exact followers each read with extract, one save each, back to the ranking (repo_name stated from the sample input)', async ({ context }) => {
   const ledger = repoTruth(truth, 'globex/ledger');
-  server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript(ledger));
+  server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript('globex/ledger'));
   const { result, seen } = await runWatched(context, 'contributor_audit', sampleOf({ sample_id: 'ledger-deep', owner: 'globex', repo: 'ledger' }), 'contributors');
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('done');
-  const contributors = result.extracted.contributors!.value as Array<Record<string, unknown>>;
-  expect(contributors).toEqual(ledger.top_contributors.map(contributorItem));
-  // The saved items are stated by the scripted model (save_progress passes them through): what this proves is that
-  // each one was on the profile the agent showed the model when it saved — name, company, exact follower count.
-  const saves = deciderTurns(server.requests, 'ledger-deep').filter(t => t.response.toolUses?.[0]?.name === 'save_progress');
-  expect(saves).toHaveLength(contributors.length);
-  for (const [i, c] of contributors.entries()) {
-    const shown = section(saves[i]!, 'Current page state')!;
-    expect(shown, `${String(c.username)} on the page at its save`).toContain(`${(c.followers as number).toLocaleString('en-US')} followers`);
-    for (const text of [c.username, c.name, c.company].filter((v): v is string => typeof v === 'string')) expect(shown, `${String(c.username)} on the page at its save`).toContain(text);
-    expect(people[c.username as string], `${String(c.username)} is a person of the directory`).toBeDefined();
-  }
-  expect(contributors.some(c => c.company === null)).toBe(true);
+  // What the agent read on the people directory matches the truth, a missing company included.
+  expect(result.extracted.contributors!.value).toEqual(ledger.top_contributors.map(trueContributor));
+  expect(ledger.top_contributors.some(c => c.company === null)).toBe(true);
+  expect(extractsPerField('contributor_audit', 'ledger-deep')).toEqual(Object.fromEntries(CONTRIBUTOR_FIELDS.map(field => [field, 3])));
+  for (const field of CONTRIBUTOR_FIELDS) expect(result.extracted[field]?.provenance.source, `${field} of the last contributor`).toBe('dom');
+  expect(result.extracted.total_audited!.value).toBe(3);
   expect(seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);
   const log = readSampleJson<Array<{ action: { name: string }; url_after: string }>>('contributor_audit', 'ledger-deep', 'action_log.json');
   expect(log.filter(e => e.action.name === 'go_back').map(e => e.url_after)).toEqual(Array(3).fill('http://127.0.0.1:4108/globex/ledger/graphs/contributors'));
@@ -135,9 +162,21 @@ test('contributor deep audit: top 3 profiles on another host, one save each (ite
   expect(result.artifacts.map(a => a.label)).toEqual(['contributors', ...ledger.top_contributors.flatMap(c => [`profile-${c.username}`, `followers-${c.username}`])]);
 });
 
+test('break one thing: the ranking printed least commits first — the run audits the three it shows on top, not the truth top three', async ({ context }) => {
+  const ledger = repoTruth(truth, 'globex/ledger');
+  await context.setExtraHTTPHeaders({ [BREAK_HEADER]: CONTRIBUTORS_REVERSED_BREAK });
+  server.setScript('contributor_audit', 'ledger-reversed', contributorAuditScript('globex/ledger'));
+  const { result } = await runWatched(context, 'contributor_audit', sampleOf({ sample_id: 'ledger-reversed', owner: 'globex', repo: 'ledger' }), 'contributors');
+  expect(server.errors).toEqual([]);
+  const saved = (result.extracted.contributors!.value as Array<{ username: string }>).map(c => c.username);
+  const shownOnTop = [...findRepo('globex', 'ledger')!.contributors].reverse().slice(0, 3).map(c => c.username);
+  expect(saved).toEqual(shownOnTop);
+  expect(saved).not.toEqual(ledger.top_contributors.map(c => c.username));
+});
+
 test('when the fast model fails, the summary is built mechanically (FOUND/GAPS/NEXT from the steps themselves)', async ({ agent }) => {
   const anvil = repoTruth(truth, 'acme/anvil');
-  const script = prAuditChainScript(anvil, { items: 2 }) as { text: unknown[] };
+  const script = prAuditChainScript('acme/anvil', { items: 2 }) as { text: unknown[] };
   script.text = [{ contains: 'Summarize these browser-agent steps', answer: 'FOUND: never sent', fault: { kind: '500', times: 100, retry_after_ms: 5 } }];
   server.setScript('pr_audit_chain', 'anvil-mechanical', script as never);
   const result = await agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'anvil-mechanical', owner: 'acme', repo: 'anvil' }));
@@ -145,13 +184,17 @@ test('when the fast model fails, the summary is built mechanically (FOUND/GAPS/N
   // Two of five PRs: the run ends short of expected_items.
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('expected 5 items, got 2');
-  expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.slice(0, 2).map(prItem));
+  expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.slice(0, 2).map(truePr));
   const failedSummaries = server.requests.filter(r => r.kind === 'text' && r.key.sampleId === 'anvil-mechanical' && r.lastUserText.includes('Summarize'));
-  // The fast model was asked (with the SDK's retries) and never answered; no fallback model for summaries.
-  expect(failedSummaries.map(r => `${r.model} ${r.response.status}`)).toEqual(Array(3).fill(`${FAST_MODEL} 500`));
+  // The fast model was asked for each summary (every 10 steps, 3 tries each with the SDK's retries) and never
+  // answered; no fallback model for summaries.
+  const summaries = Math.floor(prChainSteps(2).done / 10);
+  expect(failedSummaries.map(r => `${r.model} ${r.response.status}`)).toEqual(Array(3 * summaries).fill(`${FAST_MODEL} 500`));
   const pr = anvil.recent_merged[0]!;
   const turns = deciderTurns(server.requests, 'anvil-mechanical');
-  expect(section(turns.find(t => stepOf(t) === 10)!, 'Earlier steps (condensed)')).toBe(
-    `## Earlier steps (condensed)\nSteps 2-5:\nFOUND: Screenshot saved: 01_merged-list.png; Screenshot saved: 02_pr-${pr.number}.png\nGAPS: none recorded\nNEXT: count the changed files`,
+  // Steps 2-5: the list screenshot, the CI status read from the first row, the click, the PR screenshot.
+  const condensed = section(turns.find(t => stepOf(t) === 10)!, 'Earlier steps (condensed)')!;
+  expect(condensed.replace(/\[(?:f\d+)?e\d+\]/g, '[ref]')).toBe(
+    `## Earlier steps (condensed)\nSteps 2-5:\nFOUND: Screenshot saved: 01_merged-list.png; ci_status = "${pr.ci_status}" (from [ref] listitem); Screenshot saved: 02_pr-${pr.number}.png\nGAPS: none recorded\nNEXT: read its number, title, author and reviewers`,
   );
 });

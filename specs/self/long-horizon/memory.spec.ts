@@ -6,24 +6,21 @@ import { RunMemory } from '../../../agent/memory/run-memory';
 import { runDir } from '../../../agent/settings';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { CONTRIBUTOR_TIPS, contributorAuditScript } from '../../../fixtures/model-scripts/contributor-audit';
-import type { AuditTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
-import { auditTruth, deciderTurns, ensureAuditSite, repoTruth, stepOf } from './audit-env';
+import { deciderTurns, ensureAuditSite, stepOf } from './audit-env';
 
 const FAST_MODEL = 'claude-fast-test';
 const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
-let truth: AuditTruth;
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async () => {
   await ensureAuditSite();
   env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
   server = env.server;
-  truth = await auditTruth(request);
 });
 test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
@@ -38,7 +35,7 @@ test('run memory: a done sample teaches the next samples of its task (every step
     const row = (id: string, repo: string) => sampleOf({ sample_id: id, owner: 'acme', repo });
 
     // 1. A done sample: the fast model distils its log into tips (patterns.json).
-    server.setScript('contributor_audit', 'mem-done', contributorAuditScript(repoTruth(truth, 'acme/anvil')));
+    server.setScript('contributor_audit', 'mem-done', contributorAuditScript('acme/anvil'));
     expect((await agent.run(contributors, row('mem-done', 'anvil'))).status).toBe('done');
     const distill = server.requests.find(r => r.kind === 'text' && r.key.sampleId === 'mem-done' && r.lastUserText.includes('navigation tips'))!;
     expect(distill.model).toBe(FAST_MODEL);

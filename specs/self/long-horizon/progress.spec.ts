@@ -56,17 +56,17 @@ test.describe('the recorder keeps what was saved', () => {
     const store = new EvidenceStore(dir);
     const rec = new SampleRecorder({ task, sample: sampleOf({ sample_id: 's1', owner: 'acme', repo: 'anvil' }), runId: 'r1', attempt: 0, decider: 'model', store });
     const read = (file: string) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    return { rec, read, dir };
+    return { rec, read, dir, task };
   }
 
   test('every save_progress and every logged action write checkpoint.json with the action log flushed beside it', () => {
-    const { rec, read } = recorder();
+    const { rec, read, task } = recorder();
     const log = (step: number, name: string) =>
       rec.record({ step, timestamp: 't', decider: 'model', action: { name, args: {} }, outcome: { success: true, description: 'ok' }, duration_ms: 1 });
     log(1, 'goto');
     log(2, 'click');
     rec.saveProgress({ prs: [{ number: 1 }] }, 'PR 1 of 5', 2);
-    expect(read('checkpoint.json')).toMatchObject({ status: 'in_progress', step: 2, max_steps: 50, steps_logged: 2, accumulated_data: { prs: [{ number: 1 }] }, progress_notes: ['PR 1 of 5'] });
+    expect(read('checkpoint.json')).toMatchObject({ status: 'in_progress', step: 2, max_steps: task.spec.max_steps, steps_logged: 2, accumulated_data: { prs: [{ number: 1 }] }, progress_notes: ['PR 1 of 5'] });
     expect(read('action_log.json')).toHaveLength(2);
     rec.saveProgress({ prs: [{ number: 2 }] }, 'PR 2 of 5', 2);
     expect(read('checkpoint.json').accumulated_data.prs).toEqual([{ number: 1 }, { number: 2 }]);

@@ -1,11 +1,9 @@
 import { expect, test } from '../../../agent/fixture';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
-import { prItem } from '../../../fixtures/model-scripts/pr-audit-chain';
-import { findRepo } from '../../../fixtures/sites/audit/data';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, readSampleJson, repoTruth, section, stepOf } from './audit-env';
+import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, openNthPr, readSampleJson, repoTruth, section, stateShownPr, stepOf } from './audit-env';
 
 /** Recovery and run state in real scripted runs: what the monitor notices shows up in the next request. */
 
@@ -27,9 +25,9 @@ const looseTask = (overrides: Record<string, unknown> = {}) =>
   bundledTask('pr_audit_chain', { required_fields: [], required_artifacts: [], judgment_required: false, expected_items: null, ...overrides });
 const sample = (id: string) => sampleOf({ sample_id: id, owner: 'acme', repo: 'anvil' });
 const notices = (r: RecordedRequest) => section(r, 'Notices') ?? '';
-const openFirstPr = () => ({ tool: 'click', target: { role: 'link', name: anvil.recent_merged[0]!.title } });
+const openFirstPr = () => openNthPr(0);
 
-test('run state: a failed URL, a target blocked after 2 failures, the visible elements after 3 failures, an exhausted page', async ({ agent }) => {
+test('run state: a failed URL, a target blocked after 2 failures, the visible elements after 3 failures, an exhausted page (its saved heading, stated by the script, shown as collected)', async ({ agent }) => {
   const pr = anvil.recent_merged[0]!;
   server.setScript('pr_audit_chain', 'state', {
     steps: [
@@ -38,7 +36,7 @@ test('run state: a failed URL, a target blocked after 2 failures, the visible el
       { tool: 'click', target: { raw: 'e999' } },
       { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged` } },
       openFirstPr(),
-      { tool: 'save_progress', args: { data: { prs: [prItem(pr)] }, note: 'PR 1 saved' } },
+      stateShownPr('PR 1 saved'),
       { tool: 'done', args: { extracted: {} } },
     ],
   });
@@ -107,20 +105,19 @@ test('spam: a fourth scroll on the same page without new data leaves only done a
 });
 
 test('budget: "Next" grants 3 steps, warnings at 75% and 90% of the new budget fire once each, the last step offers done|fail', async ({ agent }) => {
-  // The older PRs are on page 2 of the merged list: the site's own data names them.
-  const olderPr = findRepo('acme', 'anvil')!.merged[10]!;
+  // Page 2 of the merged list holds the older PRs: the first one printed there is opened.
   server.setScript('pr_audit_chain', 'budget', {
     steps: [
       { tool: 'click', target: { role: 'link', name: 'Next' } },
-      { tool: 'click', target: { role: 'link', name: olderPr.title } },
-      { tool: 'save_progress', args: { data: { prs: [{ number: olderPr.number }] }, note: 'an older PR' } },
+      openNthPr(0),
+      stateShownPr('an older PR'),
       { tool: 'click', target: { role: 'link', name: 'Files changed' } },
       { tool: 'go_back', args: {} },
       { tool: 'go_back', args: {} },
       { tool: 'click', target: { role: 'link', name: 'Previous' } },
       { tool: 'screenshot', args: { label: 'merged-list' } },
-      { tool: 'click', target: { role: 'link', name: anvil.recent_merged[1]!.title } },
-      { tool: 'save_progress', args: { data: { prs: [{ number: anvil.recent_merged[1]!.number }] }, note: 'PR 2' } },
+      openNthPr(1),
+      stateShownPr('PR 2'),
       { tool: 'click', target: { role: 'link', name: 'Checks' } },
       { tool: 'go_back', args: {} },
       { tool: 'go_back', args: {} },

@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../../../fixtures/model-server';
-import { prAuditChainScript, prItem } from '../../../fixtures/model-scripts/pr-audit-chain';
+import { prAuditChainScript } from '../../../fixtures/model-scripts/pr-audit-chain';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { PROJECT_ROOT, startNested } from '../helpers/nested-run';
 import { tempDir, writeFiles } from '../helpers/temp';
-import { auditTruth, ensureAuditSite, repoTruth } from './audit-env';
+import { auditTruth, ensureAuditSite, repoTruth, truePr } from './audit-env';
 
 test.setTimeout(240_000);
 
@@ -48,10 +48,10 @@ function readJson(file: string): any {
 }
 
 test('a sample whose worker is SIGKILLed resumes in the retry from its checkpoint: all 5 items, the first attempt kept in attempt-1/', async () => {
-  // Attempt 0 audits from the top; attempt 1 (the retry) continues with the third PR, as a careful model would
-  // when the prompt shows two PRs already collected.
-  server.setScript('pr_audit_chain', 'anvil', prAuditChainScript(anvil), 0);
-  server.setScript('pr_audit_chain', 'anvil', prAuditChainScript(anvil, { fromItem: 2 }), 1);
+  // The same script for both attempts: it opens the first PR of the merged list that the prompt's collected data
+  // does not hold yet, so the retry picks up after whatever its checkpoint saved.
+  server.setScript('pr_audit_chain', 'anvil', prAuditChainScript('acme/anvil'), 0);
+  server.setScript('pr_audit_chain', 'anvil', prAuditChainScript('acme/anvil'), 1);
   const tasksDir = tempDir('bwa-resume-kill-tasks-');
   writeFiles(tasksDir, {
     'pr_audit_chain.json': fs.readFileSync(path.join(PROJECT_ROOT, 'tasks/pr_audit_chain.json'), 'utf8').replace('"$schema": "./task.schema.json",', ''),
@@ -98,13 +98,13 @@ test('a sample whose worker is SIGKILLed resumes in the retry from its checkpoin
   // The retry started from that checkpoint and finished the audit.
   const result = readJson(path.join(dir, 'result.json'));
   expect(result).toMatchObject({ status: 'done', attempt: 1, resumed_from: `attempt-1/checkpoint.json (step ${killedCheckpoint.step})` });
-  expect(result.extracted.prs.value).toEqual(anvil.recent_merged.map(prItem));
+  expect(result.extracted.prs.value).toEqual(anvil.recent_merged.map(truePr));
   expect(result.notes).toContain("earlier attempt's evidence kept in attempt-1/");
   expect(result.judgment.answer).toBe(anvil.audit_answer);
   const retryTurns = server.requests.filter(r => r.kind === 'decider' && r.key.attempt === '1');
   expect(retryTurns[0]!.lastUserText).toContain(`This sample was interrupted at step ${killedCheckpoint.step} of an earlier attempt and resumes from its checkpoint`);
-  for (const pr of anvil.recent_merged.slice(0, 2)) expect(retryTurns[0]!.lastUserText).toContain(pr.title);
-  // The retry redid no PR it had already saved.
+  for (const pr of anvil.recent_merged.slice(0, savedBeforeKill)) expect(retryTurns[0]!.lastUserText).toContain(pr.title);
+  // The retry redid no PR it had already saved: it audited exactly the rest, in list order.
   const retried = retryTurns.flatMap(r => r.response.toolUses ?? []).filter(u => u.name === 'save_progress').map(u => (u.input.data as { prs: Array<{ number: number }> }).prs[0]!.number);
-  expect(retried).toEqual(anvil.recent_merged.slice(2).map(pr => pr.number));
+  expect(retried).toEqual(anvil.recent_merged.slice(savedBeforeKill).map(pr => pr.number));
 });

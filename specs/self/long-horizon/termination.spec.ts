@@ -1,10 +1,9 @@
 import { expect, test } from '../../../agent/fixture';
 import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
-import { prItem } from '../../../fixtures/model-scripts/pr-audit-chain';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, readSampleJson, repoTruth, stepOf } from './audit-env';
+import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, openNthPr, readSampleJson, repoTruth, savedByModel, stateShownPr, stepOf } from './audit-env';
 
 /** Every way a long run ends without its own done: the right status, and result, checkpoint and log on disk. */
 
@@ -30,11 +29,14 @@ test.afterEach(() => {
 const task = (overrides: Record<string, unknown>) => bundledTask('pr_audit_chain', overrides);
 const sample = (id: string) => sampleOf({ sample_id: id, owner: 'acme', repo: 'anvil' });
 const first = () => anvil.recent_merged[0]!;
-/** Open the newest PR and save it: the run has data from here on. */
-const saveFirstPr = () => [
-  { tool: 'click', target: { role: 'link', name: first().title } },
-  { tool: 'save_progress', args: { data: { prs: [prItem(first())] }, note: 'PR 1 of 5 audited' } },
-];
+/** Open the newest PR and save its heading as shown (a stated item): the run has data from here on. */
+const saveFirstPr = () => [openNthPr(0), stateShownPr('PR 1 of 5 audited')];
+/** The item saveFirstPr saved, as the model sent it: the result must pass it through unchanged. */
+const firstSaved = (sampleId: string) => {
+  const saves = savedByModel(server.requests, sampleId);
+  expect(saves).toEqual([{ prs: [{ heading: `${first().title} #${first().number}` }] }]);
+  return saves[0]!.prs;
+};
 const consolidatedDone = { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 1 } } };
 
 /** result.json, checkpoint.json (same final status) and action_log.json are all on disk. */
@@ -52,13 +54,13 @@ function consolidationRequests(sampleId: string) {
   return server.requests.filter(r => r.key.sampleId === sampleId && (r.toolChoice as { type?: string })?.type === 'tool');
 }
 
-test('max_time_seconds: a site slower than the time left stops the run; the data is consolidated into partial_success', async ({ agent }) => {
-  server.setScript('pr_audit_chain', 'timeout', { steps: [...saveFirstPr(), { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pull/239?delay=20000` } }, consolidatedDone] });
+test('max_time_seconds: a site slower than the time left stops the run; the saved item (stated) is passed through into partial_success', async ({ agent }) => {
+  server.setScript('pr_audit_chain', 'timeout', { steps: [...saveFirstPr(), { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&delay=20000` } }, consolidatedDone] });
   const result = await agent.run(task({ max_time_seconds: 10 }), sample('timeout'));
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('the time budget (max_time_seconds) ran out: 10s');
-  expect(result.extracted.prs!.value).toEqual([prItem(first())]);
+  expect(result.extracted.prs!.value).toEqual(firstSaved('timeout'));
   expect(result.extracted.total_audited).toMatchObject({ value: 1, provenance: { source: 'model' } });
   expect(result.notes).toContain(`final consolidation by ${PRIMARY}`);
   const [consolidation] = consolidationRequests('timeout');
@@ -68,21 +70,21 @@ test('max_time_seconds: a site slower than the time left stops the run; the data
   expect(log.at(-1)).toMatchObject({ action: { name: 'goto' }, outcome: { success: false } });
 });
 
-test('network circuit breaker: max_consecutive_network_errors infra failures in a row end the run', async ({ agent }) => {
-  const faulty = (n: number, fault: string) => ({ tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pull/${anvil.recent_merged[n]!.number}?fault=${fault}` } });
+test('network circuit breaker: max_consecutive_network_errors infra failures in a row end the run (the saved item, stated, passed through)', async ({ agent }) => {
+  const faulty = (n: number, fault: string) => ({ tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&try=${n}&fault=${fault}` } });
   server.setScript('pr_audit_chain', 'network', { steps: [...saveFirstPr(), faulty(1, '500'), faulty(2, 'reset'), faulty(3, '500'), consolidatedDone] });
   const result = await agent.run(task({ max_consecutive_network_errors: 3 }), sample('network'));
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('too many consecutive network/browser errors: 3 in a row');
-  expect(result.extracted.prs!.value).toEqual([prItem(first())]);
+  expect(result.extracted.prs!.value).toEqual(firstSaved('network'));
   const { log } = expectRecord('network', 'partial_success');
   const failures = log.filter(e => !e.outcome.success);
   expect(failures.map(e => e.outcome.error)).toEqual([expect.stringContaining('HTTP 500'), expect.stringMatching(/ERR_(CONNECTION_RESET|EMPTY_RESPONSE)/), expect.stringContaining('HTTP 500')]);
   expect(consolidationRequests('network')).toHaveLength(1);
 });
 
-test('max_steps with data: the final step offers only done|fail; an unusable final answer leads to consolidation and partial_success', async ({ agent }) => {
+test('max_steps with data: the final step offers only done|fail; an unusable final answer leads to consolidation and partial_success (the saved item, stated, passed through)', async ({ agent }) => {
   server.setScript('pr_audit_chain', 'steps-data', {
     steps: [...saveFirstPr(), { tool: 'click', target: { role: 'link', name: 'Files changed' } }, { tool: 'go_back', args: {} }, { ...consolidatedDone, fault: { kind: 'malformed' } }],
   });
@@ -99,12 +101,12 @@ test('max_steps with data: the final step offers only done|fail; an unusable fin
   const { log } = expectRecord('steps-data', 'partial_success');
   expect(log.at(-1)).toMatchObject({ step: 6, action: { name: 'done' }, outcome: { success: false, error: expect.stringContaining('Invalid arguments for done') } });
   expect(consolidationRequests('steps-data')).toHaveLength(1);
-  expect(result.extracted).toMatchObject({ prs: { value: [prItem(first())] }, total_audited: { value: 1 } });
+  expect(result.extracted).toMatchObject({ prs: { value: firstSaved('steps-data') }, total_audited: { value: 1 } });
 });
 
 test('max_steps without data: failed, with no consolidation call', async ({ agent }) => {
   server.setScript('pr_audit_chain', 'steps-empty', {
-    steps: [{ tool: 'click', target: { role: 'link', name: first().title } }, { tool: 'click', target: { role: 'link', name: 'Files changed' } }, { ...consolidatedDone, fault: { kind: 'malformed' } }],
+    steps: [openNthPr(0), { tool: 'click', target: { role: 'link', name: 'Files changed' } }, { ...consolidatedDone, fault: { kind: 'malformed' } }],
   });
   await expect(agent.run(task({ max_steps: 4 }), sample('steps-empty'))).rejects.toThrow(/steps-empty: failed — the step budget was used up: 4 steps/);
   expect(server.errors).toEqual([]);
@@ -113,7 +115,7 @@ test('max_steps without data: failed, with no consolidation call', async ({ agen
   expect(consolidationRequests('steps-empty')).toHaveLength(0);
 });
 
-test('model failure with data: after the SDK retries and the fallback fail, the fallback model consolidates → partial_success', async ({ agent }) => {
+test('model failure with data: after the SDK retries and the fallback fail, the fallback model consolidates → partial_success (the saved item, stated, passed through)', async ({ agent }) => {
   process.env.AGENT_FALLBACK_MODEL = FALLBACK;
   // 3 primary attempts (AGENT_MODEL_RETRIES=2) + 1 fallback attempt are all overloaded; the 5th request is answered.
   server.setScript('pr_audit_chain', 'outage', { steps: [...saveFirstPr(), { ...consolidatedDone, fault: { kind: '529', times: 4, retry_after_ms: 10 } }] });
@@ -132,18 +134,17 @@ test('model failure with data: after the SDK retries and the fallback fail, the 
   expect(outageTurn.map(r => r.headers.retryCount)).toEqual(['0', '1', '2', '0', '0']);
   expect(outageTurn.at(-1)!.toolChoice).toEqual({ type: 'tool', name: 'done' });
   expect(result.notes).toContain(`final consolidation by ${FALLBACK}`);
-  expect(result.extracted).toMatchObject({ prs: { value: [prItem(first())] }, total_audited: { value: 1 } });
+  expect(result.extracted).toMatchObject({ prs: { value: firstSaved('outage') }, total_audited: { value: 1 } });
   expectRecord('outage', 'partial_success');
 });
 
 test('fallback model after the SDK retries: the run goes on, the switch is noted, the next turn is back on the primary', async ({ agent }) => {
   process.env.AGENT_FALLBACK_MODEL = FALLBACK;
-  const pr = first();
   server.setScript('pr_audit_chain', 'fallback', {
     steps: [
-      { tool: 'click', target: { role: 'link', name: pr.title } },
-      { tool: 'screenshot', args: { label: `pr-${pr.number}` }, fault: { kind: '500', times: 50, model: PRIMARY, retry_after_ms: 10 } },
-      { tool: 'save_progress', args: { data: { prs: [prItem(pr)] } } },
+      openNthPr(0),
+      { tool: 'screenshot', args: { label: 'pull-request' }, fault: { kind: '500', times: 50, model: PRIMARY, retry_after_ms: 10 } },
+      stateShownPr(),
       { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 1 } } },
     ],
   });
@@ -177,7 +178,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS)', () => {
     const pr = first();
     server.setScript('pr_audit_chain', 'batch', {
       steps: [
-        { tool: 'click', target: { role: 'link', name: pr.title } },
+        openNthPr(0),
         {
           batch: [
             { tool: 'screenshot', args: { label: `pr-${pr.number}` } },
@@ -193,7 +194,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS)', () => {
             { tool: 'screenshot', args: { label: 'stale-2' } },
           ],
         },
-        { tool: 'screenshot', target: { text: `Showing ${pr.files_changed} changed file` }, args: { label: `pr-${pr.number}-files` } },
+        { tool: 'screenshot', target: { text: 'Showing ' }, args: { label: `pr-${pr.number}-files` } },
         { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 0 } } },
       ],
     });
