@@ -1,4 +1,3 @@
-import type { BrowserContext, Page } from '@playwright/test';
 import * as path from 'node:path';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { installGuards } from './browser/guards';
@@ -20,7 +19,7 @@ import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder, type RecorderInit } from './loop/recorder';
 import { runSample } from './loop/run-sample';
-import type { RunSampleInput, SampleOutcome, StepRunner } from './loop/types';
+import type { RunSampleInput, SampleOutcome, SampleSlot, StepRunner } from './loop/types';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
 import { readJsonIfExists } from './evidence/atomic';
@@ -28,29 +27,15 @@ import { Checkpoint } from './evidence/result-schema';
 import { CHECKPOINT_FILE } from './loop/recorder';
 import { learnFromSample } from './memory/learn';
 import { RunMemory } from './memory/run-memory';
-import type { LoadedTask } from './task/load-task';
-import type { Sample } from './task/samples';
 
-export interface SessionOptions {
-  task: LoadedTask;
-  sample: Sample;
-  context: BrowserContext;
-  page: Page;
-  runId: string;
-  attempt: number;
+export interface SessionOptions extends SampleSlot {
   deciderMode: DeciderMode;
   deciders?: DeciderFactories;
   runStep?: StepRunner;
   actionTimeoutMs?: number;
   onArtifact?: ArtifactListener;
-  /** Where the sample's evidence goes (default: reports/runs/<run>/<task>/<sample>). */
-  dir?: string;
-  /** This decider instead of one chosen by deciderMode (recipe compilation replays this way). */
-  decider?: (activePage: () => Page) => Decider;
   /** Told whether the start page could be reached (a dead site stops its task early). */
   onStartPage?: RunSampleInput['onStartPage'];
-  /** Add what the sample taught to the run memory (default true; off for replays that only check a recipe). */
-  learn?: boolean;
   /** Told after each write of the sample's record files (checkpoint, action log, result), as they are on disk. */
   onFileWritten?: RecorderInit['onFileWritten'];
   /**

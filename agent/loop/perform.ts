@@ -1,6 +1,7 @@
 import { dispatch, type ActionCall } from '../actions/dispatch';
 import type { ActionEnv, ActionResult } from '../actions/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
+import { safeUrl } from '../browser/page-url';
 import type { Redactor } from '../evidence/redact';
 import { describeLocator } from '../task/locator-schema';
 import type { Performed, RunSampleInput, StepRunner } from './types';
@@ -109,10 +110,3 @@ export function outcomeTitle(result: ActionResult, redactor: Redactor): string {
 
 const OUTCOME_TITLE_MAX = 200;
 
-export function safeUrl(page: { url(): string }): string {
-  try {
-    return page.url();
-  } catch {
-    return '';
-  }
-}

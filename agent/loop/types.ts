@@ -1,11 +1,31 @@
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import type { ActionPolicy, ActionResult } from '../actions/types';
 import type { ContextTabs } from '../browser/context-tabs';
 import type { Decider, PageView } from '../decide/types';
 import type { SampleStatus } from '../evidence/result-schema';
+import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import type { SampleRecorder } from './recorder';
+
+/**
+ * One sample and where it runs: what a sample session is prepared with and what a recipe replay hands to
+ * `PrepareSession` (said once here, so the recipe side need not import the session).
+ */
+export interface SampleSlot {
+  task: LoadedTask;
+  sample: Sample;
+  context: BrowserContext;
+  page: Page;
+  runId: string;
+  attempt: number;
+  /** Where the sample's evidence goes (default: reports/runs/<run>/<task>/<sample>). */
+  dir?: string;
+  /** This decider instead of one chosen by deciderMode (recipe compilation replays this way). */
+  decider?: (activePage: () => Page) => Decider;
+  /** Add what the sample taught to the run memory (default true; off for replays that only check a recipe). */
+  learn?: boolean;
+}
 
 export type StepRunner = <T>(title: string, body: () => Promise<T>) => Promise<T>;
 

@@ -1,27 +1,22 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Decider } from '../decide/types';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
 import { authStatePath } from '../task/auth-profile';
+import type { SampleSlot } from '../loop/types';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { SourceRun } from './draft';
 
 /** What a replay asks of a sample session: the options it is prepared with… */
-export interface ReplayOptions {
-  task: LoadedTask;
-  sample: Sample;
-  context: BrowserContext;
-  page: Page;
-  runId: string;
-  attempt: number;
+export type ReplayOptions = SampleSlot & {
   deciderMode: 'recipe';
-  decider: (activePage: () => Page) => Decider;
+  decider: NonNullable<SampleSlot['decider']>;
   dir: string;
   learn: false;
-}
+};
 
 /** …and what it uses of the prepared session. */
 export interface ReplaySession {
