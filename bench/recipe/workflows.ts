@@ -62,10 +62,7 @@ export const WORKFLOWS: Workflow[] = [
         return t ? pick(t as unknown as Record<string, unknown>, ['ticket_number', 'title', 'ticket_status', 'assignee', 'due_date']) : undefined;
       };
     },
-    script: row => {
-      const t = tickets[ticketOf(row.url!)];
-      return trackerTicketScript(t ? { kind: 'ticket', truth: t } : { kind: 'missing', ref: ticketOf(row.url!) });
-    },
+    script: row => trackerTicketScript({ sample_id: row.sample_id!, url: row.url! }),
   },
   {
     task: 'commit_audit',

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { loadTaskFile } from '../../agent/task/load-task';
 import { loadSamplesCsv } from '../../agent/task/samples';
 import { startModelServer } from '../../fixtures/model-server';
-import { trackerTicketScript, type TicketTruth } from '../../fixtures/model-scripts/tracker-tickets';
+import { trackerTicketScript } from '../../fixtures/model-scripts/tracker-tickets';
 import { ensureFixtureSites } from '../../fixtures/serve';
 import { startBrowserServer, type RunningBrowserServer } from '../../specs/self/helpers/browser-server';
 import { startNested } from '../../specs/self/helpers/nested-run';
@@ -53,7 +53,6 @@ async function main(): Promise<void> {
   const task = loadTaskFile(path.join(tasksDir, `${TASK}.json`));
   const samples = loadSamplesCsv(task.spec, path.join(tasksDir, 'inputs', `${TASK}.csv`));
   const sites = await ensureFixtureSites();
-  const truth = (await (await fetch('http://127.0.0.1:4103/__truth.json')).json()).tickets as Record<string, TicketTruth>;
   const modelServer = await startModelServer({ port: 0, latencyMs });
   const rows: RunRow[] = [];
   try {
@@ -62,11 +61,7 @@ async function main(): Promise<void> {
         // Local and server runs of one configuration back to back: they see the same machine load.
         for (const browsers of browserModes) {
           modelServer.reset();
-          for (const sample of samples) {
-            const ref = /\/issue\/([^/?#]+)/.exec(sample.row.url ?? '')?.[1] ?? '';
-            const ticket = truth[ref];
-            modelServer.setScript(TASK, sample.sample_id, trackerTicketScript(ticket ? { kind: 'ticket', truth: ticket } : { kind: 'missing', ref }));
-          }
+          for (const sample of samples) modelServer.setScript(TASK, sample.sample_id, trackerTicketScript({ sample_id: sample.sample_id, url: sample.row.url ?? '' }));
           rows.push(await measureRun({ decider, workers, browsers, tasksDir, expected: samples.length, modelUrl: modelServer.url, turns: () => modelServer.requests.filter(r => r.kind === 'decider').length }));
         }
       }

@@ -6,10 +6,12 @@ import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
-import { trackerTicketScript, type TicketCase, type TicketTruth } from '../../../fixtures/model-scripts/tracker-tickets';
+import { trackerTicketScript, type TicketTruth } from '../../../fixtures/model-scripts/tracker-tickets';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { DUE_DATE_HIDDEN_BREAK } from '../../../fixtures/sites/tracker/site';
 
 const TASK = 'tracker_tickets';
 const FIELDS = ['ticket_number', 'title', 'ticket_status', 'assignee', 'due_date'] as const;
@@ -66,9 +68,7 @@ test('scripted model: waits for hydration, reads "unassigned" from the page, ret
       const url = transient ? `${TRACKER}/acme/issue/${ref}?api_fault=500` : (inputs.get(id) ?? `${TRACKER}/acme/issue/${ref}`);
       // Hydration slower than any first observation, even on a loaded machine: turn 1 always sees the shell.
       const slowUrl = `${url}${url.includes('?') ? '&' : '?'}hydrate_ms=3000`;
-      const expected = truth[ticketOf(url)];
-      const scripted: TicketCase = expected ? { kind: 'ticket', truth: expected, transientError: transient } : { kind: 'missing', ref };
-      server.setScript(TASK, id, trackerTicketScript(scripted));
+      server.setScript(TASK, id, trackerTicketScript({ sample_id: id, url: slowUrl }));
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url: slowUrl }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-${ref}-`) });
       results.push(await session.run());
@@ -103,4 +103,30 @@ test('recipe: every ticket of the acceptance set (all 60 with BWA_FULL=1), two w
   expect(unassigned.length).toBeGreaterThanOrEqual(5);
   expect(rows.filter(r => r.status === 'done' && r.due_date === '').length).toBeGreaterThanOrEqual(5);
   for (const row of rows) expect(Number(row.artifacts), row.sample_id).toBe(1);
+});
+
+test('break one thing: the tracker shows no due dates — the model reads none and reports null where the truth has a date', async ({ browser }) => {
+  const env = await useScriptedModel();
+  try {
+    const task = bundledTask(TASK);
+    const truth: Record<string, TicketTruth> = (await (await fetch(`${TRACKER}/__truth.json`)).json()).tickets;
+    const id = Object.keys(truth).find(key => truth[key]!.due_date !== null && truth[key]!.assignee !== 'unassigned')!;
+    env.server.setScript(TASK, id, trackerTicketScript({ sample_id: id, url: `${TRACKER}/acme/issue/${id}` }));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: { [BREAK_HEADER]: DUE_DATE_HIDDEN_BREAK } });
+    const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url: `${TRACKER}/acme/issue/${id}` }), context, page: await context.newPage(), runId: 'model-break', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-break-${id}-`) });
+    const result = await session.run();
+    await context.close();
+    expect(env.server.errors).toEqual([]);
+    expect(result.status).toBe('done');
+    // The truth has a date; the page shows none, and that is what the run reports.
+    expect(truth[id]!.due_date).not.toBeNull();
+    expect(result.extracted.due_date!.value).toBeNull();
+    // Every other field is still read from the page and matches.
+    for (const field of ['ticket_number', 'title', 'ticket_status', 'assignee'] as const) {
+      expect(result.extracted[field]!.value, field).toBe(truth[id]![field]);
+      expect(result.extracted[field]!.provenance.source, field).toBe('dom');
+    }
+  } finally {
+    await env.restore();
+  }
 });
