@@ -102,6 +102,6 @@ export const WORKFLOWS: Workflow[] = [
       hires = (await json('http://127.0.0.1:4107/__truth.json')).hires;
       return row => (hires[row.sample_id!] ? pick(hires[row.sample_id!] as unknown as Record<string, unknown>, ['form_submitted', 'reference_number', 'attachment_count', 'report_filename', 'report_downloaded']) : undefined);
     },
-    script: row => hrFormScript({ hire: row as unknown as Hire, truth: hires[row.sample_id!]! }),
+    script: row => hrFormScript({ hire: row as unknown as Hire }),
   },
 ];

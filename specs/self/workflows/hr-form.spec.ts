@@ -8,6 +8,8 @@ import { RecoveryMonitor } from '../../../agent/loop/recovery';
 import { combinedCsv } from '../../../agent/report/csv';
 import { SampleSession } from '../../../agent/session';
 import { hrFormScript } from '../../../fixtures/model-scripts/hr-form';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { ATTACHMENTS_DROPPED_BREAK } from '../../../fixtures/sites/hr/site';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { allHires, ATTACHMENT_FILES, type Hire } from '../../../fixtures/sites/hr/hires';
@@ -99,7 +101,7 @@ test('scripted model: fills every tab, survives a validation error, submits, rea
   try {
     const hires = new Map(allHires().map(h => [h.sample_id, h]));
     const ids = process.env.BWA_FULL ? [...hires.keys()] : MODEL_SUBSET;
-    for (const id of ids) env.server.setScript(TASK, id, hrFormScript({ hire: hires.get(id)!, truth: truth[id]!, submitTooEarly: id === SUBMITS_TOO_EARLY }));
+    for (const id of ids) env.server.setScript(TASK, id, hrFormScript({ hire: hires.get(id)!, submitTooEarly: id === SUBMITS_TOO_EARLY }));
     // Side by side, as Playwright workers would run them (each sample has its own context and script), 5 at a time.
     const results: Array<{ result: Result; dir: string }> = [];
     for (let i = 0; i < ids.length; i += 5) results.push(...(await Promise.all(ids.slice(i, i + 5).map(id => runModelSample(browser, hires.get(id)!)))));
@@ -120,8 +122,8 @@ test('scripted model: fills every tab, survives a validation error, submits, rea
   }
 });
 
-async function runModelSample(browser: Browser, hire: Hire): Promise<{ result: Result; dir: string }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+async function runModelSample(browser: Browser, hire: Hire, breaks?: string): Promise<{ result: Result; dir: string }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...(breaks ? { extraHTTPHeaders: { [BREAK_HEADER]: breaks } } : {}) });
   try {
     const dir = tempDir(`bwa-${hire.sample_id}-`);
     const session = await SampleSession.prepare({ task: bundledTask(TASK), sample: sampleOf({ ...hire }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir });
@@ -130,6 +132,24 @@ async function runModelSample(browser: Browser, hire: Hire): Promise<{ result: R
     await context.close();
   }
 }
+
+test('break one thing: the result page lists only the first attachment — the model reports the count it shows, not the truth\'s', async ({ browser }) => {
+  const env = await useScriptedModel();
+  try {
+    const hire = allHires().find(h => truth[h.sample_id]!.attachment_count >= 2)!;
+    env.server.setScript(TASK, hire.sample_id, hrFormScript({ hire }));
+    const { result } = await runModelSample(browser, hire, ATTACHMENTS_DROPPED_BREAK);
+    expect(env.server.errors).toEqual([]);
+    expect(result.status).toBe('done');
+    expect(truth[hire.sample_id]!.attachment_count).toBeGreaterThanOrEqual(2);
+    expect(result.extracted.attachment_count).toMatchObject({ value: 1, provenance: { source: 'dom' } });
+    // What the break does not touch is still read as the site has it.
+    expect(result.extracted.reference_number!.value).toMatch(/^HR-[A-Z0-9]{8}$/);
+    expect(result.extracted.report_downloaded!.value).toBe(true);
+  } finally {
+    await env.restore();
+  }
+});
 
 test('recipe: every hire, two workers — fields, screenshots and the report hash match the truth', async () => {
   const { rows } = await recipeRows(recipe);
