@@ -20,7 +20,6 @@ async function main(): Promise<void> {
   const sites = await ensureFixtureSites();
   const server = await startModelServer({ port: 0, latencyMs: 0 });
   Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-harness' });
-  const truth = (await (await fetch('http://127.0.0.1:4101/__truth.json')).json()).people;
   const task = loadTaskFile(path.resolve('tasks/people_profile.json'));
   const samples = loadSamplesCsv(task.spec, path.resolve('tasks/inputs/people_profile.csv'));
   const browser = await launchChromium();
@@ -32,7 +31,7 @@ async function main(): Promise<void> {
       for (const sample of samples) {
         for (const mode of ['model', 'recipe'] as const) {
           server.reset();
-          server.setScript('people_profile', sample.sample_id, peopleProfileScript(truth[sample.sample_id]));
+          server.setScript('people_profile', sample.sample_id, peopleProfileScript(sample.sample_id));
           const context = await browser.newContext(CONTEXT_OPTIONS);
           const page = await context.newPage();
           const session = await SampleSession.prepare({ task, sample, context, page, runId: 'bench-harness', attempt: 0, deciderMode: mode, dir: tempDirFor(`${mode}-${sample.sample_id}`) });

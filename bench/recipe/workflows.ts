@@ -50,7 +50,7 @@ export const WORKFLOWS: Workflow[] = [
       people = (await json('http://127.0.0.1:4101/__truth.json')).people;
       return row => people[row.username ?? ''] as Record<string, unknown> | undefined;
     },
-    script: row => peopleProfileScript(people[row.username!]!),
+    script: row => peopleProfileScript(row.username!),
     rows: async () => Object.keys(people).map(username => ({ sample_id: username, username })),
   },
   {

@@ -20,7 +20,7 @@ test.afterEach(() => {
 
 /** The ada script with a fault attached to decider turn `turn` (0 = the first decision). */
 function withFault(turn: number, fault: Record<string, unknown>) {
-  const script = peopleProfileScript(ada);
+  const script = peopleProfileScript('ada');
   const steps = script.steps as Array<Record<string, unknown>>;
   steps[turn] = { ...steps[turn], fault };
   return script;
@@ -46,7 +46,8 @@ for (const [name, fault] of [
     // The faulted turn was asked twice (the SDK's retry) and the script did not skip a step.
     const recorded = turnRequests(id);
     expect(recorded.filter(r => r.response.faults).length).toBe(1);
-    expect(recorded.length).toBe((peopleProfileScript(ada).steps as unknown[]).length + 1);
+    // One request per decision the run made (its steps but the loop's own opening goto), plus the faulted one.
+    expect(recorded.length).toBe(result.steps - 1 + 1);
     // Every answered decision is counted once (the faulted request never was); the run memory's and the step
     // summary's calls are their own.
     expect(result.usage.by_purpose?.decide?.calls).toBe(recorded.length - 1);

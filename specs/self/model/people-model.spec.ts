@@ -22,7 +22,7 @@ const task = () => bundledTask('people_profile');
 test('Claude path: every profile field matches the site truth, with DOM provenance', async ({ agent }) => {
   const results = [];
   for (const id of ['ada', 'barbara']) {
-    server.setScript('people_profile', id, peopleProfileScript(truth[id]!));
+    server.setScript('people_profile', id, peopleProfileScript(id));
     results.push(await agent.run(task(), sampleOf({ sample_id: id, username: id })));
   }
   expect(server.errors).toEqual([]);
@@ -44,7 +44,7 @@ test('Claude path: every profile field matches the site truth, with DOM provenan
 });
 
 test('request shape: cached task block, cached sample block, tools from the registry, tool_choice any, budget line', async ({ agent }) => {
-  server.setScript('people_profile', 'grace', peopleProfileScript(truth.grace!));
+  server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
   await agent.run(task(), sampleOf({ sample_id: 'grace', username: 'grace' }));
   const turns = server.requests.filter(r => r.kind === 'decider');
   expect(turns.length).toBeGreaterThanOrEqual(7);
@@ -67,7 +67,7 @@ test('request shape: cached task block, cached sample block, tools from the regi
 
 test('done without a required field is sent back with what is missing, then completes', async ({ agent }) => {
   const person = truth.linus!;
-  const script = peopleProfileScript(person);
+  const script = peopleProfileScript('linus');
   const steps = script.steps as unknown[];
   // Call done too early (before followers), then do the rest.
   steps.splice(5, 0, { tool: 'done', args: { extracted: {} } });
@@ -87,11 +87,12 @@ test('judgment mode: an invalid judgment is bounced; a valid one lands in result
     judgment_question: 'Is this person widely followed (over 1,000 followers)?',
     judgment_output_schema: { answer: 'yes | no | inconclusive', confidence: '0.0-1.0', reasoning: 'string', evidence_refs: 'array' },
   });
-  const script = peopleProfileScript(truth.ada!);
-  const steps = script.steps as Array<Record<string, unknown>>;
-  const done = steps.pop()!;
-  steps.push({ ...done, args: { ...(done.args as object), judgment: { answer: 'maybe', confidence: 2, reasoning: 'x', evidence_refs: [] } } });
-  steps.push({ ...done, args: { ...(done.args as object), judgment: { answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] } } });
+  const script = peopleProfileScript('ada', {
+    judgments: [
+      { answer: 'maybe', confidence: 2, reasoning: 'x', evidence_refs: [] },
+      { answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] },
+    ],
+  });
   server.setScript('people_judgment', 'ada', script);
   const result = await agent.run(judgmentTask, sampleOf({ sample_id: 'ada', username: 'ada' }));
   expect(server.errors).toEqual([]);

@@ -23,7 +23,7 @@ const usage = (r: RecordedRequest) => r.response.usage!;
 async function runProfile(agent: { run: Function }, sampleId: string, overrides: Record<string, unknown> = {}) {
   const username = sampleId.split('-')[0]!;
   // Pinned stated, not read: eight decisions keep the run under the step-10 summary, which rewrites the cached history.
-  server.setScript((overrides.task_id as string) ?? 'people_profile', sampleId, peopleProfileScript(truth[username]!, { statedPinned: truth[username]!.pinned }));
+  server.setScript((overrides.task_id as string) ?? 'people_profile', sampleId, peopleProfileScript(username, { statedPinned: truth[username]!.pinned }));
   return agent.run(bundledTask('people_profile', overrides), sampleOf({ sample_id: sampleId, username }));
 }
 

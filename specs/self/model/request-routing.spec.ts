@@ -35,14 +35,10 @@ function step(n: number): HistoryEntry {
   return { step: n, action: { name: 'click', args: { target: `e${n}` } }, result: { success: true, description: `Clicked item ${n}` }, url: 'http://127.0.0.1:4101/people/ada' };
 }
 
-test('every kind of model request names its task, sample and attempt in headers, and its prompt carries no routing line', async ({ agent, request }) => {
-  const ada = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people.ada;
+test('every kind of model request names its task, sample and attempt in headers, and its prompt carries no routing line', async ({ agent }) => {
   const task = bundledTask('people_profile', { judgment_required: true, judgment_question: 'Is this person widely followed?', judgment_output_schema: { answer: 'yes | no' } });
   const taskId = task.spec.task_id;
-  const script = peopleProfileScript(ada);
-  const steps = script.steps as Array<{ tool?: string; args?: Record<string, unknown> }>;
-  const done = steps.at(-1)!;
-  done.args = { ...done.args, judgment: { answer: 'yes' } };
+  const script = peopleProfileScript('ada', { judgments: [{ answer: 'yes' }] });
   server.setScript(taskId, 'ada', {
     ...script,
     text: [

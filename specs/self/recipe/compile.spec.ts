@@ -21,7 +21,7 @@ const REF = /"(?:f\d+)?e\d+"/;
 
 test('compiled from a scripted model run: no refs, row values as {{username}}, pinned names the model stated (passed through, not read) bound to the elements that show them, replays on its sample and on others with no model', async ({ agent, browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
-  env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!, { statedPinned: people.ada!.pinned }));
+  env.server.setScript('people_profile', 'ada', peopleProfileScript('ada', { statedPinned: people.ada!.pinned }));
   const result = await agent.run(task, personSample('ada'));
   expect(result.status).toBe('done');
   expect(result.extracted.pinned!.provenance.source).toBe('model');
@@ -50,7 +50,7 @@ test('compiled from a scripted model run: no refs, row values as {{username}}, p
 
 test('pruning: a pause, a failed click and a detour are left out; a goto and a click on the sample\'s own item become templates', async ({ agent, browser }) => {
   const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
-  env.server.setScript('people_search', 'ada', searchScript(people.ada!, 'ada'));
+  env.server.setScript('people_search', 'ada', searchScript('ada'));
   const result = await agent.run(task, personSample('ada'));
   expect(env.server.errors).toEqual([]);
   expect(result.status).toBe('done');
@@ -77,8 +77,8 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
   const task = bundledTask('people_profile', { recipe: undefined });
   process.env.AGENT_RECORD = '1';
   try {
-    env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
-    env.server.setScript('people_profile', 'grace', peopleProfileScript(people.grace!));
+    env.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
+    env.server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
     const first = await runOne(browser, task, 'ada', 'auto');
     expect(first.decider).toBe('model');
     expect(first.notes).toContain('recipe not recorded yet: 1 of 2 model-decided samples done (AGENT_RECORD_SAMPLES)');
@@ -108,10 +108,10 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
   // Run memory as bwa runs by default (the scripted-model helper turns it off).
   process.env.AGENT_MEMORY_DISTILL = 'on';
   try {
-    env.server.setScript('people_profile', 'ada', peopleProfileScript(people.ada!));
+    env.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
     // The fast model takes 3 s to write grace's navigation tips (run memory, on by default).
     const slowTips = { contains: 'navigation tips', answer: '- Open the profile page and read the header card', fault: { kind: 'slow' as const, delay_ms: 3_000 } };
-    env.server.setScript('people_profile', 'grace', { ...(peopleProfileScript(people.grace!) as object), text: [slowTips] } as Parameters<typeof env.server.setScript>[2]);
+    env.server.setScript('people_profile', 'grace', { ...(peopleProfileScript('grace') as object), text: [slowTips] } as Parameters<typeof env.server.setScript>[2]);
     // As the fixture runs a sample: it adds what it taught to the run memory (runOne leaves that out).
     const run = async (username: string) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -135,12 +135,7 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
 
 test('a value no page shows, stated the same on both recorded samples, is written into done; a judgment task keeps it for the judge', async ({ agent, browser }) => {
   const task = bundledTask('people_profile', { task_id: 'people_checked', recipe: undefined, output_schema: { ...bundledTask('people_profile').spec.output_schema, profile_checked: 'boolean' } });
-  const withCheck = (username: string) => {
-    const script = peopleProfileScript(people[username]!, { statedPinned: people[username]!.pinned }) as { steps: Array<{ tool: string; args?: { extracted?: Record<string, unknown> } }> };
-    const done = script.steps.at(-1)!;
-    done.args = { extracted: { ...done.args?.extracted, profile_checked: true } };
-    return script as unknown as Parameters<typeof env.server.setScript>[2];
-  };
+  const withCheck = (username: string) => peopleProfileScript(username, { statedPinned: people[username]!.pinned, stated: { profile_checked: true } });
   env.server.setScript('people_checked', 'ada', withCheck('ada'));
   env.server.setScript('people_checked', 'grace', withCheck('grace'));
   const [ada, grace] = [await agent.run(task, personSample('ada')), await agent.run(task, personSample('grace'))];

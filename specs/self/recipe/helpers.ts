@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ScriptInput } from '../../../fixtures/model-server';
+import type { PromptView } from '../../../fixtures/model-server/script-schema';
 import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { linksTo } from '../../../fixtures/model-scripts/prompt-reading';
 import { sourceFromResult } from '../../../agent/recipe/compile';
 import type { SourceRun } from '../../../agent/recipe/draft';
 import { RecipeEntry } from '../../../agent/recipe/entry';
@@ -31,15 +33,22 @@ export function sourceOf(result: Result): SourceRun {
 }
 
 /** A model run that reaches the profile the long way: a pause, a failed click, a search, a detour. */
-export function searchScript(person: PersonTruth, username: string): ScriptInput {
-  const profile = peopleProfileScript(person) as { steps: unknown[] };
+export function searchScript(username: string): ScriptInput {
+  const profile = peopleProfileScript(username) as { steps: unknown[] };
   return {
     ...profile,
     steps: [
       { tool: 'wait', args: { seconds: 0.2 } },
       { tool: 'click', target: { raw: 'e999' } },
       { tool: 'goto', args: { url: `http://127.0.0.1:4101/search?q=${username}` } },
-      { tool: 'click', target: { role: 'link', name: person.display_name } },
+      {
+        what: 'open the result that links to the profile',
+        decide: (view: PromptView) => {
+          const [result] = linksTo(view, new RegExp(`^/people/${username}$`));
+          if (!result?.ref) throw new Error(`the page state shows no result linking to /people/${username}`);
+          return { tool: 'click', target: { ref: result.ref } };
+        },
+      },
       { tool: 'click', target: { role: 'link', name: 'Repositories' } },
       { tool: 'go_back' },
       ...profile.steps,

@@ -112,7 +112,7 @@ test('model mode never replays a stored recipe', async ({ browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   brokenRecipe(task);
   // Pinned stated, not read: eight decisions stay under the step-10 summary, so every model call is a decision.
-  env.server.setScript('people_profile', 'grace', peopleProfileScript(people.grace!, { statedPinned: people.grace!.pinned }));
+  env.server.setScript('people_profile', 'grace', peopleProfileScript('grace', { statedPinned: people.grace!.pinned }));
   const result = await runOne(browser, task, 'grace', 'model');
   expect(result.status).toBe('done');
   expect(result.decider).toBe('model');

@@ -49,7 +49,7 @@ async function runModelSample(browser: Browser, server: ModelServer, t: CommitTr
   }
 }
 
-test('scripted model: the whole chain across three hosts, every fact read from the DOM, the vision question on the checks page, merged_with_failures and the judgment derived from what was read', async ({ browser }) => {
+test('scripted model: the whole chain across three hosts, every fact read from the DOM; on the checks page the vision answer (what the icons show — pixels a scripted eye cannot see, so it is stated from the site\'s check list and checked only as passed through into the prompt) picks the log to open; merged_with_failures and the judgment derived from what was read', async ({ browser }) => {
   const env = await useScriptedModel();
   const { server } = env;
   try {
