@@ -4,6 +4,8 @@ import type { ModelServer } from '../../../fixtures/model-server';
 import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
 import { combinedCsv } from '../../../agent/report/csv';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
+import { COMPANY_HIDDEN_BREAK } from '../../../fixtures/sites/people/site';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let truth: Record<string, PersonTruth>;
@@ -100,4 +102,20 @@ test('judgment mode: an invalid judgment is bounced; a valid one lands in result
   expect(result.judgment).toEqual({ answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] });
   const bounce = server.requests.find(r => r.lastUserText.includes('You called done but'));
   expect(bounce?.lastUserText).toMatch(/judgment\.answer must be one of yes \/ no \/ inconclusive; judgment\.confidence must be a number in 0\.0-1\.0/);
+});
+
+test.describe('break one thing', () => {
+  test.use({ extraHTTPHeaders: { [BREAK_HEADER]: COMPANY_HIDDEN_BREAK } });
+
+  test('profiles show no company — the model reads the one detail as the location and reports the company null, where the truth has one', async ({ agent }) => {
+    // A sample id of its own: the run skips a sample it has already seen done.
+    const [id, login] = ['ada-company-hidden', 'ada'];
+    expect(truth[login]!.company).not.toBeNull();
+    server.setScript('people_profile', id, peopleProfileScript(login));
+    const result = await agent.run(task(), sampleOf({ sample_id: id, username: login }));
+    expect(server.errors).toEqual([]);
+    expect(result.status).toBe('done');
+    expect(result.extracted.company!.value).toBeNull();
+    expect(result.extracted.location).toMatchObject({ value: truth[login]!.location, provenance: { source: 'dom' } });
+  });
 });
