@@ -13,7 +13,7 @@ import { findRepo } from '../../../fixtures/sites/audit/data';
 import { APPROVALS_BY_AUTHOR_BREAK, CONTRIBUTORS_REVERSED_BREAK } from '../../../fixtures/sites/audit/site';
 import type { AuditTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { auditTruth, deciderTurns, ensureAuditSite, readSampleJson, repoTruth, section, stepOf, trueContributor, truePr } from './audit-env';
+import { auditTruth, deciderTurns, readSampleJson, repoTruth, section, stepOf, trueContributor, truePr } from './audit-env';
 
 const FAST_MODEL = 'claude-fast-test';
 
@@ -22,12 +22,10 @@ let server: ModelServer;
 let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
-  await ensureAuditSite();
   env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
   server = env.server;
   truth = await auditTruth(request);
 });
-test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
 interface Seen {

@@ -1,5 +1,4 @@
 import type { APIRequestContext } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditSite } from '../../../fixtures/sites/audit/site';
@@ -8,35 +7,8 @@ import { CONTRIBUTOR_FIELDS } from '../../../fixtures/model-scripts/contributor-
 import { PR_FIELDS, prHeading, prLinks } from '../../../fixtures/model-scripts/pr-audit-chain';
 import type { RecordedRequest } from '../../../fixtures/model-server';
 import type { PromptView, ScriptStepInput } from '../../../fixtures/model-server/script-schema';
-import { PROJECT_ROOT } from '../helpers/nested-run';
 
 export const AUDIT_URL = `http://127.0.0.1:${auditSite.port}`;
-
-/**
- * playwright.config.ts only waits for the first two fixture sites; serve.ts starts this one with them, but when
- * those were already running nobody started it. Then start it in a process of its own that lives as long as the
- * test runner (a worker's own server would go away with that worker while another one still uses it).
- * Checked before each test: a fixture server started by some other command may have stopped meanwhile.
- */
-export async function ensureAuditSite(): Promise<void> {
-  await startUnlessHealthy();
-}
-
-const healthy = () => fetch(`${AUDIT_URL}/health`, { signal: AbortSignal.timeout(2000) }).then(r => r.ok, () => false);
-
-async function startUnlessHealthy(): Promise<void> {
-  if (await healthy()) return;
-  spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'audit-site-process.ts'), String(process.ppid)], {
-    cwd: PROJECT_ROOT,
-    detached: true,
-    stdio: 'ignore',
-  }).unref();
-  const deadline = Date.now() + 30_000;
-  while (!(await healthy())) {
-    if (Date.now() > deadline) throw new Error(`the audit site did not come up on ${AUDIT_URL}`);
-    await new Promise(resolve => setTimeout(resolve, 200));
-  }
-}
 
 export async function auditTruth(request: APIRequestContext): Promise<AuditTruth> {
   return (await request.get(`${AUDIT_URL}/__truth.json`)).json();

@@ -9,7 +9,7 @@ import { CONTRIBUTOR_TIPS, contributorAuditScript } from '../../../fixtures/mode
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
-import { deciderTurns, ensureAuditSite, stepOf } from './audit-env';
+import { deciderTurns, stepOf } from './audit-env';
 
 const FAST_MODEL = 'claude-fast-test';
 const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
@@ -18,11 +18,9 @@ let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;
 
 test.beforeAll(async () => {
-  await ensureAuditSite();
   env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
   server = env.server;
 });
-test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
 test('run memory: a done sample teaches the next samples of its task (every step, chosen at the start), a failed one warns them; other tasks see nothing', async ({ agent }) => {

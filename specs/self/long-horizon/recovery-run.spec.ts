@@ -3,7 +3,7 @@ import { EvidenceStore } from '../../../agent/evidence/store';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, openNthPr, readSampleJson, repoTruth, section, stateShownPr, stepOf } from './audit-env';
+import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, section, stateShownPr, stepOf } from './audit-env';
 
 /** Recovery and run state in real scripted runs: what the monitor notices shows up in the next request. */
 
@@ -12,12 +12,10 @@ let server: ModelServer;
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  await ensureAuditSite();
   env = await useScriptedModel();
   server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 
 /** The chain task with the judgment and item requirements off: these runs are about the loop, not the audit. */

@@ -7,7 +7,7 @@ import { prAuditChainScript } from '../../../fixtures/model-scripts/pr-audit-cha
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { PROJECT_ROOT, startNested } from '../helpers/nested-run';
 import { tempDir, writeFiles } from '../helpers/temp';
-import { auditTruth, ensureAuditSite, repoTruth, truePr } from './audit-env';
+import { auditTruth, repoTruth, truePr } from './audit-env';
 
 test.setTimeout(240_000);
 
@@ -15,11 +15,9 @@ let server: ModelServer;
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  await ensureAuditSite();
   server = await startModelServer({ port: 0 });
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.beforeEach(ensureAuditSite);
 test.afterAll(async () => server.close());
 
 /** The Playwright worker processes a runner started (its other children would be web servers). */

@@ -3,7 +3,7 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, ensureAuditSite, openNthPr, readSampleJson, repoTruth, savedByModel, stateShownPr, stepOf } from './audit-env';
+import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, savedByModel, stateShownPr, stepOf } from './audit-env';
 
 /** Every way a long run ends without its own done: the right status, and result, checkpoint and log on disk. */
 
@@ -15,12 +15,10 @@ let server: ModelServer;
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  await ensureAuditSite();
   env = await useScriptedModel({ AGENT_MODEL: PRIMARY });
   server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.beforeEach(ensureAuditSite);
 test.afterAll(async () => env.restore());
 test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;

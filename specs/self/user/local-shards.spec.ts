@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Manifest } from '../../../agent/report/write-run';
@@ -9,12 +10,22 @@ import { bookTask, freePort, writeSiteScript, writeTask } from './own-site';
 
 test.setTimeout(300_000);
 
-test('sharding on one machine as the README shows it: both shards land, merge-reports finds the run id, verify guards combined.csv', async () => {
+/**
+ * Everything but run-time fields: who ran it and when, and the screenshots' bytes (two runs render a page a few
+ * bytes apart — antialiasing, load timing — so each run's hashes are checked against its own files instead).
+ */
+function comparable(manifest: Manifest) {
+  return { counts: manifest.counts, artifacts: manifest.artifacts.map(({ bytes: _bytes, sha256: _sha, ...rest }) => rest), samples: manifest.samples.map(({ result_sha256: _hash, ...rest }) => rest), problems: manifest.problems };
+}
+
+test('sharding on one machine as the README shows it: both shards land, merge-reports finds the run id and lays the run out as one run would, verify guards combined.csv', async () => {
   const root = tempDir('bwa-local-shards-');
   const tasks = path.join(root, 'tasks');
   const reports = path.join(root, 'reports');
   writeTask(tasks, bookTask('books', await freePort(), writeSiteScript(root)), ['b1,b1', 'b2,b2', 'b3,b3']);
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports };
+  const single = await runNested({ args: ['--grep', '@books', '--trace=off', '--reporter=dot,./agent/report/reporter.ts'], env: { ...env, AGENT_RUN_ID: 'single' } });
+  expect(single.code, single.output).toBe(0);
   for (const shard of ['1/2', '2/2']) {
     const run = await runNested({ args: ['--grep', '@books', `--shard=${shard}`, '--reporter=blob', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'audit-42' } });
     expect(run.code, run.output).toBe(0);
@@ -31,6 +42,17 @@ test('sharding on one machine as the README shows it: both shards land, merge-re
   expect(csv.trim().split('\n').slice(1).map(line => line.split(',')[0])).toEqual(['b1', 'b2', 'b3']);
   const manifest = JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8')) as Manifest;
   expect(manifest.reports.map(r => r.path).sort()).toEqual(['books/combined.csv', 'index.html']);
+  // The same combined.csv and manifest as the run on one machine; every screenshot copied out of the blob
+  // reports with the bytes that were hashed.
+  const singleRun = path.join(reports, 'runs', 'single');
+  expect(csv).toBe(fs.readFileSync(path.join(singleRun, 'books', 'combined.csv'), 'utf8'));
+  expect(comparable(manifest)).toEqual(comparable(JSON.parse(fs.readFileSync(path.join(singleRun, 'manifest.json'), 'utf8')) as Manifest));
+  expect(manifest.artifacts).toHaveLength(3);
+  for (const artifact of manifest.artifacts) {
+    const bytes = fs.readFileSync(path.join(run, artifact.path));
+    expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, artifact.path).toEqual({ bytes: artifact.bytes, sha256: artifact.sha256 });
+  }
+  expect(manifest.problems).toEqual([]);
 
   expect((await runBwa(['verify', 'audit-42'], env)).code).toBe(0);
   fs.writeFileSync(path.join(run, 'books', 'combined.csv'), csv.replace('9.99', '19.99'));

@@ -15,11 +15,11 @@ const TASK = 'blame_materiality';
 const FACT_FIELDS = ['file_path', 'last_modified_date', 'author', 'commit_sha'] as const;
 
 /**
- * One function per kind of change (rename, return type, readonly: not material; default, currency, boundary,
- * removed authorization check: material; a diff too large to display: inconclusive). calculateRefundTotal is
- * also quoted in docs/api.md, so its search has a decoy result.
+ * Each verdict the judgment can reach, from the diff the model was shown: two changes that are not material, one
+ * that is, one whose diff is too large to display. calculateRefundTotal is also quoted in docs/api.md, so its
+ * search has a decoy result. BWA_FULL=1 runs every kind of change (all 60 code strings).
  */
-const MODEL_SUBSET = ['calculateRefundTotal', 'schedulePenaltyInterest', 'settleRefundBalance', 'roundRefundCredit', 'holdBulkRefund', 'capPartialRefund', 'splitRefundFee', 'approveRefundRequest'];
+const MODEL_SUBSET = ['calculateRefundTotal', 'settleRefundBalance', 'capPartialRefund', 'approveRefundRequest'];
 
 let truth: Record<string, BlameTruth & { change?: string }>;
 const recipe = recipeRunInBackground(async () => {
@@ -96,7 +96,7 @@ test('break one thing: the commit page hides its diff ("too large to display") â
 
 test('recipe: every code string of the acceptance set (all 60 with BWA_FULL=1), two workers â€” file, author, date and commit match the site truth', async () => {
   const { rows } = await recipeRows(recipe());
-  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 20);
+  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 10);
   for (const row of rows) {
     const t = truth[row.sample_id!]!;
     for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(t[field]);

@@ -17,7 +17,7 @@ import { bundledTask, sampleOf, signInBundled, useScriptedModel } from '../helpe
 import { missingSecrets } from '../../../agent/setup/sign-in';
 import { loadAuthProfile } from '../../../agent/task/auth-profile';
 import { PROJECT_ROOT } from '../helpers/nested-run';
-import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
+import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 
 const TASK = 'people_enrichment';
@@ -50,14 +50,14 @@ test.beforeAll(async () => {
 });
 
 /**
- * The full recipe run, in the background from the model test on (the burst test runs first, alone: it is
+ * The recipe run over the acceptance set, in the background from the model test on (the burst test runs first, alone: it is
  * about timing). Signed in once, before the run, the way globalSetup does it.
  */
 async function startEnrichmentRun(browser: Browser): Promise<RecipeRun & { authDir: string }> {
   if (recipe) return recipe;
   const authDir = tempDir('bwa-auth-');
   await signIn(browser, authDir);
-  recipe = { ...startRecipeRun(TASK, Object.keys(truth), { AGENT_AUTH_DIR: authDir, ...PEOPLESEARCH_ENV }), authDir };
+  recipe = { ...startRecipeRun(TASK, acceptanceSamples(TASK, MODEL_SUBSET, 3), { AGENT_AUTH_DIR: authDir, ...PEOPLESEARCH_ENV }), authDir };
   return recipe;
 }
 
@@ -216,7 +216,7 @@ test('break one thing: results in reverse order still open the same person (chos
   }
 });
 
-test('recipe: every lookup, two workers sharing one session — fields match the truth and the site never answered 429', async ({ browser }) => {
+test('recipe: every lookup of the acceptance set (all 30 with BWA_FULL=1), two workers sharing one session — fields match the truth and the site never answered 429', async ({ browser }) => {
   const started = await startEnrichmentRun(browser);
   const { rows } = await recipeRows(started);
   for (const row of rows) expectMatchesTruth(row);
