@@ -8,10 +8,10 @@ import { exportRecipe } from '../recipe/export';
 import { saveCompiled } from '../recipe/record';
 import { chooseSources, readRunSamples } from '../recipe/run-sources';
 import { stepsOf } from '../recipe/entry';
-import { recipeStore } from '../recipe/store';
+import { recipeStore } from '../recipe/recipe-store';
 import { SampleSession } from '../session';
 import { RUN_ID_PATTERN, runDir, settings } from '../settings';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
 
 const USAGE = [

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../evidence/atomic';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import { stepsOf } from './entry';
 import { specCode } from './spec-code';
-import { recipeStore } from './store';
+import { recipeStore } from './recipe-store';
 
 export interface ExportOptions {
   /** Default: specs/generated/<task_id>.spec.ts under the current directory. */

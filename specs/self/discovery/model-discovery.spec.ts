@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as path from 'node:path';
-import { discoverTask } from '../../../agent/plan/discover';
+import { discoverTask } from '../../../agent/plan/discover-samples';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { discoveryScript, pagesOf } from '../../../fixtures/model-scripts/discovery';

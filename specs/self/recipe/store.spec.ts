@@ -4,7 +4,7 @@ import { selectDecider } from '../../../agent/decide/select-decider';
 import { RecipeDecider } from '../../../agent/decide/recipe-decider';
 import { SelfHealingDecider } from '../../../agent/decide/self-heal';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
-import { compiledRecipe, fileRecipeStore, memoryRecipeStore, recipeFileFor, useRecipeStore } from '../../../agent/recipe/store';
+import { compiledRecipe, fileRecipeStore, memoryRecipeStore, recipeFileFor, useRecipeStore } from '../../../agent/recipe/recipe-store';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { bundledTask } from '../helpers/agent-env';
 import { writeEntry } from './helpers';
