@@ -13,10 +13,10 @@ import { PROJECT_ROOT } from '../helpers/nested-run';
 export const AUDIT_URL = `http://127.0.0.1:${auditSite.port}`;
 
 /**
- * playwright.config.ts only waits for the first two fixture sites; serve.ts starts this one with them, but when
- * those were already running nobody started it. Then start it in a process of its own that lives as long as the
- * test runner (a worker's own server would go away with that worker while another one still uses it).
- * Checked before each test: a fixture server started by some other command may have stopped meanwhile.
+ * playwright.self.config.ts serves every fixture site through webServer, but reuses a site some other command
+ * already serves, and that server may stop while the tests run. So it is checked before each test; when it does
+ * not answer it is started in a process of its own that lives as long as the test runner (a worker's own server
+ * would go away with that worker while another one still uses it).
  */
 export async function ensureAuditSite(): Promise<void> {
   await startUnlessHealthy();
