@@ -184,7 +184,7 @@ const byStep = (a: string, b: string) => stepNumber(a) - stepNumber(b);
 
 /** The step left its page: an action that always does, or one the source run saw navigate (a click on a link). */
 const leavesPage = (step: DraftStep) => step.navigates || actionHas(step.action, 'leavesPage');
-const isPause = (step: DraftStep) => step.action === 'wait' && step.target === undefined && step.args.text === undefined;
+const isPause = (step: DraftStep) => actionHas(step.action, 'onlyWaits') && step.target === undefined && step.args.text === undefined;
 
 /**
  * A pause the model took while a page was still loading is kept as a wait for the element the next step uses
