@@ -7,7 +7,7 @@ import { planCommand } from './cli/plan';
 import { validateCommand } from './cli/validate';
 import { verifyCommand } from './cli/verify';
 import { recipeCommand } from './cli/recipe';
-import { BwaInputError } from './task/errors';
+import { BwaInputError } from './task/input-errors';
 
 export interface Command {
   name: string;

@@ -10,7 +10,7 @@ import { modelSettings } from './decide/model-settings';
 import { selectDecider, type DeciderFactories, type DeciderMode } from './decide/select-decider';
 import { SelfHealingDecider } from './decide/self-heal';
 import type { FinishedSample } from './recipe/record';
-import { compiledRecipe } from './recipe/store';
+import { compiledRecipe } from './recipe/recipe-store';
 import type { Decider } from './decide/types';
 import { visionAsker } from './decide/vision';
 import { VisionGate } from './loop/vision-gate';

@@ -1,8 +1,9 @@
+import type { Locator } from '@playwright/test';
 import { z } from 'zod';
-import { describeLocator } from '../task/locator-schema';
+import { describeLocator, type SemanticLocator } from '../task/locator-schema';
 import { applyPattern, coerceValue, VALUE_TYPES, type ValueType } from './coerce';
 import { emptyReadMessage, readRaw } from './read-element';
-import { REF_PATTERN, resolveTarget, TargetArg } from './target';
+import { REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './target';
 import { ActionError, defineAction, type ActionEnv } from './types';
 
 export const extract = defineAction({
@@ -20,37 +21,61 @@ export const extract = defineAction({
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
     exact: z.boolean().optional().describe('Keep the spacing exactly (default: collapsed and trimmed)'),
     missing: z.enum(['error', 'null']).optional().describe('"null": an absent element or empty value gives null'),
-    all: z.boolean().optional().describe('Every match, as a list'),
+    all: z.boolean().optional().describe('Every match, as a list; for several elements give all their refs as the target ("e12 e15 e18")'),
   }),
   async handle({ field, target, pattern, type, attribute, exact, missing, all }, env) {
     const where = (locator: string, ref?: string) => ({ source: 'dom' as const, url: env.page.url(), locator, ref, step: env.step, at: new Date().toISOString() });
-    let resolved;
+    let read: ReadTarget;
     try {
-      resolved = await resolveTarget(target, env, { allowMany: all });
+      read = await resolveRead(target, Boolean(all), env);
     } catch (error) {
       // Only an element that is not there is a null field; a tab that is gone is a failure.
       if (missing !== 'null' || (error instanceof ActionError && error.infra)) throw error;
       const provenance = where(typeof target === 'string' ? target : describeLocator(target));
       return { description: `${field} = null (element not on the page)`, effects: { extracted: { field, value: null, provenance } } };
     }
-    const elements = all ? await resolved.locator.all() : [resolved.locator.first()];
     const values: unknown[] = [];
     let empty: string | undefined;
-    for (const element of elements) {
-      const raw = await readRaw(element, attribute, Boolean(exact));
+    for (const { locator, label } of read.elements) {
+      const raw = await readRaw(locator, attribute, Boolean(exact));
       const value = raw === null ? null : readValue(field, raw, pattern, type, Boolean(exact));
-      if (value === null) empty ??= await emptyReadMessage(element, field, resolved.label, attribute, raw === null);
+      if (value === null) empty ??= await emptyReadMessage(locator, field, label, attribute, raw === null);
       values.push(value);
     }
     const nothing = values.every(v => v === null);
     if (empty && nothing && missing !== 'null') throw new ActionError(empty);
     const value = all ? values : values[0];
-    const provenance = where(describeLocator(resolved.element), typeof target === 'string' && REF_PATTERN.test(target) ? target : undefined);
+    const provenance = where(read.locator, typeof target === 'string' && REF_PATTERN.test(target) ? target : undefined);
     const emptyNote = empty ? ` (${all && !nothing ? `${values.filter(v => v === null).length} of ${values.length} empty → null` : 'empty → null'})` : '';
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value);
-    return { description: `${field} = ${shown}${emptyNote} (from ${resolved.label})`, element: resolved.element, effects: { extracted: { field, value, provenance } } };
+    return { description: `${field} = ${shown}${emptyNote} (from ${read.label})`, element: read.element, effects: { extracted: { field, value, provenance } } };
   },
 });
+
+interface ReadTarget {
+  elements: Array<{ locator: Locator; label: string }>;
+  label: string;
+  /** How the provenance names where the value was read. */
+  locator: string;
+  /** One locator for every element read, recorded for recipes; none when the model named the elements one by one. */
+  element?: SemanticLocator;
+}
+
+/**
+ * The element(s) to read: one target (every match of it with `all`), or several refs the model listed; those are
+ * read in the order given and leave no locator to record (a recipe finds them by the values they showed).
+ */
+async function resolveRead(target: TargetArg, all: boolean, env: ActionEnv): Promise<ReadTarget> {
+  const refs = all ? refList(target) : undefined;
+  if (refs) {
+    const each: ResolvedTarget[] = [];
+    for (const ref of refs) each.push(await resolveTarget(ref, env));
+    return { elements: each.map(r => ({ locator: r.locator, label: r.label })), label: each.map(r => r.label).join(', '), locator: each.map(r => describeLocator(r.element)).join(' + ') };
+  }
+  const resolved = await resolveTarget(target, env, { allowMany: all });
+  const locators = all ? await resolved.locator.all() : [resolved.locator.first()];
+  return { elements: locators.map(locator => ({ locator, label: resolved.label })), label: resolved.label, locator: describeLocator(resolved.element), element: resolved.element };
+}
 
 /** The value read, or null when there is nothing (an empty text or attribute is not a value). */
 function readValue(field: string, raw: string, pattern: string | undefined, type: ValueType | undefined, exact: boolean): unknown {

@@ -10,6 +10,7 @@ export const click = defineAction({
   name: 'click',
   chooses: true,
   mayTurnPage: true,
+  maySubmit: true,
   description: 'Click an element (link, button, tab…).',
   verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
@@ -47,6 +48,7 @@ export const hover = defineAction({
   name: 'hover',
   historyWeight: 0.5,
   replay: 'optional',
+  onlyReveals: true,
   description: 'Hover over an element (hover menus, tooltips).',
   verifies: 'Within about a second: the element is visible and not covered.',
   schema: z.object({ target: TargetArg }),

@@ -27,6 +27,7 @@ export const press = defineAction({
   name: 'press',
   historyWeight: 0.5,
   mayTurnPage: true,
+  maySubmit: true,
   productive: true,
   description: 'Press a key or chord on an element or the page.',
   verifies: 'The key name is one Playwright knows.',

@@ -10,6 +10,13 @@ export { describeKnown, semanticOf } from './known-elements';
 
 /** `e12` and `f1e3` come from Playwright's AI snapshot; `c4` names a clickable it leaves out, found by observe(). */
 export const REF_PATTERN = /^(?:(?:f\d+)?e\d+|c\d+)$/;
+/** Several refs in one target ("e12 e15 e18", or comma-separated): how the model names the elements of a list to read at once. */
+export function refList(target: TargetArg): string[] | undefined {
+  if (typeof target !== 'string') return undefined;
+  const parts = target.trim().split(/[\s,]+/);
+  return parts.length > 1 && parts.every(part => REF_PATTERN.test(part)) ? parts : undefined;
+}
+
 /** The model sometimes copies a whole line of the page state: `[e12] link "linux" → /torvalds/linux`. */
 const LINE_REF = /^\[((?:f\d+)?e\d+|c\d+)\]/;
 /** `button "Follow"`: a role and an accessible name, the way the page state prints them. */

@@ -110,6 +110,12 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   chooses?: boolean;
   /** It may bring other content into view (a next-page click, a scroll, a key, an address): discovery counts the next save as a new page. */
   mayTurnPage?: boolean;
+  /** It may send a form (a submit button, Enter): a value typed before it was used, even if the field is typed into again later. */
+  maySubmit?: boolean;
+  /** It only shows what the pointer is over (a hover menu): it mattered only if the next action chose from what it opened. */
+  onlyReveals?: boolean;
+  /** It only waits for the page: without an element or a text to wait for it is a bare pause, which a short route leaves out. */
+  onlyWaits?: boolean;
   /** How a recipe replays it: 'optional' — a failing step does not fail the sample (it only helped the page along); 'never' — left out when a recipe is compiled. */
   replay?: 'optional' | 'never';
   /** How much it tends to matter for later decisions when old history is compacted (default 1; save/done 3, scroll 0). */

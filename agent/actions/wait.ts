@@ -9,6 +9,7 @@ export const wait = defineAction({
   name: 'wait',
   historyWeight: 0.5,
   replay: 'optional',
+  onlyWaits: true,
   description: 'Wait for an element, a text, network idle, or some seconds.',
   verifies: 'The element or text became visible in time (a busy network is reported, not a failure).',
   schema: z.object({

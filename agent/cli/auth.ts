@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { authStatePath, checkProfileName } from '../task/auth-profile';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { parseJsonFile } from '../task/load-task';
 
 const USAGE = `bwa auth import <profile> <storage-state.json>

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverTask } from '../plan/discover';
+import { discoverTask } from '../plan/discover-samples';
 import { newRunId, settings } from '../settings';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles } from '../task/load-task';
 
 const USAGE = `bwa discover <task_id> [--force] [--max-items N]

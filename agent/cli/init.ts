@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { settings } from '../settings';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import { TaskSpecSchema, type TaskSpecInput } from '../task/schema';

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { ModelCallError, ModelClient } from '../decide/model-client';
 import { modelSettings } from '../decide/model-settings';
-import { discoverTask } from '../plan/discover';
+import { discoverTask } from '../plan/discover-samples';
 import { planTask } from '../plan/planner';
 import { describePlan, writePlan } from '../plan/write-plan';
 import { newRunId, settings } from '../settings';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 
 const USAGE = `bwa plan "<what to do, in plain English>" [--force] [--run]

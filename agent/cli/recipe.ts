@@ -7,11 +7,10 @@ import { compileFromSamples } from '../recipe/compile-samples';
 import { exportRecipe } from '../recipe/export';
 import { saveCompiled } from '../recipe/record';
 import { chooseSources, readRunSamples } from '../recipe/run-sources';
-import { stepsOf } from '../recipe/entry';
-import { recipeStore } from '../recipe/store';
+import { recipeStore } from '../recipe/recipe-store';
 import { SampleSession } from '../session';
 import { RUN_ID_PATTERN, runDir, settings } from '../settings';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
 
 const USAGE = [
@@ -83,7 +82,7 @@ function show(taskId: string): number {
   }
   const { entry } = found;
   console.log(`${taskId}: revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec)`);
-  stepsOf(entry).forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
+  entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
   for (const [field, binding] of Object.entries(entry.fields)) console.log(`  ${field}: ${binding.how}${binding.locator ? ` ← ${binding.locator}` : ''}${binding.pattern ? ` /${binding.pattern}/` : ''}`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { FILL_IN } from './init';
-import { compiledRecipe } from '../recipe/store';
+import { compiledRecipe } from '../recipe/recipe-store';
 import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';

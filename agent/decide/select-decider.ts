@@ -1,4 +1,4 @@
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { TaskSpec } from '../task/schema';
 import type { RecipeStep } from '../task/schema';
 import { RecipeDecider } from './recipe-decider';

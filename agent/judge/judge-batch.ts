@@ -4,7 +4,7 @@ import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/resul
 import { judgmentProblems, valueProblems } from '../loop/judgment';
 import type { TaskSpec } from '../task/schema';
 import { isPlainObject } from '../loop/merge';
-import { fieldsToDecide, JUDGE_SAMPLE_ID, judgeRequest, parseJudgments } from './prompt';
+import { fieldsToDecide, JUDGE_SAMPLE_ID, judgeRequest, parseJudgments } from './judge-prompt';
 
 export interface Verdict {
   judgment: Record<string, unknown>;

@@ -40,12 +40,12 @@ export function holdsValue(text: string, values: SampleValues): boolean {
 export function efficientRoute(result: Pick<Result, 'extracted'>, log: readonly ActionLogEntry[]): ActionLogEntry[] {
   const { kept } = pruneLog(log, result.extracted, 'aggressive');
   return kept.filter(entry => {
-    if (entry.action.name === 'hover') {
+    if (actionHas(entry.action.name, 'onlyReveals')) {
       // A hover that opened something is followed at once by a click on what it opened.
       const next = log[log.indexOf(entry) + 1];
       return next !== undefined && next.outcome.success && actionHas(next.action.name, 'chooses') && next.url_before === entry.url_after;
     }
-    if (entry.action.name === 'wait') return entry.action.args.target !== undefined || entry.action.args.text !== undefined;
+    if (actionHas(entry.action.name, 'onlyWaits')) return entry.action.args.target !== undefined || entry.action.args.text !== undefined;
     return true;
   });
 }

@@ -1,6 +1,6 @@
 import type { DiscoverBlock, TaskSpec } from '../task/schema';
 
-/** The pseudo-sample a model-driven discovery runs as: its evidence folder and the model's `sample_id:` line. */
+/** The pseudo-sample a model-driven discovery runs as: its evidence folder, and the sample its model requests are routed by. */
 export const DISCOVERY_SAMPLE_ID = '_discovery';
 /** The save_progress key the model lists items under. */
 export const ITEMS_KEY = 'items';

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
 import { addUsage, emptyUsage, type Usage } from '../evidence/result-schema';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { invalidPlanMessage, plannerRoute, plannerSystem, plannerUserMessage } from './plan-prompt';
 import { PLAN_TOOL, planToolDefinition } from './plan-tool';
 import { validatePlan, type ValidPlan } from './validate-plan';

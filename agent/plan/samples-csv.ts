@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../evidence/atomic';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import type { TaskSpec } from '../task/schema';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { formatZodIssues } from '../task/errors';
+import { formatZodIssues } from '../task/input-errors';
 import { loadSamplesCsv } from '../task/samples';
 import { TaskSpecSchema, type TaskSpec } from '../task/schema';
 import { discoverBlockProblems, formatProblems } from './discover-columns';

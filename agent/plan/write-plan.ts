@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../evidence/atomic';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import { JSON_SCHEMA_FILE } from '../task/write-json-schema';

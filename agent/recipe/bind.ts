@@ -106,20 +106,21 @@ export class BindingDecider implements Decider {
     const base = { action: draft.action, ...draft.args } as RecipeStep;
     if (draft.expectUrl) base.expect_url = draft.expectUrl;
     if (draft.optional) base.optional = true;
-    if (!draft.target) return base;
+    // An extract of elements named one by one recorded no locator: they are found by the values they showed.
+    if (!draft.target && !draft.expect) return base;
     const page = this.activePage();
     const all = draft.args.all === true;
-    const recorded = fillTemplatesDeep(draft.target, this.row, draft.from);
-    const found = (await recordedElements(page, recorded, all, draft.urlAfter)) ?? (await this.elementsShowingValue(page, draft));
+    const recorded = draft.target && fillTemplatesDeep(draft.target, this.row, draft.from);
+    const found = (recorded && (await recordedElements(page, recorded, all, draft.urlAfter))) || (await this.elementsShowingValue(page, draft));
     if (!found) {
       if (draft.optional || (draft.expect && draft.expect.value === null)) return { ...base, target: draft.target };
-      throw new Error(`${describeLocator(recorded)} is not on the page any more`);
+      throw new Error(`${recorded ? describeLocator(recorded) : `what ${draft.from} read`} is not on the page any more`);
     }
     const { elements } = found;
     const forbidden = this.draft.sampleValues;
     const rowValues = this.draft.row.map(r => r.value);
     // Forms without a count in them first: "Checks" holds on every sample, "Checks 4" on some.
-    const recordedAsIs = recordedForms(draft.target)
+    const recordedAsIs = (draft.target ? recordedForms(draft.target) : [])
       .filter(form => !locatorMentions(form, this.draft.sampleValues))
       .sort((a, b) => literalWeight(a) - literalWeight(b));
     const keepRecorded = recordedAsIs.length > 0;
@@ -140,7 +141,7 @@ export class BindingDecider implements Decider {
       }
       if (wantTemplate) valid.sort((a, b) => Number(mentionsTemplate(b.target)) - Number(mentionsTemplate(a.target)));
       const chosen = valid[0];
-      if (!chosen) throw new Error(`no locator that holds for other samples points at ${describeLocator(recorded)}`);
+      if (!chosen) throw new Error(`no locator that holds for other samples points at ${recorded ? describeLocator(recorded) : draft.from}`);
       this.bound.alternatives.set(this.bound.steps.length, valid);
       return { ...base, target: chosen.target };
     }

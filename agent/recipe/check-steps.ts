@@ -1,7 +1,7 @@
 
 import { getAction } from '../actions/registry';
 import { STEP_KEYS } from '../decide/recipe-decider';
-import { BwaInputError, formatIssuePath } from '../task/errors';
+import { BwaInputError, formatIssuePath } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep } from '../task/schema';
 

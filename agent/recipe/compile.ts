@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import { RecipeDecider } from '../decide/recipe-decider';
 import type { Result } from '../evidence/result-schema';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 import { BindingDecider, withAlternative, type BoundRecipe } from './bind';

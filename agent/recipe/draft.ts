@@ -1,6 +1,6 @@
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
 import { actionHas, elementArguments, getAction } from '../actions/registry';
-import { REF_PATTERN } from '../actions/target';
+import { REF_PATTERN, refList } from '../actions/target';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 import { pruneLog, type PruneLevel } from './prune-log';
@@ -92,8 +92,10 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
     .find(([, value]) => typeof value === 'string' && REF_PATTERN.test(value.trim()));
   if (stale) throw new Error(`${step.from}: its ${stale[0]} was a ref (${JSON.stringify(stale[1])}) with no element recorded, so it cannot be replayed`);
   const recorded = recordedTarget(entry, rawTarget);
+  // Elements named one by one (refs of a list) are found again by the values they showed.
+  const readByValue = entry.action.name === 'extract' && refList(rawTarget as never) !== undefined;
   if (recorded) step.target = templateDeep(recorded, row);
-  else if (rawTarget !== undefined) throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
+  else if (rawTarget !== undefined && !readByValue) throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
   if (entry.action.name === 'extract') {
     const field = String(entry.action.args.field);
     step.expect = { field, value: extracted[field]?.value ?? null };
@@ -149,7 +151,7 @@ function recordedTarget(entry: ActionLogEntry, rawTarget: unknown): SemanticLoca
   if (logged.success) return logged.data;
   const given = SemanticLocator.safeParse(rawTarget);
   if (given.success) return given.data;
-  if (typeof rawTarget === 'string' && !REF_PATTERN.test(rawTarget.trim())) {
+  if (typeof rawTarget === 'string' && !REF_PATTERN.test(rawTarget.trim()) && !refList(rawTarget)) {
     const text = rawTarget.trim();
     return text.startsWith('css=') ? { css: text.slice(4) } : { text };
   }
@@ -184,7 +186,7 @@ const byStep = (a: string, b: string) => stepNumber(a) - stepNumber(b);
 
 /** The step left its page: an action that always does, or one the source run saw navigate (a click on a link). */
 const leavesPage = (step: DraftStep) => step.navigates || actionHas(step.action, 'leavesPage');
-const isPause = (step: DraftStep) => step.action === 'wait' && step.target === undefined && step.args.text === undefined;
+const isPause = (step: DraftStep) => actionHas(step.action, 'onlyWaits') && step.target === undefined && step.args.text === undefined;
 
 /**
  * A pause the model took while a page was still loading is kept as a wait for the element the next step uses

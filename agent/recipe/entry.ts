@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { RecipeStep } from '../task/schema';
+import { RecipeStep } from '../task/schema';
 
 /** Bumped when the stored shape or the meaning of a step changes: an entry of another format is a miss. */
 export const RECIPE_FORMAT = 1;
-
-const Step = z.object({ action: z.string().min(1) }).catchall(z.unknown());
 
 export const FieldBinding = z.object({
   /** Index in steps of the extract (or done) that produces the field; none when only the model knows it. */
@@ -38,7 +36,7 @@ export const RecipeEntry = z.object({
   source: z.object({ run_id: z.string(), sample_id: z.string() }),
   /** The first page as the source sample opened it, row values templated back ({{column}}). */
   start_url: z.string().optional(),
-  steps: z.array(Step).min(1),
+  steps: z.array(RecipeStep).min(1),
   fields: z.record(z.string(), FieldBinding),
   /** Samples the recipe was replayed on before it was saved, and what they reproduced. */
   verified_on: z.array(z.object({ sample_id: z.string(), fields: z.number().int().nonnegative() })),
@@ -46,5 +44,3 @@ export const RecipeEntry = z.object({
   history: z.array(Revision),
 });
 export type RecipeEntry = z.infer<typeof RecipeEntry>;
-
-export const stepsOf = (entry: RecipeEntry): RecipeStep[] => entry.steps as RecipeStep[];

@@ -1,11 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../evidence/atomic';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
-import { stepsOf } from './entry';
 import { specCode } from './spec-code';
-import { recipeStore } from './store';
+import { recipeStore } from './recipe-store';
 
 export interface ExportOptions {
   /** Default: specs/generated/<task_id>.spec.ts under the current directory. */
@@ -24,7 +23,7 @@ export interface Exported {
 export function exportRecipe(task: LoadedTask, options: ExportOptions = {}): Exported {
   const id = task.spec.task_id;
   const found = recipeStore().lookup(task);
-  const steps = found.hit ? stepsOf(found.entry) : (task.spec.recipe ?? []);
+  const steps = found.hit ? found.entry.steps : (task.spec.recipe ?? []);
   if (steps.length === 0) throw new BwaInputError('BWA_RECIPE_EXPORT', `task ${id} has no recipe to export (${found.hit ? '' : `compiled: ${found.reason}; `}the task spec has none): run npx bwa recipe compile <run> ${id} first`);
   // "tasks.spec.ts" anywhere under specs/ is the generator's name: the `tasks` project would pick it up.
   const file = path.resolve(options.out ?? path.join('specs', 'generated', `${id === 'tasks' ? 'tasks-recipe' : id}.spec.ts`));

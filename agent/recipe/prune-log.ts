@@ -58,7 +58,7 @@ function dropOverwrittenInput(entries: ActionLogEntry[], drop: (e: ActionLogEntr
     const next = later.find(e => e.action.name === entry.action.name && targetKey(e) === targetKey(entry));
     if (!next) return true;
     const between = later.slice(0, later.indexOf(next));
-    if (between.some(e => e.action.name === 'press' || e.action.name === 'click' || e.url_after !== entry.url_after)) return true;
+    if (between.some(e => actionHas(e.action.name, 'maySubmit') || e.url_after !== entry.url_after)) return true;
     drop(entry, 'overwritten by a later one');
     return false;
   });

@@ -11,7 +11,7 @@ import type { SourceRun } from './draft';
 import { RECIPE_FORMAT, type RecipeEntry } from './entry';
 import type { PrepareSession } from './replay';
 import { chooseSources, readRunSamples, type RunSample } from './run-sources';
-import { recipeStore } from './store';
+import { recipeStore } from './recipe-store';
 import { settings } from '../settings';
 
 export type SaveMode =

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { ActionLogEntry, Result } from '../evidence/result-schema';
 import { ACTION_LOG_FILE, RESULT_FILE } from '../loop/recorder';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { SourceRun } from './draft';
 
 export interface RunSample {

@@ -162,7 +162,7 @@ function readOptions(args: Record<string, unknown>): string {
 /** A start URL is filled like bwa fills it: a value inside a URL is percent-encoded, a whole-URL template is not. */
 function startUrl(url: string): string {
   const whole = /^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$/.exec(url.trim());
-  if (whole?.[1]) return `row[${q(whole[1])}] ?? ''`;
+  if (whole?.[1]) return valueOf(whole[1]);
   return str(url, value => `encodeURIComponent(${value})`);
 }
 
@@ -174,14 +174,29 @@ function str(text: string, wrap: (value: string) => string = v => v): string {
   return `\`${escaped.replace(TEMPLATE, (_, key: string) => `\${${wrap(valueOf(key))}}`)}\``;
 }
 
+/** A placeholder's value in the generated spec: its helpers throw on a column or secret that is not there, as bwa does. */
 function valueOf(key: string): string {
-  if (key.startsWith('secret:')) return `process.env[${q(`SECRET_${key.slice(7)}`)}] ?? ''`;
-  return `row[${q(key)}] ?? ''`;
+  if (key.startsWith('secret:')) return `secret(${q(key.slice(7))})`;
+  return `column(row, ${q(key)})`;
 }
 
 const q = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
 const HELPERS = `
+/** {{column}}: a column the CSV lacks is an error, not '' (which would open a wrong page or type a wrong value). */
+function column(row: Record<string, string>, key: string): string {
+  const value = row[key];
+  if (value === undefined) throw new Error(\`{{\${key}}} is not a column of the CSV (columns: \${Object.keys(row).join(', ') || 'none'})\`);
+  return value;
+}
+
+/** {{secret:NAME}} comes from SECRET_NAME in the environment; unset is an error, as in bwa. */
+function secret(name: string): string {
+  const value = process.env[\`SECRET_\${name}\`];
+  if (!value) throw new Error(\`{{secret:\${name}}} is not set: add SECRET_\${name}=… to the environment\`);
+  return value;
+}
+
 /** The first candidate that matches; several matches are settled by visibility, as a person would. */
 async function one(candidates: Locator[], many = false): Promise<Locator> {
   const [first, ...rest] = candidates;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { BwaInputError, formatZodIssues } from './errors';
+import { BwaInputError, formatZodIssues } from './input-errors';
 import { parseJsonFile } from './load-task';
 import { SemanticLocator } from './locator-schema';
 import { RecipeStep } from './schema';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BwaInputError, formatZodIssues, lineAndColumn } from './errors';
+import { BwaInputError, formatZodIssues, lineAndColumn } from './input-errors';
 import { jsonErrorOffset } from './json-error-offset';
 import { TaskSpecSchema, type TaskSpec } from './schema';
 import { stableHash } from './stable-json';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { BwaInputError } from './errors';
+import { BwaInputError } from './input-errors';
 import type { TaskSpec } from './schema';
 
 export interface Sample {

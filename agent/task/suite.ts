@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BwaInputError } from './errors';
+import { BwaInputError } from './input-errors';
 import { loadTaskFile, taskFiles, type LoadedTask } from './load-task';
 import { loadSamplesCsv, type Sample } from './samples';
 import type { TaskSpec } from './schema';

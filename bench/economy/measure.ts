@@ -21,7 +21,7 @@ export interface SampleFigures {
   pageStateTokens: number;
 }
 
-/** The page state inside the prompt, delimiters included (agents since before issue 16 print it the same way). */
+/** The page state inside the prompt, delimiters included (the baseline commits this bench compares with print the same delimiters). */
 function pageStateTokens(text: string): number {
   const open = text.indexOf(PAGE_STATE_OPEN);
   const close = text.indexOf(PAGE_STATE_CLOSE, open);

@@ -61,7 +61,7 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   if (!baseline) return;
   const old = all(baseline.figures);
   // A sample the baseline agent could not finish (its page state lacked what the script reads, e.g. a link inside
-  // running text before issue 15) ran fewer steps: its tokens say nothing about the prompt, so it is left out.
+  // running text, which older page states left out) ran fewer steps: its tokens say nothing about the prompt, so it is left out.
   const unfinished = now.filter(f => before.has(key(f)) && before.get(key(f))!.status !== f.status);
   if (unfinished.length) console.log(`  not compared (${baseline.name} ended differently): ${unfinished.map(f => `${key(f)} ${before.get(key(f))!.status} after ${before.get(key(f))!.steps} steps`).join(', ')}`);
   const paired = now.filter(f => before.has(key(f)) && !unfinished.includes(f));
@@ -72,8 +72,8 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   const billedSavings = paired.map(f => 1 - billedInputTokens(f) / billedInputTokens(before.get(key(f))!));
   const billedShort = paired.filter((_, i) => billedSavings[i]! < TARGETS.inputReduction);
   console.log(`  billed input (cache writes 1.25×, reads 0.1×) ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - billedShort.length} of ${paired.length}; per sample ${pct(Math.min(...billedSavings))}–${pct(Math.max(...billedSavings))}, all samples together ${pct(1 - sum(paired.map(billedInputTokens)) / sum(paired.map(f => billedInputTokens(before.get(key(f))!))))}`);
-  // The page state is what the agent perceived; issue 15 made it carry more on purpose. The rest of the prompt is
-  // what this issue's compaction and caching work on, so its saving is printed on its own.
+  // The page state is what the agent perceived, and newer page states carry more of it on purpose. The rest of the
+  // prompt is what compaction and caching work on, so its saving is printed on its own.
   const outside = (fs: readonly SampleFigures[]) => sum(fs.map(inputOutsidePageState));
   const pageState = (fs: readonly SampleFigures[]) => sum(fs.map(f => f.pageStateTokens));
   const pairedOld = paired.map(f => before.get(key(f))!);

@@ -51,4 +51,16 @@ test.describe('extract: exact text and empty reads', () => {
     const none = await harness.act('extract', { field: 'names', target: 'css=.e', all: true });
     expect(none.error).toContain('has no text');
   });
+
+  test('all with several refs reads each element in the order given, and records no locator (a recipe finds them by value)', async ({ harness }) => {
+    await harness.open('refs', '<ul><li><a href="#a">analytical-engine</a> Public</li><li><a href="#s">★ 12</a></li><li><a href="#b">bernoulli-numbers</a> Public</li></ul>');
+    await harness.look();
+    const [first, second] = [harness.ref('link', 'analytical-engine'), harness.ref('link', 'bernoulli-numbers')];
+    const read = await harness.ok('extract', { field: 'pinned', target: `${second} ${first}`, all: true });
+    expect(read.effects?.extracted?.value).toEqual(['bernoulli-numbers', 'analytical-engine']);
+    expect(read.effects?.extracted?.provenance).toMatchObject({ source: 'dom', locator: 'link "bernoulli-numbers" + link "analytical-engine"' });
+    expect(read.element).toBeUndefined();
+    // Without all, a list of refs is no target.
+    expect((await harness.act('extract', { field: 'pinned', target: `${first}, ${second}` })).success).toBe(false);
+  });
 });

@@ -141,16 +141,17 @@ test('break one thing: the audit site shows every approval as given by the PR au
   expect(result.judgment).toMatchObject({ answer: 'no', exceptions: audited.map(pr => pr.number) });
 });
 
-test('contributor deep audit: top 3 profiles on another host in the order the ranking prints, login, name, company and exact followers each read with extract, one save each, back to the ranking (repo_name stated from the sample input)', async ({ context }) => {
+test('contributor deep audit: top 3 profiles on another host in the order the ranking prints, login, name, exact followers and the company a profile names each read with extract (one that names none stated null), one save each, back to the ranking (repo_name stated from the sample input)', async ({ context }) => {
   const ledger = repoTruth(truth, 'globex/ledger');
   server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript('globex/ledger'));
   const { result, seen } = await runWatched(context, 'contributor_audit', sampleOf({ sample_id: 'ledger-deep', owner: 'globex', repo: 'ledger' }), 'contributors');
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('done');
-  // What the agent read on the people directory matches the truth, a missing company included.
+  // What the agent read on the people directory matches the truth; a company no profile line names is stated null.
   expect(result.extracted.contributors!.value).toEqual(ledger.top_contributors.map(trueContributor));
-  expect(ledger.top_contributors.some(c => c.company === null)).toBe(true);
-  expect(extractsPerField('contributor_audit', 'ledger-deep')).toEqual(Object.fromEntries(CONTRIBUTOR_FIELDS.map(field => [field, 3])));
+  const named = ledger.top_contributors.filter(c => c.company !== null).length;
+  expect(named).toBeLessThan(3);
+  expect(extractsPerField('contributor_audit', 'ledger-deep')).toEqual({ ...Object.fromEntries(CONTRIBUTOR_FIELDS.map(field => [field, 3])), company: named });
   for (const field of CONTRIBUTOR_FIELDS) expect(result.extracted[field]?.provenance.source, `${field} of the last contributor`).toBe('dom');
   expect(result.extracted.total_audited!.value).toBe(3);
   expect(seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);

@@ -64,6 +64,19 @@ export function openNthPr(n: number): ScriptStepInput {
   };
 }
 
+/** extract of the open pull request's title from the heading the page state prints ("<title> #<number>"). */
+export function readShownTitle(): ScriptStepInput {
+  return {
+    what: 'read the title from the pull request heading',
+    decide: (view: PromptView) => ({ tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } }),
+  };
+}
+
+/** The number of the open pull request, as its heading prints it. */
+export function shownPrNumber(view: PromptView): string {
+  return /#(\d+)$/.exec(prHeading(view).name!)![1]!;
+}
+
 /**
  * save_progress of the open pull request's heading as the page state prints it — a stated item, not an extract:
  * for tests of what happens to saved data (run state, consolidation), which check it is passed through.

@@ -3,7 +3,7 @@ import { EvidenceStore } from '../../../agent/evidence/store';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, section, stateShownPr, stepOf } from './audit-env';
+import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, readShownTitle, repoTruth, section, stateShownPr, stepOf } from './audit-env';
 
 /** Recovery and run state in real scripted runs: what the monitor notices shows up in the next request. */
 
@@ -56,7 +56,8 @@ test('run state: a failed URL, a target blocked after 2 failures, the visible el
 
 test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, only done|fail at 8; the loop notice at 3 repeats', async ({ agent }) => {
   const pr = anvil.recent_merged[0]!;
-  const readTitle = { tool: 'extract', target: { role: 'heading', name: pr.title }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } };
+  // Read from the heading the page state prints, so the title checked below went through the prompt.
+  const readTitle = readShownTitle();
   server.setScript('pr_audit_chain', 'stuck', { steps: [openFirstPr(), ...Array(9).fill(readTitle), { tool: 'done', args: { extracted: {} } }] });
   const checkpoints: number[] = [];
   const write = EvidenceStore.prototype.writeJson;

@@ -3,7 +3,9 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, savedByModel, stateShownPr, stepOf } from './audit-env';
+import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, savedByModel, shownPrNumber, stateShownPr, stepOf } from './audit-env';
+import { prHeading } from '../../../fixtures/model-scripts/pr-audit-chain';
+import type { PromptView } from '../../../fixtures/model-server/script-schema';
 
 /** Every way a long run ends without its own done: the right status, and result, checkpoint and log on disk. */
 
@@ -178,12 +180,16 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS)', () => {
       steps: [
         openNthPr(0),
         {
-          batch: [
-            { tool: 'screenshot', args: { label: `pr-${pr.number}` } },
-            { tool: 'extract', target: { role: 'heading', name: pr.title }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
-            { tool: 'screenshot', target: { text: 'All checks have passed' }, args: { label: 'checks' } },
-            { tool: 'screenshot', args: { label: 'never-taken' } },
-          ],
+          // The label's number and the title come from the heading the page state prints: checked below against the truth.
+          what: 'screenshot, read the title, screenshot the checks, one more screenshot',
+          decide: (view: PromptView) => ({
+            batch: [
+              { tool: 'screenshot', args: { label: `pr-${shownPrNumber(view)}` } },
+              { tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
+              { tool: 'screenshot', target: { text: 'All checks have passed' }, args: { label: 'checks' } },
+              { tool: 'screenshot', args: { label: 'never-taken' } },
+            ],
+          }),
         },
         {
           batch: [
@@ -192,7 +198,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS)', () => {
             { tool: 'screenshot', args: { label: 'stale-2' } },
           ],
         },
-        { tool: 'screenshot', target: { text: 'Showing ' }, args: { label: `pr-${pr.number}-files` } },
+        { what: 'screenshot the files, labelled with the number the heading shows', decide: (view: PromptView) => ({ tool: 'screenshot', target: { text: 'Showing ' }, args: { label: `pr-${shownPrNumber(view)}-files` } }) },
         { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 0 } } },
       ],
     });

@@ -21,7 +21,7 @@ test.beforeEach(() => server.reset());
 
 const task = () => bundledTask('people_profile');
 
-test('Claude path: every profile field matches the site truth, with DOM provenance', async ({ agent }) => {
+test('Claude path: every profile field matches the site truth and was read from the DOM — but barbara\'s company, which her profile does not show: the model states it null', async ({ agent }) => {
   const results = [];
   for (const id of ['ada', 'barbara']) {
     server.setScript('people_profile', id, peopleProfileScript(id));
@@ -33,10 +33,16 @@ test('Claude path: every profile field matches the site truth, with DOM provenan
     const person = truth[row.sample_id!]!;
     expect(row).toMatchObject({ status: 'done', display_name: person.display_name, bio: person.bio, company: person.company ?? '', location: person.location, followers: String(person.followers), pinned: JSON.stringify(person.pinned) });
   }
+  for (const result of results) {
+    for (const field of ['display_name', 'bio', 'company', 'location', 'followers', 'pinned']) {
+      const stated = result.sample_id === 'barbara' && field === 'company';
+      const expected = stated ? { source: 'model' } : { source: 'dom', url: `http://127.0.0.1:4101/people/${result.sample_id}` };
+      expect(result.extracted[field]!.provenance, `${result.sample_id}.${field}`).toMatchObject(expected);
+    }
+  }
+  expect(results[1]!.extracted.company!.value, 'stated, passed through').toBeNull();
   const ada = results[0]!;
   expect(ada.decider).toBe('model');
-  expect(ada.extracted.followers!.provenance).toMatchObject({ source: 'dom', url: 'http://127.0.0.1:4101/people/ada' });
-  expect(ada.extracted.pinned!.provenance.source).toBe('dom');
   expect(ada.artifacts.map(a => a.filename)).toEqual(['01_profile.png']);
   const deciderTurns = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada');
   expect(ada.usage.by_purpose?.decide?.calls).toBe(deciderTurns.length);

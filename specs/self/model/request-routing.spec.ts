@@ -5,7 +5,7 @@ import { StepSummarizer } from '../../../agent/decide/summaries';
 import type { HistoryEntry } from '../../../agent/decide/types';
 import { visionAsker } from '../../../agent/decide/vision';
 import { judgeSamples } from '../../../agent/judge/judge-batch';
-import { JUDGE_SAMPLE_ID } from '../../../agent/judge/prompt';
+import { JUDGE_SAMPLE_ID } from '../../../agent/judge/judge-prompt';
 import { PLANNER_TASK_ID } from '../../../agent/plan/plan-prompt';
 import { planTask } from '../../../agent/plan/planner';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';

@@ -26,6 +26,10 @@ function tasksWithFirstRows(): { dir: string; ids: string[] } {
   return { dir, ids: lines.slice(1, SAMPLES + 1).map(line => line.slice(0, line.indexOf(','))) };
 }
 
+/**
+ * The scripted judge's answers are stated by the test, not derived from the facts: these tests check how bwa batches,
+ * checks and retries them and passes them through into result.json and the CSV — not what a judge concludes.
+ */
 const judgmentFor = (id: string, answer = 'no') => ({ answer, confidence: 0.8, reasoning: `judged ${id}`, evidence_refs: [] });
 /** The judge's answer for one sample: the judgment, and material_change, the verdict field no page shows. */
 const verdictFor = (id: string, answer = 'no') => ({ judgment: judgmentFor(id, answer), fields: { material_change: answer } });
@@ -44,7 +48,7 @@ async function runBatchJudged(ids: string[], tasks: string) {
   return { run, result, log, csv, manifest };
 }
 
-test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch and retries only what it got wrong', async () => {
+test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch with each sample\'s facts and retries only what it got wrong; the judgments it states are passed through', async () => {
   const { dir, ids } = tasksWithFirstRows();
   const wrongFirst = ids[1]!;
   const all = (overrides: Record<string, unknown> = {}) => JSON.stringify(Object.fromEntries(ids.map(id => [id, overrides[id] ?? verdictFor(id)])));
@@ -67,9 +71,13 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
   for (const id of ids) {
     const r = result(id);
     expect(r.status, `${id}: ${r.error}`).toBe('done');
-    expect(r.judgment).toEqual(judgmentFor(id, id === wrongFirst ? 'yes' : 'no'));
-    expect(r.extracted.material_change).toMatchObject({ value: id === wrongFirst ? 'yes' : 'no', provenance: { source: 'model' } });
+    expect(r.judgment, 'the judgment the scripted judge stated, passed through').toEqual(judgmentFor(id, id === wrongFirst ? 'yes' : 'no'));
+    expect(r.extracted.material_change, 'the verdict the scripted judge stated, passed through').toMatchObject({ value: id === wrongFirst ? 'yes' : 'no', provenance: { source: 'model' } });
     expect(r.extracted.file_path?.provenance.source, 'facts stay as the recipe read them').toBe('dom');
+    // The judge was asked with the facts the recipe read for this sample.
+    const asked = calls.filter(c => c.lastUserText.includes(`## sample_id ${JSON.stringify(id)}`));
+    expect(asked.length, `${id} was in a batch`).toBeGreaterThan(0);
+    for (const call of asked) expect(call.lastUserText).toContain(JSON.stringify(r.extracted.file_path!.value));
     expect(r.judgment_pending).toBeUndefined();
     expect(r.judgment_batch?.id).toMatch(/^judged\/blame_materiality\/judge-[123]$/);
     expect(r.usage.model_calls, 'the sample itself made no model call').toBe(0);
@@ -82,8 +90,8 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
   expect(result(wrongFirst).judgment_batch?.usage.model_calls).toBe(2);
   // The run's own outputs (written by the reporter from attachments) carry the judged results.
   expect(csv.map(row => row.status)).toEqual(ids.map(() => 'done'));
-  expect(JSON.parse(csv.find(row => row.sample_id === wrongFirst)!.judgment!).answer).toBe('yes');
-  expect(csv.find(row => row.sample_id === wrongFirst)!.material_change).toBe('yes');
+  expect(JSON.parse(csv.find(row => row.sample_id === wrongFirst)!.judgment!).answer, 'stated by the judge, passed through').toBe('yes');
+  expect(csv.find(row => row.sample_id === wrongFirst)!.material_change, 'stated by the judge, passed through').toBe('yes');
   expect(manifest.counts.done).toBe(SAMPLES);
   // The facts were read by the recipe and the judge saw them, fenced as page data.
   const first = calls[0]!;

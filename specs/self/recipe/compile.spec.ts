@@ -1,7 +1,7 @@
 import { expect, test } from '../../../agent/fixture';
 import { compileRecipe, statedConstants } from '../../../agent/recipe/compile';
 import { saveCompiled } from '../../../agent/recipe/record';
-import { recipeStore } from '../../../agent/recipe/store';
+import { recipeStore } from '../../../agent/recipe/recipe-store';
 import { SampleSession } from '../../../agent/session';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';

@@ -9,7 +9,7 @@ import { linksTo } from '../../../fixtures/model-scripts/prompt-reading';
 import { sourceFromResult } from '../../../agent/recipe/compile';
 import type { SourceRun } from '../../../agent/recipe/draft';
 import { RecipeEntry } from '../../../agent/recipe/entry';
-import { recipeFileFor } from '../../../agent/recipe/store';
+import { recipeFileFor } from '../../../agent/recipe/recipe-store';
 import { ActionLogEntry, type Result } from '../../../agent/evidence/result-schema';
 import type { DeciderMode } from '../../../agent/decide/select-decider';
 import { recipeRecorder } from '../../../agent/recipe/record';

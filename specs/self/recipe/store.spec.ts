@@ -4,7 +4,7 @@ import { selectDecider } from '../../../agent/decide/select-decider';
 import { RecipeDecider } from '../../../agent/decide/recipe-decider';
 import { SelfHealingDecider } from '../../../agent/decide/self-heal';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
-import { compiledRecipe, fileRecipeStore, memoryRecipeStore, recipeFileFor, useRecipeStore } from '../../../agent/recipe/store';
+import { compiledRecipe, fileRecipeStore, memoryRecipeStore, recipeFileFor, useRecipeStore } from '../../../agent/recipe/recipe-store';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { bundledTask } from '../helpers/agent-env';
 import { writeEntry } from './helpers';
@@ -37,7 +37,7 @@ test('an entry for this exact task spec is a hit; beside the spec under recipes/
   expect(compiledRecipe(task)).toEqual({ steps: STEPS, revision: 3 });
 });
 
-test('a stale entry (the task spec changed), another format, another task or an unreadable file is a miss, never an error', () => {
+test('a stale entry (the task spec changed), another format, a step naming no action, another task or an unreadable file is a miss, never an error', () => {
   const task = bundledTask('people_profile', { recipe: undefined });
   writeEntry(task, entryFor(task));
   // Edit the spec the entry was compiled for: its hash changes.
@@ -53,6 +53,9 @@ test('a stale entry (the task spec changed), another format, another task or an 
 
   writeEntry(task, entryFor(task, { format: RECIPE_FORMAT + 1 }));
   expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: `stored in format ${RECIPE_FORMAT + 1}, this bwa reads format ${RECIPE_FORMAT}` });
+  // Steps are typed from the action registry: a step naming no action is no recipe.
+  writeEntry(task, entryFor(task, { steps: [{ action: 'teleport' }] }));
+  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: expect.stringMatching(/^not a recipe entry \(unknown action "teleport"/) });
   writeEntry(task, entryFor(task, { task_id: 'other' }));
   expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: 'recorded for task other' });
   fs.writeFileSync(recipeFileFor(task), '{ "format": 1, "steps": [');

@@ -160,6 +160,12 @@ test.describe('target resolution', () => {
     expect(toolUses(await decide(client))[0]?.input.target).toBe('e12');
   });
 
+  test('a refs target answers the refs as one target when every one is in the prompt, else a 400', async () => {
+    server.setScript('profile', 's1', { steps: [{ tool: 'extract', target: { refs: ['e13', 'e12'] }, args: { field: 'links' } }, { tool: 'extract', target: { refs: ['e12', 'e99'] }, args: { field: 'links' } }] });
+    expect(toolUses(await decide(client))[0]?.input.target).toBe('e13 e12');
+    expect(await failureOf(decide(client))).toContain('step 2 (extract refs e12 e99) — element not found in page state');
+  });
+
   test('a batch step answers several tool_use blocks in one message', async () => {
     server.setScript('profile', 's1', {
       steps: [{ batch: [{ tool: 'type', target: { role: 'textbox', name: 'Search' }, args: { text: 'a@b.c' } }, { tool: 'click', target: { role: 'button', name: 'submit' } }] }],

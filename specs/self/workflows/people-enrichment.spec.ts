@@ -86,8 +86,15 @@ async function sessionStats(stateFile: string): Promise<SessionStats> {
   return stats[id ?? ''] ?? { accepted: 0, rejected: 0 };
 }
 
-/** What the scripted model is given: the sample's input, never the site's truth. */
-const lookupOf = (id: string) => ({ name: truth[id]!.name, company: truth[id]!.company });
+/** The task's input rows (tasks/inputs/people_enrichment.csv) by sample id. */
+const inputRows = () => new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r]));
+
+/** What the scripted model is given: the sample's CSV row (name and company), never the site's truth. */
+function lookupOf(id: string): { name: string; company: string } {
+  const row = inputRows().get(id);
+  if (!row?.name || !row.company) throw new Error(`${CSV_FILE} has no name and company for ${id}`);
+  return { name: row.name, company: row.company };
+}
 
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
@@ -102,7 +109,7 @@ function expectMatchesTruth(row: Row): void {
  * sessions are prepared first and then all start at once: a real burst, however slow the machine is.
  */
 async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel: number; breaks?: string }): Promise<Result[]> {
-  const inputs = new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r]));
+  const inputs = inputRows();
   const prepare = async (id: string) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: opts.stateFile });
     if (opts.breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: opts.breaks });

@@ -4,7 +4,7 @@ import { writeJsonAtomic } from '../evidence/atomic';
 import { withFileLock } from '../memory/file-lock';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep } from '../task/schema';
-import { RECIPE_FORMAT, RecipeEntry, stepsOf } from './entry';
+import { RECIPE_FORMAT, RecipeEntry } from './entry';
 
 export type Lookup = { hit: true; entry: RecipeEntry; location: string } | { hit: false; reason: string; location: string };
 
@@ -99,5 +99,5 @@ export function useRecipeStore(store: RecipeStore): () => void {
 /** The steps sessions replay for this task when a fresh compiled recipe is stored; a miss is simply undefined. */
 export function compiledRecipe(task: LoadedTask): { steps: RecipeStep[]; revision: number } | undefined {
   const found = recipeStore().lookup(task);
-  return found.hit ? { steps: stepsOf(found.entry), revision: found.entry.revision } : undefined;
+  return found.hit ? { steps: found.entry.steps, revision: found.entry.revision } : undefined;
 }

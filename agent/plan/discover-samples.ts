@@ -6,7 +6,7 @@ import type { DeciderMode } from '../decide/select-decider';
 import { readJsonIfExists, writeJsonAtomic } from '../evidence/atomic';
 import { settings } from '../settings';
 import { discoveredSamplesPath } from '../task/discovered';
-import { BwaInputError } from '../task/errors';
+import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import type { DiscoverBlock } from '../task/schema';
