@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { installEvaluateShim } from './browser/evaluate-shim';
+import { hasInputFiles } from './actions/input-files';
 import { installGuards } from './browser/guards';
 import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
@@ -69,6 +70,7 @@ export class SampleSession {
     const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
     let recorderRef: SampleRecorder | undefined;
     let tabsRef: ContextTabs | undefined;
+    const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
     const factories: DeciderFactories = {
       model: () =>
         new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
@@ -76,6 +78,7 @@ export class SampleSession {
           // Chosen once, now: the sample's prompt prefix stays byte-identical; what is learned meanwhile serves the next sample.
           tips: memory.hints(spec.task_id, spec.goal),
           onUsage: usage => recorderRef?.addUsage(usage),
+          canUpload: hasInputFiles(policy.inputDir),
         }),
       ...options.deciders,
     };
@@ -96,7 +99,6 @@ export class SampleSession {
       if (resumed) notices.push(resumed);
     }
     const tabs = (tabsRef = new ContextTabs(context, page));
-    const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
     await installEvaluateShim(context);
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tabs, paceNavigation: url => policy.limiter.pace(url) });
     return new SampleSession(options, recorder, decider, tabs, client, policy, memory, notices);

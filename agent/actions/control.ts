@@ -8,11 +8,11 @@ export const done = defineAction({
   historyWeight: 3,
   terminal: true,
   productive: true,
-  description: 'Finish with every output field (null if not on the page) and any judgment asked for.',
+  description: 'Finish with every output field and any judgment asked for.',
   verifies: 'Nothing on the page: the task\'s required fields and artifacts are checked when the sample is finalised.',
   schema: z.object({
     extracted: Data.describe('Fields not already read with extract'),
-    judgment: Data.optional().describe('The judgment object'),
+    judgment: Data.optional(),
     note: z.string().optional().describe('For the reviewer'),
   }),
   async handle({ extracted, judgment, note }) {
@@ -24,9 +24,9 @@ export const fail = defineAction({
   name: 'fail',
   terminal: true,
   replay: 'never',
-  description: 'Give up on this sample, saying why (page missing, access denied).',
+  description: 'Give up on this sample, saying why.',
   verifies: 'Nothing: records the reason.',
-  schema: z.object({ reason: z.string().min(1).describe('Why') }),
+  schema: z.object({ reason: z.string().min(1) }),
   async handle({ reason }) {
     return { description: `Failed: ${reason}`, effects: { terminal: { kind: 'fail', reason } } };
   },

@@ -8,11 +8,11 @@ import { ActionError, defineAction } from './types';
 export const drag = defineAction({
   name: 'drag',
   productive: true,
-  description: 'Drag an element and drop it onto another (reorder a list, move a card to another column). Checks that it moved and says where it is now.',
+  description: 'Drag an element onto another (reorder a list, move a card); says where it ended up.',
   verifies: 'Both elements are visible and not covered; afterwards the dragged element has moved (another list or another place; a list that re-rendered it is searched by its text) and its new place is reported — nothing moved is a failure.',
   schema: z.object({
-    target: TargetArg.describe('What to drag: a ref from the page state or its visible text'),
-    to: TargetArg.describe('Where to drop it: the item to drop it on (its place in a list) or the list, column or drop zone'),
+    target: TargetArg.describe('What to drag'),
+    to: TargetArg.describe('The item whose place it takes, or the list, column or drop zone'),
   }),
   async handle({ target, to }, env) {
     const source = await resolveTarget(target, env);

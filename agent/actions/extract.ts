@@ -11,17 +11,17 @@ export const extract = defineAction({
   historyWeight: 2,
   collects: true,
   productive: true,
-  description: 'Read a field from an element (recorded with its source); an empty value is an error, not "".',
+  description: 'Read a field from an element, recorded with its source.',
   verifies: 'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes).',
   schema: z.object({
-    field: z.string().min(1).describe('Output field name'),
+    field: z.string().min(1),
     target: TargetArg,
-    pattern: z.string().optional().describe('Regex on the text; group 1 (or the match) is the value'),
+    pattern: z.string().optional().describe('Regex; group 1 (or the match) is the value'),
     type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
-    exact: z.boolean().optional().describe('Keep the spacing exactly (default: collapsed and trimmed)'),
-    missing: z.enum(['error', 'null']).optional().describe('"null": an absent element or empty value gives null'),
-    all: z.boolean().optional().describe('Every match, as a list; for several elements give all their refs as the target ("e12 e15 e18")'),
+    exact: z.boolean().optional().describe('Keep whitespace as is'),
+    missing: z.enum(['error', 'null']).optional().describe('"null": absent or empty gives null'),
+    all: z.boolean().optional().describe('Every match, as a list; several elements: all their refs as the target ("e12 e15")'),
   }),
   async handle({ field, target, pattern, type, attribute, exact, missing, all }, env) {
     const where = (locator: string, ref?: string) => ({ source: 'dom' as const, url: env.page.url(), locator, ref, step: env.step, at: new Date().toISOString() });

@@ -21,6 +21,15 @@ export function resolveInputFile(inputDir: string, file: string): string {
   return real;
 }
 
+/** Whether the task has any file to upload: without one, the upload action can only fail. */
+export function hasInputFiles(inputDir: string): boolean {
+  try {
+    return fs.readdirSync(inputDir, { withFileTypes: true }).some(entry => !entry.name.startsWith('.') && !entry.isDirectory());
+  } catch {
+    return false;
+  }
+}
+
 function realFolder(inputDir: string): string {
   try {
     return fs.realpathSync(inputDir);

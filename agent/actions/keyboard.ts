@@ -8,12 +8,12 @@ export const type = defineAction({
   name: 'type',
   productive: true,
   setsValue: true,
-  description: 'Replace the value of a field and check it took; dates, times and numbers as people write them; sliders too.',
+  description: 'Replace a field\'s value (checked after); dates, times and numbers as people write them; sliders too.',
   verifies:
     'Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input\'s format (an ambiguous 03/04 follows the field\'s hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.',
   schema: z.object({
     target: TargetArg,
-    text: z.string().describe('Credentials as {{secret:NAME}}'),
+    text: z.string(),
     submit: z.boolean().optional().describe('Press Enter after'),
     slowly: z.boolean().optional().describe('Key by key (autocomplete)'),
   }),
@@ -32,7 +32,7 @@ export const press = defineAction({
   description: 'Press a key or chord on an element or the page.',
   verifies: 'The key name is one Playwright knows.',
   schema: z.object({
-    key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab", "Control+A"'),
+    key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab"'),
     target: TargetArg.optional().describe('Focused first (default: the page)'),
   }),
   async handle({ key, target }, env) {

@@ -72,9 +72,13 @@ export function listKnown(elements: ReadonlyMap<string, KnownElement>, name: str
     .map(describeWithRef);
 }
 
+/** Enough of a name to tell the element apart; a long text is what an extract reads, and its outcome shows it. */
+const LABEL_NAME_CHARS = 60;
+
 export function describeKnown(element: KnownElement): string {
   const name = element.name ?? element.text;
-  return name ? `${element.role} ${JSON.stringify(name)}` : element.role;
+  if (!name) return element.role;
+  return `${element.role} ${JSON.stringify(name.length > LABEL_NAME_CHARS ? `${name.slice(0, LABEL_NAME_CHARS - 1)}…` : name)}`;
 }
 
 function describeWithRef(element: KnownElement): string {

@@ -13,7 +13,7 @@ export const goto = defineAction({
   description: "Open a URL in this tab (the task's allowed domains only).",
   verifies: "The URL is http(s) on the task's allowed domains (a redirect elsewhere is refused); the page loaded — an HTTP error status is a failure.",
   navigates: true,
-  schema: z.object({ url: z.string().min(1).describe('Absolute URL') }),
+  schema: z.object({ url: z.string().min(1) }),
   async handle({ url }, env) {
     const { policy, signal } = env;
     if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url.slice(0, 200)}" is not an http(s) URL`);
@@ -58,7 +58,7 @@ export const refresh = defineAction({
   name: 'refresh',
   historyWeight: 0.5,
   leavesPage: true,
-  description: 'Reload the page (when it is in a bad state).',
+  description: 'Reload the page.',
   verifies: 'The page loaded again — an HTTP error status is a failure.',
   navigates: true,
   schema: z.object({}),

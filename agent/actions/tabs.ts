@@ -4,7 +4,7 @@ import { defineAction, type Tabs } from './types';
 export const switchTab = defineAction({
   name: 'switch_tab',
   leavesPage: true,
-  description: 'Work in another open tab (new tabs are announced).',
+  description: 'Work in another open tab.',
   verifies: 'The tab exists (else lists the open tabs); reports its URL and title.',
   schema: z.object({ tab: z.number().int().min(1).describe('1 = first') }),
   async handle({ tab }, { tabs }) {

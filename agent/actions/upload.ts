@@ -9,7 +9,7 @@ import { ActionError, defineAction } from './types';
 export const upload = defineAction({
   name: 'upload',
   productive: true,
-  description: 'Attach files to a file field (or the button opening a file chooser).',
+  description: 'Attach files to a file field or the button that opens a file chooser.',
   verifies: "Every file is inside the task's input folder (no .., absolute path or symlink out of it); afterwards the file field holds them.",
   schema: z.object({
     target: TargetArg.describe('File input or its button'),

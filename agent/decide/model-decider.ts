@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ActionCall } from '../actions/dispatch';
-import { actionHas } from '../actions/registry';
+import { actionHas, actionNames } from '../actions/registry';
 import type { Reflection, Usage } from '../evidence/result-schema';
 import { addUsage, emptyUsage } from '../evidence/result-schema';
 import { promptTokenBudget } from '../snapshot';
@@ -29,6 +29,8 @@ export interface ModelDeciderOptions {
   tips?: readonly string[];
   /** Model usage outside decide() (step summaries) is reported here. */
   onUsage?: (usage: Usage) => void;
+  /** False when the task has no input files: the upload tool is left out (it could only fail). */
+  canUpload?: boolean;
 }
 
 /**
@@ -54,7 +56,8 @@ export class ModelDecider implements Decider {
     const reflection = client.settings.reflection;
     this.route = { taskId: task.task_id, sampleId: sample.sample_id, attempt: options.attempt };
     this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), this.route);
-    this.tools = modelToolDefinitions(reflection === 'full' ? fullReflection : lightReflection);
+    const actions = options.canUpload === false ? actionNames().filter(name => name !== 'upload') : actionNames();
+    this.tools = modelToolDefinitions(reflection === 'full' ? fullReflection : lightReflection, actions);
     this.system = buildSystemBlocks(task, sample, { tips: options.tips, reflection });
   }
 

@@ -14,7 +14,7 @@ export type ModelTool = ToolDefinition & { cache_control?: { type: 'ephemeral' }
 
 export function modelToolDefinitions(reflection: z.ZodObject, names: readonly string[] = actionNames()): ModelTool[] {
   const tools: ModelTool[] = toolDefinitions(names, reflection).map(tool => {
-    const input_schema = withoutDefaults(tool.input_schema);
+    const input_schema = compactSchema(tool.input_schema);
     const properties = input_schema.properties as Record<string, Record<string, unknown>> | undefined;
     if (!properties?.target) return { ...tool, input_schema };
     const own = properties.target.description;
@@ -26,21 +26,24 @@ export function modelToolDefinitions(reflection: z.ZodObject, names: readonly st
   return tools;
 }
 
+/** Limits the dispatcher enforces, naming them when an argument breaks one: a model never needs them up front. */
+const ENFORCED_LIMITS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+
 /**
  * JSON Schema that says what is already the default — `propertyNames: {type: string}` and an empty
- * `additionalProperties` on free-form objects, `maximum: 2^53-1` on integers — or that only forbids an empty
- * string costs tokens on every request and tells the model nothing (the dispatcher still validates it all).
+ * `additionalProperties` on free-form objects — or a limit the dispatcher checks anyway costs tokens on every
+ * request and tells the model nothing it needs before it calls (an argument out of bounds comes back as an error
+ * that names the bound).
  */
-function withoutDefaults<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(withoutDefaults) as T;
+function compactSchema<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(compactSchema) as T;
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
-    if (key === 'minLength' && value === 1) continue;
+    if (ENFORCED_LIMITS.has(key) && typeof value === 'number') continue;
     if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
     if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue;
-    out[key] = withoutDefaults(value);
+    out[key] = compactSchema(value);
   }
   return out as T;
 }

@@ -102,7 +102,7 @@ export function budgetLine(step: number, maxSteps: number): string {
 }
 
 export function truncateJson(value: unknown, maxChars: number): string {
-  const text = JSON.stringify(value, null, 1);
+  const text = JSON.stringify(value);
   return text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n… [${text.length - maxChars} more characters saved, not shown]`;
 }
 
@@ -133,7 +133,6 @@ function stepPart(input: UserMessageInput): string {
   const collected = { ...input.accumulated, ...input.extracted };
   if (Object.keys(collected).length) sections.push(`## Data collected so far\n${truncateJson(collected, ACCUMULATED_PROMPT_CHARS)}`);
   if (input.runState?.length) sections.push(`## Run state\n${input.runState.join('\n')}`);
-  sections.push('Take the single best next action (the goal and output schema are in the system prompt).');
   return sections.join('\n\n');
 }
 

@@ -28,6 +28,7 @@ const REFUSAL = /^(?:i(?:'m| am)? (?:sorry|unable|not able)|i can(?:not|'t)|sorr
 
 /** Reads the model's answer: empty, refusing, without any text, or not words at all is unusable. */
 export function readVisionAnswer(message: Pick<Anthropic.Message, 'content' | 'stop_reason'>): VisionAnswer {
+  if (message.stop_reason === 'refusal') return { kind: 'unusable', problem: 'the model refused to answer (stop_reason refusal)' };
   const texts = message.content.filter((block): block is Anthropic.TextBlock => block.type === 'text');
   if (texts.length === 0) return { kind: 'unusable', problem: `no text in the answer (${message.content.map(b => b.type).join(', ') || 'empty content'})` };
   const text = texts.map(block => block.text).join('\n').trim();

@@ -15,6 +15,7 @@ const SCREENSHOT_TIMEOUT_MS = 10_000;
  */
 const SCREENSHOT_REASONS: ReadonlyArray<{ applies: (c: DomConfidence) => boolean; reason: (c: DomConfidence) => string }> = [
   { applies: c => c.canvasShare >= 0.1, reason: c => `a canvas covers ${Math.round(c.canvasShare * 100)}% of the viewport (drawn content is not in the tree)` },
+  { applies: c => c.unnamedImageShare >= 0.25, reason: c => `pictures without a text alternative cover ${Math.round(c.unnamedImageShare * 100)}% of the viewport (text or content set as an image is not in the tree)` },
   { applies: c => c.svgOnlyIcons > 0 && c.svgOnlyIcons >= 0.25 * Math.max(1, c.interactive), reason: c => `${c.svgOnlyIcons} icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)` },
   { applies: c => c.unlabeledInteractive > 0 && c.unlabeledInteractive >= 0.2 * Math.max(1, c.interactive), reason: c => `${c.unlabeledInteractive} of ${c.interactive} controls have no name` },
 ];

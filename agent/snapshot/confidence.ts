@@ -5,8 +5,8 @@ import type { DomConfidence } from './types';
 
 /**
  * DOM confidence, a penalty score clamped to [0, 1]:
- *   1 − min(0.6, 1.5·canvasShare) − 0.4·unlabeled/interactive − 0.8·min(1, svgIcons/interactive)
- *     − (semantic < 10 ? 0.3 : 0)
+ *   1 − min(0.6, 1.5·canvasShare) − min(0.6, unnamedImageShare) − 0.4·unlabeled/interactive
+ *     − 0.8·min(1, svgIcons/interactive) − (semantic < 10 ? 0.3 : 0)
  *
  * Why these terms:
  * - Weights. With weights of 0.3/0.2/0.1 a CI page whose 7 pass/fail marks are unlabeled SVGs next to
@@ -15,12 +15,14 @@ import type { DomConfidence } from './types';
  *   fall below the 0.6 threshold.
  * - canvasShare is the share of the *viewport area* covered by canvas, not canvas count / node count:
  *   one chart among 300 nodes would otherwise cost 0.001, and the screenshot vision reads is the viewport.
+ *   Pictures without a text alternative count the same way at weight 1: one alone must cover more than 40% of
+ *   the viewport to bring a page under the vision threshold (a thumbnail or a logo beside text never does).
  * - interactive, unlabeled and semantic counts come from the AI snapshot, not a DOM query: "unlabeled"
  *   then means exactly "the agent sees a control it cannot name", with the browser's own accessible-name
  *   computation, shadow DOM and iframes included.
  */
 
-export const CONFIDENCE_WEIGHTS = { canvas: 1.5, canvasCap: 0.6, unlabeled: 0.4, svg: 0.8, fewSemantic: 0.3 } as const;
+export const CONFIDENCE_WEIGHTS = { canvas: 1.5, canvasCap: 0.6, image: 1, imageCap: 0.6, unlabeled: 0.4, svg: 0.8, fewSemantic: 0.3 } as const;
 export const MIN_SEMANTIC_NODES = 10;
 
 export interface SnapshotCounts {
@@ -51,16 +53,18 @@ export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
   return { interactive, unlabeledInteractive, semanticNodes };
 }
 
-export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'svgOnlyIcons' | 'totalElements'>, counts: SnapshotCounts): DomConfidence {
+export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'unnamedImageShare' | 'svgOnlyIcons' | 'totalElements'>, counts: SnapshotCounts): DomConfidence {
   const perInteractive = Math.max(counts.interactive, 1);
   let score = 1;
   score -= Math.min(CONFIDENCE_WEIGHTS.canvasCap, CONFIDENCE_WEIGHTS.canvas * metrics.canvasShare);
+  score -= Math.min(CONFIDENCE_WEIGHTS.imageCap, CONFIDENCE_WEIGHTS.image * metrics.unnamedImageShare);
   score -= CONFIDENCE_WEIGHTS.unlabeled * (counts.unlabeledInteractive / perInteractive);
   score -= CONFIDENCE_WEIGHTS.svg * Math.min(1, metrics.svgOnlyIcons / perInteractive);
   if (counts.semanticNodes < MIN_SEMANTIC_NODES) score -= CONFIDENCE_WEIGHTS.fewSemantic;
   return {
     score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,
     canvasShare: Math.round(metrics.canvasShare * 1000) / 1000,
+    unnamedImageShare: Math.round(metrics.unnamedImageShare * 1000) / 1000,
     unlabeledInteractive: counts.unlabeledInteractive,
     svgOnlyIcons: metrics.svgOnlyIcons,
     semanticNodes: counts.semanticNodes,

@@ -64,6 +64,7 @@ export const pageMetricsSchema = z.object({
   scrollHeight: z.number(),
   totalElements: z.number(),
   canvasShare: z.number(),
+  unnamedImageShare: z.number(),
   svgOnlyIcons: z.number(),
   controls: z.array(controlFactSchema),
   clickables: z.array(clickableFactSchema),
@@ -98,11 +99,28 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   const toggles: ToggleFact[] = [];
   let totalElements = 0;
   let canvasArea = 0;
+  let unnamedImageArea = 0;
   let svgOnlyIcons = 0;
   const labeledHostSelector = 'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
   const interactiveRoles = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'treeitem', 'combobox']);
   const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
   const hasWords = /[\p{L}\p{N}]/u;
+
+  function areaInViewport(element: Element): number {
+    const rect = element.getBoundingClientRect();
+    const width = Math.min(rect.right, viewportWidth) - Math.max(rect.left, 0);
+    const height = Math.min(rect.bottom, viewportHeight) - Math.max(rect.top, 0);
+    return width > 0 && height > 0 ? width * height : 0;
+  }
+
+  // A loaded picture big enough to hold words, with no text alternative of its own or from the control around it:
+  // whatever it shows (text set as an image, a scanned page, a photo the task asks about) is not in the tree.
+  function isUnnamedPicture(image: HTMLImageElement): boolean {
+    if (!image.complete || image.naturalWidth === 0 || image.width < 64 || image.height < 24) return false;
+    if (['alt', 'aria-label', 'aria-labelledby', 'title'].some(name => image.getAttribute(name)?.trim())) return false;
+    const host = image.parentElement?.closest(labeledHostSelector);
+    return !(host && (host.getAttribute('aria-label') || host.textContent?.trim()));
+  }
 
   function roundedBox(element: Element): Box {
     const rect = element.getBoundingClientRect();
@@ -308,10 +326,9 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
       if (tag === 'input' || tag === 'textarea' || tag === 'select') {
         inspectControl(element as HTMLInputElement);
       } else if (tag === 'canvas') {
-        const rect = element.getBoundingClientRect();
-        const width = Math.min(rect.right, viewportWidth) - Math.max(rect.left, 0);
-        const height = Math.min(rect.bottom, viewportHeight) - Math.max(rect.top, 0);
-        if (width > 0 && height > 0) canvasArea += width * height;
+        canvasArea += areaInViewport(element);
+      } else if (tag === 'img' && isUnnamedPicture(element as HTMLImageElement)) {
+        unnamedImageArea += areaInViewport(element);
       } else if (tag === 'svg' && !(element as SVGElement).ownerSVGElement) {
         const rect = element.getBoundingClientRect();
         const labelled = element.getAttribute('aria-label') || element.getAttribute('aria-labelledby') || element.querySelector(':scope > title')?.textContent?.trim();
@@ -345,6 +362,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     scrollHeight: scrolling ? scrolling.scrollHeight : viewportHeight,
     totalElements,
     canvasShare: Math.min(1, canvasArea / Math.max(1, viewportWidth * viewportHeight)),
+    unnamedImageShare: Math.min(1, unnamedImageArea / Math.max(1, viewportWidth * viewportHeight)),
     svgOnlyIcons,
     controls,
     clickables,

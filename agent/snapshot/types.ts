@@ -74,6 +74,8 @@ export interface DomConfidence {
   score: number;
   /** Share of the viewport area covered by <canvas> (0..1). */
   canvasShare: number;
+  /** Share of the viewport area covered by loaded pictures without a text alternative (0..1). */
+  unnamedImageShare: number;
   unlabeledInteractive: number;
   svgOnlyIcons: number;
   semanticNodes: number;

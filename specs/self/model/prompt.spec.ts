@@ -1,5 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { z } from 'zod';
 import { fitHistory, formatEntry, promptHistory } from '../../../agent/decide/history';
+import { actionNames } from '../../../agent/actions/registry';
+import { TargetArg } from '../../../agent/actions/target';
+import { modelToolDefinitions } from '../../../agent/decide/model-tools';
 import { budgetLine, buildSystemBlocks, buildUserMessage, fencePageText, messageText, truncateJson } from '../../../agent/decide/prompt';
 import type { HistoryEntry } from '../../../agent/decide/types';
 import { TaskSpecSchema } from '../../../agent/task/schema';
@@ -60,7 +64,7 @@ test('the user message: the history first, one cached block per step, then only 
   expect(blocks[1]!.text).toBe(`## Action history (recent)\n${history.lines[0]}`);
   expect(blocks[2]!.text).toBe(history.lines[1]);
   const message = messageText(blocks);
-  const order = ['## Earlier steps (condensed)', '## Action history', '## Current page state', '**Step 4 of 10 — 6 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Run state', 'Take the single best next action'];
+  const order = ['## Earlier steps (condensed)', '## Action history', '## Current page state', '**Step 4 of 10 — 6 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Run state'];
   const positions = order.map(s => message.indexOf(s));
   expect(positions.every(p => p >= 0)).toBe(true);
   expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -113,4 +117,21 @@ test('history fitting keeps the recent steps, drops meta entries, prefers import
   expect(shown).toEqual(expect.arrayContaining([7, 14, 21, 28, 35]));
   expect(shown.length).toBeLessThan(20);
   expect(shown).toEqual([...shown].sort((a, b) => a - b));
+});
+
+test('the tools block: every action, a generic target and next_goal without a description of their own, no enforced limits, no upload for a task without input files, one cache breakpoint at the end', () => {
+  const light = z.object({ next_goal: z.string().optional() });
+  const tools = modelToolDefinitions(light);
+  expect(tools.map(t => t.name)).toEqual(actionNames());
+  const json = JSON.stringify(tools);
+  // What the system prompt says once (how to name a target, what next_goal is) is said in no tool.
+  expect(json).not.toContain(TargetArg.description!);
+  expect(tools.every(t => JSON.stringify((t.input_schema.properties as Record<string, unknown>).next_goal) === '{"type":"string"}')).toBe(true);
+  // The dispatcher enforces these and names the bound when an argument breaks it.
+  expect(json).not.toMatch(/"(minimum|maximum|exclusiveMinimum|minLength|maxLength|minItems|maxItems)":/);
+  expect(tools.map(t => t.cache_control)).toEqual([...tools.slice(1).map(() => undefined), { type: 'ephemeral' }]);
+  const withoutUpload = modelToolDefinitions(light, actionNames().filter(name => name !== 'upload'));
+  expect(withoutUpload.map(t => t.name)).not.toContain('upload');
+  // A budget, so the block cannot grow back unnoticed: 8,323 characters before it was compacted.
+  expect(json.length).toBeLessThan(7_300);
 });

@@ -12,7 +12,10 @@ import { tempDir } from '../helpers/temp';
 const WIDGETS = 'http://127.0.0.1:4102';
 const PROFILE = `<title>Ada</title><main><h1>Ada Lovelace</h1>${Array.from({ length: 12 }, (_, i) => `<p>Fact ${i}</p><a href="/x${i}">Link ${i}</a>`).join('')}</main>`;
 const CANVAS = `<title>Dashboard</title><main><h1>Signups</h1><canvas id="c" width="1000" height="600"></canvas></main>`;
-const confidence = (c: Partial<DomConfidence>): DomConfidence => ({ score: 1, canvasShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 0, semanticNodes: 40, interactive: 20, totalNodes: 300, ...c });
+/** A notice set as a picture (its words drawn inside an SVG image): the tree sees an image and nothing it says. */
+const NOTICE_SVG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="1000" height="700" fill="#fff"/><text x="40" y="120" font-size="48">Closed on 24 December</text></svg>')}`;
+const noticePage = (alt: string) => `<title>Opening hours</title><main><h1>Opening hours</h1><img src="${NOTICE_SVG}" width="1000" height="700"${alt}>${Array.from({ length: 12 }, (_, i) => `<p>Fact ${i}</p><a href="/x${i}">Link ${i}</a>`).join('')}</main>`;
+const confidence = (c: Partial<DomConfidence>): DomConfidence => ({ score: 1, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 0, semanticNodes: 40, interactive: 20, totalNodes: 300, ...c });
 
 /** A stand-in for the model: records every question and screenshot, answers from a list. */
 function recordingAsk(answers: VisionAnswer[]) {
@@ -32,6 +35,7 @@ test.describe('when vision is asked', () => {
     expect(visionReasons(confidence({ score: 0.4, canvasShare: 0.2 }))).toEqual(['a canvas covers 20% of the viewport (drawn content is not in the tree)']);
     expect(visionReasons(confidence({ score: 0.38, svgOnlyIcons: 7, interactive: 9 }))).toEqual(['7 icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)']);
     expect(visionReasons(confidence({ score: 0.3, unlabeledInteractive: 2, interactive: 4 }))).toEqual(['2 of 4 controls have no name']);
+    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45 }))).toEqual(['pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)']);
     // A page still loading, or a short one: low score (few semantic nodes), nothing a screenshot would add.
     expect(visionReasons(confidence({ score: 0.4, semanticNodes: 1, interactive: 0 }))).toEqual([]);
   });
@@ -55,6 +59,8 @@ test.describe('when vision is asked', () => {
     expect(text("I'm sorry, I can't help with identifying that.")).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('declined') });
     expect(text('{}[]')).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('not an answer') });
     expect(readVisionAnswer({ content: [], stop_reason: 'end_turn' })).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('no text') });
+    // A refusal stopped by the API is unusable whatever words came before it.
+    expect(readVisionAnswer({ content: [{ type: 'text', text: '- build: red X', citations: null }], stop_reason: 'refusal' })).toEqual({ kind: 'unusable', problem: 'the model refused to answer (stop_reason refusal)' });
   });
 });
 
@@ -65,6 +71,25 @@ test.describe('the per-sample gate', () => {
     const gate = new VisionGate(ask, { goal: 'read the profile', onNote: () => {} });
     expect(await gate.look(page, await observe(page), 2, signal())).toBeUndefined();
     expect(asked).toHaveLength(0);
+  });
+
+  test('a picture without a text alternative over half the viewport is asked about; the same picture with alt text is not', async ({ page }) => {
+    await page.setContent(noticePage(''));
+    await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
+    const unnamed = await observe(page);
+    expect(unnamed.confidence.unnamedImageShare).toBeGreaterThan(0.3);
+    const { ask, asked } = recordingAsk([{ kind: 'facts', text: '- notice: Closed on 24 December' }]);
+    const gate = new VisionGate(ask, { goal: 'read the opening hours', onNote: () => {} });
+    expect(await gate.look(page, unnamed, 2, signal())).toBe(`${VISION_SECTION_TITLE}\n- notice: Closed on 24 December`);
+    expect(asked[0]!.question).toContain('pictures without a text alternative cover');
+
+    await page.setContent(noticePage(' alt="Closed on 24 December"'));
+    await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
+    const named = await observe(page);
+    expect(named.confidence.unnamedImageShare).toBe(0);
+    expect(named.text).toContain('Closed on 24 December');
+    expect(await gate.look(page, named, 3, signal())).toBeUndefined();
+    expect(asked).toHaveLength(1);
   });
 
   test('the same screenshot and page state is asked once; a visible change asks again', async ({ page }) => {

@@ -20,6 +20,7 @@ export function metrics(overrides: Partial<PageMetrics> = {}): PageMetrics {
     scrollHeight: 2000,
     totalElements: 100,
     canvasShare: 0,
+    unnamedImageShare: 0,
     svgOnlyIcons: 0,
     controls: [],
     clickables: [],
