@@ -8,6 +8,8 @@ export const VISION_THRESHOLD = 0.6;
 /** Unusable answers in a row after which the sample stops asking: a model that cannot see must not be asked every step. */
 export const MAX_UNUSABLE_ANSWERS = 2;
 const SCREENSHOT_TIMEOUT_MS = 10_000;
+/** Below this much text in the viewport, a large picture may be what carries the page's words. */
+const SPARSE_VIEWPORT_TEXT = 400;
 
 /**
  * Why the tree is not enough, in terms a screenshot can resolve. A low score for any other reason (a sparse
@@ -15,7 +17,9 @@ const SCREENSHOT_TIMEOUT_MS = 10_000;
  */
 const SCREENSHOT_REASONS: ReadonlyArray<{ applies: (c: DomConfidence) => boolean; reason: (c: DomConfidence) => string }> = [
   { applies: c => c.canvasShare >= 0.1, reason: c => `a canvas covers ${Math.round(c.canvasShare * 100)}% of the viewport (drawn content is not in the tree)` },
-  { applies: c => c.unnamedImageShare >= 0.25, reason: c => `pictures without a text alternative cover ${Math.round(c.unnamedImageShare * 100)}% of the viewport (text or content set as an image is not in the tree)` },
+  // A photo beside an article's text adds nothing the task needs; a picture that is most of what the viewport
+  // shows (a scanned page, a notice set as an image) may hold the very words the task is after.
+  { applies: c => c.unnamedImageShare >= 0.25 && c.viewportTextChars < SPARSE_VIEWPORT_TEXT, reason: c => `pictures without a text alternative cover ${Math.round(c.unnamedImageShare * 100)}% of the viewport (text or content set as an image is not in the tree)` },
   { applies: c => c.svgOnlyIcons > 0 && c.svgOnlyIcons >= 0.25 * Math.max(1, c.interactive), reason: c => `${c.svgOnlyIcons} icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)` },
   { applies: c => c.unlabeledInteractive > 0 && c.unlabeledInteractive >= 0.2 * Math.max(1, c.interactive), reason: c => `${c.unlabeledInteractive} of ${c.interactive} controls have no name` },
 ];

@@ -29,6 +29,8 @@ export interface SnapshotCounts {
   interactive: number;
   unlabeledInteractive: number;
   semanticNodes: number;
+  /** Characters of running text and headings inside the viewport: what a screenshot of it could only repeat. */
+  viewportTextChars: number;
 }
 
 export function isInteractiveNode(item: FlatNode): boolean {
@@ -39,8 +41,10 @@ export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
   let interactive = 0;
   let unlabeledInteractive = 0;
   let semanticNodes = 0;
+  let viewportTextChars = 0;
   for (const item of flat) {
     const node = item.node;
+    if (node.inViewport) viewportTextChars += item.fragment ? (node.text?.length ?? 0) : node.role === 'heading' ? (node.name?.length ?? 0) : 0;
     if (isInteractiveNode(item)) {
       interactive++;
       semanticNodes++;
@@ -50,7 +54,7 @@ export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
       semanticNodes++;
     }
   }
-  return { interactive, unlabeledInteractive, semanticNodes };
+  return { interactive, unlabeledInteractive, semanticNodes, viewportTextChars };
 }
 
 export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'unnamedImageShare' | 'svgOnlyIcons' | 'totalElements'>, counts: SnapshotCounts): DomConfidence {
@@ -69,6 +73,7 @@ export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'un
     svgOnlyIcons: metrics.svgOnlyIcons,
     semanticNodes: counts.semanticNodes,
     interactive: counts.interactive,
+    viewportTextChars: counts.viewportTextChars,
     totalNodes: metrics.totalElements,
   };
 }

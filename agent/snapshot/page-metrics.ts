@@ -117,7 +117,8 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   // whatever it shows (text set as an image, a scanned page, a photo the task asks about) is not in the tree.
   function isUnnamedPicture(image: HTMLImageElement): boolean {
     if (!image.complete || image.naturalWidth === 0 || image.width < 64 || image.height < 24) return false;
-    if (['alt', 'aria-label', 'aria-labelledby', 'title'].some(name => image.getAttribute(name)?.trim())) return false;
+    // alt="" is the author saying the picture is decoration; any text alternative means the tree has its words.
+    if (['alt', 'aria-label', 'aria-labelledby', 'title'].some(name => image.getAttribute(name)?.trim()) || image.getAttribute('alt') === '') return false;
     const host = image.parentElement?.closest(labeledHostSelector);
     return !(host && (host.getAttribute('aria-label') || host.textContent?.trim()));
   }

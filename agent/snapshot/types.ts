@@ -80,6 +80,8 @@ export interface DomConfidence {
   svgOnlyIcons: number;
   semanticNodes: number;
   interactive: number;
+  /** Characters of running text and headings the tree has inside the viewport. */
+  viewportTextChars: number;
   totalNodes: number;
 }
 

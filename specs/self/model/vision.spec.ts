@@ -15,7 +15,7 @@ const CANVAS = `<title>Dashboard</title><main><h1>Signups</h1><canvas id="c" wid
 /** A notice set as a picture (its words drawn inside an SVG image): the tree sees an image and nothing it says. */
 const NOTICE_SVG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="1000" height="700" fill="#fff"/><text x="40" y="120" font-size="48">Closed on 24 December</text></svg>')}`;
 const noticePage = (alt: string) => `<title>Opening hours</title><main><h1>Opening hours</h1><img src="${NOTICE_SVG}" width="1000" height="700"${alt}>${Array.from({ length: 12 }, (_, i) => `<p>Fact ${i}</p><a href="/x${i}">Link ${i}</a>`).join('')}</main>`;
-const confidence = (c: Partial<DomConfidence>): DomConfidence => ({ score: 1, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 0, semanticNodes: 40, interactive: 20, totalNodes: 300, ...c });
+const confidence = (c: Partial<DomConfidence>): DomConfidence => ({ score: 1, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 0, semanticNodes: 40, interactive: 20, viewportTextChars: 900, totalNodes: 300, ...c });
 
 /** A stand-in for the model: records every question and screenshot, answers from a list. */
 function recordingAsk(answers: VisionAnswer[]) {
@@ -35,7 +35,9 @@ test.describe('when vision is asked', () => {
     expect(visionReasons(confidence({ score: 0.4, canvasShare: 0.2 }))).toEqual(['a canvas covers 20% of the viewport (drawn content is not in the tree)']);
     expect(visionReasons(confidence({ score: 0.38, svgOnlyIcons: 7, interactive: 9 }))).toEqual(['7 icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)']);
     expect(visionReasons(confidence({ score: 0.3, unlabeledInteractive: 2, interactive: 4 }))).toEqual(['2 of 4 controls have no name']);
-    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45 }))).toEqual(['pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)']);
+    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 120 }))).toEqual(['pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)']);
+    // A photo beside the text of an article: the tree already has what the viewport says.
+    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 1200 }))).toEqual([]);
     // A page still loading, or a short one: low score (few semantic nodes), nothing a screenshot would add.
     expect(visionReasons(confidence({ score: 0.4, semanticNodes: 1, interactive: 0 }))).toEqual([]);
   });
@@ -82,6 +84,11 @@ test.describe('the per-sample gate', () => {
     const gate = new VisionGate(ask, { goal: 'read the opening hours', onNote: () => {} });
     expect(await gate.look(page, unnamed, 2, signal())).toBe(`${VISION_SECTION_TITLE}\n- notice: Closed on 24 December`);
     expect(asked[0]!.question).toContain('pictures without a text alternative cover');
+
+    // alt="" declares a picture decoration: not counted either.
+    await page.setContent(noticePage(' alt=""'));
+    await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
+    expect((await observe(page)).confidence.unnamedImageShare).toBe(0);
 
     await page.setContent(noticePage(' alt="Closed on 24 December"'));
     await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());

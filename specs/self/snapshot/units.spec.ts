@@ -30,7 +30,7 @@ test('describeNode gives the one-line role + label used in messages', () => {
 
 test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / sparse pages are penalised, clamped to [0, 1]', () => {
   const clean = { canvasShare: 0, unnamedImageShare: 0, svgOnlyIcons: 0, totalElements: 400 };
-  const counts = { interactive: 40, unlabeledInteractive: 0, semanticNodes: 80 };
+  const counts = { interactive: 40, unlabeledInteractive: 0, semanticNodes: 80, viewportTextChars: 500 };
   expect(computeConfidence(clean, counts).score).toBe(1);
   expect(computeConfidence({ ...clean, svgOnlyIcons: 4 }, counts).score).toBeCloseTo(0.92, 3);
   expect(computeConfidence(clean, { ...counts, unlabeledInteractive: 10 }).score).toBeCloseTo(0.9, 3);
@@ -38,9 +38,9 @@ test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / 
   expect(computeConfidence({ ...clean, unnamedImageShare: 0.2 }, counts).score).toBeCloseTo(0.8, 3);
   expect(computeConfidence({ ...clean, unnamedImageShare: 0.9 }, counts).score).toBeCloseTo(0.4, 3);
   expect(computeConfidence(clean, { ...counts, semanticNodes: 9 }).score).toBeCloseTo(0.7, 3);
-  expect(computeConfidence({ canvasShare: 1, unnamedImageShare: 1, svgOnlyIcons: 50, totalElements: 5 }, { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1 }).score).toBe(0);
+  expect(computeConfidence({ canvasShare: 1, unnamedImageShare: 1, svgOnlyIcons: 50, totalElements: 5 }, { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1, viewportTextChars: 0 }).score).toBe(0);
   const full = computeConfidence({ ...clean, svgOnlyIcons: 7 }, { ...counts, interactive: 10 });
-  expect(full).toEqual({ score: 0.44, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 7, semanticNodes: 80, interactive: 10, totalNodes: 400 });
+  expect(full).toEqual({ score: 0.44, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 7, semanticNodes: 80, interactive: 10, viewportTextChars: 500, totalNodes: 400 });
 });
 
 test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from AGENT_CONTEXT_WINDOW as the README says', () => {
