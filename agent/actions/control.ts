@@ -12,7 +12,7 @@ export const done = defineAction({
   verifies: 'Nothing on the page: the task\'s required fields and artifacts are checked when the sample is finalised.',
   schema: z.object({
     extracted: Data.describe('Fields not already read with extract'),
-    judgment: Data.optional(),
+    judgment: Data.optional().describe('The judgment object'),
     note: z.string().optional().describe('For the reviewer'),
   }),
   async handle({ extracted, judgment, note }) {
@@ -26,7 +26,7 @@ export const fail = defineAction({
   replay: 'never',
   description: 'Give up on this sample, saying why.',
   verifies: 'Nothing: records the reason.',
-  schema: z.object({ reason: z.string().min(1) }),
+  schema: z.object({ reason: z.string().min(1).describe('Why') }),
   async handle({ reason }) {
     return { description: `Failed: ${reason}`, effects: { terminal: { kind: 'fail', reason } } };
   },

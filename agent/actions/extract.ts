@@ -14,7 +14,7 @@ export const extract = defineAction({
   description: 'Read a field from an element, recorded with its source.',
   verifies: 'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes).',
   schema: z.object({
-    field: z.string().min(1),
+    field: z.string().min(1).describe('Output field name'),
     target: TargetArg,
     pattern: z.string().optional().describe('Regex; group 1 (or the match) is the value'),
     type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),

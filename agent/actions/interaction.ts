@@ -15,7 +15,7 @@ export const click = defineAction({
   verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,
-    double: z.boolean().optional(),
+    double: z.boolean().optional().describe('Double-click'),
   }),
   async handle({ target, double }, env) {
     const resolved = await resolveTarget(target, env);

@@ -13,7 +13,7 @@ export const goto = defineAction({
   description: "Open a URL in this tab (the task's allowed domains only).",
   verifies: "The URL is http(s) on the task's allowed domains (a redirect elsewhere is refused); the page loaded — an HTTP error status is a failure.",
   navigates: true,
-  schema: z.object({ url: z.string().min(1) }),
+  schema: z.object({ url: z.string().min(1).describe('Absolute URL') }),
   async handle({ url }, env) {
     const { policy, signal } = env;
     if (!HTTP_URL.test(url)) throw new ActionError(`Refused: "${url.slice(0, 200)}" is not an http(s) URL`);

@@ -10,7 +10,7 @@ export const screenshot = defineAction({
   description: 'Save a screenshot as evidence: the full page, or one element.',
   verifies: 'The image is written and its SHA-256 recorded.',
   schema: z.object({
-    label: z.string().min(1).max(60),
+    label: z.string().min(1).max(60).describe('Filename label'),
     full_page: z.boolean().optional().describe('Default true'),
     target: TargetArg.optional().describe('Only this element'),
   }),

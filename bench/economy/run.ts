@@ -5,7 +5,9 @@
  * --baseline <git-ref>, the same cases run first with the agent as it is at that ref ("today"), exported with
  * `git archive` into a temp folder that borrows this checkout's node_modules.
  *
- * Usage: npx tsx bench/economy/run.ts [--baseline main] [--samples 3] [--only widgets|workflows] [--tasks tracker_tickets,…]
+ * Usage: npx tsx bench/economy/run.ts [--baseline main] [--samples 3] [--only widgets|workflows|articles] [--tasks tracker_tickets,…]
+ *        [--articles 8] [--articles-dir ../shared/corpora/article-pages]
+ * --articles N adds N saved real article pages (a reading task: screenshot, headline, first sentence).
  * BENCH_DUMP=<file> also writes every request the server recorded (per variant, the last one wins) for a closer look.
  */
 import type { Browser } from '@playwright/test';
@@ -25,6 +27,8 @@ import { startLegacyRouteProxy } from './legacy-route';
 import { figuresOf, type SampleFigures } from './measure';
 import { printReport } from './report';
 import { WIDGET_CASE_TASKS } from './widget-cases';
+import { ARTICLE_TASK, articleScript, articleTaskSpec } from './article-cases';
+import { readCorpus, serveCorpus, type CorpusServer } from '../perception/corpus';
 
 type Row = Record<string, string>;
 
@@ -81,6 +85,14 @@ async function workflowCases(browser: Browser, tasksDir: string, samples: number
     for (const row of rows.slice(0, samples)) cases.push({ task: workflow.task, row, script: answeringAsides(workflow.script(row)), authProfile: task.spec.auth_profile ?? undefined });
   }
   return cases;
+}
+
+/** The first `count` pages of the saved corpus, in id order, with the reading task written into the tasks folder. */
+function articleCases(corpus: CorpusServer, dir: string, count: number, tasksDir: string): Case[] {
+  fs.writeFileSync(path.join(tasksDir, `${ARTICLE_TASK}.json`), JSON.stringify(articleTaskSpec(corpus.origin), null, 2));
+  return readCorpus(dir)
+    .slice(0, count)
+    .map(page => ({ task: ARTICLE_TASK, row: { sample_id: page.id.slice(0, 12), url: corpus.urlOf(page.id) }, script: articleScript() }));
 }
 
 function widgetCases(only: readonly string[] | undefined): Case[] {
@@ -142,6 +154,9 @@ async function main(): Promise<void> {
   const tasks = arg('tasks')?.split(',');
   const samples = Number(arg('samples', '3'));
   const baseline = arg('baseline');
+  const articles = Number(arg('articles', '0'));
+  const articlesDir = path.resolve(arg('articles-dir', '../shared/corpora/article-pages')!);
+  const corpus = articles > 0 ? await serveCorpus(articlesDir) : undefined;
   const sites = await ensureFixtureSites();
   const server = await startModelServer();
   const browser = await launchChromium();
@@ -150,8 +165,9 @@ async function main(): Promise<void> {
     const tasksDir = prepareTasksDir();
     process.env.AGENT_TASKS_DIR = tasksDir;
     const cases = [
-      ...(only === 'workflows' ? [] : widgetCases(tasks)),
-      ...(only === 'widgets' ? [] : await workflowCases(browser, tasksDir, samples, tasks)),
+      ...(only && only !== 'widgets' ? [] : widgetCases(tasks)),
+      ...(only && only !== 'workflows' ? [] : await workflowCases(browser, tasksDir, samples, tasks)),
+      ...(corpus && (!only || only === 'articles') ? articleCases(corpus, articlesDir, articles, tasksDir) : []),
     ];
     const variants: Variant[] = [...(baseline ? [{ name: baseline, root: exportRef(baseline) }] : []), { name: 'now', root: path.resolve('.') }];
     const measured = new Map<string, SampleFigures[]>();
@@ -164,6 +180,7 @@ async function main(): Promise<void> {
     await browser.close();
     await server.close();
     await sites.close();
+    await corpus?.close();
   }
 }
 

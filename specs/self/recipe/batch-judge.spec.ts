@@ -48,27 +48,32 @@ async function runBatchJudged(ids: string[], tasks: string) {
   return { run, result, log, csv, manifest };
 }
 
-test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch with each sample\'s facts and retries only what it got wrong; the judgments it states are passed through', async () => {
+test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch with each sample\'s facts and retries only what it got wrong; the judgments it states are passed through; a sample it never answers stays needs_review and the judge test fails naming it', async () => {
   const { dir, ids } = tasksWithFirstRows();
   const wrongFirst = ids[1]!;
-  const all = (overrides: Record<string, unknown> = {}) => JSON.stringify(Object.fromEntries(ids.map(id => [id, overrides[id] ?? verdictFor(id)])));
+  const forgotten = ids[4]!;
+  const judged = ids.filter(id => id !== forgotten);
+  // The judge's answers name every sample but the forgotten one, whatever the batch holds.
+  const answer = (overrides: Record<string, unknown> = {}) => JSON.stringify(Object.fromEntries(judged.map(id => [id, overrides[id] ?? verdictFor(id)])));
   server.reset();
   server.setScript(TASK, 'judge-batch', {
     text: [
       // Batches of two: the first answer gives one sample a value outside the schema; asked again alone, it is right.
-      { contains: 'Judge these 2 samples', answer: `Here you are:\n\`\`\`json\n${all({ [wrongFirst]: verdictFor(wrongFirst, 'maybe') })}\n\`\`\`` },
-      { contains: 'Judge these 1 samples', answer: all({ [wrongFirst]: verdictFor(wrongFirst, 'yes') }) },
+      { contains: 'Judge these 2 samples', answer: `Here you are:\n\`\`\`json\n${answer({ [wrongFirst]: verdictFor(wrongFirst, 'maybe') })}\n\`\`\`` },
+      { contains: 'Judge these 1 samples', answer: answer({ [wrongFirst]: verdictFor(wrongFirst, 'yes') }) },
     ],
     on_unmatched: 'error',
   });
   const { run, result, log, csv, manifest } = await runBatchJudged(ids, dir);
-  expect(run.code, run.output).toBe(0);
   expect(server.errors).toEqual([]);
-  // 5 samples in batches of 2 → 3 calls, plus 1 for the sample the first answer got wrong; none from a sample.
+  expect(run.code, 'the judge test fails: one sample has no judgment').not.toBe(0);
+  expect(run.output).toContain(`${forgotten}: batch judgment: the judge gave no judgment for it`);
+  // 5 samples in batches of 2 → 3 calls, plus 1 for the sample the first answer got wrong and 1 for the one it left
+  // out; none from a sample.
   const calls = server.requests.filter(r => r.key?.taskId === TASK);
-  expect(calls.map(r => r.key?.sampleId)).toEqual(['judge-batch', 'judge-batch', 'judge-batch', 'judge-batch']);
+  expect(calls.map(r => r.key?.sampleId)).toEqual(ids.map(() => 'judge-batch'));
   expect(calls.every(r => r.kind === 'text')).toBe(true);
-  for (const id of ids) {
+  for (const id of judged) {
     const r = result(id);
     expect(r.status, `${id}: ${r.error}`).toBe('done');
     expect(r.judgment, 'the judgment the scripted judge stated, passed through').toEqual(judgmentFor(id, id === wrongFirst ? 'yes' : 'no'));
@@ -81,38 +86,26 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
     expect(r.judgment_pending).toBeUndefined();
     expect(r.judgment_batch?.id).toMatch(/^judged\/blame_materiality\/judge-[123]$/);
     expect(r.usage.model_calls, 'the sample itself made no model call').toBe(0);
-    const judged = log(id).at(-1)!;
-    expect(judged.decider).toBe('judge');
-    expect(judged.outcome.success).toBe(true);
-    expect(judged.outcome.description).toContain(`batch ${r.judgment_batch!.id}`);
+    const last = log(id).at(-1)!;
+    expect(last.decider).toBe('judge');
+    expect(last.outcome.success).toBe(true);
+    expect(last.outcome.description).toContain(`batch ${r.judgment_batch!.id}`);
   }
   expect(result(ids[0]!).judgment_batch?.size).toBe(2);
   expect(result(wrongFirst).judgment_batch?.usage.model_calls).toBe(2);
+  const left = result(forgotten);
+  expect(left.status).toBe('needs_review');
+  expect(left.judgment).toBeNull();
+  expect(left.judgment_batch?.usage.model_calls, 'asked again once, alone').toBe(2);
   // The run's own outputs (written by the reporter from attachments) carry the judged results.
-  expect(csv.map(row => row.status)).toEqual(ids.map(() => 'done'));
+  expect(csv.map(row => row.status)).toEqual(ids.map(id => (id === forgotten ? 'needs_review' : 'done')));
   expect(JSON.parse(csv.find(row => row.sample_id === wrongFirst)!.judgment!).answer, 'stated by the judge, passed through').toBe('yes');
   expect(csv.find(row => row.sample_id === wrongFirst)!.material_change, 'stated by the judge, passed through').toBe('yes');
-  expect(manifest.counts.done).toBe(SAMPLES);
+  expect(manifest.counts.done).toBe(SAMPLES - 1);
   // The facts were read by the recipe and the judge saw them, fenced as page data.
   const first = calls[0]!;
   expect(first.lastUserText).toContain('<page_state>');
   // Routed by its x-bwa-task / x-bwa-sample headers (the calls above): the prompt carries no routing line.
   expect(first.system.map(b => b.text).join('\n')).not.toMatch(/^(?:task_id|sample_id|attempt):/m);
   expect(first.system.some(b => b.cache_control), 'the instructions are cached across batches').toBe(true);
-});
-
-test('a sample the judge does not answer stays needs_review with the reason, and the judge test fails naming it', async () => {
-  const { dir, ids } = tasksWithFirstRows();
-  const forgotten = ids[4]!;
-  server.reset();
-  server.setScript(TASK, 'judge-batch', { text: [{ contains: 'Judge these', answer: JSON.stringify(Object.fromEntries(ids.filter(id => id !== forgotten).map(id => [id, verdictFor(id)]))) }] });
-  const { run, result, csv } = await runBatchJudged(ids, dir);
-  expect(run.code).not.toBe(0);
-  expect(run.output).toContain(`${forgotten}: batch judgment: the judge gave no judgment for it`);
-  const r = result(forgotten);
-  expect(r.status).toBe('needs_review');
-  expect(r.judgment).toBeNull();
-  expect(r.judgment_batch?.usage.model_calls, 'asked again once, alone').toBe(2);
-  expect(csv.find(row => row.sample_id === forgotten)!.status).toBe('needs_review');
-  expect(csv.filter(row => row.status === 'done')).toHaveLength(SAMPLES - 1);
 });
