@@ -4,10 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { browserUse } from './agent/browser/remote';
 import { prepareRunEnvironment } from './agent/setup/run-env';
+import { settings } from './agent/settings';
 
 // Run id, invocation id and this run's blob file: set once in the main process; workers (and merge-reports) inherit them.
 const { runId, reportsDir: reports } = prepareRunEnvironment();
-const auditTrace = process.env.AGENT_TRACE === 'on';
 
 /** Your tasks: one generated test per (task, sample). The project's own tests have their own config (`npm test`). */
 export default defineConfig({
@@ -33,7 +33,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
     colorScheme: 'light',
     acceptDownloads: true,
-    trace: auditTrace ? 'on' : 'retain-on-failure',
+    trace: settings.trace,
     screenshot: 'off',
     video: 'off',
   },

@@ -6,7 +6,7 @@ import { defaultTokenBudget } from './snapshot/tokens';
 /**
  * The run's own settings from the environment: folders, run identity, judging, recording, when to stop.
  * Read lazily: workers inherit the main process's environment, including AGENT_RUN_ID. Not every variable is
- * read here — the model's in decide/model-settings.ts, Playwright's (AGENT_TRACE, AGENT_RETRIES, AGENT_WORKERS)
+ * read here — the model's in decide/model-settings.ts, Playwright's (AGENT_RETRIES, AGENT_WORKERS)
  * in playwright.config.ts, ANTHROPIC_API_KEY and SECRET_* where they are used; docs/environment.md lists every
  * variable a user sets (AGENT_INVOCATION_ID and AGENT_TASK_BLOCKERS are bwa's own, passed from the main process).
  */
@@ -70,6 +70,15 @@ export const settings = {
     for (const value of values)
       if (!(allowed as readonly string[]).includes(value)) throw new Error(`AGENT_FAIL_ON lists statuses from ${allowed.join(', ')}, comma-separated (got "${value}")`);
     return values as Array<(typeof allowed)[number]>;
+  },
+  /**
+   * AGENT_TRACE: on records a trace for every sample (audit runs); off records none (a large run that keeps its
+   * evidence in screenshots and logs: recording a trace costs CPU on every action even when it is thrown away).
+   */
+  get trace(): 'on' | 'off' | 'retain-on-failure' {
+    const value = (process.env.AGENT_TRACE ?? 'retain-on-failure').toLowerCase();
+    if (value === 'on' || value === 'off' || value === 'retain-on-failure') return value;
+    throw new Error(`AGENT_TRACE must be on, off or retain-on-failure (got "${value}")`);
   },
   /** AGENT_BROWSER_WS: every sample's browser comes from this Playwright browser server instead of a local Chromium. */
   get browserServer(): BrowserServerSettings | undefined {

@@ -58,7 +58,7 @@ export const refresh = defineAction({
   name: 'refresh',
   historyWeight: 0.5,
   leavesPage: true,
-  description: 'Reload the page.',
+  description: 'Reload the page (when it is in a bad state).',
   verifies: 'The page loaded again — an HTTP error status is a failure.',
   navigates: true,
   schema: z.object({}),

@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
+import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { observe, type Observation } from '../../agent/snapshot';
 import { estimateTokens } from '../../agent/snapshot/tokens';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
@@ -38,6 +39,8 @@ interface PageRow {
   snapshotMs: number;
   sentence: Retained;
   headline: Retained;
+  byline: Retained;
+  date: Retained;
   interactive: { total: number; listed: number; stubbed: number; missing: string[] };
   error?: string;
 }
@@ -53,6 +56,7 @@ export async function runRealPages(options: RealPageOptions): Promise<number> {
   try {
     const context = await browser.newContext(CONTEXT_OPTIONS);
     await offlineOnly(context, server.origin);
+    await installEvaluateShim(context);
     for (const [index, entry] of corpus.entries()) {
       const page = await context.newPage();
       try {
@@ -63,7 +67,7 @@ export async function runRealPages(options: RealPageOptions): Promise<number> {
         await page.close();
       }
       const row = rows.at(-1) as PageRow;
-      console.error(`${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${row.error ?? `${row.smaller.toFixed(1)}× smaller, ${row.stateTokens} tok, sentence ${row.sentence.state}, headline ${row.headline.state}, interactive missing ${row.interactive.missing.length}`}`);
+      console.error(`${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${row.error ?? `${row.smaller.toFixed(1)}× smaller, ${row.stateTokens} tok, sentence ${row.sentence.state}, headline ${row.headline.state}, byline ${row.byline.state}, date ${row.date.state}, interactive missing ${row.interactive.missing.length}`}`);
     }
   } finally {
     await browser.close();
@@ -95,6 +99,7 @@ async function measurePage(page: Page, url: string, entry: CorpusPage, options: 
   }
   const facts = rawFacts(await page.ariaSnapshotJSON({ mode: 'ai', boxes: true }));
   const titles = await page.evaluate(() => [document.title, document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '']);
+  const marked = await page.evaluate(markedBylineAndDate);
   const shown = normalizeForMatch(printedText(state.text));
   const retained = async (text: string | undefined): Promise<Retained> => {
     if (!text) return { state: 'absent' };
@@ -116,7 +121,33 @@ async function measurePage(page: Page, url: string, entry: CorpusPage, options: 
     snapshotMs: median(snapshotTimes),
     sentence: await retained(firstSentence(entry.articleBody)),
     headline: await retained(findHeadline(facts, titles)),
+    byline: await retained(marked.byline),
+    date: await retained(marked.date),
     interactive: interactiveCoverage(state),
+  };
+}
+
+/**
+ * The byline and the publication date as the page marks them up by the web's shared conventions (rel/itemprop
+ * author, a byline class; <time>, itemprop datePublished): the first visible one of each, short enough to be one.
+ * Runs in the page. A page without such markup counts as "absent", like a page whose raw snapshot lacks the text.
+ */
+function markedBylineAndDate(): { byline?: string; date?: string } {
+  const visibleText = (element: Element): string | undefined => {
+    const box = element.getBoundingClientRect();
+    const text = (element as HTMLElement).innerText?.replace(/\s+/g, ' ').trim();
+    return box.width > 0 && box.height > 0 && text && text.length >= 3 && text.length <= 80 ? text : undefined;
+  };
+  const first = (selector: string) => {
+    for (const element of Array.from(document.querySelectorAll(selector))) {
+      const text = visibleText(element);
+      if (text) return text;
+    }
+    return undefined;
+  };
+  return {
+    byline: first('[rel~="author"], [itemprop~="author"], [class*="byline" i]'),
+    date: first('time, [itemprop~="datePublished"]'),
   };
 }
 
@@ -157,7 +188,7 @@ function failedRow(entry: CorpusPage, error: unknown): PageRow {
   const absent: Retained = { state: 'absent' };
   return {
     id: entry.id, originalUrl: entry.originalUrl, rawChars: 0, stateChars: 0, stateTokens: 0, smaller: 0, observeMs: 0, snapshotMs: 0,
-    sentence: absent, headline: absent, interactive: { total: 0, listed: 0, stubbed: 0, missing: [] },
+    sentence: absent, headline: absent, byline: absent, date: absent, interactive: { total: 0, listed: 0, stubbed: 0, missing: [] },
     error: error instanceof Error ? error.message.split('\n')[0] : String(error),
   };
 }
@@ -185,6 +216,8 @@ function report(rows: PageRow[]): number {
     `observe ms: ${stat(ok.map((row) => row.observeMs), 0)}; bare ariaSnapshotJSON ms: ${stat(ok.map((row) => row.snapshotMs), 0)}; observe / bare: ${stat(timeRatio, 2)}`,
     `first sentence retained: ${rate(ok, (row) => row.sentence)}`,
     `headline retained: ${rate(ok, (row) => row.headline)}`,
+    `byline retained (rel/itemprop author, byline class): ${rate(ok, (row) => row.byline)}`,
+    `date retained (<time>, itemprop datePublished): ${rate(ok, (row) => row.date)}`,
     `interactive elements listed or stubbed: ${((100 * interactiveCovered) / Math.max(1, interactiveTotal)).toFixed(2)}% (${interactiveCovered}/${interactiveTotal}; ${interactiveStubbed} inside stubs)`,
     '',
     'Worst pages:',
@@ -196,7 +229,7 @@ function report(rows: PageRow[]): number {
 }
 
 function lossScore(row: PageRow): number {
-  return (row.sentence.state === 'lost' ? 10 : 0) + (row.headline.state === 'lost' ? 10 : 0) + row.interactive.missing.length;
+  return (row.sentence.state === 'lost' ? 10 : 0) + (row.headline.state === 'lost' ? 10 : 0) + (row.byline.state === 'lost' ? 5 : 0) + (row.date.state === 'lost' ? 5 : 0) + row.interactive.missing.length;
 }
 
 function worst(rows: PageRow[]): PageRow[] {
@@ -207,6 +240,8 @@ function describeWorst(row: PageRow): string {
   const lost: string[] = [];
   if (row.sentence.state === 'lost') lost.push(`first sentence (${row.sentence.where ?? 'not located'}): ${JSON.stringify(row.sentence.text?.slice(0, 80))}`);
   if (row.headline.state === 'lost') lost.push(`headline (${row.headline.where ?? 'not located'}): ${JSON.stringify(row.headline.text?.slice(0, 80))}`);
+  if (row.byline.state === 'lost') lost.push(`byline (${row.byline.where ?? 'not located'}): ${JSON.stringify(row.byline.text)}`);
+  if (row.date.state === 'lost') lost.push(`date (${row.date.where ?? 'not located'}): ${JSON.stringify(row.date.text)}`);
   if (row.interactive.missing.length) lost.push(`${row.interactive.missing.length} interactive not listed: ${row.interactive.missing.slice(0, 4).join('; ')}`);
   const summary = `${row.smaller.toFixed(1)}× smaller, ${row.stateTokens} tok`;
   return `  ${row.id.slice(0, 12)} ${new URL(row.originalUrl).hostname} — ${summary}${lost.length ? `\n    lost: ${lost.join('\n    lost: ')}` : ' — nothing lost'}`;

@@ -24,6 +24,9 @@ export function nestedEnv(extra: Record<string, string | undefined> = {}): NodeJ
     if (/^(TEST_|PW_|PLAYWRIGHT_|FORCE_COLOR|DEBUG_COLORS|AGENT_RUN_ID$|AGENT_INVOCATION_ID$|AGENT_TASK_BLOCKERS$)/.test(key)) continue;
     env[key] = value;
   }
+  // A trace is recorded, at a CPU cost on every action, even when a passing sample throws it away: the tests
+  // that look at traces ask for them (AGENT_TRACE=on).
+  env.AGENT_TRACE = 'off';
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

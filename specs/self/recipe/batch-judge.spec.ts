@@ -49,6 +49,7 @@ async function runBatchJudged(ids: string[], tasks: string) {
 }
 
 test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch with each sample\'s facts and retries only what it got wrong; the judgments it states are passed through; a sample it never answers stays needs_review and the judge test fails naming it', async () => {
+  test.setTimeout(240_000);
   const { dir, ids } = tasksWithFirstRows();
   const wrongFirst = ids[1]!;
   const forgotten = ids[4]!;
@@ -98,7 +99,7 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
   expect(left.judgment).toBeNull();
   expect(left.judgment_batch?.usage.model_calls, 'asked again once, alone').toBe(2);
   // The run's own outputs (written by the reporter from attachments) carry the judged results.
-  expect(csv.map(row => row.status)).toEqual(ids.map(id => (id === forgotten ? 'needs_review' : 'done')));
+  expect(Object.fromEntries(csv.map(row => [row.sample_id, row.status]))).toEqual(Object.fromEntries(ids.map(id => [id, id === forgotten ? 'needs_review' : 'done'])));
   expect(JSON.parse(csv.find(row => row.sample_id === wrongFirst)!.judgment!).answer, 'stated by the judge, passed through').toBe('yes');
   expect(csv.find(row => row.sample_id === wrongFirst)!.material_change, 'stated by the judge, passed through').toBe('yes');
   expect(manifest.counts.done).toBe(SAMPLES - 1);
