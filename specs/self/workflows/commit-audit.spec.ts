@@ -106,7 +106,7 @@ test('break one thing: the CI host shows an infrastructure annotation for a mate
 
 test('recipe: every commit of the acceptance set (all 60 with BWA_FULL=1), two workers — every fact field matches the site truth', async () => {
   const { rows } = await recipeRows(recipe());
-  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 10);
+  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 5);
   for (const row of rows) {
     const t = truthOf(row.sample_id!);
     for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(t[field]));
