@@ -16,9 +16,10 @@ export default defineConfig({
   // Its tests start their own runs, servers and sign-ins; nothing to ready for them here.
   globalSetup: undefined,
   retries: 0,
-  // Most tests wait on pages, servers and child runs more than on the CPU (a 2-core machine sat under one busy core
-  // with two workers): four workers, of which at most two hold tests that start whole runs of their own.
-  workers: Number(process.env.BWA_SELF_WORKERS ?? 4),
+  // Three workers, of which at most two hold tests that start whole runs of their own: on the 2-core machine the
+  // suite keeps both cores busy with three (27.7 min, 3,292 CPU-s), and a fourth only adds contention — timeouts in
+  // tests that bound an action's time, at load averages of 20 to 36.
+  workers: Number(process.env.BWA_SELF_WORKERS ?? 3),
   use: {
     ...base.use,
     // In-process tests keep no trace (each records one at a noticeable CPU cost, and CI keeps none); debug one
