@@ -41,6 +41,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   env.signal.addEventListener('abort', onOuterAbort, { once: true });
   const navigation = watchNavigation(env.page);
   let timer: NodeJS.Timeout | undefined;
+  const deadline = Date.now() + timeoutMs;
   try {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -57,6 +58,8 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     const result: ActionResult = { ...output, success: output.success ?? true };
     if (!(action.navigates || navigation.happened())) return result;
     const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_MS;
+    // A navigation held back by the host's rate limit may not have its response yet: 'load' would be the old page's.
+    await navigation.landed(Math.max(0, deadline - Date.now()));
     await settlePage(env.tabs.active, settleMs);
     const limited = navigation.rateLimited();
     // Only a failure that is the 429 itself is retried (goto reports one; a click does not look at statuses).

@@ -3,6 +3,7 @@ import { isSliderLike, readControlState, type ControlState } from './control-sta
 import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
 import { waitUntilEditable } from './preflight';
 import { fieldHoldsSecret, fillSecret } from './secret-fill';
+import { deliverInput } from './settle';
 import { hasSecrets, withSecretsHidden } from './secret-text';
 import { checkTypedText, holdsTypedValue, stateAfterHandlers } from './shown-value';
 import { setSliderValue } from './slider';
@@ -26,7 +27,7 @@ export async function enterValue(resolved: ResolvedTarget, text: string, options
   const typedKind = isTypedInput(state.inputType) ? state.inputType : undefined;
   if (isSliderLike(state) && !secret) {
     const moved = await setSliderValue(env.page, locator, text, label, env.signal);
-    if (options.submit) await locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS });
+    if (options.submit) await deliverInput(env.page, () => locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS }));
     return `${moved}${options.submit ? ' and pressed Enter' : ''}`;
   }
   const converted = typedKind && !secret ? await convert(locator, text, typedKind, state, label) : undefined;
@@ -39,7 +40,7 @@ export async function enterValue(resolved: ResolvedTarget, text: string, options
       await locator.pressSequentially(value, { delay: 20, timeout: ELEMENT_TIMEOUT_MS + value.length * 50 });
     } else await locator.fill(value, { timeout: ELEMENT_TIMEOUT_MS });
     outcome = await verify(locator, { typed: text, value, converted, kind: typedKind, secret, label, password: state.inputType === 'password' });
-    if (options.submit) await locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS });
+    if (options.submit) await deliverInput(env.page, () => locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS }));
   });
   // `text` still holds the placeholders: this is the only form that reaches the log.
   return `Typed ${JSON.stringify(text)} into ${label}${outcome}${options.submit ? ' and pressed Enter' : ''}`;

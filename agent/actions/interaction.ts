@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
 import { findControlForText } from './obstacles';
 import { ensurePointerReady } from './preflight';
+import { deliverInput } from './settle';
 import { CONTROL, REF_PATTERN, resolveTarget, TargetArg, type ResolvedTarget } from './target';
 import { ActionError, defineAction } from './types';
 
@@ -34,7 +35,7 @@ async function clickThrough(resolved: ResolvedTarget, double: boolean, page: Pag
   const before = page.url();
   try {
     if (double) await resolved.locator.dblclick({ timeout: ELEMENT_TIMEOUT_MS });
-    else await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
+    else await deliverInput(page, () => resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS }));
     return '';
   } catch (error) {
     if (page.isClosed()) return ' — it closed this tab';

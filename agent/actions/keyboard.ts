@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './limits';
 import { enterValue } from './field-entry';
+import { deliverInput } from './settle';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
@@ -41,7 +42,7 @@ export const press = defineAction({
       return { description: `Pressed ${key}` };
     }
     const resolved = await resolveTarget(target, env);
-    await resolved.locator.press(key, { timeout: ELEMENT_TIMEOUT_MS });
+    await deliverInput(env.page, () => resolved.locator.press(key, { timeout: ELEMENT_TIMEOUT_MS }));
     return { description: `Pressed ${key} on ${resolved.label}`, element: resolved.element };
   },
 });

@@ -4,6 +4,10 @@ const NETWORK_IDLE_CAP_MS = 3_000;
 
 export interface NavigationWatch {
   happened(): boolean;
+  /** A main-document request is out and has not been answered yet. */
+  inFlight(): boolean;
+  /** Resolves once no main-document request is in flight, or after `timeoutMs`. */
+  landed(timeoutMs: number): Promise<void>;
   /** The main document's latest response, when it was a 429 to a GET (safe to load again). */
   rateLimited(): RateLimitedDocument | undefined;
   stop(): void;
@@ -19,6 +23,13 @@ export interface RateLimitedDocument {
 export function watchNavigation(page: Page): NavigationWatch {
   let happened = false;
   let limited: RateLimitedDocument | undefined;
+  const pending = new Set<Request>();
+  const waiters = new Set<() => void>();
+  const answered = (request: Request) => {
+    if (!pending.delete(request) || pending.size) return;
+    for (const wake of waiters) wake();
+    waiters.clear();
+  };
   const isMainDocument = (request: Request) => {
     try {
       return request.isNavigationRequest() && request.frame() === page.mainFrame();
@@ -28,10 +39,14 @@ export function watchNavigation(page: Page): NavigationWatch {
     }
   };
   const onRequest = (request: Request) => {
-    if (isMainDocument(request)) happened = true;
+    if (!isMainDocument(request)) return;
+    happened = true;
+    pending.add(request);
   };
+  const onFailed = (request: Request) => answered(request);
   const onResponse = (response: Response) => {
     if (!isMainDocument(response.request())) return;
+    answered(response.request());
     limited = response.status() === 429 && response.request().method() === 'GET' ? { url: response.url(), retryAfter: response.headers()['retry-after'] } : undefined;
   };
   const onNavigated = (frame: unknown) => {
@@ -40,6 +55,7 @@ export function watchNavigation(page: Page): NavigationWatch {
   try {
     page.on('request', onRequest);
     page.on('response', onResponse);
+    page.on('requestfailed', onFailed);
     page.on('framenavigated', onNavigated);
   } catch {
     // A closed page cannot navigate.
@@ -47,12 +63,41 @@ export function watchNavigation(page: Page): NavigationWatch {
   return {
     happened: () => happened,
     rateLimited: () => limited,
+    inFlight: () => pending.size > 0,
+    landed: timeoutMs =>
+      pending.size === 0
+        ? Promise.resolve()
+        : new Promise<void>(resolve => {
+            const timer = setTimeout(resolve, timeoutMs);
+            waiters.add(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
     stop: () => {
       page.off('request', onRequest);
       page.off('response', onResponse);
+      page.off('requestfailed', onFailed);
       page.off('framenavigated', onNavigated);
     },
   };
+}
+
+/**
+ * Playwright's click and press wait, inside their own timeout, for a navigation they started to get its
+ * response. A navigation this run holds back for a host's rate limit, or a slow server, can outlast that wait
+ * although the input was delivered: a timeout while the page's document request is out is not a failure of
+ * the input (the dispatcher waits for the page to land).
+ */
+export async function deliverInput(page: Page, input: () => Promise<unknown>): Promise<void> {
+  const watch = watchNavigation(page);
+  try {
+    await input();
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'TimeoutError' && watch.inFlight())) throw error;
+  } finally {
+    watch.stop();
+  }
 }
 
 /** Load plus a quiet network, bounded: SPAs that poll forever must not stall the loop. */

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { dispatch } from '../../../agent/actions/dispatch';
+import { ELEMENT_TIMEOUT_MS } from '../../../agent/actions/limits';
 import { retryAfterSeconds } from '../../../agent/actions/rate-limited';
+import { deliverInput } from '../../../agent/actions/settle';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';
 import { HostRateLimiter } from '../../../agent/browser/rate-limit';
@@ -71,14 +73,14 @@ test('a link click is paced at the context route, like goto', async ({ browser }
   await context.close();
 });
 
-test('a click whose navigation is held back by the rate limit returns once the new page has committed', async ({ browser }) => {
+test('a click whose navigation is held back by the rate limit longer than the click may wait still lands on the new page', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const tabs = new ContextTabs(context, page);
-  // Every navigation after the first waits 1.5 s for its slot.
+  // Every navigation after the first waits for its slot longer than Playwright's click waits for it to start loading.
   let first = true;
   const slowBook: SlotBook = {
-    reserve: async () => (first ? ((first = false), Date.now()) : Date.now() + 1500),
+    reserve: async () => (first ? ((first = false), Date.now()) : Date.now() + ELEMENT_TIMEOUT_MS + 1000),
     holdUntil: async () => {},
   };
   const limiter = new HostRateLimiter({ '127.0.0.1:4102': 1 }, slowBook);
@@ -87,8 +89,23 @@ test('a click whose navigation is held back by the rate limit returns once the n
   const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
   const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
   const result = await dispatch({ name: 'click', args: { target: { css: 'a[href="/cascading"]' } } }, env);
-  expect(result.success).toBe(true);
+  expect(result, result.error).toMatchObject({ success: true, description: expect.stringContaining('Clicked') });
   expect(page.url()).toBe(`${WIDGETS}/cascading`);
+  await context.close();
+});
+
+test('an input that times out while the document it asked for is on its way was delivered; one that did nothing still fails', async ({ browser }) => {
+  const context = await browser.newContext();
+  await context.route('http://held.test/**', async route => {
+    const held = new URL(route.request().url()).pathname === '/next';
+    if (held) await new Promise(resolve => setTimeout(resolve, 1500));
+    await route.fulfill({ contentType: 'text/html', body: held ? '<h1>Next</h1>' : '<form action="/next"><input name="q"></form>' });
+  });
+  const page = await context.newPage();
+  await page.goto('http://held.test/');
+  await deliverInput(page, () => page.locator('input').press('Enter', { timeout: 300 }));
+  await expect(page.getByRole('heading', { name: 'Next' })).toBeVisible();
+  await expect(deliverInput(page, () => page.locator('#missing').click({ timeout: 300 }))).rejects.toThrow(/Timeout 300ms/);
   await context.close();
 });
 
