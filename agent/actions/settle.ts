@@ -4,7 +4,7 @@ const NETWORK_IDLE_CAP_MS = 3_000;
 
 export interface NavigationWatch {
   happened(): boolean;
-  /** A main-document request is out and has not been answered yet. */
+  /** A main-document request is out and the page has not committed it (nor has it ended otherwise). */
   inFlight(): boolean;
   /** Resolves once no main-document request is in flight, or after `timeoutMs`. */
   landed(timeoutMs: number): Promise<void>;
@@ -25,8 +25,8 @@ export function watchNavigation(page: Page): NavigationWatch {
   let limited: RateLimitedDocument | undefined;
   const pending = new Set<Request>();
   const waiters = new Set<() => void>();
-  const answered = (request: Request) => {
-    if (!pending.delete(request) || pending.size) return;
+  const wakeIfLanded = () => {
+    if (pending.size) return;
     for (const wake of waiters) wake();
     waiters.clear();
   };
@@ -43,19 +43,25 @@ export function watchNavigation(page: Page): NavigationWatch {
     happened = true;
     pending.add(request);
   };
-  const onFailed = (request: Request) => answered(request);
+  // A document is in flight until the frame commits it; one that never commits (a download, a 204) fails its request.
+  const onEnded = (request: Request) => {
+    pending.delete(request);
+    wakeIfLanded();
+  };
   const onResponse = (response: Response) => {
     if (!isMainDocument(response.request())) return;
-    answered(response.request());
     limited = response.status() === 429 && response.request().method() === 'GET' ? { url: response.url(), retryAfter: response.headers()['retry-after'] } : undefined;
   };
   const onNavigated = (frame: unknown) => {
-    if (frame === page.mainFrame()) happened = true;
+    if (frame !== page.mainFrame()) return;
+    happened = true;
+    pending.clear();
+    wakeIfLanded();
   };
   try {
     page.on('request', onRequest);
     page.on('response', onResponse);
-    page.on('requestfailed', onFailed);
+    page.on('requestfailed', onEnded);
     page.on('framenavigated', onNavigated);
   } catch {
     // A closed page cannot navigate.
@@ -77,15 +83,14 @@ export function watchNavigation(page: Page): NavigationWatch {
     stop: () => {
       page.off('request', onRequest);
       page.off('response', onResponse);
-      page.off('requestfailed', onFailed);
+      page.off('requestfailed', onEnded);
       page.off('framenavigated', onNavigated);
     },
   };
 }
 
 /**
- * Playwright's click and press wait, inside their own timeout, for a navigation they started to get its
- * response. A navigation this run holds back for a host's rate limit, or a slow server, can outlast that wait
+ * Playwright's click and press wait, inside their own timeout, for a navigation they started to commit. A navigation this run holds back for a host's rate limit, or a slow server, can outlast that wait
  * although the input was delivered: a timeout while the page's document request is out is not a failure of
  * the input (the dispatcher waits for the page to land).
  */

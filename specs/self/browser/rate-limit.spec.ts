@@ -96,14 +96,18 @@ test('a click whose navigation is held back by the rate limit longer than the cl
 
 test('an input that times out while the document it asked for is on its way was delivered; one that did nothing still fails', async ({ browser }) => {
   const context = await browser.newContext();
+  // The submitted form's document is held until the press has given up waiting for it.
+  let release!: () => void;
+  const released = new Promise<void>(resolve => (release = resolve));
   await context.route('http://held.test/**', async route => {
     const held = new URL(route.request().url()).pathname === '/next';
-    if (held) await new Promise(resolve => setTimeout(resolve, 1500));
+    if (held) await released;
     await route.fulfill({ contentType: 'text/html', body: held ? '<h1>Next</h1>' : '<form action="/next"><input name="q"></form>' });
   });
   const page = await context.newPage();
   await page.goto('http://held.test/');
-  await deliverInput(page, () => page.locator('input').press('Enter', { timeout: 300 }));
+  await deliverInput(page, () => page.locator('input').press('Enter', { timeout: 3000 }));
+  release();
   await expect(page.getByRole('heading', { name: 'Next' })).toBeVisible();
   await expect(deliverInput(page, () => page.locator('#missing').click({ timeout: 300 }))).rejects.toThrow(/Timeout 300ms/);
   await context.close();
