@@ -1,6 +1,6 @@
 import type { ClickableFact } from './page-metrics';
 import type { AriaJsonNode } from './raw';
-import { INTERACTIVE_ROLES } from './roles';
+import { INTERACTIVE_ROLES, VALUE_TEXT_ROLES } from './roles';
 import type { Box, Hint } from './types';
 
 /**
@@ -47,7 +47,7 @@ export function placeClickables(roots: AriaJsonNode[], facts: readonly Clickable
     const ref = `c${placed.added.size + 1}`;
     placed.added.set(ref, fact);
     const holder = path.at(-1);
-    if (holder) holder.children ??= [];
+    if (holder) adoptText(holder);
     insertInReadingOrder(holder?.children ?? roots, { role: 'generic', ref, cursor: 'pointer', box: fact.box });
   }
   return placed;
@@ -106,6 +106,18 @@ function deepestHolder(items: Array<string | AriaJsonNode>, box: Box): AriaJsonN
     }
   }
   return undefined;
+}
+
+/**
+ * A node whose whole content was its text ("Senior Contributor" beside an info icon the tree does not have) keeps
+ * that text as a child before the control added into it: once a node has children, the page state reads its
+ * content from them alone.
+ */
+function adoptText(holder: AriaJsonNode): void {
+  holder.children ??= [];
+  if (holder.text === undefined || VALUE_TEXT_ROLES.has(holder.role)) return;
+  if (holder.text) holder.children.unshift(holder.text);
+  delete holder.text;
 }
 
 function insertInReadingOrder(children: Array<string | AriaJsonNode>, node: AriaJsonNode): void {

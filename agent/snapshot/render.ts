@@ -223,10 +223,13 @@ function describeStub(input: RenderInput, block: Block, positionAt: Int32Array):
       if (piece.kind === 'element') count(counts, flat[piece.index] as FlatNode);
     }
     const label = (item.node.name || item.node.text)?.trim();
-    if (label && samples.length < STUB_SAMPLES && (candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control')) samples.push(label);
-    else if (label && fallbackSamples.length < STUB_SAMPLES) fallbackSamples.push(label);
+    if (!label || samples.includes(label) || fallbackSamples.includes(label)) continue;
+    if (samples.length < STUB_SAMPLES && (candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control')) samples.push(label);
+    else if (fallbackSamples.length < STUB_SAMPLES) fallbackSamples.push(label);
   }
-  const shown = samples.length ? samples : fallbackSamples;
+  // Names say where a region leads; one of its own words (a date, a byline, a price) says what it holds.
+  const firstText = fallbackSamples.find((label) => !samples.includes(label));
+  const shown = samples.length ? (firstText ? [...samples, firstText] : samples) : fallbackSamples;
   return { ref: block.ref, index: block.index, end: block.end, kind: block.kind, counts, covers, samples: shown, siblings: block.siblings };
 }
 

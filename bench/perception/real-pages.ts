@@ -1,6 +1,6 @@
 /**
  * Real-page mode of the perception benchmark:
- *   npx tsx bench/perception/run.ts --real-pages [../shared/corpora/article-pages] [--runs 3] [--limit N] [--json out.json]
+ *   npx tsx bench/perception/run.ts --real-pages [../shared/corpora/article-pages] [--runs 3] [--limit N] [--only id-prefix,…] [--json out.json]
  *
  * Per saved page: Playwright's raw AI snapshot size (what Playwright MCP sends), the page state's exact size
  * (chars, estimated tokens), observe() time against the bare ariaSnapshotJSON time (alternated), and
@@ -24,6 +24,8 @@ export interface RealPageOptions {
   jsonOut?: string;
   /** A folder to write each page's page state and raw AI snapshot into, for reading by hand. */
   dumpDir?: string;
+  /** Only the pages whose id starts with one of these. */
+  only?: string[];
   keywords: string[];
 }
 
@@ -49,7 +51,9 @@ interface PageRow {
 type Retained = { state: 'shown' | 'expand' | 'lost' | 'absent'; text?: string; where?: string };
 
 export async function runRealPages(options: RealPageOptions): Promise<number> {
-  const corpus = readCorpus(options.dir).slice(0, options.limit);
+  const corpus = readCorpus(options.dir)
+    .filter((entry) => !options.only?.length || options.only.some((prefix) => entry.id.startsWith(prefix)))
+    .slice(0, options.limit);
   const server = await serveCorpus(options.dir);
   const browser = await launchChromium();
   const rows: PageRow[] = [];

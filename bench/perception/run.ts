@@ -149,6 +149,7 @@ function realPagesOptions(): RealPageOptions | undefined {
     limit: Number(value('--limit')) || undefined,
     jsonOut: value('--json'),
     dumpDir: value('--dump'),
+    only: value('--only')?.split(',').filter(Boolean),
     keywords: value('--keywords')?.split(',').filter(Boolean) ?? [],
   };
 }

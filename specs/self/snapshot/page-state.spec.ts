@@ -44,6 +44,8 @@ test.describe('icon-only controls', () => {
       ['delete', /\[(e\d+)\] button icon="delete"/],
       ['more', /\[(e\d+)\] clickable "…" icon="more menu"/],
       ['star', /\[(e\d+)\] link icon="star" → #starred/],
+      // The text it sits in stays, before it: the byline still says who wrote it and as what.
+      ['info', /\[e\d+\] link "Ana Souza" → #author ", Staff writer" \[(c\d+)\] clickable icon="disclaimer info"/],
       ['zoom', /\[(c\d+)\] clickable icon="image"/],
       // Named by its picture's file name, not by its layout classes ("thumb wide").
       ['gallery', /\[(e\d+)\] link icon="image harbour at dusk"[^\n]* → #gallery/],
