@@ -32,7 +32,7 @@ const profile = () =>
 
 const BANNER_STUB = '[e2] banner (collapsed: 2 links — "Pricing", "Docs")';
 const HOME_LINK = ' [e3] link "Home" → /';
-const FOOTER_STUB = '[e8] contentinfo (collapsed: 1 link, 1 text — "Terms", …)';
+const FOOTER_STUB = '[e8] contentinfo (collapsed: 1 link, 1 text — "Terms", "Copyright 2024")';
 
 test.describe('pass 1: page chrome and wrappers', () => {
   test('collapses banner and contentinfo into one stub line each, keeping the home link, and says so in the header', () => {
