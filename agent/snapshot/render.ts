@@ -208,7 +208,7 @@ function describeStub(input: RenderInput, block: Block, positionAt: Int32Array):
   const counts: StubCounts = { links: 0, buttons: 0, fields: 0, rows: 0, items: 0, headings: 0, texts: 0 };
   const covers = new Set<string>();
   const samples: string[] = [];
-  const fallbackSamples: string[] = [];
+  const texts: string[] = [];
   const start = block.kind === 'region' ? block.index + 1 : block.index;
   if (block.kind === 'region' && flat[block.index]?.node.ref) covers.add(flat[block.index]?.node.ref as string);
   for (let index = start; index < block.end; index++) {
@@ -223,13 +223,13 @@ function describeStub(input: RenderInput, block: Block, positionAt: Int32Array):
       if (piece.kind === 'element') count(counts, flat[piece.index] as FlatNode);
     }
     const label = (item.node.name || item.node.text)?.trim();
-    if (!label || samples.includes(label) || fallbackSamples.includes(label)) continue;
-    if (samples.length < STUB_SAMPLES && (candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control')) samples.push(label);
-    else if (fallbackSamples.length < STUB_SAMPLES) fallbackSamples.push(label);
+    if (!label || samples.includes(label) || texts.includes(label)) continue;
+    const named = candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control';
+    if (named && samples.length < STUB_SAMPLES) samples.push(label);
+    else if (!named && texts.length < STUB_SAMPLES) texts.push(label);
   }
   // Names say where a region leads; one of its own words (a date, a byline, a price) says what it holds.
-  const firstText = fallbackSamples.find((label) => !samples.includes(label));
-  const shown = samples.length ? (firstText ? [...samples, firstText] : samples) : fallbackSamples;
+  const shown = samples.length ? [...samples, ...texts.slice(0, 1)] : texts;
   return { ref: block.ref, index: block.index, end: block.end, kind: block.kind, counts, covers, samples: shown, siblings: block.siblings };
 }
 
