@@ -41,7 +41,6 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   env.signal.addEventListener('abort', onOuterAbort, { once: true });
   const navigation = watchNavigation(env.page);
   let timer: NodeJS.Timeout | undefined;
-  const deadline = Date.now() + timeoutMs;
   try {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -59,7 +58,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     if (!(action.navigates || navigation.happened())) return result;
     const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_MS;
     // A navigation held back by the host's rate limit may not have its response yet: 'load' would be the old page's.
-    await Promise.race([navigation.landed(Math.max(0, deadline - Date.now())), timedOut, aborted]);
+    await Promise.race([navigation.landed(), timedOut, aborted]);
     await settlePage(env.tabs.active, settleMs);
     const limited = navigation.rateLimited();
     // Only a failure that is the 429 itself is retried (goto reports one; a click does not look at statuses).

@@ -6,8 +6,8 @@ export interface NavigationWatch {
   happened(): boolean;
   /** A main-document request is out and the page has not committed it (nor has it ended otherwise). */
   inFlight(): boolean;
-  /** Resolves once no main-document request is in flight, or after `timeoutMs`. */
-  landed(timeoutMs: number): Promise<void>;
+  /** Resolves once no main-document request is in flight (the caller bounds the wait). */
+  landed(): Promise<void>;
   /** The main document's latest response, when it was a 429 to a GET (safe to load again). */
   rateLimited(): RateLimitedDocument | undefined;
   stop(): void;
@@ -41,6 +41,9 @@ export function watchNavigation(page: Page): NavigationWatch {
   const onRequest = (request: Request) => {
     if (!isMainDocument(request)) return;
     happened = true;
+    // A redirect is a new request; the one it replaces never commits nor fails.
+    const replaced = request.redirectedFrom();
+    if (replaced) pending.delete(replaced);
     pending.add(request);
   };
   // A document is in flight until the frame commits it; one that never commits (a download, a 204) fails its request.
@@ -70,17 +73,9 @@ export function watchNavigation(page: Page): NavigationWatch {
     happened: () => happened,
     rateLimited: () => limited,
     inFlight: () => pending.size > 0,
-    landed: timeoutMs =>
-      pending.size === 0
-        ? Promise.resolve()
-        : new Promise<void>(resolve => {
-            const timer = setTimeout(resolve, timeoutMs);
-            waiters.add(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          }),
+    landed: () => (pending.size === 0 ? Promise.resolve() : new Promise<void>(resolve => waiters.add(resolve))),
     stop: () => {
+      waiters.clear();
       page.off('request', onRequest);
       page.off('response', onResponse);
       page.off('requestfailed', onEnded);

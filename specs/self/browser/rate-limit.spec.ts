@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dispatch } from '../../../agent/actions/dispatch';
 import { ELEMENT_TIMEOUT_MS } from '../../../agent/actions/limits';
 import { retryAfterSeconds } from '../../../agent/actions/rate-limited';
@@ -111,6 +113,30 @@ test('an input that times out while the document it asked for is on its way was 
   await expect(page.getByRole('heading', { name: 'Next' })).toBeVisible();
   await expect(deliverInput(page, () => page.locator('#missing').click({ timeout: 300 }))).rejects.toThrow(/Timeout 300ms/);
   await context.close();
+});
+
+test('a link that redirects to a download ends its click: no document is left waiting to land', async ({ browser }) => {
+  // A real server: the browser follows the redirect itself (a routed 302 reaches Playwright differently).
+  const server = http.createServer((req, res) => {
+    if (req.url === '/report') return res.writeHead(302, { location: '/report.csv' }).end();
+    if (req.url === '/report.csv') return res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('a,b\n');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/report">Report</a>');
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const tabs = new ContextTabs(context, page);
+    const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
+    const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
+    // Shorter than the default: a document left pending would time the click out.
+    const result = await dispatch({ name: 'click', args: { target: { role: 'link', name: 'Report' } } }, env, { timeoutMs: 15_000 });
+    expect(result, result.error).toMatchObject({ success: true });
+  } finally {
+    await context.close();
+    server.close();
+  }
 });
 
 /** A file book that records the holds it was given and the slots it handed out. */
