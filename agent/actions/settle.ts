@@ -41,7 +41,7 @@ export function watchNavigation(page: Page): NavigationWatch {
   const onRequest = (request: Request) => {
     if (!isMainDocument(request)) return;
     happened = true;
-    // A redirect is a new request; the one it replaces never commits nor fails.
+    // A redirect is a new request; the one it replaces only "finishes" (this watch listens for commits and failures).
     const replaced = request.redirectedFrom();
     if (replaced) pending.delete(replaced);
     pending.add(request);
@@ -61,11 +61,17 @@ export function watchNavigation(page: Page): NavigationWatch {
     pending.clear();
     wakeIfLanded();
   };
+  // A tab that closes will not commit anything.
+  const onClosed = () => {
+    pending.clear();
+    wakeIfLanded();
+  };
   try {
     page.on('request', onRequest);
     page.on('response', onResponse);
     page.on('requestfailed', onEnded);
     page.on('framenavigated', onNavigated);
+    page.on('close', onClosed);
   } catch {
     // A closed page cannot navigate.
   }
@@ -80,14 +86,16 @@ export function watchNavigation(page: Page): NavigationWatch {
       page.off('response', onResponse);
       page.off('requestfailed', onEnded);
       page.off('framenavigated', onNavigated);
+      page.off('close', onClosed);
     },
   };
 }
 
 /**
- * Playwright's click and press wait, inside their own timeout, for a navigation they started to commit. A navigation this run holds back for a host's rate limit, or a slow server, can outlast that wait
- * although the input was delivered: a timeout while the page's document request is out is not a failure of
- * the input (the dispatcher waits for the page to land).
+ * Playwright's click and press wait, inside their own timeout, for a navigation they started to commit. A
+ * navigation this run holds back for a host's rate limit, or a slow server, can outlast that wait although the
+ * input was delivered: a timeout while the page's document request is out is not a failure of the input (the
+ * dispatcher waits for the page to land).
  */
 export async function deliverInput(page: Page, input: () => Promise<unknown>): Promise<void> {
   const watch = watchNavigation(page);
