@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dispatch } from '../../../agent/actions/dispatch';
@@ -13,6 +13,12 @@ import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
 
 const WIDGETS = 'http://127.0.0.1:4102';
+
+/** What dispatch needs to run one action on `page`, allowed everywhere, paced only by the context's guards. */
+function actionEnv(context: BrowserContext, page: Page, tabs: ContextTabs) {
+  const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
+  return { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
+}
 
 /** Records which hosts asked for a slot; never makes anyone wait. */
 class CountingBook implements SlotBook {
@@ -88,8 +94,7 @@ test('a click whose navigation is held back by the rate limit longer than the cl
   const limiter = new HostRateLimiter({ '127.0.0.1:4102': 1 }, slowBook);
   await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tabs, paceNavigation: url => limiter.pace(url) });
   await page.goto(`${WIDGETS}/`);
-  const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
-  const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
+  const env = actionEnv(context, page, tabs);
   const result = await dispatch({ name: 'click', args: { target: { css: 'a[href="/cascading"]' } } }, env);
   expect(result, result.error).toMatchObject({ success: true, description: expect.stringContaining('Clicked') });
   expect(page.url()).toBe(`${WIDGETS}/cascading`);
@@ -127,9 +132,7 @@ test('a link that redirects to a download ends its click: no document is left wa
   try {
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    const tabs = new ContextTabs(context, page);
-    const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
-    const env = { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
+    const env = actionEnv(context, page, new ContextTabs(context, page));
     // Shorter than the default: a document left pending would time the click out.
     const result = await dispatch({ name: 'click', args: { target: { role: 'link', name: 'Report' } } }, env, { timeoutMs: 15_000 });
     expect(result, result.error).toMatchObject({ success: true });
