@@ -6,5 +6,10 @@ export const DOWNLOAD_TIMEOUT_S = 30;
 export const MAX_DOWNLOAD_TIMEOUT_S = 300;
 /** How long an action waits on what the page already says (covered, hidden, disabled, read-only) before saying so. */
 export const FAIL_FAST_MS = 800;
+/**
+ * A one-shot read in the page (what covers an element, where it is hidden): a healthy page answers in
+ * milliseconds, a loaded machine in seconds. Only a hung page waits this long, and it would fail anyway.
+ */
+export const PAGE_READ_MS = 5_000;
 /** Page handlers (input, change) that rewrite or refuse a value run on the event or just after it: read after them. */
 export const HANDLERS_MS = 20;

@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import { FAIL_FAST_MS } from './limits';
+import { PAGE_READ_MS } from './limits';
 
 /**
  * What stands between the model and an element, told in the page's own terms: which dialog covers it, which
@@ -19,12 +19,12 @@ export interface Cover {
 
 /** The element on top of this one's centre, when it is not this one or inside it. */
 export function describeCover(locator: Locator): Promise<Cover | undefined> {
-  return locator.evaluate(coverInPage, undefined, { timeout: FAIL_FAST_MS }).catch(() => undefined);
+  return locator.evaluate(coverInPage, undefined, { timeout: PAGE_READ_MS }).catch(() => undefined);
 }
 
 /** Where a hidden element sits: a closed menu (and its opener), another tab's panel, a closed section. */
 export function describeHiddenPlace(locator: Locator): Promise<string | undefined> {
-  return locator.evaluate(hiddenPlaceInPage, undefined, { timeout: FAIL_FAST_MS }).catch(() => undefined);
+  return locator.evaluate(hiddenPlaceInPage, undefined, { timeout: PAGE_READ_MS }).catch(() => undefined);
 }
 
 export interface ControlForText {
@@ -42,7 +42,7 @@ export interface ControlForText {
  * elsewhere: that control. The model meant the control.
  */
 export async function findControlForText(locator: Locator, text: string, controlSelector: string): Promise<ControlForText | undefined> {
-  const handle = await locator.evaluateHandle(controlForTextInPage, { text, controlSelector }, { timeout: FAIL_FAST_MS }).catch(() => undefined);
+  const handle = await locator.evaluateHandle(controlForTextInPage, { text, controlSelector }, { timeout: PAGE_READ_MS }).catch(() => undefined);
   const control = handle?.asElement();
   if (!control) {
     await handle?.dispose();

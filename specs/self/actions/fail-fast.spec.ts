@@ -37,6 +37,17 @@ test.describe('fail fast where the page already tells', () => {
     await expect(page.locator('#result')).toHaveText('Report downloaded');
   });
 
+  test('a renderer too slow for the trial run\'s first check still has the cover named, not waited out', async ({ harness, page }) => {
+    // A loaded machine (the CI run that found this) can spend the whole trial before Playwright's first check.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 60 });
+    const download = harness.ref('button', 'Download report');
+    const covered = await harness.act('click', { target: download }, { timeoutMs: 15_000 });
+    expect(covered.error).toBe(
+      `Cannot click [${download}] button "Download report": another element (<div class="promo" id="promo">, part of dialog "Newsletter signup") is covering it — close the dialog or overlay first (its buttons: "Subscribe", "No thanks")`,
+    );
+  });
+
   test('a link in a closed menu, and plain text that names it, point at the menu button', async ({ harness, page }) => {
     const hidden = await harness.act('click', { target: 'Settings' }, BUDGET);
     expect(hidden.error).toBe('Cannot click text "Settings": it is not visible — it is in a closed menu or section opened by button "Account menu" — click that first');
