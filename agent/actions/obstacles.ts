@@ -17,9 +17,17 @@ export interface Cover {
   lasting: boolean;
 }
 
-/** The element on top of this one's centre, when it is not this one or inside it. */
-export function describeCover(locator: Locator): Promise<Cover | undefined> {
-  return locator.evaluate(coverInPage, undefined, { timeout: PAGE_READ_MS }).catch(() => undefined);
+/** How an element stands for a pointer right now, read once in the page; 'unknown' when there is no answer. */
+export type Standing = { kind: 'usable' | 'hidden' | 'disabled' | 'unknown' } | { kind: 'covered'; cover: Cover };
+
+export function readStanding(locator: Locator, timeout: number): Promise<Standing> {
+  return locator.evaluate(standingInPage, undefined, { timeout }).catch((): Standing => ({ kind: 'unknown' }));
+}
+
+/** The element on top of this one where a click would land, when it is not this one or inside it. */
+export async function describeCover(locator: Locator): Promise<Cover | undefined> {
+  const standing = await readStanding(locator, PAGE_READ_MS);
+  return standing.kind === 'covered' ? standing.cover : undefined;
 }
 
 /** Where a hidden element sits: a closed menu (and its opener), another tab's panel, a closed section. */
@@ -58,7 +66,7 @@ export async function findControlForText(locator: Locator, text: string, control
   }
 }
 
-function coverInPage(el: Element): { text: string; lasting: boolean } | undefined {
+function standingInPage(el: Element): Standing {
   const nameOf = (node: Element) =>
     (node.getAttribute('aria-label') ||
       (node.getAttribute('aria-labelledby') ?? '').split(/\s+/).map(id => (id ? (document.getElementById(id)?.textContent ?? '') : '')).join(' ') ||
@@ -69,12 +77,24 @@ function coverInPage(el: Element): { text: string; lasting: boolean } | undefine
     const cls = node.getAttribute('class') ? ` class="${node.getAttribute('class')}"` : '';
     return `<${node.tagName.toLowerCase()}${cls}${id}>`;
   };
-  const box = el.getBoundingClientRect();
-  const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
-  const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
+  // Each box of the element (a link that wraps has one per line): the centre of a box is where a click lands, the
+  // centre of the whole bounding box may be a gap between lines.
+  const boxes = [...el.getClientRects()].filter(box => box.width * box.height > 0.99);
+  if (!boxes.length || getComputedStyle(el).visibility === 'hidden') return { kind: 'hidden' };
+  if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return { kind: 'disabled' };
   const root = el.getRootNode() as Document | ShadowRoot;
-  const hit = root.elementFromPoint(x, y);
-  if (!hit || hit === el || el.contains(hit)) return undefined;
+  let hit: Element | undefined;
+  for (const box of boxes) {
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+    const top = root.elementFromPoint(x, y);
+    if (!top) continue;
+    if (top === el || el.contains(top)) return { kind: 'usable' };
+    // What holds the element shows through its own gaps (padding, a line break); it does not cover it.
+    if (!top.contains(el)) hit ??= top;
+  }
+  if (!hit) return { kind: 'unknown' };
   const dialogSelector = 'dialog, [role=dialog], [role=alertdialog], [aria-modal=true]';
   const dialog = hit.closest(dialogSelector) ?? hit.querySelector(dialogSelector);
   const holder = dialog ?? hit.closest('[role], header, nav, aside, footer') ?? hit;
@@ -92,7 +112,8 @@ function coverInPage(el: Element): { text: string; lasting: boolean } | undefine
   // A modal dialog anywhere is what the backdrop on top belongs to.
   const openDialog = [...document.querySelectorAll('dialog:modal, [aria-modal=true]')].some(shown);
   const controls = holder.querySelector('button, [role=button], a[href], input, select, textarea') !== null;
-  return { text: `another element (${shownTag}, part of ${what}) is covering it — close the dialog or overlay first${choices}`, lasting: Boolean(dialog) || openDialog || controls };
+  const text = `another element (${shownTag}, part of ${what}) is covering it — close the dialog or overlay first${choices}`;
+  return { kind: 'covered', cover: { text, lasting: Boolean(dialog) || openDialog || controls } };
 }
 
 function hiddenPlaceInPage(el: Element): string | undefined {

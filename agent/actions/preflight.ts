@@ -2,7 +2,7 @@ import type { Locator } from '@playwright/test';
 import { readControlState, type ControlState } from './control-state';
 import { isPageGone } from './errors';
 import { FAIL_FAST_MS, PAGE_READ_MS } from './limits';
-import { describeCover, describeHiddenPlace } from './obstacles';
+import { describeCover, describeHiddenPlace, readStanding } from './obstacles';
 import { ActionError } from './types';
 
 /**
@@ -17,7 +17,7 @@ const POLL_MS = 100;
  * quick look in the page first spares that trial when the element is plainly usable (most of the time).
  */
 export async function ensurePointerReady(locator: Locator, label: string, verb: 'click' | 'hover' | 'drag'): Promise<void> {
-  if ((await obstacleInPage(locator, FAIL_FAST_MS)) === 'none') return;
+  if ((await readStanding(locator, FAIL_FAST_MS)).kind === 'usable') return;
   try {
     if (verb === 'click') await locator.click({ trial: true, timeout: FAIL_FAST_MS });
     else await locator.hover({ trial: true, timeout: FAIL_FAST_MS });
@@ -25,9 +25,9 @@ export async function ensurePointerReady(locator: Locator, label: string, verb: 
     if (isPageGone(error)) throw error;
     const log = error instanceof Error ? (error.message.split('\nCall log:')[1] ?? '') : '';
     // A loaded machine can spend the whole trial before its first check: the page is asked directly then.
-    const reason = lastReason(log) ?? (await obstacleInPage(locator, PAGE_READ_MS));
+    const reason = lastReason(log) ?? (await readStanding(locator, PAGE_READ_MS)).kind;
     // Anything else (still animating, slow page) gets the action's full wait.
-    if (reason === 'none' || reason === 'unknown') return;
+    if (reason === 'usable' || reason === 'unknown') return;
     const why = await explain(locator, reason);
     if (why === undefined) return;
     throw new ActionError(`Cannot ${verb} ${label}: ${why}`);
@@ -35,29 +35,6 @@ export async function ensurePointerReady(locator: Locator, label: string, verb: 
 }
 
 type Reason = 'covered' | 'hidden' | 'disabled';
-
-/**
- * Shown, enabled, in view and on top at its centre ('none', most of the time); else what stands in the way.
- * 'unknown' (out of view, or no answer) is left to Playwright, which scrolls and retries.
- */
-function obstacleInPage(locator: Locator, timeout: number): Promise<Reason | 'none' | 'unknown'> {
-  return locator
-    .evaluate(
-      el => {
-        const box = el.getBoundingClientRect();
-        if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') return 'hidden' as const;
-        if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return 'disabled' as const;
-        const x = box.left + box.width / 2;
-        const y = box.top + box.height / 2;
-        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return 'unknown' as const;
-        const hit = (el.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
-        return hit !== null && (hit === el || el.contains(hit)) ? ('none' as const) : ('covered' as const);
-      },
-      undefined,
-      { timeout },
-    )
-    .catch(() => 'unknown' as const);
-}
 
 const REASONS: Array<[RegExp, Reason]> = [
   [/intercepts pointer events/g, 'covered'],

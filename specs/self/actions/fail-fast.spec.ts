@@ -83,3 +83,21 @@ test.describe('fail fast where the page already tells', () => {
     expect(result.error).toContain('No option "Teleport" in');
   });
 });
+
+test('a link that wraps in its cell is not "covered" by the cell showing between its lines, also on a renderer too slow for the trial run', async ({ harness, page }) => {
+  await harness.open(
+    'wrapped-link',
+    `<table><tr><td style="width:300px;font:16px/20px monospace">Latest change, by Sam: <a href="#commit" onclick="document.getElementById('result').textContent='Commit opened'">Rename it (#314)</a></td></tr></table><p id="result"></p>`,
+  );
+  // The premise: the centre of the link's bounding box is the cell, in the gap between the link's two lines.
+  const centreHit = await page.locator('a').evaluate(a => {
+    const box = a.getBoundingClientRect();
+    return document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.tagName;
+  });
+  expect(centreHit).toBe('TD');
+  await harness.look();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 60 });
+  await harness.ok('click', { target: harness.ref('link', 'Rename it (#314)') }, { timeoutMs: 15_000 });
+  await expect(page.locator('#result')).toHaveText('Commit opened');
+});
