@@ -36,8 +36,10 @@ let truth: Record<string, HireTruth>;
 let sites: RunningFixtureSites;
 let recipe: RecipeRun;
 
-// One worker, in order: the recipe run goes on in the background while the in-process tests run.
-test.describe.configure({ mode: 'default', timeout: 180_000 });
+// One worker, in order: the recipe run goes on in the background while the in-process tests run. The timeout is a
+// hang guard, as long as the other workflow files' (recipeRunInBackground): five samples side by side on a loaded
+// 2-core machine took 3 minutes in CI.
+test.describe.configure({ mode: 'default', timeout: 600_000 });
 
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();

@@ -42,7 +42,8 @@ let sites: RunningFixtureSites;
 let recipe: (RecipeRun & { authDir: string }) | undefined;
 
 // One worker, in order: the burst alone first, then the model cases while the recipe run goes on in the background.
-test.describe.configure({ mode: 'default', timeout: 180_000 });
+// The timeout is a hang guard, as long as the other workflow files' (recipeRunInBackground).
+test.describe.configure({ mode: 'default', timeout: 600_000 });
 
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();
