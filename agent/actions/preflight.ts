@@ -2,7 +2,7 @@ import type { Locator } from '@playwright/test';
 import { readControlState, type ControlState } from './control-state';
 import { isPageGone } from './errors';
 import { FAIL_FAST_MS, PAGE_READ_MS } from './limits';
-import { describeCover, describeHiddenPlace, readStanding } from './obstacles';
+import { describeCover, describeHiddenPlace, readStanding, type Cover } from './obstacles';
 import { ActionError } from './types';
 
 /**
@@ -24,11 +24,14 @@ export async function ensurePointerReady(locator: Locator, label: string, verb: 
   } catch (error) {
     if (isPageGone(error)) throw error;
     const log = error instanceof Error ? (error.message.split('\nCall log:')[1] ?? '') : '';
-    // A loaded machine can spend the whole trial before its first check: the page is asked directly then.
-    const reason = lastReason(log) ?? (await readStanding(locator, PAGE_READ_MS)).kind;
+    const logged = lastReason(log);
+    // A loaded machine can spend the whole trial before its first check: the page is asked directly then, and a
+    // cover it names comes with its description.
+    const seen = logged ? undefined : await readStanding(locator, PAGE_READ_MS);
+    const reason = logged ?? seen?.kind;
     // Anything else (still animating, slow page) gets the action's full wait.
-    if (reason === 'usable' || reason === 'unknown') return;
-    const why = await explain(locator, reason);
+    if (!reason || reason === 'usable' || reason === 'unknown') return;
+    const why = await explain(locator, reason, seen?.kind === 'covered' ? seen.cover : undefined);
     if (why === undefined) return;
     throw new ActionError(`Cannot ${verb} ${label}: ${why}`);
   }
@@ -51,10 +54,13 @@ function lastReason(log: string): Reason | undefined {
   return latest?.reason;
 }
 
-/** Why the element cannot be used, or undefined when the obstacle is likely to go by itself (a loading veil). */
-async function explain(locator: Locator, reason: Reason): Promise<string | undefined> {
+/**
+ * Why the element cannot be used, or undefined when the obstacle is likely to go by itself (a loading veil). A
+ * cover already read is not read again.
+ */
+async function explain(locator: Locator, reason: Reason, known?: Cover): Promise<string | undefined> {
   if (reason === 'covered') {
-    const cover = await describeCover(locator);
+    const cover = known ?? (await describeCover(locator));
     // Nothing on top any more, or a veil that lifts by itself: the action's own wait will see it through.
     return cover?.lasting ? cover.text : undefined;
   }

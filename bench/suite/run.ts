@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import { machineBusySeconds, readProcessTable, treeCpuSeconds } from '../lib/cpu';
 import { table } from '../lib/stats';
 import { tempDirFor } from '../lib/temp';
-import { machineBusySeconds, readProcessTable, treeCpuSeconds } from './proc';
 
 const ROOT = path.resolve(__dirname, '../..');
 const argv = process.argv.slice(2);
