@@ -8,11 +8,11 @@ import { ActionError, defineAction } from './types';
 export const drag = defineAction({
   name: 'drag',
   productive: true,
-  description: 'Drag an element onto another (reorder a list, move a card); says where it ended up.',
+  description: 'Drag an element onto another (reorder a list, move a card).',
   verifies: 'Both elements are visible and not covered; afterwards the dragged element has moved (another list or another place; a list that re-rendered it is searched by its text) and its new place is reported — nothing moved is a failure.',
   schema: z.object({
-    target: TargetArg.describe('What to drag'),
-    to: TargetArg.describe('The item whose place it takes, or the list, column or drop zone'),
+    target: TargetArg,
+    to: TargetArg.describe('The item whose place it takes, or a list, column or drop zone'),
   }),
   async handle({ target, to }, env) {
     const source = await resolveTarget(target, env);

@@ -12,7 +12,7 @@ export const click = defineAction({
   chooses: true,
   mayTurnPage: true,
   maySubmit: true,
-  description: 'Click an element (link, button, tab…).',
+  description: 'Click an element.',
   verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,
@@ -50,7 +50,7 @@ export const hover = defineAction({
   historyWeight: 0.5,
   replay: 'optional',
   onlyReveals: true,
-  description: 'Hover over an element (hover menus, tooltips).',
+  description: 'Hover over an element (menus, tooltips).',
   verifies: 'Within about a second: the element is visible and not covered.',
   schema: z.object({ target: TargetArg }),
   async handle({ target }, env) {

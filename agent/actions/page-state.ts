@@ -8,9 +8,9 @@ function access(env: ActionEnv): PageStateAccess {
 
 export const expand = defineAction({
   name: 'expand',
-  description: 'Open a "(collapsed: …)" line: the next page state lists what it holds. Does not touch the page.',
+  description: 'List what a "(collapsed: …)" line holds in the next page state (the page is not touched).',
   verifies: 'The ref is in the latest page state (a collapsed line, or any element, whose whole content is then listed); nothing on the page changes.',
-  schema: z.object({ target: z.string().min(1).describe('The collapsed line\'s ref') }),
+  schema: z.object({ target: z.string().min(1) }),
   pageStateOnly: true,
   async handle(args, env) {
     return { description: access(env).expand(args.target) };
@@ -19,9 +19,9 @@ export const expand = defineAction({
 
 export const find = defineAction({
   name: 'find',
-  description: 'Search the whole page, collapsed parts included, for elements with these words. Does not touch the page.',
+  description: 'Find elements with these words (any case) anywhere on the page, collapsed parts included (the page is not touched).',
   verifies: 'Searches the latest reading of the whole page; no match is said as such, never an empty success; nothing on the page changes.',
-  schema: z.object({ text: z.string().min(1).describe('Words to find (case-insensitive)') }),
+  schema: z.object({ text: z.string().min(1) }),
   pageStateOnly: true,
   async handle(args, env) {
     return { description: access(env).find(args.text) };

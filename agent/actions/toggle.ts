@@ -6,7 +6,7 @@ import { controlNow } from './relocate';
 import { resolveTarget, TargetArg } from './target';
 import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
 
-const ToggleArgs = z.object({ target: TargetArg.describe('Checkbox, radio or switch') });
+const ToggleArgs = z.object({ target: TargetArg });
 
 export const check = defineAction({
   name: 'check',

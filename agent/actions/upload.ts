@@ -12,8 +12,8 @@ export const upload = defineAction({
   description: 'Attach files to a file field or the button that opens a file chooser.',
   verifies: "Every file is inside the task's input folder (no .., absolute path or symlink out of it); afterwards the file field holds them.",
   schema: z.object({
-    target: TargetArg.describe('File input or its button'),
-    files: z.array(z.string().min(1).describe('A file name')).min(1).max(20).describe("Files in the task's input folder"),
+    target: TargetArg,
+    files: z.array(z.string().min(1)).min(1).max(20).describe("File names in the task's input folder"),
   }),
   async handle({ target, files }, env) {
     const paths = files.map(file => resolveInputFile(env.policy.inputDir, file));

@@ -13,9 +13,9 @@ export const wait = defineAction({
   description: 'Wait until an element or text is visible, the network is idle, or some seconds pass.',
   verifies: 'The element or text became visible in time (a busy network is reported, not a failure).',
   schema: z.object({
-    target: TargetArg.optional().describe('Until visible'),
-    text: z.string().optional().describe('Until visible'),
-    network_idle: z.boolean().optional().describe('Until no request runs'),
+    target: TargetArg.optional(),
+    text: z.string().optional(),
+    network_idle: z.boolean().optional(),
     seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe(`Timeout, or the pause alone (max ${MAX_WAIT_S})`),
   }),
   async handle({ target, text, network_idle, seconds }, env) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { actionNames, toolDefinitions, type ToolDefinition } from '../actions/registry';
+import { actionHas, actionNames, toolDefinitions, type ToolDefinition } from '../actions/registry';
 import { TargetArg } from '../actions/target';
 
 /**
@@ -14,7 +14,7 @@ export type ModelTool = ToolDefinition & { cache_control?: { type: 'ephemeral' }
 
 export function modelToolDefinitions(reflection: z.ZodObject, names: readonly string[] = actionNames()): ModelTool[] {
   const tools: ModelTool[] = toolDefinitions(names, reflection).map(tool => {
-    const input_schema = compactSchema(tool.input_schema);
+    const input_schema = compactSchema(actionHas(tool.name, 'terminal') ? withoutNextGoal(tool.input_schema) : tool.input_schema);
     const properties = input_schema.properties as Record<string, Record<string, unknown>> | undefined;
     if (!properties?.target) return { ...tool, input_schema };
     const own = properties.target.description;
@@ -24,6 +24,13 @@ export function modelToolDefinitions(reflection: z.ZodObject, names: readonly st
   const last = tools[tools.length - 1];
   if (last) tools[tools.length - 1] = { ...last, cache_control: { type: 'ephemeral' } };
   return tools;
+}
+
+/** done and fail end the sample: there is no next goal to state. */
+function withoutNextGoal(schema: ToolDefinition['input_schema']): ToolDefinition['input_schema'] {
+  const { next_goal: _none, ...properties } = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = (schema.required as string[] | undefined)?.filter(key => key !== 'next_goal');
+  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
 /** Limits the dispatcher enforces, naming them when an argument breaks one: a model never needs them up front. */

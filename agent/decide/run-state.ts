@@ -61,7 +61,8 @@ function capped(label: string, items: readonly string[]): string | undefined {
 
 export function renderRunState(state: RunState): string[] {
   return [
-    capped('Pages visited', state.pagesVisited),
+    // One page is the page the state already shows: the list says something only once the agent has moved on.
+    state.pagesVisited.length > 1 ? capped('Pages visited', state.pagesVisited) : undefined,
     capped('FAILED URLs (skip these)', state.failedUrls),
     capped('BLOCKED targets (failed twice — do not retry)', state.blockedTargets),
     capped('DEAD ENDS (repeated without progress)', state.deadEnds),

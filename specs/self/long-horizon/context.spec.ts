@@ -131,6 +131,12 @@ test.describe('run state', () => {
     expect(visited.endsWith('h/page/13')).toBe(true);
   });
 
+  test('a sample still on its first page lists no pages visited: the page state already names it', () => {
+    const onePage = [ok(2, 'click', { target: 'e1' }, 'Clicked', 'http://h/a'), ok(3, 'scroll', { direction: 'down' }, 'Scrolled', 'http://h/a#top')];
+    expect(renderRunState(deriveRunState(onePage))).toEqual([]);
+    expect(renderRunState(deriveRunState([...onePage, ok(4, 'click', { target: 'e2' }, 'Clicked', 'http://h/b')]))).toEqual(['Pages visited: h/a, h/b']);
+  });
+
   test('collected data is in the prompt, cut at 2000 characters with the rest counted', () => {
     const prs = Array.from({ length: 30 }, (_, i) => ({ number: i, title: `Pull request number ${i} with a long enough title` }));
     const message = messageText(buildUserMessage({ step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, history: { lines: [], stable: true }, runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false }));

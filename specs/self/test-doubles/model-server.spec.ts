@@ -46,14 +46,14 @@ function routedClient(baseURL: string, options: { maxRetries?: number; timeout?:
   return new Anthropic({ apiKey: 'test-key', baseURL, maxRetries: 2, ...options, defaultHeaders: routeHeaders({ taskId: 'profile', sampleId: 's1' }) });
 }
 
-function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string; attempt?: number } = {}) {
+function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string; attempt?: number; serial?: boolean } = {}) {
   return client.messages.create(
     {
       model: opts.model ?? 'claude-primary',
       max_tokens: 1024,
       system: SYSTEM,
       tools: TOOLS,
-      tool_choice: { type: 'any' },
+      tool_choice: opts.serial ? { type: 'any', disable_parallel_tool_use: true } : { type: 'any' },
       messages: [{ role: 'user', content: `Decide the next action.\n${opts.page ?? PAGE}` }],
     },
     { headers: routeHeaders({ taskId: opts.task ?? 'profile', sampleId: opts.sample ?? 's1', attempt: opts.attempt }) },
@@ -176,6 +176,22 @@ test.describe('target resolution', () => {
       { name: 'type', input: expect.objectContaining({ target: 'e18', text: 'a@b.c' }) },
       { name: 'click', input: expect.objectContaining({ target: 'f1e3' }) },
     ]);
+  });
+
+  test('a batch asked for without parallel calls is answered one call per request, each resolved in the page state it came with', async () => {
+    server.setScript('profile', 's1', {
+      steps: [
+        { batch: [{ tool: 'type', target: { role: 'textbox', name: 'Search' }, args: { text: 'a@b.c' } }, { tool: 'click', target: { role: 'button', name: 'submit' } }] },
+        { tool: 'done', args: { extracted: {} } },
+      ],
+    });
+    expect(toolUses(await decide(client, { serial: true }))).toEqual([{ name: 'type', input: expect.objectContaining({ target: 'e18', text: 'a@b.c' }) }]);
+    // The next page state numbers the button anew: the held call finds it there, not where the first one saw it.
+    const renumbered = PAGE.replace('[f1e3] button', '[f2e9] button');
+    expect(toolUses(await decide(client, { serial: true, page: renumbered }))).toEqual([{ name: 'click', input: expect.objectContaining({ target: 'f2e9' }) }]);
+    expect(toolUses(await decide(client, { serial: true }))[0]?.name).toBe('done');
+    expect(server.requests.map(r => r.turn)).toEqual([1, 2, 3]);
+    expect(server.errors).toEqual([]);
   });
 
   test('a tool the request does not offer, or input that breaks its schema, is a reported error', async () => {
