@@ -26,7 +26,7 @@ export const fail = defineAction({
   replay: 'never',
   description: 'Give up on this sample, saying why.',
   verifies: 'Nothing: records the reason.',
-  schema: z.object({ reason: z.string().min(1) }),
+  schema: z.object({ reason: z.string().min(1).describe('Why') }),
   async handle({ reason }) {
     return { description: `Failed: ${reason}`, effects: { terminal: { kind: 'fail', reason } } };
   },

@@ -12,7 +12,7 @@ export const click = defineAction({
   chooses: true,
   mayTurnPage: true,
   maySubmit: true,
-  description: 'Click an element.',
+  description: 'Click an element on the page.',
   verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,

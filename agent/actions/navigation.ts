@@ -39,7 +39,7 @@ export const goto = defineAction({
 export const goBack = defineAction({
   name: 'go_back',
   leavesPage: true,
-  description: 'Go back one page.',
+  description: 'Go back one page in this tab.',
   verifies: 'There was a previous page in this tab; it loaded — an HTTP error status is a failure.',
   navigates: true,
   schema: z.object({}),
@@ -58,7 +58,7 @@ export const refresh = defineAction({
   name: 'refresh',
   historyWeight: 0.5,
   leavesPage: true,
-  description: 'Reload the page.',
+  description: 'Reload the current page.',
   verifies: 'The page loaded again — an HTTP error status is a failure.',
   navigates: true,
   schema: z.object({}),

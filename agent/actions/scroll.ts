@@ -11,7 +11,7 @@ export const scroll = defineAction({
   description: 'Scroll the page or a container.',
   verifies: 'Reports where it is (pixels and percent) and whether the end was reached or more content loaded.',
   schema: z.object({
-    direction: z.enum(['up', 'down']),
+    direction: z.enum(['up', 'down']).describe('Which way'),
     amount: z.number().positive().max(50).optional().describe('Screen heights (default 1; 50 = to the end)'),
     target: TargetArg.optional().describe('A container (default: the page)'),
   }),

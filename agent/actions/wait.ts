@@ -14,8 +14,8 @@ export const wait = defineAction({
   verifies: 'The element or text became visible in time (a busy network is reported, not a failure).',
   schema: z.object({
     target: TargetArg.optional(),
-    text: z.string().optional(),
-    network_idle: z.boolean().optional(),
+    text: z.string().optional().describe('Until this text shows'),
+    network_idle: z.boolean().optional().describe('Until no request runs'),
     seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe(`Timeout, or the pause alone (max ${MAX_WAIT_S})`),
   }),
   async handle({ target, text, network_idle, seconds }, env) {
