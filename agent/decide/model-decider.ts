@@ -12,6 +12,7 @@ import { deriveRunState, renderRunState } from './run-state';
 import { StepSummarizer } from './summaries';
 import { modelToolDefinitions, type ModelTool } from './model-tools';
 import { ModelAnswerError, type ModelClient } from './model-client';
+import type { ModelSettings } from './model-settings';
 import { buildSystemBlocks, buildUserMessage, type SystemBlock } from './prompt';
 import type { RequestRoute } from './request-route';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
@@ -58,7 +59,7 @@ export class ModelDecider implements Decider {
     this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), this.route);
     const actions = options.canUpload === false ? actionNames().filter(name => name !== 'upload') : actionNames();
     this.tools = modelToolDefinitions(reflection === 'full' ? fullReflection : lightReflection, actions);
-    this.system = buildSystemBlocks(task, sample, { tips: options.tips, reflection });
+    this.system = buildSystemBlocks(task, sample, { tips: options.tips, reflection, batch: turnLimit(client.settings) });
   }
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
@@ -98,9 +99,11 @@ export class ModelDecider implements Decider {
       if (calls.length === 0)
         throw new ModelAnswerError(`model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, input.allowedActions)} (stop_reason ${reply.message.stop_reason})`, usage);
     }
-    const limit = settings.multiActions ? settings.maxActionsPerStep : 1;
+    const limit = turnLimit(settings);
     const actions = calls.slice(0, limit).map(c => c.action);
     const decision: Decision = { actions, reflection: calls[0]?.reflection, usage, model: reply.model };
+    const unrun = calls.slice(limit).map(c => c.action.name);
+    if (unrun.length) decision.notices = [`${unrun.length} more action(s) of your last turn were not run (${unrun.join(', ')}): at most ${limit} per turn. Give them again if they are still needed.`];
     if (reply.fellBackFrom) decision.modelNote = `primary model ${reply.fellBackFrom} failed; fallback ${reply.model} answered`;
     if (reply.message.stop_reason === 'max_tokens') decision.modelNote = `${decision.modelNote ? `${decision.modelNote}; ` : ''}answer cut at max_tokens`;
     return decision;
@@ -128,6 +131,11 @@ export class ModelDecider implements Decider {
     const judgment = call?.action.args.judgment as Record<string, unknown> | undefined;
     return { extracted, judgment, usage: reply.usage, model: reply.model };
   }
+}
+
+/** The most calls one turn may hold: a batch only when batching is on. */
+function turnLimit(settings: ModelSettings): number {
+  return settings.multiActions ? settings.maxActionsPerStep : 1;
 }
 
 function allowedCalls(message: Anthropic.Message, allowed: readonly string[] | undefined) {

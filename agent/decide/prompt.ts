@@ -8,9 +8,13 @@ export const PAGE_STATE_OPEN = '<page_state>';
 export const PAGE_STATE_CLOSE = '</page_state>';
 export const ACCUMULATED_PROMPT_CHARS = 2000;
 
-const ACTION_RULES = `## How to act
-- Each turn, call the tool for the best next action.
-- Read values with extract (it records their source); put a value in done only when extract cannot reach it. A field the page does not show is null: never guess (0 and false are values).
+/** How many calls a turn may hold: one, or a batch of independent actions (the loop cuts it when the page changes). */
+function turnRule(batch: number): string {
+  if (batch <= 1) return '- Each turn, call the tool for the best next action.';
+  return `- Each turn, call the tool for the best next action, or up to ${batch} tools for independent actions on the page state you see (several fields of one form; a screenshot and the reads of what it shows). They run in order; after one that fails, changes the page (a click that opens, loads or navigates), downloads or saves progress, the rest are not run, so put such an action last.`;
+}
+
+const ACTION_RULES = `- Read values with extract (it records their source); put a value in done only when extract cannot reach it. A field the page does not show is null: never guess (0 and false are values).
 - Take the screenshots the task asks for, with its labels: they are the evidence. On long tasks, save_progress after each completed item.
 - Call done when the goal is met, with every output field; fail, saying why, when it cannot be met (page missing, access denied).
 - Credentials: type {{secret:NAME}} placeholders as given; you never see the values.
@@ -23,7 +27,7 @@ export function toolConventions(reflection: 'light' | 'full'): string {
       ? '- evaluation_previous_step, memory_update, next_goal (on every tool): did the previous action work; a fact to keep for later steps (or "-"); what you do next and why. One short sentence each.'
       : '- next_goal (optional, on every tool but done and fail): what you do next and why, in one short sentence.';
   return `## Tool arguments
-- target: an element's ref from the latest page state, without brackets ("e12", "f1e3"; refs change after every action); for an element without a ref, its exact visible text; "css=<selector>" only as a last resort.
+- target: an element's ref from the latest page state, without brackets ("e12", "f1e3"); for an element without a ref, its exact visible text; "css=<selector>" only as a last resort.
 ${notes}`;
 }
 
@@ -44,6 +48,8 @@ export interface SampleBlockInput {
   /** Tips from earlier samples of the run, chosen when the sample starts: the block stays byte-identical for it. */
   tips?: readonly string[];
   reflection?: 'light' | 'full';
+  /** The most calls one turn may hold (AGENT_MAX_ACTIONS_PER_STEP when batching is on, else 1). */
+  batch?: number;
 }
 
 /**
@@ -59,7 +65,7 @@ export function buildSystemBlocks(task: TaskSpec, sample: Sample, options: Sampl
     ? `\nRequired: fields ${JSON.stringify(task.required_fields)}, screenshots ${JSON.stringify(task.required_artifacts)}`
     : '';
   const goal = `## Goal\n${task.goal}${task.stop_condition ? `\nDone when: ${task.stop_condition}` : ''}\n\n## Output schema (fill when calling done)\n${JSON.stringify(task.output_schema)}${required}`;
-  const taskText = `${task.system_prompt.trim()}\n\n${ACTION_RULES}\n\n${toolConventions(options.reflection ?? 'light')}\n\n${PAGE_STATE_GUIDE}${judgment}\n\nAllowed sites: ${task.allowed_domains.join(', ')}\n\n${goal}`;
+  const taskText = `${task.system_prompt.trim()}\n\n## How to act\n${turnRule(options.batch ?? 1)}\n${ACTION_RULES}\n\n${toolConventions(options.reflection ?? 'light')}\n\n${PAGE_STATE_GUIDE}${judgment}\n\nAllowed sites: ${task.allowed_domains.join(', ')}\n\n${goal}`;
   const inputLines = Object.entries(sample.row)
     .filter(([key]) => key !== 'sample_id')
     .map(([key, value]) => `- ${key}: ${value}`);

@@ -52,6 +52,8 @@ export interface Decision {
   stuck?: string;
   /** Something about the model call a reviewer should see (a fallback model answered, a cut answer). */
   modelNote?: string;
+  /** What the decider must be told on its next turn (calls of its answer it did not get to run). */
+  notices?: string[];
 }
 
 export interface Consolidation {

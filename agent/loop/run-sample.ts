@@ -62,6 +62,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     // Who decided this step: observing a refused done may already have handed the sample to the model.
     const decidedBy = decider.kind;
     if (decision.modelNote) recorder.notes.push(`step ${step}: ${decision.modelNote}`);
+    if (decision.notices) notices.push(...decision.notices);
     if (decision.stuck) {
       recorder.notes.push(decision.stuck);
       // A step that failed because the site or browser failed is worth a retry in a fresh context, not a review.

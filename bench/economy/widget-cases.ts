@@ -5,7 +5,9 @@ const WIDGETS = 'http://127.0.0.1:4102';
 /**
  * The widget lab's interactive cases as small tasks, each with what a careful model does on it: steps name their
  * targets the way the page state shows them (the scripted server resolves them there), vision rules answer what
- * a screenshot shows on the two pixel-only pages. One sample per case.
+ * a screenshot shows on the two pixel-only pages. Independent calls on one page state share a turn (a batch, ending
+ * with the click that changes the page), as Claude does when parallel tool calls are allowed; an agent that forbids
+ * them gets the same calls one per turn. One sample per case.
  */
 export interface WidgetCaseTask {
   slug: string;
@@ -74,17 +76,20 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   }),
   task('shadow-dom', 'Subscribe ada@example.com to the newsletter, then read back the confirmation.', { subscribed: 'string' }, {
     steps: [
-      { tool: 'type', target: { role: 'textbox', name: 'Email address' }, args: { text: 'ada@example.com' } },
-      { tool: 'click', target: { role: 'button', name: 'Subscribe' } },
+      { batch: [{ tool: 'type', target: { role: 'textbox', name: 'Email address' }, args: { text: 'ada@example.com' } }, { tool: 'click', target: { role: 'button', name: 'Subscribe' } }] },
       readBack('subscribed', 'Subscribed:', 'Subscribed: (.*)'),
       done,
     ],
   }),
   task('iframe-same', 'Send the name Grace through the embedded contact form, then read what the page received.', { received: 'string' }, {
     steps: [
-      { tool: 'type', target: { role: 'textbox', name: 'Your name' }, args: { text: 'Grace' } },
-      { tool: 'type', target: { role: 'textbox', name: 'Message' }, args: { text: 'Hello from the bench' } },
-      { tool: 'click', target: { role: 'button', name: 'Send' } },
+      {
+        batch: [
+          { tool: 'type', target: { role: 'textbox', name: 'Your name' }, args: { text: 'Grace' } },
+          { tool: 'type', target: { role: 'textbox', name: 'Message' }, args: { text: 'Hello from the bench' } },
+          { tool: 'click', target: { role: 'button', name: 'Send' } },
+        ],
+      },
       readBack('received', 'Received from frame', 'Received from frame: (.*)'),
       done,
     ],
@@ -110,8 +115,12 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   task('late-hydration', 'Wait for the account page to load, then read the balance and the owner.', { balance: 'string', owner: 'string' }, {
     steps: [
       { tool: 'wait', args: { text: 'Account overview', seconds: 10 } },
-      { tool: 'extract', target: { role: 'definition', name: '$1,240.50' }, args: { field: 'balance' } },
-      { tool: 'extract', target: { role: 'definition', name: 'Grace Hopper' }, args: { field: 'owner' } },
+      {
+        batch: [
+          { tool: 'extract', target: { role: 'definition', name: '$1,240.50' }, args: { field: 'balance' } },
+          { tool: 'extract', target: { role: 'definition', name: 'Grace Hopper' }, args: { field: 'owner' } },
+        ],
+      },
       done,
     ],
   }),
@@ -125,13 +134,21 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   }),
   task('form-tabs', 'Fill in the application (Ada Lovelace, ada@example.com, employer Analytical Engines, start 2026-03-01), submit it, then read the reference.', { reference: 'string' }, {
     steps: [
-      { tool: 'type', target: { role: 'textbox', name: 'First name' }, args: { text: 'Ada' } },
-      { tool: 'type', target: { role: 'textbox', name: 'Last name' }, args: { text: 'Lovelace' } },
-      { tool: 'type', target: { role: 'textbox', name: 'Email' }, args: { text: 'ada@example.com' } },
+      {
+        batch: [
+          { tool: 'type', target: { role: 'textbox', name: 'First name' }, args: { text: 'Ada' } },
+          { tool: 'type', target: { role: 'textbox', name: 'Last name' }, args: { text: 'Lovelace' } },
+          { tool: 'type', target: { role: 'textbox', name: 'Email' }, args: { text: 'ada@example.com' } },
+        ],
+      },
       { tool: 'click', target: { role: 'button', name: 'Next' } },
-      { tool: 'type', target: { role: 'textbox', name: 'Employer' }, args: { text: 'Analytical Engines' } },
-      { tool: 'type', target: { label: 'Start date' }, args: { text: '2026-03-01' } },
-      { tool: 'click', target: { role: 'button', name: 'Next' } },
+      {
+        batch: [
+          { tool: 'type', target: { role: 'textbox', name: 'Employer' }, args: { text: 'Analytical Engines' } },
+          { tool: 'type', target: { label: 'Start date' }, args: { text: '2026-03-01' } },
+          { tool: 'click', target: { role: 'button', name: 'Next' } },
+        ],
+      },
       { tool: 'click', target: { role: 'button', name: 'Submit application' } },
       { tool: 'wait', args: { text: 'Submitted:', seconds: 5 } },
       readBack('reference', 'Submitted:', 'Submitted: (REF-[0-9A-F]{6})'),
@@ -141,8 +158,7 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   {
     ...task('upload', 'Attach receipt.txt, upload it, then read back what the page received.', { uploaded: 'string' }, {
       steps: [
-        { tool: 'upload', target: { role: 'button', name: 'Attachments' }, args: { files: ['receipt.txt'] } },
-        { tool: 'click', target: { role: 'button', name: 'Upload' } },
+        { batch: [{ tool: 'upload', target: { role: 'button', name: 'Attachments' }, args: { files: ['receipt.txt'] } }, { tool: 'click', target: { role: 'button', name: 'Upload' } }] },
         { tool: 'wait', args: { text: 'Uploaded:', seconds: 5 } },
         readBack('uploaded', 'Uploaded:'),
         done,
@@ -152,8 +168,12 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   },
   task('download', 'Download the quarterly report (PDF) as evidence.', { report: 'string' }, {
     steps: [
-      { tool: 'download', target: { role: 'link', name: 'Quarterly report (PDF)' } },
-      { tool: 'extract', target: { role: 'link', name: 'Quarterly report (PDF)' }, args: { field: 'report' } },
+      {
+        batch: [
+          { tool: 'extract', target: { role: 'link', name: 'Quarterly report (PDF)' }, args: { field: 'report' } },
+          { tool: 'download', target: { role: 'link', name: 'Quarterly report (PDF)' } },
+        ],
+      },
       done,
     ],
   }),
@@ -171,16 +191,14 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   }, { dialog_policy: 'accept' }),
   task('svg-status', 'Screenshot the checks, then report which checks failed (the status is shown only by icons).', { failing: 'array' }, {
     steps: [
-      { tool: 'screenshot', args: { label: 'checks' } },
-      { tool: 'extract', target: { role: 'heading', name: '7 checks' }, args: { field: 'check_count', pattern: '(\\d+) checks', type: 'integer' } },
+      { batch: [{ tool: 'screenshot', args: { label: 'checks' } }, { tool: 'extract', target: { role: 'heading', name: '7 checks' }, args: { field: 'check_count', pattern: '(\\d+) checks', type: 'integer' } }] },
       { tool: 'done', args: { extracted: { failing: ['build (windows-latest)', 'e2e tests'] } } },
     ],
     vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X (failed)\n- e2e tests: red X (failed)\n- the other 5 checks: green check mark (passed)' }],
   }, { output_schema: { failing: 'array', check_count: 'number' }, required_fields: ['failing'] }),
   task('canvas-chart', 'Screenshot the chart, then report the month with the most signups (the numbers are drawn on a canvas).', { max_month: 'string' }, {
     steps: [
-      { tool: 'screenshot', args: { label: 'chart' } },
-      { tool: 'extract', target: { role: 'heading', name: 'Canvas chart' }, args: { field: 'chart_heading' } },
+      { batch: [{ tool: 'screenshot', args: { label: 'chart' } }, { tool: 'extract', target: { role: 'heading', name: 'Canvas chart' }, args: { field: 'chart_heading' } }] },
       { tool: 'done', args: { extracted: { max_month: 'Jun' } } },
     ],
     vision: [{ contains: '/canvas-chart', answer: '- bar chart "Monthly signups, 2026": Jan 120, Feb 340, Mar 275, Apr 410, May 385, Jun 502 (highest)' }],

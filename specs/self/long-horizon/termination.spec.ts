@@ -5,6 +5,7 @@ import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, savedByModel, shownPrNumber, stateShownPr, stepOf } from './audit-env';
 import { prHeading } from '../../../fixtures/model-scripts/pr-audit-chain';
+import { modelSettings } from '../../../agent/decide/model-settings';
 import type { PromptView } from '../../../fixtures/model-server/script-schema';
 
 /** Every way a long run ends without its own done: the right status, and result, checkpoint and log on disk. */
@@ -167,15 +168,12 @@ test('fallback model after the SDK retries: the run goes on, the switch is noted
   expect(log.find(e => e.step === 3)!.model).toBe(FALLBACK);
 });
 
-test.describe('multi-action batching (AGENT_MULTI_ACTIONS)', () => {
-  test.beforeEach(() => {
-    process.env.AGENT_MULTI_ACTIONS = '1';
-  });
+test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () => {
   test.afterEach(() => {
     delete process.env.AGENT_MULTI_ACTIONS;
   });
 
-  test('at most 3 actions per turn, each logged as its own sub-step; a navigation cuts the batch and says so', async ({ agent }) => {
+  test('at most 3 actions per turn, each logged as its own sub-step; calls past the limit and a batch cut by a navigation are said on the next turn', async ({ agent }) => {
     const pr = first();
     server.setScript('pr_audit_chain', 'batch', {
       steps: [
@@ -223,5 +221,41 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS)', () => {
     expect(turns[0]!.toolChoice).toEqual({ type: 'any', disable_parallel_tool_use: false });
     expect(turns.find(t => stepOf(t) === 5)!.lastUserText).toContain('2 more action(s) of your batch were not run: the page navigated. Look at the new page state.');
     expect(turns.find(t => stepOf(t) === 4)!.lastUserText).not.toContain('of your batch were not run');
+    expect(turns.find(t => stepOf(t) === 4)!.lastUserText).toContain('1 more action(s) of your last turn were not run (screenshot): at most 3 per turn.');
+    expect(turns[0]!.system[0]!.text).toContain('or up to 3 tools for independent actions');
+  });
+
+  test('AGENT_MULTI_ACTIONS=0: one call a turn is asked for and said, and a model that would batch makes the same calls one per turn', async ({ agent }) => {
+    process.env.AGENT_MULTI_ACTIONS = '0';
+    server.setScript('pr_audit_chain', 'serial', {
+      steps: [
+        openNthPr(0),
+        {
+          what: 'screenshot and read the title',
+          decide: (view: PromptView) => ({
+            batch: [
+              { tool: 'screenshot', args: { label: `pr-${shownPrNumber(view)}` } },
+              { tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
+            ],
+          }),
+        },
+        { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 0 } } },
+      ],
+    });
+    const result = await agent.run(task({ required_artifacts: [], required_fields: [], judgment_required: false, expected_items: null }), sample('serial'));
+    expect(server.errors).toEqual([]);
+    expect(result.status).toBe('done');
+    expect(result.extracted.pr_title!.value).toBe(first().title);
+    const log = readSampleJson<Array<{ step: number; sub_step?: number; action: { name: string } }>>('pr_audit_chain', 'serial', 'action_log.json');
+    expect(log.map(e => `${e.step}${e.sub_step ? `.${e.sub_step}` : ''} ${e.action.name}`)).toEqual(['1 goto', '2 click', '3 screenshot', '4 extract', '5 done']);
+    const turns = deciderTurns(server.requests, 'serial');
+    expect(turns.every(t => JSON.stringify(t.toolChoice) === JSON.stringify({ type: 'any', disable_parallel_tool_use: true }))).toBe(true);
+    expect(turns[0]!.system[0]!.text).toContain('- Each turn, call the tool for the best next action.\n');
+  });
+
+  test('AGENT_MULTI_ACTIONS takes 1 or 0 and names anything else', () => {
+    expect(modelSettings({}).multiActions).toBe(true);
+    expect(modelSettings({ AGENT_MULTI_ACTIONS: 'off' }).multiActions).toBe(false);
+    expect(() => modelSettings({ AGENT_MULTI_ACTIONS: 'maybe' })).toThrow('AGENT_MULTI_ACTIONS must be 1 or 0 (got "maybe")');
   });
 });

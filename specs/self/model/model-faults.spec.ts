@@ -18,9 +18,9 @@ test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;
 });
 
-/** The ada script with a fault attached to decider turn `turn` (0 = the first decision). */
+/** The ada script, one call a turn, with a fault attached to decider turn `turn` (0 = the first decision). */
 function withFault(turn: number, fault: Record<string, unknown>) {
-  const script = peopleProfileScript('ada');
+  const script = peopleProfileScript('ada', { oneCallPerTurn: true });
   const steps = script.steps as Array<Record<string, unknown>>;
   steps[turn] = { ...steps[turn], fault };
   return script;

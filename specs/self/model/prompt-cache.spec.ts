@@ -22,8 +22,9 @@ const usage = (r: RecordedRequest) => r.response.usage!;
 /** Sample ids are unique across the file's tests: a done sample of the same run would be resumed, not run. */
 async function runProfile(agent: { run: Function }, sampleId: string, overrides: Record<string, unknown> = {}) {
   const username = sampleId.split('-')[0]!;
-  // Pinned stated, not read: eight decisions keep the run under the step-10 summary, which rewrites the cached history.
-  server.setScript((overrides.task_id as string) ?? 'people_profile', sampleId, peopleProfileScript(username, { statedPinned: truth[username]!.pinned }));
+  // One call a turn, pinned stated, not read: eight decisions — enough steps to show the cache at work, and under the
+  // step-10 summary, which rewrites the cached history.
+  server.setScript((overrides.task_id as string) ?? 'people_profile', sampleId, peopleProfileScript(username, { statedPinned: truth[username]!.pinned, oneCallPerTurn: true }));
   return agent.run(bundledTask('people_profile', overrides), sampleOf({ sample_id: sampleId, username }));
 }
 

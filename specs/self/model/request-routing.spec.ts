@@ -75,7 +75,7 @@ test('every kind of model request names its task, sample and attempt in headers,
   const keysOf = (prompt: RegExp) => server.requests.filter(r => prompt.test(promptOf(r))).map(r => r.key);
   const sampleKey = { taskId, sampleId: 'ada', attempt: '0' };
   const decisions = keysOf(/## Current page state/);
-  expect(decisions.length).toBeGreaterThanOrEqual(5);
+  expect(decisions.length).toBeGreaterThanOrEqual(3);
   expect(decisions).toEqual(decisions.map(() => sampleKey));
   expect(keysOf(/navigation tips/)).toEqual([sampleKey]);
   expect(server.requests.filter(r => r.kind === 'vision').map(r => r.key)).toEqual([sampleKey]);
