@@ -34,6 +34,7 @@ export const fail = defineAction({
 
 export const saveProgress = defineAction({
   name: 'save_progress',
+  readsOnly: true,
   historyWeight: 3,
   endsBatch: true,
   collects: true,

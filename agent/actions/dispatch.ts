@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { watchCausedRequests } from './caused-requests';
 import { classifyError } from './errors';
+import { CAUSED_REQUESTS_MS } from './limits';
 import { actionNames, getAction } from './registry';
 import { recoverFromRateLimit } from './rate-limited';
 import { settlePage, watchNavigation } from './settle';
@@ -40,6 +42,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   if (env.signal.aborted) onOuterAbort();
   env.signal.addEventListener('abort', onOuterAbort, { once: true });
   const navigation = watchNavigation(env.page);
+  const requests = watchCausedRequests(env.page, env.policy.isAllowedUrl);
   let timer: NodeJS.Timeout | undefined;
   try {
     const timedOut = new Promise<never>((_, reject) => {
@@ -55,7 +58,12 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     });
     const output: HandlerOutput = await Promise.race([action.handle(args as never, { ...env, signal: controller.signal }), timedOut, aborted]);
     const result: ActionResult = { ...output, success: output.success ?? true };
-    if (!(action.navigates || navigation.happened())) return result;
+    if (!(action.navigates || navigation.happened())) {
+      const startsNothing = action.readsOnly || action.pageStateOnly || action.terminal;
+      const loaded = startsNothing || (await Promise.race([requests.settled(CAUSED_REQUESTS_MS), timedOut, aborted]));
+      if (!loaded && result.success) result.description = `${result.description} (the page was still loading after ${CAUSED_REQUESTS_MS / 1000} s)`;
+      return result;
+    }
     const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_MS;
     // A navigation held back by the host's rate limit may not have its response yet: 'load' would be the old page's.
     await Promise.race([navigation.landed(), timedOut, aborted]);
@@ -67,6 +75,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   } finally {
     clearTimeout(timer);
     navigation.stop();
+    requests.stop();
     env.signal.removeEventListener('abort', onOuterAbort);
   }
 }

@@ -8,6 +8,7 @@ import { ActionError, defineAction, type ActionEnv } from './types';
 
 export const extract = defineAction({
   name: 'extract',
+  readsOnly: true,
   historyWeight: 2,
   collects: true,
   productive: true,

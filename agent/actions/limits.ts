@@ -13,3 +13,5 @@ export const FAIL_FAST_MS = 800;
 export const PAGE_READ_MS = 5_000;
 /** Page handlers (input, change) that rewrite or refuse a value run on the event or just after it: read after them. */
 export const HANDLERS_MS = 20;
+/** How long an action waits for the data requests it started (a list's next page, suggestions) before the page is read. */
+export const CAUSED_REQUESTS_MS = 3_000;

@@ -4,6 +4,7 @@ import { defineAction } from './types';
 
 export const screenshot = defineAction({
   name: 'screenshot',
+  readsOnly: true,
   historyWeight: 1.5,
   collects: true,
   productive: true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scrollContainer, scrollPage, type ScrollPosition } from './scroll-position';
+import { SCROLL_BUDGET_MS, scrollContainer, scrollPage, type ScrollPosition } from './scroll-position';
 import { resolveTarget, TargetArg } from './target';
 import { defineAction } from './types';
 
@@ -9,7 +9,7 @@ export const scroll = defineAction({
   mayTurnPage: true,
   replay: 'optional',
   description: 'Scroll the page or a container.',
-  verifies: 'Reports where it is (pixels and percent) and whether the end was reached or more content loaded.',
+  verifies: `Reports where it is (pixels and percent) and whether the end was reached. A list that grows at its end (lazy loading) is followed down the rest of the distance asked, for up to ${SCROLL_BUDGET_MS / 1000} s, and the report says how often it grew.`,
   schema: z.object({
     direction: z.enum(['up', 'down']).describe('Which way'),
     amount: z.number().positive().max(50).optional().describe('Screen heights (default 1; 50 = to the end)'),
@@ -34,7 +34,9 @@ export const scroll = defineAction({
 function describePosition(position: ScrollPosition, direction: 'up' | 'down'): string {
   const percent = position.max > 0 ? Math.round((position.top / position.max) * 100) : 100;
   const where = `at ${Math.round(position.top)} of ${Math.round(position.max)} px (${percent}%)`;
-  if (position.loadedMore) return `${where}; more content loaded at the end — scroll again to continue`;
+  const loaded = position.loads > 1 ? `more content loaded at the end ${position.loads} times` : 'more content loaded at the end';
+  if (position.mayLoadMore) return `${where}; ${loaded} — scroll again to continue`;
+  if (position.loads > 0) return position.atEnd ? `${where}; ${loaded}, then it reached the end` : `${where}; ${loaded}`;
   if (direction === 'down' && position.atEnd) return `${where}; reached the end`;
   if (direction === 'up' && position.top <= 0) return `${where}; at the top`;
   return where;

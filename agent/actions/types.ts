@@ -120,6 +120,8 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   replay?: 'optional' | 'never';
   /** How much it tends to matter for later decisions when old history is compacted (default 1; save/done 3, scroll 0). */
   historyWeight?: number;
+  /** It reads the page or waits on it and starts nothing there (extract, screenshot, wait): the dispatcher waits for no requests after it. */
+  readsOnly?: boolean;
   /** Only changes what the next page state shows (expand, find): never touches the page, never replayed by a recipe. */
   pageStateOnly?: boolean;
   /** An action with its own, longer budget (a large download) says so; the dispatcher's timeout then stretches to it. */

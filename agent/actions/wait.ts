@@ -7,6 +7,7 @@ const MAX_WAIT_S = 30;
 
 export const wait = defineAction({
   name: 'wait',
+  readsOnly: true,
   historyWeight: 0.5,
   replay: 'optional',
   onlyWaits: true,

@@ -1,4 +1,6 @@
 import type { ScriptInput } from '../../fixtures/model-server';
+import type { PromptView, ScriptStepInput } from '../../fixtures/model-server/script-schema';
+import { pageShows } from '../../fixtures/model-scripts/prompt-reading';
 
 const WIDGETS = 'http://127.0.0.1:4102';
 
@@ -38,6 +40,31 @@ function task(slug: string, goal: string, output: Record<string, string>, script
 
 const readBack = (field: string, text: string, pattern = '^(.*)$') => ({ tool: 'extract', target: { role: 'status', name: text }, args: { field, pattern } });
 const done = { tool: 'done', args: { extracted: {} } };
+
+/**
+ * Clicks "Load more" until the page state shows the count, waiting while it shows the list still loading (a
+ * disabled button), then reads the count: what a model does that sees only the page state after each action.
+ */
+function loadUntilShowing(count: string) {
+  const step = (view: PromptView): ScriptStepInput | ScriptStepInput[] => {
+    if (pageShows(view, count)) return { tool: 'extract', target: { text: count }, args: { field: 'shown' } };
+    const button = view.page.find(line => line.role === 'button' && line.name === 'Load more');
+    if (!button) throw new Error(`no "Load more" button and no "${count}" in the page state`);
+    const next = { what: `load until "${count}" shows`, decide: step };
+    if (/\(disabled\)/.test(button.rest)) return [{ tool: 'wait', args: { network_idle: true, seconds: 5 } }, next];
+    return [{ tool: 'click', target: { ref: button.ref! } }, next];
+  };
+  return step;
+}
+
+/** Scrolls to the end until the page state shows the item, then reads it. */
+function scrollUntilShowing(text: string) {
+  const step = (view: PromptView): ScriptStepInput | ScriptStepInput[] => {
+    if (pageShows(view, text)) return { tool: 'extract', target: { text }, args: { field: 'item_50' } };
+    return [{ tool: 'scroll', args: { direction: 'down', amount: 50 } }, { what: `scroll until "${text}" shows`, decide: step }];
+  };
+  return step;
+}
 
 export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
   task('date-picker', 'Pick 15 March 2026 as the check-in date with the calendar, then read back the selection.', { selected: 'string' }, {
@@ -95,22 +122,10 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
     ],
   }),
   task('load-more', 'Load two more batches of products with "Load more", then read how many are shown.', { shown: 'string' }, {
-    steps: [
-      { tool: 'click', target: { role: 'button', name: 'Load more' } },
-      { tool: 'wait', args: { text: 'Showing 30 of 75', seconds: 5 } },
-      { tool: 'click', target: { role: 'button', name: 'Load more' } },
-      { tool: 'wait', args: { text: 'Showing 45 of 75', seconds: 5 } },
-      { tool: 'extract', target: { text: 'Showing 45 of 75' }, args: { field: 'shown' } },
-      done,
-    ],
+    steps: [{ what: 'load batches until 45 are shown, then read the count', decide: loadUntilShowing('Showing 45 of 75') }, done],
   }),
   task('infinite-scroll', 'Scroll the feed until item 50 is loaded, then read its title.', { item_50: 'string' }, {
-    steps: [
-      { tool: 'scroll', args: { direction: 'down', amount: 50 } },
-      { tool: 'scroll', args: { direction: 'down', amount: 50 } },
-      { tool: 'extract', target: { text: 'Item 50:' }, args: { field: 'item_50' } },
-      done,
-    ],
+    steps: [{ what: 'scroll until item 50 shows, then read it', decide: scrollUntilShowing('Item 50:') }, done],
   }),
   task('late-hydration', 'Wait for the account page to load, then read the balance and the owner.', { balance: 'string', owner: 'string' }, {
     steps: [
