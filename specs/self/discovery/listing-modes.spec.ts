@@ -65,7 +65,12 @@ test('infinite scroll: scrolls until nothing new loads', async () => {
   const { report, rows } = await discover(orgMembers({ start_url: 'http://127.0.0.1:4101/orgs/acme/members-scroll', next: undefined }), 'scroll');
   expect(rows.map(r => r.sample_id)).toEqual(members);
   expect(report).toMatchObject({ complete: true, mode: 'infinite_scroll', stop_reason: 'no new items appeared' });
-  expect(report.pages.map(p => p.new_items)).toEqual([25, 25, 25, 25, 25, 12]);
+  // The list loads 25 at a time; a scroll to the end follows it down as it grows, so the batches after the first
+  // arrive in fewer scrolls than there are batches (one, unless the machine is slow enough to hit the scroll's budget).
+  const newItems = report.pages.map(p => p.new_items);
+  expect(newItems[0]).toBe(25);
+  expect(newItems.reduce((a, b) => a + b, 0)).toBe(members.length);
+  expect(newItems.length).toBeLessThan(6);
 });
 
 test('max_items caps discovery mid-page; the same run id reuses the list instead of browsing again; --force browses again', async () => {
