@@ -22,7 +22,7 @@ export const extract = defineAction({
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
     exact: z.boolean().optional().describe('Keep whitespace as is'),
     missing: z.enum(['error', 'null']).optional().describe('"null": absent or empty gives null'),
-    all: z.boolean().optional().describe('Every match, as a list; several elements: all their refs as the target ("e12 e15")'),
+    all: z.boolean().optional().describe('Every match, as a list (several elements: their refs as target, "e12 e15")'),
   }),
   async handle({ field, target, pattern, type, attribute, exact, missing, all }, env) {
     const where = (locator: string, ref?: string) => ({ source: 'dom' as const, url: env.page.url(), locator, ref, step: env.step, at: new Date().toISOString() });

@@ -31,6 +31,11 @@ test('system blocks: a cached task block free of the sample (goal and schema inc
   expect(sampleBlock!.text).toBe('Sample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample\'s input):\n- click "Profile stats" for exact counts');
   expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(taskBlock!.text);
   expect(buildSystemBlocks(task, sample, { reflection: 'full' })[0]!.text).toContain('- evaluation_previous_step, memory_update, next_goal (on every tool)');
+  // What a task does not require is not listed.
+  const fieldsOnly = TaskSpecSchema.parse(taskJson({ required_fields: ['name'], required_artifacts: [] }));
+  expect(buildSystemBlocks(fieldsOnly, sample)[0]!.text).toMatch(/\nRequired: fields \["name"\]\n|\nRequired: fields \["name"\]$/);
+  const nothing = TaskSpecSchema.parse(taskJson({ required_fields: [], required_artifacts: [] }));
+  expect(buildSystemBlocks(nothing, sample)[0]!.text).not.toContain('Required:');
 });
 
 test('the budget line counts down', () => {
