@@ -5,6 +5,8 @@ const DATA_REQUESTS = new Set(['fetch', 'xhr']);
 /** A request that answers may start the next one (a list that fetches its count, then its rows): wait this long for it. */
 const CHAIN_MS = 150;
 const POLL_MS = 50;
+/** A page too busy to answer a no-op this fast is not waited on here (the caller's own budget still holds). */
+const ROUND_TRIP_CAP_MS = 1_000;
 
 export interface CausedRequests {
   /**
@@ -45,6 +47,11 @@ export function watchCausedRequests(page: Page, isAllowedUrl: (url: string) => b
   listen(true);
   return {
     async settled(capMs) {
+      // A request's event can reach us after the action's own answer. The page answers this no-op only after its
+      // handlers' 0 ms timers ran, by which time what they started has been announced (a loaded suite showed the
+      // gap: without it a click that fetched came back as if it had started nothing).
+      const roundTrip = page.evaluate(() => new Promise(resolve => setTimeout(resolve, 0))).catch(() => {});
+      await Promise.race([roundTrip, new Promise(resolve => setTimeout(resolve, Math.min(capMs, ROUND_TRIP_CAP_MS)))]);
       if (seen === 0) return true;
       const deadline = Date.now() + capMs;
       while (inflight.size > 0 || Date.now() - lastEnded < CHAIN_MS) {

@@ -40,6 +40,14 @@ export const inputTokens = (f: SampleFigures) => f.input.uncached + f.input.cach
 export const billedInputTokens = (f: SampleFigures) => f.input.uncached + 1.25 * f.input.cacheWrite + 0.1 * f.input.cacheRead;
 export const cacheReadShare = (f: SampleFigures) => (inputTokens(f) ? f.input.cacheRead / inputTokens(f) : 0);
 export const decisionCacheReadShare = (f: SampleFigures) => (f.decideInput.all ? f.decideInput.cacheRead / f.decideInput.all : 0);
+/**
+ * Cache reads over the decision requests' input outside their page states: whether what the agent keeps the same
+ * from request to request (tools, instructions, task, sample, history) is read back, however large the page.
+ */
+export const promptCacheReadShare = (f: SampleFigures) => {
+  const outside = f.decideInput.all - f.pageStateTokens;
+  return outside > 0 ? f.decideInput.cacheRead / outside : 0;
+};
 export const visionShare = (f: SampleFigures) => (totalCalls(f) ? f.calls.vision / totalCalls(f) : 0);
 
 export function figuresOf(requests: readonly RecordedRequest[], task: string, sample: string, result: { steps: number; status: string }): SampleFigures {

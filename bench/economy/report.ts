@@ -1,5 +1,5 @@
 import { sum, table } from '../lib/stats';
-import { billedInputTokens, cacheReadShare, decisionCacheReadShare, inputOutsidePageState, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
+import { billedInputTokens, cacheReadShare, decisionCacheReadShare, inputOutsidePageState, promptCacheReadShare, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
 
 /** The issue's targets: vision ≤10% of calls, no repeated vision request, ≥75% read from cache, ≥30% fewer input tokens. */
 const TARGETS = { visionShare: 0.1, cacheReadShare: 0.75, cacheReadMinSteps: 3, inputReduction: 0.3 } as const;
@@ -58,6 +58,8 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   console.log(`${mark(below.length === 0)} cache-read share ≥ ${pct(TARGETS.cacheReadShare)} on samples of ${TARGETS.cacheReadMinSteps}+ steps: ${long.length - below.length} of ${long.length}${below.length ? ` (below: ${below.map(f => `${key(f)} ${pct(cacheReadShare(f))}`).join(', ')})` : ''}`);
   const belowDecisions = long.filter(f => decisionCacheReadShare(f) < TARGETS.cacheReadShare);
   console.log(`  the same over decision requests only: ${long.length - belowDecisions.length} of ${long.length}${belowDecisions.length ? ` (below: ${belowDecisions.map(f => `${key(f)} ${pct(decisionCacheReadShare(f))}`).join(', ')})` : ''}`);
+  const belowPrompt = long.filter(f => promptCacheReadShare(f) < TARGETS.cacheReadShare);
+  console.log(`  the same over decision requests outside their page states (a new page is never in a cache): ${long.length - belowPrompt.length} of ${long.length}${belowPrompt.length ? ` (below: ${belowPrompt.map(f => `${key(f)} ${pct(promptCacheReadShare(f))}`).join(', ')})` : ''}; lowest ${pct(Math.min(...long.map(promptCacheReadShare)))}`);
   if (!baseline) return;
   const old = all(baseline.figures);
   // A sample the baseline agent could not finish (its page state lacked what the script reads, e.g. a link inside

@@ -222,7 +222,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     expect(turns.find(t => stepOf(t) === 5)!.lastUserText).toContain('2 more action(s) of your batch were not run: the page navigated. Look at the new page state.');
     expect(turns.find(t => stepOf(t) === 4)!.lastUserText).not.toContain('of your batch were not run');
     expect(turns.find(t => stepOf(t) === 4)!.lastUserText).toContain('1 more action(s) of your last turn were not run (screenshot): at most 3 per turn.');
-    expect(turns[0]!.system[0]!.text).toContain('or up to 3 tools for independent actions');
+    expect(turns[0]!.system[0]!.text).toContain('or up to 3 for independent actions');
   });
 
   test('AGENT_MULTI_ACTIONS=0: one call a turn is asked for and said, and a model that would batch makes the same calls one per turn', async ({ agent }) => {

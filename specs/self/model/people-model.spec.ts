@@ -67,7 +67,7 @@ test('request shape: cached task block, cached sample block, tools from the regi
   expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(first!.system))).toBe(true);
   // Independent calls on one page state may share a turn: the system prompt says how many.
   expect(first!.toolChoice).toEqual({ type: 'any', disable_parallel_tool_use: false });
-  expect(first!.system[0]!.text).toContain('or up to 3 tools for independent actions on the page state you see');
+  expect(first!.system[0]!.text).toContain('or up to 3 for independent actions on the page state you see');
   expect(first!.tools).toEqual(expect.arrayContaining(['goto', 'click', 'type', 'extract', 'screenshot', 'save_progress', 'done', 'fail']));
   expect(first!.lastUserText).toContain('Step 2 of 15 — 13 remaining');
   expect(first!.lastUserText).toMatch(/<page_state>\n[\s\S]*\[e\d+\] heading "Grace Hopper/);
