@@ -27,9 +27,14 @@ export class HostRateLimiter {
     if (await this.waitForSlot(url, signal)) this.addPass(url);
   }
 
-  /** For a navigation about to leave the browser: uses the pass of an earlier wait(), else waits for a slot. */
+  /**
+   * For a navigation about to leave the browser: uses the pass of an earlier wait(), else waits for a slot. A pass
+   * older than half the host's interval is not used: slots are kept by time, so a request that leaves that late
+   * (a busy machine starting five tabs at once) could land next to the ones paced after it — a loaded suite saw a
+   * 429 from a site whose limit is twice the task's pace. It takes a fresh slot instead.
+   */
   async pace(url: string, signal?: AbortSignal): Promise<void> {
-    if (this.takePass(url)) return;
+    if (this.takePass(url, this.intervalOf(url) / 2)) return;
     await this.waitForSlot(url, signal);
   }
 
@@ -41,9 +46,18 @@ export class HostRateLimiter {
     await this.book.holdUntil(host, Date.now() + seconds * 1000);
   }
 
+  private intervalOf(url: string): number {
+    try {
+      const parsed = new URL(url);
+      return this.intervalFor(parsed.host) || this.intervalFor(parsed.hostname);
+    } catch {
+      return 0;
+    }
+  }
+
   private async waitForSlot(url: string, signal?: AbortSignal): Promise<boolean> {
     const parsed = new URL(url);
-    const interval = this.intervalFor(parsed.host) || this.intervalFor(parsed.hostname);
+    const interval = this.intervalOf(url);
     if (interval <= 0 && !this.heldHosts.has(parsed.host)) return false;
     const slot = await this.book.reserve(parsed.host, interval);
     await sleep(slot - Date.now(), signal);
@@ -56,11 +70,12 @@ export class HostRateLimiter {
     this.passes.set(key, [...(this.passes.get(key) ?? []).filter(at => now - at < PASS_TTL_MS), now]);
   }
 
-  private takePass(url: string): boolean {
+  private takePass(url: string, maxAgeMs: number): boolean {
     const key = passKey(url);
     const now = Date.now();
     const fresh = (this.passes.get(key) ?? []).filter(at => now - at < PASS_TTL_MS);
-    const taken = fresh.shift() !== undefined;
+    const pass = fresh.shift();
+    const taken = pass !== undefined && now - pass <= maxAgeMs;
     if (fresh.length) this.passes.set(key, fresh);
     else this.passes.delete(key);
     return taken;

@@ -67,6 +67,16 @@ test('a goto that waited is not paced again at the route; any other navigation i
   expect(book.reserved).toHaveLength(3);
 });
 
+test('a goto whose request leaves later than half an interval after its slot takes a fresh slot', async () => {
+  const book = new CountingBook();
+  const limiter = new HostRateLimiter({ default: 0.2 }, book);
+  await limiter.wait('http://127.0.0.1:4102/a', AbortSignal.timeout(5000));
+  await new Promise(resolve => setTimeout(resolve, 150));
+  await limiter.pace('http://127.0.0.1:4102/a');
+  // Its slot is stale: the request could land beside the ones paced after it, so it is paced again.
+  expect(book.reserved).toHaveLength(2);
+});
+
 test('a link click is paced at the context route, like goto', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
