@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { watchCausedRequests } from './caused-requests';
 import { classifyError } from './errors';
 import { CAUSED_REQUESTS_MS } from './limits';
-import { actionNames, getAction } from './registry';
+import { actionNames, getAction, mayStartRequests } from './registry';
 import { recoverFromRateLimit } from './rate-limited';
 import { settlePage, watchNavigation } from './settle';
 import { ActionError, type ActionDefinition, type ActionEnv, type ActionResult, type HandlerOutput } from './types';
@@ -42,7 +42,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   if (env.signal.aborted) onOuterAbort();
   env.signal.addEventListener('abort', onOuterAbort, { once: true });
   const navigation = watchNavigation(env.page);
-  const requests = watchCausedRequests(env.page, env.policy.isAllowedUrl);
+  const requests = mayStartRequests(action.name) ? watchCausedRequests(env.page, env.policy.isAllowedUrl) : undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const timedOut = new Promise<never>((_, reject) => {
@@ -59,8 +59,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     const output: HandlerOutput = await Promise.race([action.handle(args as never, { ...env, signal: controller.signal }), timedOut, aborted]);
     const result: ActionResult = { ...output, success: output.success ?? true };
     if (!(action.navigates || navigation.happened())) {
-      const startsNothing = action.readsOnly || action.pageStateOnly || action.terminal;
-      const loaded = startsNothing || (await Promise.race([requests.settled(CAUSED_REQUESTS_MS), timedOut, aborted]));
+      const loaded = !requests || (await Promise.race([requests.settled(CAUSED_REQUESTS_MS), timedOut, aborted]));
       if (!loaded && result.success) result.description = `${result.description} (the page was still loading after ${CAUSED_REQUESTS_MS / 1000} s)`;
       return result;
     }
@@ -75,7 +74,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   } finally {
     clearTimeout(timer);
     navigation.stop();
-    requests.stop();
+    requests?.stop();
     env.signal.removeEventListener('abort', onOuterAbort);
   }
 }

@@ -57,6 +57,11 @@ export function endsBatch(name: string): boolean {
   return actionHas(name, 'leavesPage') || actionHas(name, 'terminal') || actionHas(name, 'endsBatch');
 }
 
+/** Whether the action may start data requests on the page (a click, a key, a scroll): not one that only reads, waits, changes the page state or ends the sample. */
+export function mayStartRequests(name: string): boolean {
+  return !(actionHas(name, 'readsOnly') || actionHas(name, 'pageStateOnly') || actionHas(name, 'terminal'));
+}
+
 /** The arguments of an action that name an element (target, drag's `to`): what refs are given in. */
 export function elementArguments(name: string): string[] {
   const action = byName.get(name);

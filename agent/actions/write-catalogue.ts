@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CAUSED_REQUESTS_MS } from './limits';
-import { actionNames, endsBatch, getAction, toolDefinitions } from './registry';
+import { actionNames, endsBatch, getAction, mayStartRequests, toolDefinitions } from './registry';
 
 export const CATALOGUE_FILE = path.resolve(__dirname, '../../docs/actions.md');
 
@@ -33,9 +33,9 @@ export function renderActionCatalogue(): string {
     const traits = [
       action.navigates ? 'May load a new document: the page is left to settle afterwards.' : '',
       action.pageStateOnly ? 'Changes only what the next page state shows; a recipe never replays it.' : '',
-      action.readsOnly || action.pageStateOnly || action.terminal
-        ? ''
-        : `Waits up to ${CAUSED_REQUESTS_MS / 1000} s for the data requests it started on the task's sites (a list's next batch, suggestions), so the next page state shows what they loaded.`,
+      mayStartRequests(action.name)
+        ? `Waits up to ${CAUSED_REQUESTS_MS / 1000} s for the data requests it started on the task's sites (a list's next batch, suggestions), so the next page state shows what they loaded.`
+        : '',
       endsBatch(action.name) ? 'Ends a batch: actions given after it in the same turn are not run.' : '',
     ].filter(Boolean).map(trait => `\n\n${trait}`).join('');
     return `## \`${tool.name}\`\n\n${markdown(tool.description)}\n\n${args}\n\n**Verifies:** ${markdown(action.verifies)}${traits}`;

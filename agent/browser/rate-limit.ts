@@ -34,7 +34,7 @@ export class HostRateLimiter {
    * 429 from a site whose limit is twice the task's pace. It takes a fresh slot instead.
    */
   async pace(url: string, signal?: AbortSignal): Promise<void> {
-    if (this.takePass(url, this.intervalOf(url) / 2)) return;
+    if (this.takePass(url, this.intervalOf(new URL(url)) / 2)) return;
     await this.waitForSlot(url, signal);
   }
 
@@ -46,18 +46,13 @@ export class HostRateLimiter {
     await this.book.holdUntil(host, Date.now() + seconds * 1000);
   }
 
-  private intervalOf(url: string): number {
-    try {
-      const parsed = new URL(url);
-      return this.intervalFor(parsed.host) || this.intervalFor(parsed.hostname);
-    } catch {
-      return 0;
-    }
+  private intervalOf(url: URL): number {
+    return this.intervalFor(url.host) || this.intervalFor(url.hostname);
   }
 
   private async waitForSlot(url: string, signal?: AbortSignal): Promise<boolean> {
     const parsed = new URL(url);
-    const interval = this.intervalOf(url);
+    const interval = this.intervalOf(parsed);
     if (interval <= 0 && !this.heldHosts.has(parsed.host)) return false;
     const slot = await this.book.reserve(parsed.host, interval);
     await sleep(slot - Date.now(), signal);

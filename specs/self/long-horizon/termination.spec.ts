@@ -173,18 +173,28 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     delete process.env.AGENT_MULTI_ACTIONS;
   });
 
+  // The label's number and the title come from the heading the page state prints: checked against the truth.
+  const screenshotAndTitle = (view: PromptView) => [
+    { tool: 'screenshot', args: { label: `pr-${shownPrNumber(view)}` } },
+    { tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
+  ];
+  const plainTask = () => task({ required_artifacts: [], required_fields: [], judgment_required: false, expected_items: null });
+  /** The action log as "step[.sub_step] action". */
+  const loggedSteps = (sampleId: string) =>
+    readSampleJson<Array<{ step: number; sub_step?: number; action: { name: string } }>>('pr_audit_chain', sampleId, 'action_log.json').map(
+      e => `${e.step}${e.sub_step ? `.${e.sub_step}` : ''} ${e.action.name}`,
+    );
+
   test('at most 3 actions per turn, each logged as its own sub-step; calls past the limit and a batch cut by a navigation are said on the next turn', async ({ agent }) => {
     const pr = first();
     server.setScript('pr_audit_chain', 'batch', {
       steps: [
         openNthPr(0),
         {
-          // The label's number and the title come from the heading the page state prints: checked below against the truth.
           what: 'screenshot, read the title, screenshot the checks, one more screenshot',
           decide: (view: PromptView) => ({
             batch: [
-              { tool: 'screenshot', args: { label: `pr-${shownPrNumber(view)}` } },
-              { tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
+              ...screenshotAndTitle(view),
               { tool: 'screenshot', target: { text: 'All checks have passed' }, args: { label: 'checks' } },
               { tool: 'screenshot', args: { label: 'never-taken' } },
             ],
@@ -201,13 +211,12 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
         { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 0 } } },
       ],
     });
-    const result = await agent.run(task({ required_artifacts: [], required_fields: [], judgment_required: false, expected_items: null }), sample('batch'));
+    const result = await agent.run(plainTask(), sample('batch'));
     expect(server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.artifacts.map(a => a.label)).toEqual([`pr-${pr.number}`, 'checks', `pr-${pr.number}-files`]);
     expect(result.extracted.pr_title!.value).toBe(pr.title);
-    const log = readSampleJson<Array<{ step: number; sub_step?: number; action: { name: string } }>>('pr_audit_chain', 'batch', 'action_log.json');
-    expect(log.map(e => `${e.step}${e.sub_step ? `.${e.sub_step}` : ''} ${e.action.name}`)).toEqual([
+    expect(loggedSteps('batch')).toEqual([
       '1 goto',
       '2 click',
       '3.1 screenshot',
@@ -232,22 +241,16 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
         openNthPr(0),
         {
           what: 'screenshot and read the title',
-          decide: (view: PromptView) => ({
-            batch: [
-              { tool: 'screenshot', args: { label: `pr-${shownPrNumber(view)}` } },
-              { tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
-            ],
-          }),
+          decide: (view: PromptView) => ({ batch: screenshotAndTitle(view) }),
         },
         { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 0 } } },
       ],
     });
-    const result = await agent.run(task({ required_artifacts: [], required_fields: [], judgment_required: false, expected_items: null }), sample('serial'));
+    const result = await agent.run(plainTask(), sample('serial'));
     expect(server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.extracted.pr_title!.value).toBe(first().title);
-    const log = readSampleJson<Array<{ step: number; sub_step?: number; action: { name: string } }>>('pr_audit_chain', 'serial', 'action_log.json');
-    expect(log.map(e => `${e.step}${e.sub_step ? `.${e.sub_step}` : ''} ${e.action.name}`)).toEqual(['1 goto', '2 click', '3 screenshot', '4 extract', '5 done']);
+    expect(loggedSteps('serial')).toEqual(['1 goto', '2 click', '3 screenshot', '4 extract', '5 done']);
     const turns = deciderTurns(server.requests, 'serial');
     expect(turns.every(t => JSON.stringify(t.toolChoice) === JSON.stringify({ type: 'any', disable_parallel_tool_use: true }))).toBe(true);
     expect(turns[0]!.system[0]!.text).toContain('- Each turn, call the tool for the best next action.\n');
