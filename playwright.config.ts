@@ -23,7 +23,7 @@ export default defineConfig({
   timeout: 120_000,
   reporter: [
     ['list'],
-    ['./agent/report/html-report.ts', { open: 'never', outputFolder: path.join(reports, 'html') }],
+    ['./agent/report/html-reporter.ts', { open: 'never', outputFolder: path.join(reports, 'html') }],
     ['./agent/report/reporter.ts'],
     ['allure-playwright', { resultsDir: path.join(reports, 'allure-results', runId), detail: true, suiteTitle: true }],
   ],

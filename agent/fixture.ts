@@ -3,7 +3,7 @@ import 'dotenv/config';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeciderFactories, DeciderMode } from './decide/select-decider';
-import { readJsonIfExists } from './evidence/atomic';
+import { readJsonIfExists } from './fs/atomic';
 import { Result, type SampleStatus } from './evidence/result-schema';
 import { redactorFor, secretsFromEnv } from './browser/secrets';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';

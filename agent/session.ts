@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { installEvaluateShim } from './browser/evaluate-shim';
-import { hasInputFiles } from './actions/input-files';
+import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';
 import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
@@ -23,7 +23,7 @@ import { runSample } from './loop/run-sample';
 import type { RunSampleInput, SampleOutcome, SampleSlot, StepRunner } from './loop/types';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
-import { readJsonIfExists } from './evidence/atomic';
+import { readJsonIfExists } from './fs/atomic';
 import { Checkpoint } from './evidence/result-schema';
 import { CHECKPOINT_FILE } from './loop/recorder';
 import { learnFromSample } from './memory/learn';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { finishOrCancel, waitForDownload } from './download-wait';
-import { DOWNLOAD_TIMEOUT_S, ELEMENT_TIMEOUT_MS, MAX_DOWNLOAD_TIMEOUT_S } from './limits';
-import { ensurePointerReady } from './preflight';
-import { resolveTarget, TargetArg } from './target';
-import { defineAction } from './types';
+import { finishOrCancel, waitForDownload } from './settle/download-wait';
+import { DOWNLOAD_TIMEOUT_S, ELEMENT_TIMEOUT_MS, MAX_DOWNLOAD_TIMEOUT_S } from './core/limits';
+import { ensurePointerReady } from './targets/preflight';
+import { resolveTarget, TargetArg } from './targets/target';
+import { defineAction } from './core/types';
 
 /** A click that downloads starts within seconds; the rest of the budget is for the bytes. */
 const START_TIMEOUT_MS = 15_000;

@@ -1,9 +1,9 @@
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { z } from 'zod';
-import { ELEMENT_TIMEOUT_MS } from './limits';
-import { ensurePointerReady } from './preflight';
-import { resolveTarget, TargetArg } from './target';
-import { ActionError, defineAction } from './types';
+import { ELEMENT_TIMEOUT_MS } from './core/limits';
+import { ensurePointerReady } from './targets/preflight';
+import { resolveTarget, TargetArg } from './targets/target';
+import { ActionError, defineAction } from './core/types';
 
 export const drag = defineAction({
   name: 'drag',

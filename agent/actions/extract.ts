@@ -1,10 +1,10 @@
 import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator, type SemanticLocator } from '../task/locator-schema';
-import { applyPattern, coerceValue, VALUE_TYPES, type ValueType } from './coerce';
-import { emptyReadMessage, readRaw } from './read-element';
-import { REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './target';
-import { ActionError, defineAction, type ActionEnv } from './types';
+import { applyPattern, coerceValue, VALUE_TYPES, type ValueType } from './values/coerce';
+import { emptyReadMessage, readRaw } from './values/read-element';
+import { REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
+import { ActionError, defineAction, type ActionEnv } from './core/types';
 
 export const extract = defineAction({
   name: 'extract',

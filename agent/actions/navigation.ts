@@ -1,7 +1,7 @@
 import type { Page, Response } from '@playwright/test';
 import { z } from 'zod';
-import { isPageGone } from './errors';
-import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
+import { isPageGone } from './core/errors';
+import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './core/types';
 
 const HTTP_URL = /^https?:\/\//i;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionError, defineAction, type ActionEnv, type PageStateAccess } from './types';
+import { ActionError, defineAction, type ActionEnv, type PageStateAccess } from './core/types';
 
 function access(env: ActionEnv): PageStateAccess {
   if (!env.pageState) throw new ActionError('The page state is not available here (a recipe replay reads no page state)');

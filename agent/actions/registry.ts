@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { done, fail, saveProgress } from './control';
+import { done, fail, saveProgress } from './finish';
 import { screenshot } from './screenshot';
 import { extract } from './extract';
 import { download } from './download';
 import { drag } from './drag';
-import { click, hover } from './interaction';
-import { press, type } from './keyboard';
+import { click, hover } from './pointer';
+import { press, type } from './typing';
 import { expand, find } from './page-state';
 import { goBack, goto, refresh } from './navigation';
 import { scroll } from './scroll';
 import { selectOption } from './select';
 import { switchTab } from './tabs';
 import { check, uncheck } from './toggle';
-import { TargetText } from './target';
-import type { ActionDefinition } from './types';
+import { TargetText } from './targets/target';
+import type { ActionDefinition } from './core/types';
 import { upload } from './upload';
 import { wait } from './wait';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { resolveTarget, TargetArg } from './target';
-import { defineAction } from './types';
+import { resolveTarget, TargetArg } from './targets/target';
+import { defineAction } from './core/types';
 
 export const screenshot = defineAction({
   name: 'screenshot',

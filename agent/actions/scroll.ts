@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SCROLL_BUDGET_MS, scrollContainer, scrollPage, type ScrollPosition } from './scroll-position';
-import { resolveTarget, TargetArg } from './target';
-import { defineAction } from './types';
+import { SCROLL_BUDGET_MS, scrollContainer, scrollPage, type ScrollPosition } from './targets/scroll-position';
+import { resolveTarget, TargetArg } from './targets/target';
+import { defineAction } from './core/types';
 
 export const scroll = defineAction({
   name: 'scroll',

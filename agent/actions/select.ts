@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { selectCustom } from './select-custom';
-import { isNativeSelect, selectNative } from './select-native';
-import { resolveTarget, TargetArg } from './target';
-import { defineAction } from './types';
+import { selectCustom } from './select/custom';
+import { isNativeSelect, selectNative } from './select/native';
+import { resolveTarget, TargetArg } from './targets/target';
+import { defineAction } from './core/types';
 
 const OptionText = z.string().min(1);
 

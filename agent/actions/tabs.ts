@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction, type Tabs } from './types';
+import { defineAction, type Tabs } from './core/types';
 
 export const switchTab = defineAction({
   name: 'switch_tab',

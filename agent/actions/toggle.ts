@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { readControlState } from './control-state';
-import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
-import { ensurePointerReady } from './preflight';
-import { controlNow } from './relocate';
-import { resolveTarget, TargetArg } from './target';
-import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './types';
+import { readControlState } from './fields/control-state';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './core/limits';
+import { ensurePointerReady } from './targets/preflight';
+import { controlNow } from './targets/relocate';
+import { resolveTarget, TargetArg } from './targets/target';
+import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './core/types';
 
 const ToggleArgs = z.object({ target: TargetArg });
 

@@ -1,10 +1,10 @@
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { resolveInputFile } from './input-files';
-import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './limits';
-import { resolveTarget, TargetArg } from './target';
-import { ActionError, defineAction } from './types';
+import { resolveInputFile } from './fields/input-files';
+import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './core/limits';
+import { resolveTarget, TargetArg } from './targets/target';
+import { ActionError, defineAction } from './core/types';
 
 export const upload = defineAction({
   name: 'upload',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { waitForQuietNetwork } from './quiet-network';
-import { resolveTarget, TargetArg } from './target';
-import { ActionError, defineAction } from './types';
+import { waitForQuietNetwork } from './settle/quiet-network';
+import { resolveTarget, TargetArg } from './targets/target';
+import { ActionError, defineAction } from './core/types';
 
 const MAX_WAIT_S = 30;
 

@@ -1,5 +1,5 @@
 import type { BrowserContext, Frame, Page, Request } from '@playwright/test';
-import type { Tabs } from '../actions/types';
+import type { Tabs } from '../actions/core/types';
 
 /** An announcement is worded when it is read, so a tab that opened blank names its URL once it is known. */
 type PendingEvent = string | (() => string);

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ActionPolicy } from '../actions/types';
+import type { ActionPolicy } from '../actions/core/types';
 import type { TaskSpec } from '../task/schema';
 import { isUrlAllowed } from './domains';
 import { HostRateLimiter } from './rate-limit';

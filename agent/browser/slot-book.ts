@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { withFileLock } from '../memory/file-lock';
+import { withFileLock } from '../fs/file-lock';
 
 /** Where the next request to a host may go out, shared by everyone who paces that host. */
 export interface SlotBook {

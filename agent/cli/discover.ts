@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverTask } from '../plan/discover-samples';
+import { discoverTask } from '../discover/discover-samples';
 import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles } from '../task/load-task';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { ModelCallError, ModelClient } from '../decide/model-client';
 import { modelSettings } from '../decide/model-settings';
-import { discoverTask } from '../plan/discover-samples';
+import { discoverTask } from '../discover/discover-samples';
 import { planTask } from '../plan/planner';
 import { describePlan, writePlan } from '../plan/write-plan';
 import { newRunId, settings } from '../settings';

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import type { ActionCall } from '../actions/dispatch';
+import type { ActionCall } from '../actions/core/dispatch';
 import { actionHas, actionNames } from '../actions/registry';
 import type { Reflection, Usage } from '../evidence/result-schema';
 import { addUsage, emptyUsage } from '../evidence/result-schema';

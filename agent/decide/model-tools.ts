@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { actionHas, actionNames, toolDefinitions, type ToolDefinition } from '../actions/registry';
-import { TargetArg } from '../actions/target';
+import { TargetArg } from '../actions/targets/target';
 
 /**
  * The tools Claude sees, identical on every request of a sample (tools open the cached prefix): every action,

@@ -1,5 +1,5 @@
-import type { ActionCall } from '../actions/dispatch';
-import type { ActionResult } from '../actions/types';
+import type { ActionCall } from '../actions/core/dispatch';
+import type { ActionResult } from '../actions/core/types';
 import type { RecipeStep } from '../task/schema';
 import { fillTemplatesDeep } from '../task/row-template';
 import type { Decider, Decision, DecisionInput } from './types';

@@ -1,5 +1,5 @@
-import type { ActionCall } from '../actions/dispatch';
-import type { ActionResult } from '../actions/types';
+import type { ActionCall } from '../actions/core/dispatch';
+import type { ActionResult } from '../actions/core/types';
 import { describeLocator, SemanticLocator } from '../task/locator-schema';
 import type { RecipeStep } from '../task/schema';
 import { recipeStepCall } from './recipe-decider';

@@ -1,5 +1,5 @@
-import type { ActionCall } from '../actions/dispatch';
-import type { ActionResult, KnownElement, PageStateAccess } from '../actions/types';
+import type { ActionCall } from '../actions/core/dispatch';
+import type { ActionResult, KnownElement, PageStateAccess } from '../actions/core/types';
 import type { Reflection, Usage } from '../evidence/result-schema';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';

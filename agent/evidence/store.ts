@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EvidenceWriteError, removeQuietly, writeFileAtomic, writeJsonAtomic } from './atomic';
+import { EvidenceWriteError, removeQuietly, writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
 import { sanitizeFilename, sanitizeLabel } from './filenames';
 import { sha256 } from './hash';
 import { noRedaction, type Redactor } from './redact';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { readJsonIfExists, writeJsonAtomic } from '../evidence/atomic';
+import { readJsonIfExists, writeJsonAtomic } from '../fs/atomic';
 import { ActionLogEntry, Result } from '../evidence/result-schema';
 import type { Redactor } from '../evidence/redact';
 import { ACTION_LOG_FILE, RESULT_FILE } from '../loop/recorder';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { readJsonIfExists } from '../evidence/atomic';
+import { readJsonIfExists } from '../fs/atomic';
 import { Result } from '../evidence/result-schema';
 import { RESULT_FILE } from '../loop/recorder';
 import { sampleDir } from '../settings';

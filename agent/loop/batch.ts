@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { ActionCall } from '../actions/dispatch';
+import type { ActionCall } from '../actions/core/dispatch';
 import { endsBatch } from '../actions/registry';
 import type { Performed } from './types';
 

@@ -1,4 +1,4 @@
-import type { ActionResult } from '../actions/types';
+import type { ActionResult } from '../actions/core/types';
 import { judgmentProblems } from './judgment';
 import type { SampleRecorder } from './recorder';
 import { checkRequirements, describeShortfall } from './requirements';

@@ -1,4 +1,4 @@
-import { ActionError, type PageStateAccess } from '../actions/types';
+import { ActionError, type PageStateAccess } from '../actions/core/types';
 import { describeNode, type Observation } from '../snapshot';
 import { findInObservation } from '../snapshot/find';
 import { formatCounts } from '../snapshot/serialize';

@@ -1,5 +1,5 @@
-import { dispatch, type ActionCall } from '../actions/dispatch';
-import type { ActionEnv, ActionResult } from '../actions/types';
+import { dispatch, type ActionCall } from '../actions/core/dispatch';
+import type { ActionEnv, ActionResult } from '../actions/core/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
 import { safeUrl } from '../browser/page-url';
 import type { Redactor } from '../evidence/redact';

@@ -1,5 +1,5 @@
-import type { ActionCall } from '../actions/dispatch';
-import type { ActionResult } from '../actions/types';
+import type { ActionCall } from '../actions/core/dispatch';
+import type { ActionResult } from '../actions/core/types';
 import { actionHas } from '../actions/registry';
 
 export const STAGNATION_LEVELS = { nudge: 3, demand: 5, finish: 8 } as const;

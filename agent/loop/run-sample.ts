@@ -1,4 +1,4 @@
-import type { ActionCall } from '../actions/dispatch';
+import type { ActionCall } from '../actions/core/dispatch';
 import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';

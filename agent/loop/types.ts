@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import type { ActionPolicy, ActionResult } from '../actions/types';
+import type { ActionPolicy, ActionResult } from '../actions/core/types';
 import type { ContextTabs } from '../browser/context-tabs';
 import type { Decider, PageView } from '../decide/types';
 import type { SampleStatus } from '../evidence/result-schema';

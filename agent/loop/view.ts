@@ -1,4 +1,4 @@
-import type { KnownElement } from '../actions/types';
+import type { KnownElement } from '../actions/core/types';
 import type { ContextTabs } from '../browser/context-tabs';
 import { safeUrl } from '../browser/page-url';
 import type { PageView } from '../decide/types';

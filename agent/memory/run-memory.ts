@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { writeJsonAtomic } from '../evidence/atomic';
-import { withFileLock } from './file-lock';
+import { writeJsonAtomic } from '../fs/atomic';
+import { withFileLock } from '../fs/file-lock';
 
 export const Pattern = z.object({ task_id: z.string(), host: z.string(), tip: z.string(), keywords: z.array(z.string()), from_sample: z.string(), at: z.string() });
 export const Warning = z.object({ task_id: z.string(), host: z.string(), warning: z.string(), keywords: z.array(z.string()), from_sample: z.string(), at: z.string() });

@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import { formatZodIssues } from '../task/input-errors';
 import { loadSamplesCsv } from '../task/samples';
 import { TaskSpecSchema, type TaskSpec } from '../task/schema';
-import { discoverBlockProblems, formatProblems } from './discover-columns';
+import { discoverBlockProblems, formatProblems } from '../discover/discover-columns';
 import { PlanInput } from './plan-tool';
-import { samplesCsvText } from './samples-csv';
+import { samplesCsvText } from '../discover/samples-csv';
 
 export interface ValidPlan {
   spec: TaskSpec;

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../evidence/atomic';
+import { writeFileAtomic } from '../fs/atomic';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import { JSON_SCHEMA_FILE } from '../task/write-json-schema';
-import { samplesCsvText } from './samples-csv';
+import { samplesCsvText } from '../discover/samples-csv';
 import type { ValidPlan } from './validate-plan';
 
 export interface WrittenPlan {

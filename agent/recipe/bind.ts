@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import * as os from 'node:os';
-import type { ActionCall } from '../actions/dispatch';
-import { dispatch } from '../actions/dispatch';
+import type { ActionCall } from '../actions/core/dispatch';
+import { dispatch } from '../actions/core/dispatch';
 import { actionHas } from '../actions/registry';
-import type { ActionEnv, ActionResult } from '../actions/types';
+import type { ActionEnv, ActionResult } from '../actions/core/types';
 import { recipeStepCall } from '../decide/recipe-decider';
 import { fillTemplatesDeep } from '../task/row-template';
 import type { Decider, Decision, DecisionInput } from '../decide/types';

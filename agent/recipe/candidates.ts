@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { semanticFromDom } from '../actions/semantic-from-dom';
+import { semanticFromDom } from '../actions/targets/semantic-from-dom';
 import type { SemanticLocator } from '../task/locator-schema';
 import { cssCandidatesInPage, nthCandidatesInPage } from './css-in-page';
 import type { Handle } from './locate';

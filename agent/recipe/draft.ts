@@ -1,6 +1,6 @@
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
 import { actionHas, elementArguments, getAction } from '../actions/registry';
-import { REF_PATTERN, refList } from '../actions/target';
+import { REF_PATTERN, refList } from '../actions/targets/target';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 import { pruneLog, type PruneLevel } from './prune-log';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../evidence/atomic';
+import { writeFileAtomic } from '../fs/atomic';
 import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import { specCode } from './spec-code';

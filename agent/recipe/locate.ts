@@ -1,5 +1,5 @@
 import type { ElementHandle, Page } from '@playwright/test';
-import { resolveTarget } from '../actions/target';
+import { resolveTarget } from '../actions/targets/target';
 import type { SemanticLocator } from '../task/locator-schema';
 
 /**

@@ -1,4 +1,4 @@
-import { applyPattern, coerceValue, type ValueType } from '../actions/coerce';
+import { applyPattern, coerceValue, type ValueType } from '../actions/values/coerce';
 import { mentionsAny } from './templatize';
 
 /**

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeJsonAtomic } from '../evidence/atomic';
-import { withFileLock } from '../memory/file-lock';
+import { writeJsonAtomic } from '../fs/atomic';
+import { withFileLock } from '../fs/file-lock';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep } from '../task/schema';
 import { RECIPE_FORMAT, RecipeEntry } from './entry';

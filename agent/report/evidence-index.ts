@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../evidence/atomic';
+import { writeFileAtomic } from '../fs/atomic';
 import type { Artifact, Result } from '../evidence/result-schema';
 import { cellValue } from './csv';
-import { escapeHtml, relativeHref, safeExternalHref, truncate } from './html';
+import { escapeHtml, relativeHref, safeExternalHref, truncate } from './html-escape';
 import { placeTraces, type PlacedTrace } from './traces';
 import { MANIFEST_FILE, type Manifest } from './write-run';
 

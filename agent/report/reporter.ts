@@ -10,7 +10,7 @@ import { redactTrace } from './trace-redaction';
 import { traceAttachments } from './traces';
 import { secretsFromEnv } from '../browser/secrets';
 import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';
-import { writeJsonAtomic } from '../evidence/atomic';
+import { writeJsonAtomic } from '../fs/atomic';
 import { detectDrift } from '../recipe/drift';
 import { ACTION_LOG_FILE } from '../loop/recorder';
 

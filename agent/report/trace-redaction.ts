@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { writeFileAtomic } from '../evidence/atomic';
+import { writeFileAtomic } from '../fs/atomic';
 import { readZip, writeZip } from '../evidence/zip';
 
 /**

@@ -1,7 +1,7 @@
 import type { TestResult } from '@playwright/test/reporter';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../evidence/atomic';
+import { writeFileAtomic } from '../fs/atomic';
 import { sha256File } from '../evidence/hash';
 
 export interface PlacedTrace {

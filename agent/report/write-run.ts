@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from '../evidence/atomic';
+import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
 import { sha256, sha256File } from '../evidence/hash';
 import type { Result, SampleStatus } from '../evidence/result-schema';
 import { addUsage, emptyUsage, type Usage } from '../evidence/usage';

@@ -2,7 +2,7 @@ import type { Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { dispatch } from '../actions/dispatch';
+import { dispatch } from '../actions/core/dispatch';
 import { isUrlAllowed } from '../browser/domains';
 import { installEvaluateShim } from '../browser/evaluate-shim';
 import { ContextTabs } from '../browser/context-tabs';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readJsonIfExists, writeJsonAtomic } from '../evidence/atomic';
-import { withFileLock } from '../memory/file-lock';
+import { readJsonIfExists, writeJsonAtomic } from '../fs/atomic';
+import { withFileLock } from '../fs/file-lock';
 
 /** Run-folder state shared by every worker (and skipped by `bwa verify`, like rate-limits/). */
 export const START_FAILURES_DIR = 'start-failures';

@@ -10,9 +10,9 @@
  * action (resolve, look, act, verify) against the bare Playwright call.
  */
 import type { Locator, Page } from '@playwright/test';
-import { dispatch } from '../../agent/actions/dispatch';
-import { ELEMENT_TIMEOUT_MS } from '../../agent/actions/limits';
-import type { ActionEnv, KnownElement } from '../../agent/actions/types';
+import { dispatch } from '../../agent/actions/core/dispatch';
+import { ELEMENT_TIMEOUT_MS } from '../../agent/actions/core/limits';
+import type { ActionEnv, KnownElement } from '../../agent/actions/core/types';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { ContextTabs } from '../../agent/browser/context-tabs';
 import { EvidenceStore } from '../../agent/evidence/store';

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { actionNames, getAction } from '../../../agent/actions/registry';
-import { CATALOGUE_FILE, renderActionCatalogue } from '../../../agent/actions/write-catalogue';
+import { CATALOGUE_FILE, renderActionCatalogue } from '../../../agent/actions/core/write-catalogue';
 
 test('docs/actions.md lists every action, its arguments and what it verifies, as the registry has them', () => {
   const written = fs.readFileSync(CATALOGUE_FILE, 'utf8');

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { classifyError } from '../../../agent/actions/errors';
+import { classifyError } from '../../../agent/actions/core/errors';
 
 test.describe('error classification', () => {
   const infra = [

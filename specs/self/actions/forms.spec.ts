@@ -1,4 +1,4 @@
-import { withSecretsHidden } from '../../../agent/actions/secret-text';
+import { withSecretsHidden } from '../../../agent/actions/fields/secret-text';
 import { expect, SECRET_VALUE, test, WIDGETS } from './harness';
 
 test.describe('type and press', () => {

@@ -1,8 +1,8 @@
 import { test as base, expect } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dispatch, type DispatchOptions } from '../../../agent/actions/dispatch';
-import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/types';
+import { dispatch, type DispatchOptions } from '../../../agent/actions/core/dispatch';
+import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/core/types';
 import { isUrlAllowed } from '../../../agent/browser/domains';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';

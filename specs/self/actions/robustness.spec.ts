@@ -1,4 +1,4 @@
-import { dispatch } from '../../../agent/actions/dispatch';
+import { dispatch } from '../../../agent/actions/core/dispatch';
 import { actionNames, toolDefinitions } from '../../../agent/actions/registry';
 import { expect, test, WIDGETS } from './harness';
 

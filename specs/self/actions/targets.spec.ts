@@ -1,4 +1,4 @@
-import { resolveTarget } from '../../../agent/actions/target';
+import { resolveTarget } from '../../../agent/actions/targets/target';
 import { expect, test, WIDGETS } from './harness';
 
 test.describe('target resolution', () => {

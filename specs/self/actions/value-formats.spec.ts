@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { closestOptions } from '../../../agent/actions/option-match';
-import { checkTypedText } from '../../../agent/actions/shown-value';
-import { conventionsOf, readNumber, toInputValue, type TypedInput } from '../../../agent/actions/value-formats';
+import { closestOptions } from '../../../agent/actions/select/option-match';
+import { checkTypedText } from '../../../agent/actions/fields/shown-value';
+import { conventionsOf, readNumber, toInputValue, type TypedInput } from '../../../agent/actions/values/value-formats';
 
 const US = conventionsOf({ lang: 'en-US' });
 const GB = conventionsOf({ lang: 'en-GB' });

@@ -1,10 +1,10 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dispatch } from '../../../agent/actions/dispatch';
-import { ELEMENT_TIMEOUT_MS } from '../../../agent/actions/limits';
-import { retryAfterSeconds } from '../../../agent/actions/rate-limited';
-import { deliverInput } from '../../../agent/actions/settle';
+import { dispatch } from '../../../agent/actions/core/dispatch';
+import { ELEMENT_TIMEOUT_MS } from '../../../agent/actions/core/limits';
+import { retryAfterSeconds } from '../../../agent/actions/settle/rate-limited';
+import { deliverInput } from '../../../agent/actions/settle/settle';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';
 import { HostRateLimiter } from '../../../agent/browser/rate-limit';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic, EvidenceWriteError } from '../../../agent/evidence/atomic';
+import { writeFileAtomic, EvidenceWriteError } from '../../../agent/fs/atomic';
 import { archivePreviousAttempt } from '../../../agent/evidence/attempts';
 import { sanitizeFilename } from '../../../agent/evidence/filenames';
 import { sha256 } from '../../../agent/evidence/hash';

@@ -117,7 +117,7 @@ test.describe('observe() on a live page', () => {
   });
 });
 
-// Whether to ask vision is decided outside observe() (agent/loop/vision-gate.ts, specs/self/model/vision.spec.ts).
+// Whether to ask vision is decided outside observe() (agent/loop/vision-gate.ts, specs/self/decide/vision.spec.ts).
 test.describe('confidence', () => {
   const CANVAS = `<title>Dashboard</title><main><h1>Signups</h1><canvas width="1000" height="600"></canvas></main>`;
 

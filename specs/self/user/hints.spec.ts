@@ -4,7 +4,7 @@ import { settings } from '../../../agent/settings';
 import { loadSuite } from '../../../agent/task/suite';
 import { restoreEnv } from '../helpers/agent-env';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
-import { runBwa } from '../review/cli-run';
+import { runBwa } from '../report/cli-run';
 
 test('a missing samples CSV: the hint offers AGENT_URL only to a task whose start_url takes {{url}}', () => {
   const dir = tempDir('bwa-csv-hint-');

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Manifest } from '../../../agent/report/write-run';
 import { runNested } from '../helpers/nested-run';
 import { tempDir, writeFiles } from '../helpers/temp';
-import { htmlReportEntries, htmlReportTests } from '../review/report-data';
+import { htmlReportEntries, htmlReportTests } from '../report/report-data';
 import { bookTask, freePort, writeSiteScript, writeTask } from './own-site';
 import { createHash } from 'node:crypto';
 

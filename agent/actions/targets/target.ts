@@ -1,0 +1,176 @@
+import type { Locator, Page } from '@playwright/test';
+import { z } from 'zod';
+import { describeLocator, SemanticLocator } from '../../task/locator-schema';
+import { isPageGone, PAGE_GONE_MESSAGE } from '../core/errors';
+import { describeKnown, findKnownByName, isAriaRole, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
+import { semanticFromDom } from './semantic-from-dom';
+import { ActionError, type ActionEnv, type KnownElement } from '../core/types';
+
+export { describeKnown, semanticOf } from './known-elements';
+
+/** `e12` and `f1e3` come from Playwright's AI snapshot; `c4` names a clickable it leaves out, found by observe(). */
+export const REF_PATTERN = /^(?:(?:f\d+)?e\d+|c\d+)$/;
+/** Several refs in one target ("e12 e15 e18", or comma-separated): how the model names the elements of a list to read at once. */
+export function refList(target: TargetArg): string[] | undefined {
+  if (typeof target !== 'string') return undefined;
+  const parts = target.trim().split(/[\s,]+/);
+  return parts.length > 1 && parts.every(part => REF_PATTERN.test(part)) ? parts : undefined;
+}
+
+/** The model sometimes copies a whole line of the page state: `[e12] link "linux" → /torvalds/linux`. */
+const LINE_REF = /^\[((?:f\d+)?e\d+|c\d+)\]/;
+/** `button "Follow"`: a role and an accessible name, the way the page state prints them. */
+const ROLE_AND_NAME = /^([a-z]+) "(.+)"$/;
+
+/** Descriptions for the locator fields the shared schema leaves bare: the model reads every field's description. */
+const LOCATOR_FIELD_HINTS: Record<string, string> = {
+  nth: 'Pick the n-th match (0-based) when several match',
+  exact: 'Match the text exactly (default: exact first, then partial)',
+};
+
+const DescribedSemanticLocator = z.union(
+  SemanticLocator.options.map(option =>
+    option.extend(Object.fromEntries(Object.entries(option.shape).map(([key, field]) => [key, field.description ? field : field.describe(LOCATOR_FIELD_HINTS[key] ?? key)]))),
+  ) as unknown as typeof SemanticLocator.options,
+);
+
+/** The form the model uses; the object forms are for recorded recipes. */
+export const TargetText = z.string().min(1).describe('A ref from the page state (e.g. "e12"), the visible text, or "css=<selector>"');
+
+export const TargetArg = z
+  .union([TargetText, DescribedSemanticLocator])
+  .describe('The element: a ref from the page state (e.g. "e12"), its visible text, or "css=<selector>" as a last resort');
+export type TargetArg = z.infer<typeof TargetArg>;
+
+export interface ResolvedTarget {
+  locator: Locator;
+  /** How a person would name the element; what the action log records and a recipe replays. */
+  element: SemanticLocator;
+  label: string;
+  ref?: string;
+}
+
+const EXISTS_TIMEOUT_MS = 2_000;
+
+export interface ResolveOptions {
+  /** Several matches are fine (extract all): no ambiguity error. */
+  allowMany?: boolean;
+}
+
+type TargetEnv = Pick<ActionEnv, 'page' | 'elements'>;
+
+/**
+ * A ref from the latest snapshot first; otherwise the visible text — an element of the snapshot with that
+ * role/name, then Playwright's text match (exact before partial); `css=` only when asked for.
+ */
+export async function resolveTarget(target: TargetArg, env: TargetEnv, options: ResolveOptions = {}): Promise<ResolvedTarget> {
+  const { page, elements } = env;
+  if (page.isClosed()) throw new ActionError(PAGE_GONE_MESSAGE, true);
+  rememberElements(page, elements);
+  if (typeof target !== 'string') return resolveSemantic(page, target, elements, options);
+  const trimmed = target.trim();
+  const ref = REF_PATTERN.test(trimmed) ? trimmed : LINE_REF.exec(trimmed)?.[1];
+  if (ref) return resolveRef(page, ref, elements);
+  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, elements, options);
+  const roleMatch = ROLE_AND_NAME.exec(trimmed);
+  const roleAndName = roleMatch?.[1] && isAriaRole(roleMatch[1]) ? roleMatch : null;
+  const name = roleAndName?.[2] ?? trimmed;
+  const known = findKnownByName(elements, name, roleAndName?.[1]);
+  // The model named it, not its ref: if that snapshot element is gone, the live page is searched instead.
+  if (known?.ref && (await countOrZero(page.getByRef(known.ref))) > 0) return resolveRef(page, known.ref, elements);
+  if (roleAndName?.[1] && roleAndName[2]) return resolveSemantic(page, { role: roleAndName[1], name: roleAndName[2] }, elements, options);
+  return resolveSemantic(page, { text: trimmed }, elements, options);
+}
+
+async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
+  if (ref.startsWith('c')) return resolveAddedRef(page, ref, elements);
+  const locator = page.getByRef(ref);
+  const count = await countOrZero(locator);
+  const known = elements.get(ref) ?? rememberedElement(page, ref);
+  if (count === 0) throw new ActionError(staleRefMessage(ref, known, elements));
+  const element = known ? semanticOf(known) : await semanticFromDom(locator, { css: `aria-ref=${ref}` });
+  const label = known ? `[${ref}] ${describeKnown(known)}` : `[${ref}] ${describeLocator(element)}`;
+  return { locator, element, label, ref };
+}
+
+/** A clickable the AI snapshot leaves out (an icon drawn by CSS, a bare slider handle): found again by its CSS path. */
+async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
+  const known = elements.get(ref);
+  if (!known?.selector) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
+  const locator = page.locator(known.selector);
+  if ((await countOrZero(locator)) !== 1) throw new ActionError(staleRefMessage(ref, known, elements));
+  return { locator, element: { css: known.selector }, label: `[${ref}] ${describeKnown(known)}`, ref };
+}
+
+function staleRefMessage(ref: string, known: KnownElement | undefined, elements: ReadonlyMap<string, KnownElement>): string {
+  const similar = known ? similarElements(elements, known, ref) : [];
+  if (similar.length) return `${ref} is no longer on the page; similar: ${similar.join(', ')} — take a fresh look at the page state`;
+  if (known) return `${ref} (${describeKnown(known)}) is no longer on the page — take a fresh look at the page state and use a current ref`;
+  return `${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`;
+}
+
+async function resolveSemantic(page: Page, target: SemanticLocator, elements: ReadonlyMap<string, KnownElement>, options: ResolveOptions): Promise<ResolvedTarget> {
+  const candidates = candidateLocators(page, target);
+  await waitForAny(candidates);
+  for (const locator of candidates) {
+    const count = await countOrZero(locator);
+    if (count === 0) continue;
+    const resolved = { element: target, label: describeLocator(target) };
+    if (target.nth !== undefined) return { ...resolved, locator: locator.nth(target.nth) };
+    if (count === 1 || options.allowMany) return { ...resolved, locator };
+    const visible = locator.filter({ visible: true });
+    if ((await visible.count()) === 1) return { ...resolved, locator: visible };
+    const control = await soleControlAmong(visible);
+    if (control !== undefined) return { ...resolved, locator: visible.nth(control) };
+    throw new ActionError(ambiguityMessage(target, count, elements));
+  }
+  throw new ActionError(`No element matches ${describeLocator(target)} — check the page state for the exact text, or scroll to reveal it`);
+}
+
+function ambiguityMessage(target: SemanticLocator, count: number, elements: ReadonlyMap<string, KnownElement>): string {
+  const name = 'name' in target ? target.name : 'text' in target ? target.text : 'label' in target ? target.label : undefined;
+  const listed = name ? listKnown(elements, name) : [];
+  const which = listed.length ? `: ${listed.join(', ')}` : '';
+  return `${describeLocator(target)} matches ${count} elements${which} — use the ref of the one you mean`;
+}
+
+function candidateLocators(page: Page, target: SemanticLocator): Locator[] {
+  const exactFirst = (make: (exact: boolean) => Locator, exact?: boolean) => (exact === undefined ? [make(true), make(false)] : [make(exact)]);
+  if ('role' in target) {
+    const role = target.role as Parameters<Page['getByRole']>[0];
+    if (target.name === undefined) return [page.getByRole(role)];
+    return exactFirst(exact => page.getByRole(role, { name: target.name, exact }), target.exact);
+  }
+  if ('label' in target) return exactFirst(exact => page.getByLabel(target.label, { exact }));
+  if ('text' in target) return exactFirst(exact => page.getByText(target.text, { exact }), target.exact);
+  if ('placeholder' in target) return exactFirst(exact => page.getByPlaceholder(target.placeholder, { exact }));
+  if ('testId' in target) return [page.getByTestId(target.testId)];
+  return [page.locator(target.css)];
+}
+
+/** A selector that cannot match (a ref of a removed frame, bad CSS) counts as no match; a closed tab does not. */
+async function countOrZero(locator: Locator): Promise<number> {
+  try {
+    return await locator.count();
+  } catch (error) {
+    if (isPageGone(error)) throw new ActionError(PAGE_GONE_MESSAGE, true);
+    return 0;
+  }
+}
+
+export const CONTROL = 'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
+
+/** "Load more" is a heading, a breadcrumb and a button: when only one match is something to act on, it is meant. */
+async function soleControlAmong(matches: Locator): Promise<number | undefined> {
+  const isControl = await matches.evaluateAll((elements, selector) => elements.map(el => el.closest(selector) !== null), CONTROL).catch(() => [] as boolean[]);
+  const controls = isControl.flatMap((yes, index) => (yes ? [index] : []));
+  return controls.length === 1 ? controls[0] : undefined;
+}
+
+/** Late-rendering pages get a short grace period; one wait covers every candidate. */
+async function waitForAny(candidates: Locator[]): Promise<void> {
+  const [first, ...rest] = candidates;
+  if (!first) return;
+  const any = rest.reduce((union, locator) => union.or(locator), first);
+  await any.first().waitFor({ state: 'attached', timeout: EXISTS_TIMEOUT_MS }).catch(() => {});
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { ELEMENT_TIMEOUT_MS } from './core/limits';
+import { enterValue } from './fields/field-entry';
+import { deliverInput } from './settle/settle';
+import { resolveTarget, TargetArg } from './targets/target';
+import { defineAction } from './core/types';
+
+export const type = defineAction({
+  name: 'type',
+  productive: true,
+  setsValue: true,
+  description: 'Replace a field\'s value (checked after); dates, times and numbers as people write them; sliders too.',
+  verifies:
+    'Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input\'s format (an ambiguous 03/04 follows the field\'s hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.',
+  schema: z.object({
+    target: TargetArg,
+    text: z.string().describe('The value to enter'),
+    submit: z.boolean().optional().describe('Press Enter after'),
+    slowly: z.boolean().optional().describe('Key by key (autocomplete)'),
+  }),
+  async handle({ target, text, submit, slowly }, env) {
+    const resolved = await resolveTarget(target, env);
+    return { description: await enterValue(resolved, text, { submit, slowly }, env), element: resolved.element };
+  },
+});
+
+export const press = defineAction({
+  name: 'press',
+  historyWeight: 0.5,
+  mayTurnPage: true,
+  maySubmit: true,
+  productive: true,
+  description: 'Press a key or chord on an element or the page.',
+  verifies: 'The key name is one Playwright knows.',
+  schema: z.object({
+    key: z.string().min(1).max(60).describe('e.g. "Enter", "Shift+Tab"'),
+    target: TargetArg.optional().describe('Focused first (default: the page)'),
+  }),
+  async handle({ key, target }, env) {
+    if (!target) {
+      await env.page.keyboard.press(key);
+      return { description: `Pressed ${key}` };
+    }
+    const resolved = await resolveTarget(target, env);
+    await deliverInput(env.page, () => resolved.locator.press(key, { timeout: ELEMENT_TIMEOUT_MS }));
+    return { description: `Pressed ${key} on ${resolved.label}`, element: resolved.element };
+  },
+});

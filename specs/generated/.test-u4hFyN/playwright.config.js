@@ -1,1 +1,0 @@
-module.exports = {"testDir":"/work/wt/i16/specs/generated/.test-u4hFyN","outputDir":"/tmp/bwa-export-out-TE9E08","retries":0,"workers":2,"use":{"launchOptions":{"executablePath":"/usr/bin/chromium","args":["--disable-background-networking","--disable-component-update","--disable-sync","--no-first-run","--disable-gpu"]},"viewport":{"width":1280,"height":900}}};
