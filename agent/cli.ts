@@ -16,7 +16,16 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [initCommand, validateCommand, authCommand, verifyCommand, recipeCommand, discoverCommand, planCommand, browserServerCommand];
+const COMMANDS: Command[] = [
+  initCommand,
+  validateCommand,
+  authCommand,
+  verifyCommand,
+  recipeCommand,
+  discoverCommand,
+  planCommand,
+  browserServerCommand,
+];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));

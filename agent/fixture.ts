@@ -36,7 +36,11 @@ export interface AgentRunner {
 /** One per worker: a done sample the model decided (AGENT_RECORD=1) or repaired is compiled into the task's recipe. */
 const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
-const FILE_ATTACHMENTS: Record<string, string> = { [RESULT_FILE]: ATTACHMENT_NAMES.result, [ACTION_LOG_FILE]: ATTACHMENT_NAMES.actionLog, [CHECKPOINT_FILE]: ATTACHMENT_NAMES.checkpoint };
+const FILE_ATTACHMENTS: Record<string, string> = {
+  [RESULT_FILE]: ATTACHMENT_NAMES.result,
+  [ACTION_LOG_FILE]: ATTACHMENT_NAMES.actionLog,
+  [CHECKPOINT_FILE]: ATTACHMENT_NAMES.checkpoint,
+};
 
 export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
   agentFailOn: [settings.failOn, { option: true }],
@@ -56,7 +60,10 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
         if (previous.success && (previous.data.status === 'done' || waitsForJudge)) {
           await attachResumed(testInfo, dir, previous.data);
           reportOutcomeToAllure(previous.data, redactor);
-          test.skip(true, `resumed: ${sample.sample_id} is already ${waitsForJudge ? 'collected (its judgment is left to the batch judge)' : 'done'} in run ${settings.runId}`);
+          test.skip(
+            true,
+            `resumed: ${sample.sample_id} is already ${waitsForJudge ? 'collected (its judgment is left to the batch judge)' : 'done'} in run ${settings.runId}`,
+          );
         }
         testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
         let session: SampleSession;
@@ -79,10 +86,17 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
             afterLoop: recordRecipe,
             // Called inside the agent step that made the artifact, so every report shows it under that step.
             // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
-            onArtifact: (artifact, file) => testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) }),
+            onArtifact: (artifact, file) =>
+              testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, {
+                path: file,
+                contentType: contentTypeOf(artifact.filename),
+              }),
           });
         } catch (error) {
-          const early = recordEarlyFailure({ task, sample, runId: settings.runId, attempt: testInfo.retry, dir, redactor }, error instanceof Error ? error.message : String(error));
+          const early = recordEarlyFailure(
+            { task, sample, runId: settings.runId, attempt: testInfo.retry, dir, redactor },
+            error instanceof Error ? error.message : String(error),
+          );
           recorder = early.recorder;
           return settle(early.result);
         }
@@ -104,7 +118,10 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
     await use(runner);
     if (recorder && !recorder.result) {
       // The body threw or timed out before the loop finished: the record is still written and attached.
-      const reason = testInfo.status === 'timedOut' ? `test timed out after ${testInfo.timeout} ms` : (testInfo.error?.message ?? 'the test ended before the sample finished');
+      const reason =
+        testInfo.status === 'timedOut'
+          ? `test timed out after ${testInfo.timeout} ms`
+          : (testInfo.error?.message ?? 'the test ended before the sample finished');
       const result = recorder.finish('failed', reason.split('\n')[0] ?? reason);
       reportOutcomeToAllure(result, recorder.store.redactor);
       await attachRecord(testInfo, recorder.store.dir);
@@ -124,14 +141,25 @@ async function attachResumed(testInfo: TestInfo, dir: string, result: Result): P
   testInfo.annotations.push({ type: 'resumed', description: `done in an earlier invocation (finished ${result.finished_at})` });
   for (const artifact of result.artifacts) {
     const file = path.join(dir, artifact.filename);
-    if (fs.existsSync(file)) await testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) });
+    if (fs.existsSync(file))
+      await testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) });
   }
   await attachRecord(testInfo, dir);
 }
 
 export function contentTypeOf(filename: string): string {
   const ext = path.extname(filename).toLowerCase();
-  return { '.png': 'image/png', '.jpg': 'image/jpeg', '.json': 'application/json', '.csv': 'text/csv', '.pdf': 'application/pdf', '.txt': 'text/plain', '.html': 'text/html' }[ext] ?? 'application/octet-stream';
+  return (
+    {
+      '.png': 'image/png',
+      '.jpg': 'image/jpeg',
+      '.json': 'application/json',
+      '.csv': 'text/csv',
+      '.pdf': 'application/pdf',
+      '.txt': 'text/plain',
+      '.html': 'text/html',
+    }[ext] ?? 'application/octet-stream'
+  );
 }
 
 export { expect } from '@playwright/test';

@@ -90,7 +90,15 @@ export class SampleSession {
     const archived = archivePreviousAttempt(dir);
     const store = new EvidenceStore(dir, redactorFor(secrets));
     if (options.onArtifact) store.onArtifact(options.onArtifact);
-    const recorder = new SampleRecorder({ task, sample, runId: options.runId, attempt: options.attempt, decider: decider.kind, store, onFileWritten: options.onFileWritten });
+    const recorder = new SampleRecorder({
+      task,
+      sample,
+      runId: options.runId,
+      attempt: options.attempt,
+      decider: decider.kind,
+      store,
+      onFileWritten: options.onFileWritten,
+    });
     recorderRef = recorder;
     const notices: string[] = [];
     if (archived) {
@@ -100,16 +108,22 @@ export class SampleSession {
     }
     const tabs = (tabsRef = new ContextTabs(context, page));
     await installEvaluateShim(context);
-    await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: spec.dialog_policy, tabs, paceNavigation: url => policy.limiter.pace(url) });
+    await installGuards(context, {
+      isAllowedUrl: policy.isAllowedUrl,
+      dialogPolicy: spec.dialog_policy,
+      tabs,
+      paceNavigation: url => policy.limiter.pace(url),
+    });
     return new SampleSession(options, recorder, decider, tabs, client, policy, memory, notices);
   }
 
   async run(): Promise<Result> {
     const spec = this.options.task.spec;
     const deadline = AbortSignal.timeout(spec.max_time_seconds * 1000);
-    const view = this.decider.needsView || this.decider instanceof SelfHealingDecider
-      ? pageViewer({ task: spec, tokenBudget: settings.snapshotTokens, vision: this.visionGate() })
-      : undefined;
+    const view =
+      this.decider.needsView || this.decider instanceof SelfHealingDecider
+        ? pageViewer({ task: spec, tokenBudget: settings.snapshotTokens, vision: this.visionGate() })
+        : undefined;
     let outcome: SampleOutcome;
     try {
       outcome = await runSample({

@@ -66,9 +66,13 @@ export const settings = {
    */
   get failOn(): Array<'partial_success' | 'needs_review'> {
     const allowed = ['partial_success', 'needs_review'] as const;
-    const values = (process.env.AGENT_FAIL_ON ?? '').split(',').map(v => v.trim()).filter(Boolean);
+    const values = (process.env.AGENT_FAIL_ON ?? '')
+      .split(',')
+      .map(v => v.trim())
+      .filter(Boolean);
     for (const value of values)
-      if (!(allowed as readonly string[]).includes(value)) throw new Error(`AGENT_FAIL_ON lists statuses from ${allowed.join(', ')}, comma-separated (got "${value}")`);
+      if (!(allowed as readonly string[]).includes(value))
+        throw new Error(`AGENT_FAIL_ON lists statuses from ${allowed.join(', ')}, comma-separated (got "${value}")`);
     return values as Array<(typeof allowed)[number]>;
   },
   /**
@@ -85,7 +89,10 @@ export const settings = {
     const wsEndpoint = process.env.AGENT_BROWSER_WS?.trim();
     if (!wsEndpoint) return undefined;
     // The endpoint and the headers may carry credentials: messages name what is wrong, never the value.
-    if (!WS_ENDPOINT.safeParse(wsEndpoint).success) throw new Error('AGENT_BROWSER_WS must be the ws:// (or wss://, http://, https://) address a Playwright browser server printed, e.g. ws://10.0.0.5:3000/<path> (`bwa browser-server` prints it)');
+    if (!WS_ENDPOINT.safeParse(wsEndpoint).success)
+      throw new Error(
+        'AGENT_BROWSER_WS must be the ws:// (or wss://, http://, https://) address a Playwright browser server printed, e.g. ws://10.0.0.5:3000/<path> (`bwa browser-server` prints it)',
+      );
     return { wsEndpoint, headers: browserServerHeaders(process.env.AGENT_BROWSER_WS_HEADERS) };
   },
   get decider(): 'auto' | 'model' | 'recipe' {
@@ -114,7 +121,9 @@ function browserServerHeaders(raw: string | undefined): Record<string, string> {
   const parsed = HEADERS.safeParse(value);
   if (!parsed.success) {
     const where = parsed.error.issues.map(i => (i.path.length ? `"${i.path.join('.')}"` : 'the value')).join(', ');
-    throw new Error(`AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (${where} is not), e.g. {"Authorization":"Bearer <token>"}`);
+    throw new Error(
+      `AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (${where} is not), e.g. {"Authorization":"Bearer <token>"}`,
+    );
   }
   return parsed.data;
 }
@@ -127,7 +136,11 @@ function wholeNumber(name: string, fallback: number, min: number, max: number): 
 }
 
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '_');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace('T', '_');
   return `run_${stamp}_${Math.random().toString(16).slice(2, 6)}`;
 }
 

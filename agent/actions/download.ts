@@ -14,7 +14,8 @@ export const download = defineAction({
   endsBatch: true,
   productive: true,
   description: 'Click what starts a download; the file is kept as evidence.',
-  verifies: 'The element is not covered or hidden; the click starts a download within 15 s and it finishes within the budget (else it is cancelled); the file is written and its SHA-256 recorded.',
+  verifies:
+    'The element is not covered or hidden; the click starts a download within 15 s and it finishes within the budget (else it is cancelled); the file is written and its SHA-256 recorded.',
   schema: z.object({
     target: TargetArg,
     timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`Default ${DOWNLOAD_TIMEOUT_S}`),

@@ -9,7 +9,8 @@ export const drag = defineAction({
   name: 'drag',
   productive: true,
   description: 'Drag an element onto another (reorder a list, move a card).',
-  verifies: 'Both elements are visible and not covered; afterwards the dragged element has moved (another list or another place; a list that re-rendered it is searched by its text) and its new place is reported — nothing moved is a failure.',
+  verifies:
+    'Both elements are visible and not covered; afterwards the dragged element has moved (another list or another place; a list that re-rendered it is searched by its text) and its new place is reported — nothing moved is a failure.',
   schema: z.object({
     target: TargetArg,
     to: TargetArg.describe('The item whose place it takes, or a list, column or drop zone'),
@@ -81,7 +82,11 @@ function placeOf(handle: ElementHandle): Promise<Place> {
     if (parentRecord && parentRecord[key] === undefined) parentRecord[key] = stamps[key] = (stamps[key] ?? 0) + 1;
     const nameOf = (node: Element) =>
       node.getAttribute('aria-label') ||
-      (node.getAttribute('aria-labelledby') ?? '').split(/\s+/).map(id => (id ? (document.getElementById(id)?.textContent ?? '') : '')).join(' ').trim() ||
+      (node.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .map(id => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ')
+        .trim() ||
       node.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > header')?.textContent?.trim() ||
       '';
     let container = '';

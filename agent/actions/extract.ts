@@ -13,7 +13,8 @@ export const extract = defineAction({
   collects: true,
   productive: true,
   description: 'Read a field from an element, recorded with its source.',
-  verifies: 'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes).',
+  verifies:
+    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes).',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     target: TargetArg,
@@ -25,7 +26,14 @@ export const extract = defineAction({
     all: z.boolean().optional().describe('Every match, as a list (several elements: their refs as target, "e12 e15")'),
   }),
   async handle({ field, target, pattern, type, attribute, exact, missing, all }, env) {
-    const where = (locator: string, ref?: string) => ({ source: 'dom' as const, url: env.page.url(), locator, ref, step: env.step, at: new Date().toISOString() });
+    const where = (locator: string, ref?: string) => ({
+      source: 'dom' as const,
+      url: env.page.url(),
+      locator,
+      ref,
+      step: env.step,
+      at: new Date().toISOString(),
+    });
     let read: ReadTarget;
     try {
       read = await resolveRead(target, Boolean(all), env);
@@ -47,9 +55,15 @@ export const extract = defineAction({
     if (empty && nothing && missing !== 'null') throw new ActionError(empty);
     const value = all ? values : values[0];
     const provenance = where(read.locator, typeof target === 'string' && REF_PATTERN.test(target) ? target : undefined);
-    const emptyNote = empty ? ` (${all && !nothing ? `${values.filter(v => v === null).length} of ${values.length} empty → null` : 'empty → null'})` : '';
+    const emptyNote = empty
+      ? ` (${all && !nothing ? `${values.filter(v => v === null).length} of ${values.length} empty → null` : 'empty → null'})`
+      : '';
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value);
-    return { description: `${field} = ${shown}${emptyNote} (from ${read.label})`, element: read.element, effects: { extracted: { field, value, provenance } } };
+    return {
+      description: `${field} = ${shown}${emptyNote} (from ${read.label})`,
+      element: read.element,
+      effects: { extracted: { field, value, provenance } },
+    };
   },
 });
 
@@ -71,11 +85,20 @@ async function resolveRead(target: TargetArg, all: boolean, env: ActionEnv): Pro
   if (refs) {
     const each: ResolvedTarget[] = [];
     for (const ref of refs) each.push(await resolveTarget(ref, env));
-    return { elements: each.map(r => ({ locator: r.locator, label: r.label })), label: each.map(r => r.label).join(', '), locator: each.map(r => describeLocator(r.element)).join(' + ') };
+    return {
+      elements: each.map(r => ({ locator: r.locator, label: r.label })),
+      label: each.map(r => r.label).join(', '),
+      locator: each.map(r => describeLocator(r.element)).join(' + '),
+    };
   }
   const resolved = await resolveTarget(target, env, { allowMany: all });
   const locators = all ? await resolved.locator.all() : [resolved.locator.first()];
-  return { elements: locators.map(locator => ({ locator, label: resolved.label })), label: resolved.label, locator: describeLocator(resolved.element), element: resolved.element };
+  return {
+    elements: locators.map(locator => ({ locator, label: resolved.label })),
+    label: resolved.label,
+    locator: describeLocator(resolved.element),
+    element: resolved.element,
+  };
 }
 
 /** The value read, or null when there is nothing (an empty text or attribute is not a value). */

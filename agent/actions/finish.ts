@@ -9,7 +9,7 @@ export const done = defineAction({
   terminal: true,
   productive: true,
   description: 'Finish with every output field and any judgment asked for.',
-  verifies: 'Nothing on the page: the task\'s required fields and artifacts are checked when the sample is finalised.',
+  verifies: "Nothing on the page: the task's required fields and artifacts are checked when the sample is finalised.",
   schema: z.object({
     extracted: Data.describe('Fields not already read with extract'),
     judgment: Data.optional().describe('The judgment object'),

@@ -11,7 +11,8 @@ export const goto = defineAction({
   leavesPage: true,
   mayTurnPage: true,
   description: 'Open a URL (allowed sites only).',
-  verifies: "The URL is http(s) on the task's allowed domains (a redirect elsewhere is refused); the page loaded — an HTTP error status is a failure.",
+  verifies:
+    "The URL is http(s) on the task's allowed domains (a redirect elsewhere is refused); the page loaded — an HTTP error status is a failure.",
   navigates: true,
   schema: z.object({ url: z.string().min(1).describe('Absolute URL') }),
   async handle({ url }, env) {
@@ -26,7 +27,8 @@ export const goto = defineAction({
       response = await page.goto(url, { waitUntil: 'domcontentloaded' });
     } catch (error) {
       const blocked = env.tabs.takeBlocked?.(page);
-      if (blocked) throw new ActionError(`Refused: ${url} leads to ${hostOf(blocked)}, outside the task's allowed domains — stay on the task's sites`);
+      if (blocked)
+        throw new ActionError(`Refused: ${url} leads to ${hostOf(blocked)}, outside the task's allowed domains — stay on the task's sites`);
       if (!isPageGone(error)) throw error;
       page = await openFreshTab(env);
       await env.page.close().catch(() => {});
@@ -49,7 +51,8 @@ export const goBack = defineAction({
     // The blank page a tab starts on is not a page the agent visited.
     const backToBlank = page.url() === 'about:blank' && before !== 'about:blank';
     if (backToBlank) await page.goForward({ waitUntil: 'domcontentloaded' });
-    if (backToBlank || (!response && page.url() === before)) throw new ActionError('There is no previous page in this tab — use goto or click a link instead');
+    if (backToBlank || (!response && page.url() === before))
+      throw new ActionError('There is no previous page in this tab — use goto or click a link instead');
     return describeResponse(response, `Went back to ${page.url()}`, page.url());
   },
 });

@@ -9,8 +9,9 @@ function access(env: ActionEnv): PageStateAccess {
 export const expand = defineAction({
   name: 'expand',
   description: 'List what a "(collapsed: …)" line holds in the next page state (the page is not touched).',
-  verifies: 'The ref is in the latest page state (a collapsed line, or any element, whose whole content is then listed); nothing on the page changes.',
-  schema: z.object({ target: z.string().min(1).describe('The collapsed line\'s ref') }),
+  verifies:
+    'The ref is in the latest page state (a collapsed line, or any element, whose whole content is then listed); nothing on the page changes.',
+  schema: z.object({ target: z.string().min(1).describe("The collapsed line's ref") }),
   pageStateOnly: true,
   async handle(args, env) {
     return { description: access(env).expand(args.target) };

@@ -13,7 +13,8 @@ export const click = defineAction({
   mayTurnPage: true,
   maySubmit: true,
   description: 'Click an element on the page.',
-  verifies: 'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
+  verifies:
+    'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),
@@ -71,6 +72,10 @@ function namesByText(target: string): boolean {
 async function refusePlainText(resolved: ResolvedTarget, text: string): Promise<void> {
   const control = await findControlForText(resolved.locator.first(), text, CONTROL);
   if (!control) return;
-  const there = control.visible ? 'is visible — click it instead' : `is not visible: ${control.hiddenPlace ?? 'open the part of the page that holds it first'}`;
-  throw new ActionError(`${JSON.stringify(text)} here is plain text (${control.here}), not something to click; the ${control.role} ${JSON.stringify(control.name)} ${there}`);
+  const there = control.visible
+    ? 'is visible — click it instead'
+    : `is not visible: ${control.hiddenPlace ?? 'open the part of the page that holds it first'}`;
+  throw new ActionError(
+    `${JSON.stringify(text)} here is plain text (${control.here}), not something to click; the ${control.role} ${JSON.stringify(control.name)} ${there}`,
+  );
 }

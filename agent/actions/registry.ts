@@ -19,10 +19,29 @@ import { wait } from './wait';
 
 /** Every action the agent can take, in the order the model sees them. */
 const ALL = [
-  goto, goBack, refresh, switchTab,
-  click, hover, drag, type, press, scroll, selectOption, check, uncheck, upload,
-  screenshot, download, extract, wait, expand, find,
-  saveProgress, done, fail,
+  goto,
+  goBack,
+  refresh,
+  switchTab,
+  click,
+  hover,
+  drag,
+  type,
+  press,
+  scroll,
+  selectOption,
+  check,
+  uncheck,
+  upload,
+  screenshot,
+  download,
+  extract,
+  wait,
+  expand,
+  find,
+  saveProgress,
+  done,
+  fail,
 ] as ActionDefinition[];
 
 const byName = new Map(ALL.map(action => [action.name, action]));
@@ -66,7 +85,9 @@ export function mayStartRequests(name: string): boolean {
 export function elementArguments(name: string): string[] {
   const action = byName.get(name);
   if (!action) return [];
-  return Object.entries(action.schema.shape).filter(([, field]) => isTargetSchema(field)).map(([key]) => key);
+  return Object.entries(action.schema.shape)
+    .filter(([, field]) => isTargetSchema(field))
+    .map(([key]) => key);
 }
 
 function isTargetSchema(schema: unknown): boolean {
@@ -86,7 +107,11 @@ export function toolDefinitions(names: readonly string[] = actionNames(), extraP
     const action = byName.get(name);
     if (!action) throw new Error(`Unknown action ${name}`);
     const schema = extraProperties ? action.schema.extend(extraProperties.shape) : action.schema;
-    const { $schema: _ignored, ...input_schema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', override: showTargetsAsText }) as Record<string, unknown>;
+    const { $schema: _ignored, ...input_schema } = z.toJSONSchema(schema, {
+      io: 'input',
+      unrepresentable: 'any',
+      override: showTargetsAsText,
+    }) as Record<string, unknown>;
     return { name, description: action.description, input_schema: { ...input_schema, type: 'object' } };
   });
 }

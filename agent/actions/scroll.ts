@@ -22,9 +22,13 @@ export const scroll = defineAction({
     const handle = await resolved.locator.first().elementHandle({ timeout: 5_000 });
     try {
       const position = await scrollContainer(handle, screens);
-      if (position) return { description: `Scrolled ${resolved.label} ${direction}: ${describePosition(position, direction)}`, element: resolved.element };
+      if (position)
+        return { description: `Scrolled ${resolved.label} ${direction}: ${describePosition(position, direction)}`, element: resolved.element };
       const page = await scrollPage(env.page, screens);
-      return { description: `${resolved.label} is not inside a scrollable container, so the page was scrolled ${direction}: ${describePosition(page, direction)}`, element: resolved.element };
+      return {
+        description: `${resolved.label} is not inside a scrollable container, so the page was scrolled ${direction}: ${describePosition(page, direction)}`,
+        element: resolved.element,
+      };
     } finally {
       await handle.dispose().catch(() => {});
     }

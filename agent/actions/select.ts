@@ -13,7 +13,7 @@ export const selectOption = defineAction({
   setsValue: true,
   description: 'Choose an option in a select, combobox, listbox or tag picker; a list sets a multi-select to exactly those.',
   verifies:
-    'The options exist (waits briefly for dependent ones; a missing one is an error listing the closest options); several options only on a multi-select or tag picker. Afterwards exactly the wanted options are selected (a tag picker\'s other chips removed by their remove buttons), or the control shows the chosen one.',
+    "The options exist (waits briefly for dependent ones; a missing one is an error listing the closest options); several options only on a multi-select or tag picker. Afterwards exactly the wanted options are selected (a tag picker's other chips removed by their remove buttons), or the control shows the chosen one.",
   schema: z.object({
     target: TargetArg,
     value: z.union([OptionText, z.array(OptionText).min(1).max(50)]).describe('Option text or value; a list for several'),

@@ -31,10 +31,15 @@ async function setChecked(target: TargetArg, wanted: boolean, env: ActionEnv): P
   const locator = resolved.locator.first();
   const state = wanted ? 'checked' : 'unchecked';
   const before = await readControlState(locator);
-  if (before.checked === undefined) throw new ActionError(`${resolved.label} is not a checkbox, radio button or switch (it is ${before.role || before.tag}) — click it, or target the box itself`);
+  if (before.checked === undefined)
+    throw new ActionError(
+      `${resolved.label} is not a checkbox, radio button or switch (it is ${before.role || before.tag}) — click it, or target the box itself`,
+    );
   if (before.checked === wanted) return { description: `${resolved.label} was already ${state}`, element: resolved.element };
-  if (!wanted && before.inputType === 'radio') throw new ActionError(`${resolved.label} is a radio button: it is cleared by checking another option of its group`);
-  if (before.disabled) throw new ActionError(`Cannot ${wanted ? 'check' : 'uncheck'} ${resolved.label}: it is disabled — fill in what it depends on first`);
+  if (!wanted && before.inputType === 'radio')
+    throw new ActionError(`${resolved.label} is a radio button: it is cleared by checking another option of its group`);
+  if (before.disabled)
+    throw new ActionError(`Cannot ${wanted ? 'check' : 'uncheck'} ${resolved.label}: it is disabled — fill in what it depends on first`);
   await ensurePointerReady(locator, resolved.label, 'click');
   // A click, checked below by us: Playwright's setChecked re-reads the element it clicked, and a page that redraws
   // the box on change leaves that element detached, so setChecked waits out its timeout on a change that happened.
@@ -43,6 +48,9 @@ async function setChecked(target: TargetArg, wanted: boolean, env: ActionEnv): P
   const now = await controlNow(env.page, locator, resolved.element);
   if (!now) throw new ActionError(`Clicked ${resolved.label} but it is gone from the page afterwards — take a fresh look at the page state`);
   const after = await readControlState(now);
-  if (after.checked !== wanted) throw new ActionError(`Clicked ${resolved.label} but it is still ${after.checked ? 'checked' : 'unchecked'} — the page refused the change; look for a message or a condition near it`);
+  if (after.checked !== wanted)
+    throw new ActionError(
+      `Clicked ${resolved.label} but it is still ${after.checked ? 'checked' : 'unchecked'} — the page refused the change; look for a message or a condition near it`,
+    );
   return { description: `${wanted ? 'Checked' : 'Unchecked'} ${resolved.label}`, element: resolved.element };
 }

@@ -9,9 +9,9 @@ export const type = defineAction({
   name: 'type',
   productive: true,
   setsValue: true,
-  description: 'Replace a field\'s value (checked after); dates, times and numbers as people write them; sliders too.',
+  description: "Replace a field's value (checked after); dates, times and numbers as people write them; sliders too.",
   verifies:
-    'Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input\'s format (an ambiguous 03/04 follows the field\'s hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.',
+    "Within about a second: the field is editable (not read-only, disabled, hidden, or a select/checkbox/file field). Dates, times, months, weeks, numbers and colors are converted to the input's format (an ambiguous 03/04 follows the field's hint or the page language). Afterwards the field holds the value (a field that formats it is reported with what it shows; one that clears or cuts it is a failure); a slider or spinner shows the value.",
   schema: z.object({
     target: TargetArg,
     text: z.string().describe('The value to enter'),

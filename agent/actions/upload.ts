@@ -28,27 +28,39 @@ export const upload = defineAction({
     } else input = await chooseThroughDialog(env.page, control, paths);
     const held = await heldFiles(input, names, before);
     if (!held.ok) {
-      throw new ActionError(`Attached ${names.join(', ')} to ${resolved.label}, but neither the field nor the page shows ${held.missing.join(', ')} afterwards — the page refused it (a size or type limit?); look for a message near it`);
+      throw new ActionError(
+        `Attached ${names.join(', ')} to ${resolved.label}, but neither the field nor the page shows ${held.missing.join(', ')} afterwards — the page refused it (a size or type limit?); look for a message near it`,
+      );
     }
     return { description: `Attached ${names.join(', ')} to ${resolved.label} — ${held.where}`, element: resolved.element };
   },
 });
 
 async function isFileInput(locator: Locator): Promise<boolean> {
-  return locator.evaluate(el => {
-    const control = el instanceof HTMLLabelElement && el.control ? el.control : el;
-    return control instanceof HTMLInputElement && control.type === 'file';
-  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  return locator.evaluate(
+    el => {
+      const control = el instanceof HTMLLabelElement && el.control ? el.control : el;
+      return control instanceof HTMLInputElement && control.type === 'file';
+    },
+    undefined,
+    { timeout: ELEMENT_TIMEOUT_MS },
+  );
 }
 
 /**
  * Whether the files took, read after the page's change handlers ran: the field holds them, or the page took
  * them into a list of its own and cleared the field (its text names each file more often than before).
  */
-async function heldFiles(input: ElementHandle, names: readonly string[], before: readonly number[]): Promise<{ ok: true; where: string } | { ok: false; missing: string[] }> {
+async function heldFiles(
+  input: ElementHandle,
+  names: readonly string[],
+  before: readonly number[],
+): Promise<{ ok: true; where: string } | { ok: false; missing: string[] }> {
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
   try {
-    const held = await input.evaluate(el => [...(((el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLInputElement).files ?? [])].map(file => file.name));
+    const held = await input.evaluate(el =>
+      [...(((el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLInputElement).files ?? [])].map(file => file.name),
+    );
     if (names.every(name => held.includes(name))) return { ok: true, where: `it now holds ${held.join(', ')}` };
     const after = await input.evaluate(countMentions, names);
     const missing = names.filter((name, i) => !held.includes(name) && after[i]! <= before[i]!);

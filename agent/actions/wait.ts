@@ -42,14 +42,21 @@ export const wait = defineAction({
       }
       if (network_idle) {
         // A page that polls is never quiet; that is its normal state, not a failure of the wait.
-        const quiet = await waitForQuietNetwork(page, timeout).then(() => true, () => false);
-        return { description: quiet ? 'Network is idle' : `The network was still busy after ${timeout / 1000}s (the page keeps polling); carrying on` };
+        const quiet = await waitForQuietNetwork(page, timeout).then(
+          () => true,
+          () => false,
+        );
+        return {
+          description: quiet ? 'Network is idle' : `The network was still busy after ${timeout / 1000}s (the page keeps polling); carrying on`,
+        };
       }
       await page.waitForTimeout(timeout);
       return { description: `Waited ${timeout / 1000}s` };
     } catch (error) {
       if (error instanceof ActionError) throw error;
-      throw new ActionError(`Still not there after ${timeout / 1000}s — the page may need another action first (scroll, click a tab) or it has no such content`);
+      throw new ActionError(
+        `Still not there after ${timeout / 1000}s — the page may need another action first (scroll, click a tab) or it has no such content`,
+      );
     }
   },
 });

@@ -14,7 +14,10 @@ export class ContextTabs implements Tabs {
   private readonly blocked = new WeakMap<Page, string>();
   private readonly watched = new WeakSet<Page>();
 
-  constructor(private readonly context: BrowserContext, first: Page) {
+  constructor(
+    private readonly context: BrowserContext,
+    first: Page,
+  ) {
     this.current = first;
     for (const page of new Set([first, ...context.pages()])) this.watch(page);
     context.on('page', page => {

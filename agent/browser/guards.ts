@@ -47,12 +47,14 @@ async function guardNavigation(route: Route, options: GuardOptions, redirects: R
   const frame = frameOf(request);
   const url = request.url();
   if (!options.isAllowedUrl(url)) {
-    if (!frame || !frame.parentFrame()) options.tabs.announceBlocked(frame?.page(), url, `Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
+    if (!frame || !frame.parentFrame())
+      options.tabs.announceBlocked(frame?.page(), url, `Blocked navigation to ${describeUrl(url)} (outside the task's allowed domains)`);
     if (!frame) blockedTabs.refusedFirstNavigation();
     return route.abort(STAY_ON_PAGE);
   }
   await options.paceNavigation?.(url).catch(() => {});
-  if (!frame || !redirects.isGuarding(frame.page())) return fetchWithoutRedirects(route, options, () => !frame && blockedTabs.refusedFirstNavigation());
+  if (!frame || !redirects.isGuarding(frame.page()))
+    return fetchWithoutRedirects(route, options, () => !frame && blockedTabs.refusedFirstNavigation());
   return route.fallback();
 }
 
@@ -69,7 +71,11 @@ async function fetchWithoutRedirects(route: Route, options: GuardOptions, onBloc
   if (response.status() >= 300 && response.status() < 400 && location) {
     const target = resolveUrl(location, request.url());
     if (!options.isAllowedUrl(target)) {
-      options.tabs.announceBlocked(frameOf(request)?.page(), target, `Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      options.tabs.announceBlocked(
+        frameOf(request)?.page(),
+        target,
+        `Blocked a redirect from ${describeUrl(request.url())} to ${describeUrl(target)} (outside the task's allowed domains)`,
+      );
       onBlocked();
       return route.abort(STAY_ON_PAGE);
     }
@@ -98,16 +104,19 @@ class BlockedTabs {
       void page.close().catch(() => {});
       return;
     }
-    void page.opener().then(opener => {
-      if (!opener || !isBlank(page)) return;
-      this.blankPopups.push(page);
-      const forget = () => {
-        const at = this.blankPopups.indexOf(page);
-        if (at >= 0) this.blankPopups.splice(at, 1);
-      };
-      page.once('framenavigated', forget);
-      page.once('close', forget);
-    }, () => {});
+    void page.opener().then(
+      opener => {
+        if (!opener || !isBlank(page)) return;
+        this.blankPopups.push(page);
+        const forget = () => {
+          const at = this.blankPopups.indexOf(page);
+          if (at >= 0) this.blankPopups.splice(at, 1);
+        };
+        page.once('framenavigated', forget);
+        page.once('close', forget);
+      },
+      () => {},
+    );
   }
 }
 
@@ -121,7 +130,9 @@ async function answerDialog(dialog: Dialog, options: GuardOptions): Promise<void
   // Leaving a page is always the agent's own intent; a beforeunload prompt must not strand it.
   const accept = options.dialogPolicy === 'accept' || type === 'beforeunload';
   const said = type === 'beforeunload' ? 'asked to confirm leaving the page' : `said ${JSON.stringify(dialog.message().slice(0, 200))}`;
-  options.tabs.announce(`${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`);
+  options.tabs.announce(
+    `${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ${said}; it was ${accept ? 'accepted' : 'dismissed'} (dialog policy: ${options.dialogPolicy})`,
+  );
   try {
     if (accept) await dialog.accept(type === 'prompt' ? dialog.defaultValue() : undefined);
     else await dialog.dismiss();
@@ -183,7 +194,12 @@ class RedirectGuard {
     const target = status >= 300 && status < 400 && location ? resolveUrl(location, event.request.url) : undefined;
     if (target !== undefined && !this.isAllowedUrl(target)) {
       // Embedded frames (ads, widgets) redirect away all the time; only the tab's own page is worth a notice.
-      if (event.frameId === mainFrameId) this.tabs.announceBlocked(page, target, `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`);
+      if (event.frameId === mainFrameId)
+        this.tabs.announceBlocked(
+          page,
+          target,
+          `Blocked a redirect from ${describeUrl(event.request.url)} to ${describeUrl(target)} (outside the task's allowed domains)`,
+        );
       await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => {});
       return;
     }

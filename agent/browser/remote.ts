@@ -60,12 +60,14 @@ const DIAGNOSES: Diagnosis[] = [
   {
     what: error => {
       const versions = /server version: v([\d.]+)[\s\S]*client version: v([\d.]+)/.exec(error);
-      return versions ? `it runs Playwright ${versions[1]} and serves only clients of that version (this one says ${versions[2]}; this project pins ${PLAYWRIGHT_VERSION})` : undefined;
+      return versions
+        ? `it runs Playwright ${versions[1]} and serves only clients of that version (this one says ${versions[2]}; this project pins ${PLAYWRIGHT_VERSION})`
+        : undefined;
     },
     todo: `start the server from this project's Playwright: \`npx bwa browser-server\` in a checkout of this project on that machine, or \`npx playwright@${PLAYWRIGHT_VERSION} run-server\``,
   },
   {
-    what: error => UNREACHABLE.test(error) ? `nothing answers there (${UNREACHABLE.exec(error)![0]})` : undefined,
+    what: error => (UNREACHABLE.test(error) ? `nothing answers there (${UNREACHABLE.exec(error)![0]})` : undefined),
     todo: 'start one on that machine with `npx bwa browser-server --host 0.0.0.0` and set AGENT_BROWSER_WS to the endpoint it prints, or unset AGENT_BROWSER_WS to use a local Chromium',
   },
   {

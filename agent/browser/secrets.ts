@@ -9,7 +9,8 @@ export const SECRET_ENV_PREFIX = 'SECRET_';
  */
 export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const secrets: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (key.startsWith(SECRET_ENV_PREFIX) && value) secrets[key.slice(SECRET_ENV_PREFIX.length)] = value;
+  for (const [key, value] of Object.entries(env))
+    if (key.startsWith(SECRET_ENV_PREFIX) && value) secrets[key.slice(SECRET_ENV_PREFIX.length)] = value;
   return secrets;
 }
 

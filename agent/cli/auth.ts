@@ -27,13 +27,20 @@ export const authCommand = {
     checkProfileName(profile);
     const parsed = StorageState.safeParse(parseJsonFile(path.resolve(file), 'BWA_AUTH_STATE'));
     if (!parsed.success)
-      throw new BwaInputError('BWA_AUTH_STATE', `${file}: not a Playwright storage state (expected {"cookies": [...], "origins": [...]}, as saved by npx playwright codegen --save-storage)\n${z.prettifyError(parsed.error)}`);
+      throw new BwaInputError(
+        'BWA_AUTH_STATE',
+        `${file}: not a Playwright storage state (expected {"cookies": [...], "origins": [...]}, as saved by npx playwright codegen --save-storage)\n${z.prettifyError(parsed.error)}`,
+      );
     const target = authStatePath(profile);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(path.resolve(file), target);
     const hosts = [...new Set(parsed.data.cookies.map(c => c.domain.replace(/^\./, '')))];
-    console.log(`auth_profile "${profile}": ${path.relative(process.cwd(), target)} (${parsed.data.cookies.length} cookie(s)${hosts.length ? ` for ${hosts.join(', ')}` : ''}, ${parsed.data.origins.length} origin(s) with local storage)`);
-    console.log(`Tasks with "auth_profile": "${profile}" now start signed in. The file holds a live session: keep it out of version control (.auth/ is git-ignored).`);
+    console.log(
+      `auth_profile "${profile}": ${path.relative(process.cwd(), target)} (${parsed.data.cookies.length} cookie(s)${hosts.length ? ` for ${hosts.join(', ')}` : ''}, ${parsed.data.origins.length} origin(s) with local storage)`,
+    );
+    console.log(
+      `Tasks with "auth_profile": "${profile}" now start signed in. The file holds a live session: keep it out of version control (.auth/ is git-ignored).`,
+    );
     return 0;
   },
 };

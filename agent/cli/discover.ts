@@ -36,7 +36,8 @@ function parseArgs(args: string[]): { taskId: string; force: boolean; maxItems?:
     else if (arg === '--max-items' || arg.startsWith('--max-items=')) {
       const raw = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
       maxItems = Number(raw);
-      if (!Number.isInteger(maxItems) || maxItems < 1) throw new BwaInputError('BWA_USAGE', `--max-items must be a positive integer (got "${raw ?? ''}")\n\n${USAGE}`);
+      if (!Number.isInteger(maxItems) || maxItems < 1)
+        throw new BwaInputError('BWA_USAGE', `--max-items must be a positive integer (got "${raw ?? ''}")\n\n${USAGE}`);
     } else if (arg.startsWith('-')) throw new BwaInputError('BWA_USAGE', `unknown option ${arg}\n\n${USAGE}`);
     else if (taskId) throw new BwaInputError('BWA_USAGE', `one task at a time (got ${taskId} and ${arg})\n\n${USAGE}`);
     else taskId = arg;

@@ -33,10 +33,16 @@ export const initCommand = {
     const { taskId, url, fields } = parseArgs(args);
     const taskFile = path.join(settings.tasksDir, `${taskId}.json`);
     const csvFile = path.join(settings.tasksDir, 'inputs', `${taskId}.csv`);
-    for (const file of [taskFile, csvFile]) if (fs.existsSync(file)) throw new BwaInputError('BWA_INIT_EXISTS', `${file} already exists: bwa init never overwrites — pick another task_id, or edit that file`);
+    for (const file of [taskFile, csvFile])
+      if (fs.existsSync(file))
+        throw new BwaInputError('BWA_INIT_EXISTS', `${file} already exists: bwa init never overwrites — pick another task_id, or edit that file`);
     const spec = starterSpec(taskId, url, fields);
     const parsed = TaskSpecSchema.safeParse(spec);
-    if (!parsed.success) throw new BwaInputError('BWA_INIT', `the task bwa init would write is not valid: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new BwaInputError(
+        'BWA_INIT',
+        `the task bwa init would write is not valid: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     fs.mkdirSync(path.dirname(csvFile), { recursive: true });
     fs.writeFileSync(taskFile, JSON.stringify(spec, null, 2) + '\n', { flag: 'wx' });
     const columns = ['sample_id', ...Object.keys(spec.input_schema ?? {})];
@@ -83,7 +89,12 @@ export function starterSpec(taskId: string, url: string, fields: Array<{ name: s
     rate_limits: { default: 1 },
     recipe: [
       { action: 'screenshot', label: 'page' },
-      ...fields.map(f => ({ action: 'extract', field: f.name, target: { css: `${FILL_IN}: the element showing ${f.name}` }, ...(FIELD_TYPES[f.type]!.extract ? { type: FIELD_TYPES[f.type]!.extract } : {}) })),
+      ...fields.map(f => ({
+        action: 'extract',
+        field: f.name,
+        target: { css: `${FILL_IN}: the element showing ${f.name}` },
+        ...(FIELD_TYPES[f.type]!.extract ? { type: FIELD_TYPES[f.type]!.extract } : {}),
+      })),
     ],
   };
 }
@@ -94,7 +105,8 @@ function parseArgs(args: string[]): { taskId: string; url: string; fields: Array
   let url: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [flag, inline] = arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (flag === '--url') url = inline ?? args[++i];
     else if (flag === '--field') fields.push(parseField(inline ?? args[++i] ?? ''));
     else if (arg.startsWith('-')) throw new BwaInputError('BWA_INIT', `unknown option ${arg}\n${USAGE}`);
@@ -102,7 +114,8 @@ function parseArgs(args: string[]): { taskId: string; url: string; fields: Array
   }
   const taskId = positional[0];
   if (!taskId || !url) throw new BwaInputError('BWA_INIT', `which task, and where does it start?\n${USAGE}`);
-  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(taskId)) throw new BwaInputError('BWA_INIT', `task_id "${taskId}": lowercase letters, digits, "_" or "-", starting with a letter or digit`);
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(taskId))
+    throw new BwaInputError('BWA_INIT', `task_id "${taskId}": lowercase letters, digits, "_" or "-", starting with a letter or digit`);
   try {
     new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
   } catch {
@@ -113,7 +126,9 @@ function parseArgs(args: string[]): { taskId: string; url: string; fields: Array
 
 function parseField(text: string): { name: string; type: string } {
   const [name = '', type = 'string'] = text.split(':');
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new BwaInputError('BWA_INIT', `--field "${text}": the name must be letters, digits and "_" (e.g. price:number)`);
-  if (!FIELD_TYPES[type]) throw new BwaInputError('BWA_INIT', `--field "${text}": type "${type}" is not one of ${Object.keys(FIELD_TYPES).join(', ')}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new BwaInputError('BWA_INIT', `--field "${text}": the name must be letters, digits and "_" (e.g. price:number)`);
+  if (!FIELD_TYPES[type])
+    throw new BwaInputError('BWA_INIT', `--field "${text}": type "${type}" is not one of ${Object.keys(FIELD_TYPES).join(', ')}`);
   return { name, type };
 }

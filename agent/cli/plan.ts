@@ -67,6 +67,10 @@ function parseArgs(args: string[]): { sentence: string; force: boolean; run: boo
     else words.push(arg);
   }
   const sentence = words.join(' ').trim();
-  if (!sentence) throw new BwaInputError('BWA_USAGE', `say what to do, e.g. bwa plan "Go to the org's members page and, for every member, screenshot their profile and extract name, company and followers"\n\n${USAGE}`);
+  if (!sentence)
+    throw new BwaInputError(
+      'BWA_USAGE',
+      `say what to do, e.g. bwa plan "Go to the org's members page and, for every member, screenshot their profile and extract name, company and followers"\n\n${USAGE}`,
+    );
   return { sentence, force, run };
 }

@@ -55,7 +55,9 @@ async function compile(run: string, taskId: string, sampleId?: string): Promise<
   const task = loadTask(taskId);
   const folder = runFolder(run);
   const { source, others } = chooseSources(readRunSamples(folder, taskId), sampleId);
-  console.log(`compiling ${taskId} from ${source.runId}/${source.sampleId}${others.length ? `, checking on ${others.map(o => o.sampleId).join(', ')}` : ''} …`);
+  console.log(
+    `compiling ${taskId} from ${source.runId}/${source.sampleId}${others.length ? `, checking on ${others.map(o => o.sampleId).join(', ')}` : ''} …`,
+  );
   const browser = await openBrowser();
   try {
     const input: CompileInput = { prepare: options => SampleSession.prepare(options), task, source, others, browser, runId: path.basename(folder) };
@@ -81,16 +83,21 @@ function show(taskId: string): number {
     return 1;
   }
   const { entry } = found;
-  console.log(`${taskId}: revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec)`);
+  console.log(
+    `${taskId}: revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec)`,
+  );
   entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
-  for (const [field, binding] of Object.entries(entry.fields)) console.log(`  ${field}: ${binding.how}${binding.locator ? ` ← ${binding.locator}` : ''}${binding.pattern ? ` /${binding.pattern}/` : ''}`);
+  for (const [field, binding] of Object.entries(entry.fields))
+    console.log(`  ${field}: ${binding.how}${binding.locator ? ` ← ${binding.locator}` : ''}${binding.pattern ? ` /${binding.pattern}/` : ''}`);
   return 0;
 }
 
 function exportSpec(taskId: string, out?: string, csv?: string): number {
   const task = loadTask(taskId);
   const written = exportRecipe(task, { out, csv });
-  console.log(`wrote ${path.relative(process.cwd(), written.file) || written.file} (${written.steps} steps, samples from ${path.relative(process.cwd(), written.csv) || written.csv})`);
+  console.log(
+    `wrote ${path.relative(process.cwd(), written.file) || written.file} (${written.steps} steps, samples from ${path.relative(process.cwd(), written.csv) || written.csv})`,
+  );
   console.log(`run it: npx playwright test ${path.relative(process.cwd(), written.file)} (with a config whose testDir includes it)`);
   return 0;
 }

@@ -18,19 +18,35 @@ export const validateCommand = {
     let unrunnable = 0;
     for (const { task, samples, missing, error } of suite) {
       const decider = task.spec.recipe?.length || compiledRecipe(task) ? 'recipe' : 'model only';
-      console.log(`${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${decider} · ${task.file}`);
-      const problems = [...(error ? [error] : []), ...placeholderProblems(task), ...(decider === 'model only' && !hasKey ? ['model only: cannot run without ANTHROPIC_API_KEY (in the environment or .env), or give it a recipe'] : []), ...signInProblems(task)];
+      console.log(
+        `${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${decider} · ${task.file}`,
+      );
+      const problems = [
+        ...(error ? [error] : []),
+        ...placeholderProblems(task),
+        ...(decider === 'model only' && !hasKey
+          ? ['model only: cannot run without ANTHROPIC_API_KEY (in the environment or .env), or give it a recipe']
+          : []),
+        ...signInProblems(task),
+      ];
       for (const problem of problems) console.log(`  ✗ ${problem}`);
       if (problems.length) unrunnable += 1;
     }
-    if (unrunnable) console.log(`\n${unrunnable} task(s) cannot run as things stand (their samples would fail with the reasons above); the others can.`);
+    if (unrunnable)
+      console.log(`\n${unrunnable} task(s) cannot run as things stand (their samples would fail with the reasons above); the others can.`);
     return 0;
   },
 };
 
 /** Locators `bwa init` left for the user to fill in: the run would end each sample needs_review at that step. */
 function placeholderProblems(task: LoadedTask): string[] {
-  return (task.spec.recipe ?? []).flatMap((step, index) => (JSON.stringify(step.target ?? '').includes(FILL_IN) ? [`recipe[${index}] (${step.action}${step.field ? ` ${String(step.field)}` : ''}): its target is still "${FILL_IN}" — point it at the element on the page`] : []));
+  return (task.spec.recipe ?? []).flatMap((step, index) =>
+    JSON.stringify(step.target ?? '').includes(FILL_IN)
+      ? [
+          `recipe[${index}] (${step.action}${step.field ? ` ${String(step.field)}` : ''}): its target is still "${FILL_IN}" — point it at the element on the page`,
+        ]
+      : [],
+  );
 }
 
 /** What would stop the task's sign-in before it starts: no way to sign in, or secrets not set. */
@@ -38,7 +54,12 @@ function signInProblems(task: LoadedTask): string[] {
   const name = task.spec.auth_profile;
   if (!name) return [];
   const profile = loadAuthProfile(settings.tasksDir, name);
-  if (!profile) return fs.existsSync(authStatePath(name)) ? [] : [`auth_profile "${name}": no tasks/auth/${name}.json and no imported storage state — write one, or run \`npx bwa auth import ${name} <file>\``];
+  if (!profile)
+    return fs.existsSync(authStatePath(name))
+      ? []
+      : [
+          `auth_profile "${name}": no tasks/auth/${name}.json and no imported storage state — write one, or run \`npx bwa auth import ${name} <file>\``,
+        ];
   const missing = missingSecrets(profile);
   return missing.length ? [`auth_profile "${name}" needs ${missing.join(' and ')} (set in .env)`] : [];
 }

@@ -23,11 +23,17 @@ export const verifyCommand = {
     for (const warning of report.warnings) console.log(`  ! ${warning}`);
     if (report.problems.length) {
       for (const problem of report.problems) console.error(`  ✗ ${problem}`);
-      console.error(`bwa verify: run ${report.runId} FAILED — ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} in ${where}/ (${report.samples} samples, ${report.artifacts} artifacts checked)`);
+      console.error(
+        `bwa verify: run ${report.runId} FAILED — ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} in ${where}/ (${report.samples} samples, ${report.artifacts} artifacts checked)`,
+      );
       return 1;
     }
-    const warned = report.warnings.length ? `, ${report.warnings.length} unlisted file${report.warnings.length === 1 ? '' : 's'} (warnings above)` : '';
-    console.log(`bwa verify: run ${report.runId} OK — ${report.samples} samples, ${report.artifacts} artifacts re-hashed, all match manifest.json and result.json${warned}`);
+    const warned = report.warnings.length
+      ? `, ${report.warnings.length} unlisted file${report.warnings.length === 1 ? '' : 's'} (warnings above)`
+      : '';
+    console.log(
+      `bwa verify: run ${report.runId} OK — ${report.samples} samples, ${report.artifacts} artifacts re-hashed, all match manifest.json and result.json${warned}`,
+    );
     return 0;
   },
 };

@@ -10,7 +10,10 @@ const MAX_ITEMS = 25;
 export function describeArgs(args: Record<string, unknown>, outcome = ''): string {
   return Object.entries(args)
     .filter(([key, value]) => key !== 'extracted' && !(typeof value === 'string' && value.length >= 3 && outcome.includes(value)))
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value) : JSON.stringify(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}=${typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value) : JSON.stringify(value)}`,
+    )
     .join(', ')
     .slice(0, 200);
 }
@@ -20,7 +23,8 @@ export function compactOutcome(entry: HistoryEntry): string {
   const { result, action } = entry;
   if (!result.success) return `FAILED: ${(result.error ?? result.description).slice(0, 160)}`;
   if (action.name === 'screenshot' && result.effects?.artifact) return `[${result.effects.artifact.filename}]`;
-  if (action.name === 'extract' && result.effects?.extracted) return `[${result.effects.extracted.field}: ${JSON.stringify(result.effects.extracted.value).length} chars saved]`;
+  if (action.name === 'extract' && result.effects?.extracted)
+    return `[${result.effects.extracted.field}: ${JSON.stringify(result.effects.extracted.value).length} chars saved]`;
   return result.description.slice(0, 120);
 }
 
@@ -28,7 +32,8 @@ const FULL_OUTCOME_CHARS = 400;
 /** An entry of the cached history is written once and never changes; past this, its outcome waits in "Last action". */
 export const STABLE_OUTCOME_CHARS = 240;
 
-const fullOutcome = (entry: HistoryEntry) => (entry.result.success ? entry.result.description : `FAILED: ${entry.result.error ?? entry.result.description}`).replace(/\s+/g, ' ');
+const fullOutcome = (entry: HistoryEntry) =>
+  (entry.result.success ? entry.result.description : `FAILED: ${entry.result.error ?? entry.result.description}`).replace(/\s+/g, ' ');
 
 export function formatEntry(entry: HistoryEntry, full: boolean, withReflection: boolean, maxOutcome = FULL_OUTCOME_CHARS): string {
   const outcome = full ? fullOutcome(entry) : compactOutcome(entry).replace(/\s+/g, ' ');
@@ -55,7 +60,8 @@ export interface PromptHistory {
 export function promptHistory(entries: readonly HistoryEntry[], budgetTokens: number, withReflection = false): PromptHistory {
   const real = entries.filter(e => !e.meta);
   const lines = real.map(e => formatEntry(e, true, withReflection, STABLE_OUTCOME_CHARS));
-  if (lines.reduce((sum, line) => sum + estimateTokens(line), 0) > budgetTokens) return { lines: fitHistory(entries, budgetTokens, withReflection), stable: false };
+  if (lines.reduce((sum, line) => sum + estimateTokens(line), 0) > budgetTokens)
+    return { lines: fitHistory(entries, budgetTokens, withReflection), stable: false };
   const last = real[real.length - 1];
   const cut = last !== undefined && fullOutcome(last).length > STABLE_OUTCOME_CHARS;
   return { lines, stable: true, ...(cut ? { lastInFull: formatEntry(last, true, withReflection) } : {}) };

@@ -18,7 +18,11 @@ export interface ModelReply {
 /** A failure after the SDK's own retries (and the fallback model, when configured). */
 export class ModelCallError extends Error {
   readonly code: string = 'BWA_MODEL';
-  constructor(message: string, readonly retryable: boolean, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -26,7 +30,10 @@ export class ModelCallError extends Error {
 /** The model answered, but not with anything the agent can act on, even after a corrective turn. */
 export class ModelAnswerError extends ModelCallError {
   override readonly code = 'BWA_MODEL_ANSWER';
-  constructor(message: string, readonly usage: Usage) {
+  constructor(
+    message: string,
+    readonly usage: Usage,
+  ) {
     super(message, false);
   }
 }
@@ -124,9 +131,12 @@ export function toModelError(error: unknown, model: string): ModelCallError {
   if (error instanceof Anthropic.APIConnectionTimeoutError) return new ModelCallError(`model ${model}: request timed out`, true);
   if (error instanceof Anthropic.APIUserAbortError) return new ModelCallError(`model ${model}: request aborted`, false);
   if (error instanceof Anthropic.APIConnectionError) return new ModelCallError(`model ${model}: connection failed (${error.message})`, true);
-  if (error instanceof Anthropic.AuthenticationError) return new ModelCallError(`model ${model}: ANTHROPIC_API_KEY was rejected (401) — check the key`, false, 401);
-  if (error instanceof Anthropic.PermissionDeniedError) return new ModelCallError(`model ${model}: permission denied (403) — ${error.message}`, false, 403);
-  if (error instanceof Anthropic.NotFoundError) return new ModelCallError(`model ${model}: not found (404) — check AGENT_MODEL / AGENT_FAST_MODEL / AGENT_FALLBACK_MODEL`, false, 404);
+  if (error instanceof Anthropic.AuthenticationError)
+    return new ModelCallError(`model ${model}: ANTHROPIC_API_KEY was rejected (401) — check the key`, false, 401);
+  if (error instanceof Anthropic.PermissionDeniedError)
+    return new ModelCallError(`model ${model}: permission denied (403) — ${error.message}`, false, 403);
+  if (error instanceof Anthropic.NotFoundError)
+    return new ModelCallError(`model ${model}: not found (404) — check AGENT_MODEL / AGENT_FAST_MODEL / AGENT_FALLBACK_MODEL`, false, 404);
   if (error instanceof Anthropic.APIError) {
     const status = error.status;
     const retryable = status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);

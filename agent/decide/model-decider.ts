@@ -83,7 +83,12 @@ export class ModelDecider implements Decider {
     const usage = emptyUsage();
     const ask = async (content: Anthropic.TextBlockParam[]) => {
       const reply = await this.client.create(
-        { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions }, messages: [{ role: 'user', content }] },
+        {
+          system: this.system,
+          tools: this.tools as Anthropic.Tool[],
+          tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions },
+          messages: [{ role: 'user', content }],
+        },
         { purpose: 'decide', signal, route: this.route },
       );
       addUsage(usage, reply.usage);
@@ -97,15 +102,22 @@ export class ModelDecider implements Decider {
       reply = await ask([...user, { type: 'text', text: correction }]);
       calls = allowedCalls(reply.message, input.allowedActions);
       if (calls.length === 0)
-        throw new ModelAnswerError(`model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, input.allowedActions)} (stop_reason ${reply.message.stop_reason})`, usage);
+        throw new ModelAnswerError(
+          `model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, input.allowedActions)} (stop_reason ${reply.message.stop_reason})`,
+          usage,
+        );
     }
     const limit = turnLimit(settings);
     const actions = calls.slice(0, limit).map(c => c.action);
     const decision: Decision = { actions, reflection: calls[0]?.reflection, usage, model: reply.model };
     const unrun = calls.slice(limit).map(c => c.action.name);
-    if (unrun.length) decision.notices = [`${unrun.length} more action(s) of your last turn were not run (${unrun.join(', ')}): at most ${limit} per turn. Give them again if they are still needed.`];
+    if (unrun.length)
+      decision.notices = [
+        `${unrun.length} more action(s) of your last turn were not run (${unrun.join(', ')}): at most ${limit} per turn. Give them again if they are still needed.`,
+      ];
     if (reply.fellBackFrom) decision.modelNote = `primary model ${reply.fellBackFrom} failed; fallback ${reply.model} answered`;
-    if (reply.message.stop_reason === 'max_tokens') decision.modelNote = `${decision.modelNote ? `${decision.modelNote}; ` : ''}answer cut at max_tokens`;
+    if (reply.message.stop_reason === 'max_tokens')
+      decision.modelNote = `${decision.modelNote ? `${decision.modelNote}; ` : ''}answer cut at max_tokens`;
     return decision;
   }
 
@@ -123,7 +135,12 @@ export class ModelDecider implements Decider {
     });
     const model = options.preferFallback && settings.fallbackModel ? settings.fallbackModel : settings.model;
     const reply = await this.client.create(
-      { system: this.system, tools: this.tools as Anthropic.Tool[], tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL }, messages: [{ role: 'user', content: user }] },
+      {
+        system: this.system,
+        tools: this.tools as Anthropic.Tool[],
+        tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL },
+        messages: [{ role: 'user', content: user }],
+      },
       { purpose: 'decide', model, signal: options.signal, allowFallback: !options.preferFallback, route: this.route },
     );
     const call = toolCalls(reply.message).find(c => c.action.name === CONSOLIDATE_TOOL);

@@ -71,7 +71,9 @@ export function buildSystemBlocks(task: TaskSpec, sample: Sample, options: Sampl
   const inputLines = Object.entries(sample.row)
     .filter(([key]) => key !== 'sample_id')
     .map(([key, value]) => `- ${key}: ${value}`);
-  const tips = options.tips?.length ? `\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample's input):\n${options.tips.map(h => `- ${h}`).join('\n')}` : '';
+  const tips = options.tips?.length
+    ? `\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample's input):\n${options.tips.map(h => `- ${h}`).join('\n')}`
+    : '';
   // The sample's id and attempt are no model's business: they travel as request headers (RequestRoute).
   const sampleText = `Sample input:\n${inputLines.join('\n') || '- (none)'}${tips}`;
   return [
@@ -135,7 +137,8 @@ function stepPart(input: UserMessageInput): string {
   sections.push(`**${budgetLine(input.step, input.maxSteps)}**${input.lastStep ? ' — LAST STEP: only done or fail are available now.' : ''}`);
   if (input.history.lastInFull) sections.push(`## Last action, in full\n${input.history.lastInFull}`);
   if (input.notices.length) sections.push(`## Notices\n${input.notices.map(n => `- ${n}`).join('\n')}`);
-  if (input.visibleElements?.length) sections.push(`## Visible interactive elements (your last actions failed — pick another way)\n${input.visibleElements.join('\n')}`);
+  if (input.visibleElements?.length)
+    sections.push(`## Visible interactive elements (your last actions failed — pick another way)\n${input.visibleElements.join('\n')}`);
   const collected = { ...input.accumulated, ...input.extracted };
   if (Object.keys(collected).length) sections.push(`## Data collected so far\n${truncateJson(collected, ACCUMULATED_PROMPT_CHARS)}`);
   if (input.runState?.length) sections.push(`## Run state\n${input.runState.join('\n')}`);

@@ -36,7 +36,8 @@ export function deriveRunState(history: readonly HistoryEntry[]): RunState {
     const { action, result } = entry;
     if (result.success && entry.url && !entry.url.startsWith('about:')) pushUnique(state.pagesVisited, shortUrl(entry.url.split('#')[0]!));
     if (!result.success && action.name === 'goto' && typeof action.args.url === 'string') pushUnique(state.failedUrls, shortUrl(action.args.url));
-    if (result.success && /HTTP [45]\d\d/.test(result.description) && typeof action.args.url === 'string') pushUnique(state.failedUrls, shortUrl(action.args.url));
+    if (result.success && /HTTP [45]\d\d/.test(result.description) && typeof action.args.url === 'string')
+      pushUnique(state.failedUrls, shortUrl(action.args.url));
     const target = targetKey(entry);
     if (!result.success && target) {
       const failures = (failuresByTarget.get(target) ?? 0) + 1;

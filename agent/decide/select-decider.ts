@@ -24,13 +24,23 @@ export interface CompiledRecipe {
  * a key is set, else the recipe (compiled, then the spec's own). recipe never calls a model; model never replays.
  * A task with neither fails fast, saying how to fix it.
  */
-export function selectDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: boolean, factories: DeciderFactories = {}, compiled?: CompiledRecipe): Decider {
+export function selectDecider(
+  task: TaskSpec,
+  mode: DeciderMode,
+  hasApiKey: boolean,
+  factories: DeciderFactories = {},
+  compiled?: CompiledRecipe,
+): Decider {
   const hasRecipe = (task.recipe?.length ?? 0) > 0 || compiled !== undefined;
-  if (mode === 'auto' && hasApiKey && compiled && factories.model && !factories.recipe) return new SelfHealingDecider(compiled.steps, factories.model(), compiled.revision);
+  if (mode === 'auto' && hasApiKey && compiled && factories.model && !factories.recipe)
+    return new SelfHealingDecider(compiled.steps, factories.model(), compiled.revision);
   const useModel = mode === 'model' || (mode === 'auto' && hasApiKey);
   if (useModel) {
     if (!hasApiKey)
-      throw new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hasRecipe ? '; or run with AGENT_DECIDER=recipe' : ''}`);
+      throw new BwaInputError(
+        'BWA_NO_API_KEY',
+        `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hasRecipe ? '; or run with AGENT_DECIDER=recipe' : ''}`,
+      );
     if (!factories.model) throw new BwaInputError('BWA_NO_MODEL', 'the model decider is not available in this build');
     return factories.model();
   }

@@ -55,7 +55,10 @@ export class SelfHealingDecider implements Decider {
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
     if (this.repairing) {
       if (this.doneAt !== undefined) {
-        this.record({ step: this.doneAt + 1, reason: `recipe step ${this.doneAt + 1} (done) was refused: ${input.notices.join(' ') || 'required output missing'}` });
+        this.record({
+          step: this.doneAt + 1,
+          reason: `recipe step ${this.doneAt + 1} (done) was refused: ${input.notices.join(' ') || 'required output missing'}`,
+        });
         this.doneAt = undefined;
       }
       const notices = this.hint ? [...input.notices, this.hint] : input.notices;
@@ -71,7 +74,12 @@ export class SelfHealingDecider implements Decider {
   observe(call: ActionCall, result: ActionResult, pageUrl: string): void {
     if (this.repairing) {
       this.model.observe?.(call, result, pageUrl);
-      if (this.resumeOn && result.success && call.name === this.resumeOn.action && (this.resumeOn.field === undefined || call.args.field === this.resumeOn.field)) {
+      if (
+        this.resumeOn &&
+        result.success &&
+        call.name === this.resumeOn.action &&
+        (this.resumeOn.field === undefined || call.args.field === this.resumeOn.field)
+      ) {
         this.repairing = false;
         this.resumeOn = undefined;
         const repair = this.repairs[this.repairs.length - 1];
@@ -91,7 +99,8 @@ export class SelfHealingDecider implements Decider {
     }
     let failure: string | undefined;
     if (!result.success && !step.optional) failure = result.error ?? result.description;
-    else if (result.success && step.expect_url && !new RegExp(step.expect_url).test(pageUrl)) failure = `the page URL ${pageUrl} does not match /${step.expect_url}/`;
+    else if (result.success && step.expect_url && !new RegExp(step.expect_url).test(pageUrl))
+      failure = `the page URL ${pageUrl} does not match /${step.expect_url}/`;
     if (!failure) return;
     this.prepareHandoff(index, failure, { action: step.action, field: step.action === 'extract' ? step.field : undefined });
     this.record({ step: index + 1, reason: `recipe step ${index + 1} (${describeStep(step)}) failed: ${failure}` });
@@ -136,7 +145,7 @@ export function repairHint(recipe: readonly RecipeStep[], index: number, reason:
   return [
     `A recipe recorded for this task was being replayed; step ${index + 1} of ${recipe.length} (${describeStep(failed)}) did not work: ${reason}. You take over from here.`,
     resume,
-    'The recipe from that step on, as a guide ({{column}} = this sample\'s input):',
+    "The recipe from that step on, as a guide ({{column}} = this sample's input):",
     ...lines,
   ].join('\n');
 }

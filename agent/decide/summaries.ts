@@ -74,8 +74,14 @@ export class StepSummarizer {
 
 /** The fallback: what was read and saved (FOUND), what failed (GAPS), and where the agent was heading (NEXT). */
 export function mechanicalSummary(entries: readonly HistoryEntry[]): string {
-  const found = entries.filter(e => e.result.success && (e.result.effects?.extracted || e.result.effects?.progress || e.result.effects?.artifact)).map(e => e.result.description.slice(0, 80));
+  const found = entries
+    .filter(e => e.result.success && (e.result.effects?.extracted || e.result.effects?.progress || e.result.effects?.artifact))
+    .map(e => e.result.description.slice(0, 80));
   const gaps = entries.filter(e => !e.result.success).map(e => `${e.action.name} failed (${(e.result.error ?? '').slice(0, 60)})`);
   const next = [...entries].reverse().find(e => e.reflection?.next_goal)?.reflection?.next_goal;
-  return [`FOUND: ${found.join('; ') || 'nothing new'}`, `GAPS: ${gaps.join('; ') || 'none recorded'}`, `NEXT: ${next ?? 'continue with the goal'}`].join('\n');
+  return [
+    `FOUND: ${found.join('; ') || 'nothing new'}`,
+    `GAPS: ${gaps.join('; ') || 'none recorded'}`,
+    `NEXT: ${next ?? 'continue with the goal'}`,
+  ].join('\n');
 }

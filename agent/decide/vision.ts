@@ -30,8 +30,12 @@ const REFUSAL = /^(?:i(?:'m| am)? (?:sorry|unable|not able)|i can(?:not|'t)|sorr
 export function readVisionAnswer(message: Pick<Anthropic.Message, 'content' | 'stop_reason'>): VisionAnswer {
   if (message.stop_reason === 'refusal') return { kind: 'unusable', problem: 'the model refused to answer (stop_reason refusal)' };
   const texts = message.content.filter((block): block is Anthropic.TextBlock => block.type === 'text');
-  if (texts.length === 0) return { kind: 'unusable', problem: `no text in the answer (${message.content.map(b => b.type).join(', ') || 'empty content'})` };
-  const text = texts.map(block => block.text).join('\n').trim();
+  if (texts.length === 0)
+    return { kind: 'unusable', problem: `no text in the answer (${message.content.map(b => b.type).join(', ') || 'empty content'})` };
+  const text = texts
+    .map(block => block.text)
+    .join('\n')
+    .trim();
   if (!text) return { kind: 'unusable', problem: 'the answer was empty' };
   if (REFUSAL.test(text)) return { kind: 'unusable', problem: `the model declined: "${text.slice(0, 80).replace(/\s+/g, ' ')}"` };
   if (new RegExp(`^${NOTHING}\\W*$`, 'i').test(text)) return { kind: 'nothing' };

@@ -36,14 +36,18 @@ export function discoverBlockProblems(spec: TaskSpec): SpecProblem[] {
     problems.push({ path: ['discover', 'id_from'], message: `"${block.id_from}" is neither "url" nor a column of input_schema` });
   const patterns: Array<[Array<string | number>, string | undefined]> = [
     [['discover', 'id_pattern'], block.id_pattern],
-    ...Object.entries(block.record_from).map(([column, source]): [Array<string | number>, string | undefined] => [['discover', 'record_from', column, 'pattern'], source.pattern]),
+    ...Object.entries(block.record_from).map(([column, source]): [Array<string | number>, string | undefined] => [
+      ['discover', 'record_from', column, 'pattern'],
+      source.pattern,
+    ]),
   ];
   for (const [path, pattern] of patterns) {
     const problem = regexProblem(pattern);
     if (problem) problems.push({ path, message: problem });
   }
   for (const [column, source] of Object.entries(block.record_from))
-    if (source.from === 'attribute' && !source.attribute) problems.push({ path: ['discover', 'record_from', column, 'attribute'], message: 'required when from is "attribute"' });
+    if (source.from === 'attribute' && !source.attribute)
+      problems.push({ path: ['discover', 'record_from', column, 'attribute'], message: 'required when from is "attribute"' });
   return problems;
 }
 

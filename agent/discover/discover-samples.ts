@@ -61,9 +61,11 @@ export function discoveryDir(taskId: string, runId = settings.runId): string {
 export async function discoverTask(task: LoadedTask, options: DiscoverOptions = {}): Promise<DiscoveryReport> {
   const spec = task.spec;
   const block = spec.discover;
-  if (!block) throw new BwaInputError('BWA_DISCOVER_NONE', `${task.file}: task ${spec.task_id} has no "discover" block, so there is nothing to discover`);
+  if (!block)
+    throw new BwaInputError('BWA_DISCOVER_NONE', `${task.file}: task ${spec.task_id} has no "discover" block, so there is nothing to discover`);
   const problems = discoverBlockProblems(spec);
-  if (problems.length) throw new BwaInputError('BWA_DISCOVER_SPEC', `${task.file}: the discover block cannot produce this task's samples\n${formatProblems(problems)}`);
+  if (problems.length)
+    throw new BwaInputError('BWA_DISCOVER_SPEC', `${task.file}: the discover block cannot produce this task's samples\n${formatProblems(problems)}`);
   const runId = options.runId ?? settings.runId;
   const file = discoveredSamplesPath(spec.task_id, runId);
   const dir = discoveryDir(spec.task_id, runId);
@@ -76,7 +78,9 @@ export async function discoverTask(task: LoadedTask, options: DiscoverOptions = 
   const decider = chooseDecider(task, block, options.decider ?? settings.decider);
   const maxItems = Math.min(block.max_items, options.maxItems ?? maxItemsFromEnv() ?? Infinity);
   const startedAt = new Date().toISOString();
-  log(`bwa discover ${spec.task_id}: browsing ${block.start_url} (${decider === 'model' ? 'model' : 'item_link/next locators'}, up to ${maxItems} items)`);
+  log(
+    `bwa discover ${spec.task_id}: browsing ${block.start_url} (${decider === 'model' ? 'model' : 'item_link/next locators'}, up to ${maxItems} items)`,
+  );
   const browser = options.browser ? await options.browser() : await openBrowser();
   try {
     const context = await discoveryContext(browser, spec);
@@ -120,7 +124,9 @@ export function summaryLine(report: DiscoveryReport): string {
   const pages = report.pages.length;
   const head = `bwa discover ${report.task_id}: ${report.items} sample(s) from ${pages} page(s)`;
   const how = report.mode ? ` (${report.mode})` : '';
-  const end = report.complete ? `stopped: ${report.stop_reason}` : `STOPPED EARLY (${report.status}): ${report.stop_reason} — the list may be incomplete`;
+  const end = report.complete
+    ? `stopped: ${report.stop_reason}`
+    : `STOPPED EARLY (${report.status}): ${report.stop_reason} — the list may be incomplete`;
   const dropped = report.dropped.length ? `; ${report.dropped.length} item(s) dropped (see discovery.json)` : '';
   return `${head}${how} → ${report.samples_file}; ${end}${dropped}`;
 }
@@ -128,7 +134,11 @@ export function summaryLine(report: DiscoveryReport): string {
 function chooseDecider(task: LoadedTask, block: DiscoverBlock, mode: DeciderMode): DiscoveryDeciderKind {
   const hasKey = Boolean(process.env.ANTHROPIC_API_KEY);
   if (mode === 'model' || (mode === 'auto' && hasKey)) {
-    if (!hasKey) throw new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY to discover ${task.spec.task_id}${block.item_link ? '; or run with AGENT_DECIDER=recipe' : ''}`);
+    if (!hasKey)
+      throw new BwaInputError(
+        'BWA_NO_API_KEY',
+        `AGENT_DECIDER=model needs ANTHROPIC_API_KEY to discover ${task.spec.task_id}${block.item_link ? '; or run with AGENT_DECIDER=recipe' : ''}`,
+      );
     return 'model';
   }
   if (!block.item_link)

@@ -84,7 +84,10 @@ export class DiscoveryDecider implements Decider {
     const total = this.saves.collector.size + fresh.length;
     const parts = [`${fresh.length} new item(s) recorded, ${total} in total`];
     if (found.length > fresh.length) parts.push(`${found.length - fresh.length} already saved or over the cap`);
-    if (problems.length) parts.push(`${problems.length} not recorded — ${problems.slice(0, MAX_LISTED_PROBLEMS).join('; ')}${problems.length > MAX_LISTED_PROBLEMS ? '; …' : ''}`);
+    if (problems.length)
+      parts.push(
+        `${problems.length} not recorded — ${problems.slice(0, MAX_LISTED_PROBLEMS).join('; ')}${problems.length > MAX_LISTED_PROBLEMS ? '; …' : ''}`,
+      );
     const note = [typeof call.args.note === 'string' ? call.args.note : `page ${this.pageNumber}`, parts.join('; ')].join(' — ');
     const rest = Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([k]) => k !== ITEMS_KEY));
     return this.saves.saveCall(fresh, note, rest);
@@ -101,7 +104,10 @@ function itemsGivenWithDone(call: ActionCall): { save: ActionCall; done: ActionC
   const extracted = call.args.extracted;
   if (!extracted || typeof extracted !== 'object' || !Array.isArray((extracted as Record<string, unknown>)[ITEMS_KEY])) return undefined;
   const { [ITEMS_KEY]: items, ...rest } = extracted as Record<string, unknown>;
-  return { save: { name: 'save_progress', args: { data: { [ITEMS_KEY]: items }, note: 'items given with done' } }, done: { ...call, args: { ...call.args, extracted: rest } } };
+  return {
+    save: { name: 'save_progress', args: { data: { [ITEMS_KEY]: items }, note: 'items given with done' } },
+    done: { ...call, args: { ...call.args, extracted: rest } },
+  };
 }
 
 function withoutLinkKeys(fields: Record<string, unknown>): Record<string, unknown> {

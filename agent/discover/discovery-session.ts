@@ -42,7 +42,12 @@ export interface DiscoverySessionOutcome {
 export async function runDiscoverySession(input: DiscoverySessionInput): Promise<DiscoverySessionOutcome> {
   const { task, block, context, page } = input;
   const spec = discoverySpec(task.spec, block, input.maxItems);
-  const sample: Sample = { sample_id: DISCOVERY_SAMPLE_ID, row: { sample_id: DISCOVERY_SAMPLE_ID }, line: 0, source: `discover block of ${task.file}` };
+  const sample: Sample = {
+    sample_id: DISCOVERY_SAMPLE_ID,
+    row: { sample_id: DISCOVERY_SAMPLE_ID },
+    line: 0,
+    source: `discover block of ${task.file}`,
+  };
   const collector = new ItemCollector(task.spec, input.maxItems);
   const saves = new ItemSaves(collector);
   const attributes = ItemCollector.attributesFor(task.spec);

@@ -42,7 +42,11 @@ export type ReportedLink = { link: FoundLink } | { problem: string };
  * link's visible text — against the live page: only real links on the page become items. The page's links
  * are read once per resolver, so every item of one save is checked against the same moment of the page.
  */
-export function linkResolver(page: Page, elements: ReadonlyMap<string, KnownElement>, attributes: readonly string[]): (reported: string) => Promise<ReportedLink> {
+export function linkResolver(
+  page: Page,
+  elements: ReadonlyMap<string, KnownElement>,
+  attributes: readonly string[],
+): (reported: string) => Promise<ReportedLink> {
   let links: Promise<FoundLink[]> | undefined;
   return async reported => {
     const value = reported.trim();
@@ -82,7 +86,11 @@ async function locate(page: Page, target: SemanticLocator, wait = true): Promise
 /** The same locator resolveTarget would build, without its grace period: for polling. */
 function candidate(page: Page, target: SemanticLocator): Locator {
   if ('css' in target) return page.locator(target.css);
-  if ('role' in target) return page.getByRole(target.role as Parameters<Page['getByRole']>[0], target.name === undefined ? {} : { name: target.name, exact: target.exact ?? true });
+  if ('role' in target)
+    return page.getByRole(
+      target.role as Parameters<Page['getByRole']>[0],
+      target.name === undefined ? {} : { name: target.name, exact: target.exact ?? true },
+    );
   if ('text' in target) return page.getByText(target.text, { exact: target.exact ?? true });
   if ('label' in target) return page.getByLabel(target.label, { exact: true });
   if ('placeholder' in target) return page.getByPlaceholder(target.placeholder, { exact: true });

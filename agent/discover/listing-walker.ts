@@ -55,7 +55,8 @@ export class ListingWalker implements Decider {
       this.quietScrolls = 0;
       return { actions: [this.saves.saveCall(fresh, `page ${this.pageNumber}: ${fresh.length} new item(s) of ${links.length} matched`)] };
     }
-    if (this.pageNumber === 1) return this.stop(links.length ? 'every item on the first page was already saved' : 'no element on the first page matches item_link');
+    if (this.pageNumber === 1)
+      return this.stop(links.length ? 'every item on the first page was already saved' : 'no element on the first page matches item_link');
     if (this.saves.collector.full) return this.stop(`max_items (${this.saves.collector.maxItems}) reached`);
     if (this.mode === 'infinite_scroll' && ++this.quietScrolls < QUIET_SCROLLS_BEFORE_END) {
       this.pageNumber -= 1;
@@ -66,7 +67,8 @@ export class ListingWalker implements Decider {
 
   observe(call: ActionCall, result: ActionResult): void {
     this.saves.settle(call, result);
-    if (this.advances.has(call) && !result.success) this.failure = `could not reach page ${this.pageNumber} (${call.name}): ${result.error ?? result.description}`;
+    if (this.advances.has(call) && !result.success)
+      this.failure = `could not reach page ${this.pageNumber} (${call.name}): ${result.error ?? result.description}`;
   }
 
   private async advance(page: Page): Promise<Decision> {
@@ -87,7 +89,8 @@ export class ListingWalker implements Decider {
     if (mode === 'infinite_scroll') return { name: 'scroll', args: { direction: 'down', amount: 50 } };
     const next = this.block.next;
     const control = next ? await inspectControl(page, next) : undefined;
-    if (!next || !control || control.disabled || control.hidden) return mode === 'pagination' ? 'there is no next page' : 'the load-more control is gone';
+    if (!next || !control || control.disabled || control.hidden)
+      return mode === 'pagination' ? 'there is no next page' : 'the load-more control is gone';
     if (mode === 'load_more' || !control.href) return { name: 'click', args: { target: next } };
     const href = withoutHash(control.href);
     if (this.visited.has(href)) return `the next page (${href}) was already visited`;

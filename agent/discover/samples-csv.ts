@@ -20,16 +20,30 @@ export function writeDiscoveredCsv(task: LoadedTask, items: readonly DiscoveredI
   for (const item of items) {
     const missing = requiredColumns(spec).filter(column => !item.values[column]);
     if (missing.length) dropped.push(`${item.url}: no value for ${missing.join(', ')}`);
-    else rows.push([item.sample_id, ...Object.keys(spec.input_schema).map(c => item.values[c] ?? ''), item.discovered_from, String(item.discovered_page), item.discovered_at]);
+    else
+      rows.push([
+        item.sample_id,
+        ...Object.keys(spec.input_schema).map(c => item.values[c] ?? ''),
+        item.discovered_from,
+        String(item.discovered_page),
+        item.discovered_at,
+      ]);
   }
-  if (rows.length === 0) throw new BwaInputError('BWA_DISCOVER_EMPTY', `discovery for task ${spec.task_id}: every item lacked a required value (${dropped.slice(0, 3).join('; ')})`);
+  if (rows.length === 0)
+    throw new BwaInputError(
+      'BWA_DISCOVER_EMPTY',
+      `discovery for task ${spec.task_id}: every item lacked a required value (${dropped.slice(0, 3).join('; ')})`,
+    );
   const text = stringify([discoveredCsvColumns(spec), ...rows]);
   const check = `${file}.check.csv`;
   writeFileAtomic(check, text);
   try {
     loadSamplesCsv(spec, check);
   } catch (error) {
-    throw new BwaInputError('BWA_DISCOVER_CSV', `discovery for task ${spec.task_id} produced samples the task cannot load (kept in ${check}):\n${(error as Error).message}`);
+    throw new BwaInputError(
+      'BWA_DISCOVER_CSV',
+      `discovery for task ${spec.task_id} produced samples the task cannot load (kept in ${check}):\n${(error as Error).message}`,
+    );
   }
   fs.renameSync(check, file);
   return { dropped };

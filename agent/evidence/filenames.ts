@@ -21,5 +21,7 @@ export function sanitizeFilename(raw: string, fallback = 'file'): string {
 }
 
 export function sanitizeLabel(raw: string): string {
-  return sanitizeFilename(raw.replace(/\.[a-z0-9]+$/i, ''), 'shot').replace(/\./g, '_').toLowerCase();
+  return sanitizeFilename(raw.replace(/\.[a-z0-9]+$/i, ''), 'shot')
+    .replace(/\./g, '_')
+    .toLowerCase();
 }

@@ -20,7 +20,10 @@ export class EvidenceStore {
   private counter = 0;
   private listeners: ArtifactListener[] = [];
 
-  constructor(readonly dir: string, readonly redactor: Redactor = noRedaction) {
+  constructor(
+    readonly dir: string,
+    readonly redactor: Redactor = noRedaction,
+  ) {
     fs.mkdirSync(dir, { recursive: true });
   }
 

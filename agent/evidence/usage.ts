@@ -24,7 +24,9 @@ export const Usage = z.object({
   cache_read_input_tokens: count(),
   cache_creation_input_tokens: count(),
   /** The same figures per kind of call. Results written before it existed have none. */
-  by_purpose: z.object(Object.fromEntries(MODEL_PURPOSES.map(p => [p, PurposeUsage.optional()])) as Record<ModelPurpose, z.ZodOptional<typeof PurposeUsage>>).optional(),
+  by_purpose: z
+    .object(Object.fromEntries(MODEL_PURPOSES.map(p => [p, PurposeUsage.optional()])) as Record<ModelPurpose, z.ZodOptional<typeof PurposeUsage>>)
+    .optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -51,7 +53,13 @@ export function addUsage(total: Usage, more: Usage): void {
   for (const [purpose, part] of Object.entries(more.by_purpose ?? {}) as Array<[ModelPurpose, PurposeUsage | undefined]>) {
     if (!part) continue;
     total.by_purpose ??= {};
-    const into = (total.by_purpose[purpose] ??= { calls: 0, input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 });
+    const into = (total.by_purpose[purpose] ??= {
+      calls: 0,
+      input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 0,
+    });
     into.calls += part.calls;
     for (const key of TOKEN_KEYS) into[key] += part[key];
   }

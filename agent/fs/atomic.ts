@@ -4,7 +4,10 @@ import * as path from 'node:path';
 
 export class EvidenceWriteError extends Error {
   readonly code = 'BWA_EVIDENCE_WRITE';
-  constructor(readonly file: string, cause: unknown) {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
     super(`Could not write ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

@@ -26,13 +26,20 @@ export function applyJudgment(dir: string, result: Result, outcome: JudgeOutcome
     model: batch.model,
     action: { name: 'judge', args: { batch: batch.id, samples_in_batch: batch.size } },
     outcome: judged
-      ? { success: true, description: `judged with ${batch.size - 1} other sample(s) in batch ${batch.id}: ${JSON.stringify({ judgment: outcome.judgment, fields: outcome.fields })}` }
+      ? {
+          success: true,
+          description: `judged with ${batch.size - 1} other sample(s) in batch ${batch.id}: ${JSON.stringify({ judgment: outcome.judgment, fields: outcome.fields })}`,
+        }
       : { success: false, description: `batch ${batch.id} gave no usable judgment`, error: outcome.problem },
     duration_ms: 0,
   };
   const { judgment_pending: _pending, ...rest } = result;
   const step = entry.step;
-  const decided = judged ? Object.fromEntries(Object.entries(outcome.fields).map(([field, value]) => [field, { value, provenance: { source: 'model' as const, step, at: batch.at } }])) : {};
+  const decided = judged
+    ? Object.fromEntries(
+        Object.entries(outcome.fields).map(([field, value]) => [field, { value, provenance: { source: 'model' as const, step, at: batch.at } }]),
+      )
+    : {};
   const next = Result.parse(
     redactor.json({
       ...rest,
@@ -41,7 +48,10 @@ export function applyJudgment(dir: string, result: Result, outcome: JudgeOutcome
       judgment: judged ? outcome.judgment : null,
       extracted: { ...result.extracted, ...decided },
       judgment_batch: batch,
-      notes: [...result.notes, judged ? `judgment from batch ${batch.id} (${batch.size} samples, one model call)` : `batch ${batch.id}: ${outcome.problem}`],
+      notes: [
+        ...result.notes,
+        judged ? `judgment from batch ${batch.id} (${batch.size} samples, one model call)` : `batch ${batch.id}: ${outcome.problem}`,
+      ],
     }),
   );
   writeJsonAtomic(logFile, redactor.json([...entries, entry]));

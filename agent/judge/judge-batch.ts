@@ -34,16 +34,27 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
     let answers: Record<string, unknown> | undefined;
     try {
       const maxTokens = Math.min(MAX_REPLY_TOKENS, Math.max(client.settings.maxTokens, TOKENS_PER_JUDGMENT * asked.length));
-      const reply = await client.create(judgeRequest(task, asked, maxTokens), { purpose: 'judge', signal, route: { taskId: task.task_id, sampleId: JUDGE_SAMPLE_ID } });
+      const reply = await client.create(judgeRequest(task, asked, maxTokens), {
+        purpose: 'judge',
+        signal,
+        route: { taskId: task.task_id, sampleId: JUDGE_SAMPLE_ID },
+      });
       addUsage(verdict.usage, reply.usage);
       verdict.model = reply.model;
-      const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');
+      const text = reply.message.content
+        .filter((b): b is Anthropic.TextBlock => b.type === 'text')
+        .map(b => b.text)
+        .join('\n');
       answers = parseJudgments(text);
-      if (!answers) for (const sample of asked) verdict.problems.set(sample.sample_id, `the judge's answer was not a JSON object (${text.slice(0, 80).replace(/\s+/g, ' ')}…)`);
-      if (reply.message.stop_reason === 'max_tokens') for (const sample of asked) verdict.problems.set(sample.sample_id, `the judge's answer was cut off at ${maxTokens} tokens`);
+      if (!answers)
+        for (const sample of asked)
+          verdict.problems.set(sample.sample_id, `the judge's answer was not a JSON object (${text.slice(0, 80).replace(/\s+/g, ' ')}…)`);
+      if (reply.message.stop_reason === 'max_tokens')
+        for (const sample of asked) verdict.problems.set(sample.sample_id, `the judge's answer was cut off at ${maxTokens} tokens`);
     } catch (error) {
       // The SDK already retried: a failed call is not asked again here.
-      for (const sample of asked) verdict.problems.set(sample.sample_id, `the judge's model call failed: ${error instanceof Error ? error.message : String(error)}`);
+      for (const sample of asked)
+        verdict.problems.set(sample.sample_id, `the judge's model call failed: ${error instanceof Error ? error.message : String(error)}`);
       return verdict;
     }
     for (const sample of asked) {

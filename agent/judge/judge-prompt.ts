@@ -23,15 +23,34 @@ export function judgeRequest(task: TaskSpec, samples: readonly Result[], maxToke
     'Answer with one JSON object and nothing else: its keys are the sample ids given, each value {"judgment": {…}, "fields": {…fields_to_decide…}}.',
   ].join('\n');
   const listed = samples.map(sample => {
-    const fields = Object.fromEntries(Object.entries(sample.extracted).map(([name, field]) => [name, { value: field.value, read_from: field.provenance.url ?? field.provenance.source }]));
+    const fields = Object.fromEntries(
+      Object.entries(sample.extracted).map(([name, field]) => [
+        name,
+        { value: field.value, read_from: field.provenance.url ?? field.provenance.source },
+      ]),
+    );
     const toDecide = fieldsToDecide(task, sample);
-    const facts = JSON.stringify({ input: sample.input, fields, notes: sample.notes.slice(0, 5), ...(toDecide.length ? { fields_to_decide: Object.fromEntries(toDecide.map(f => [f, task.output_schema[f]])) } : {}) }, null, 1);
+    const facts = JSON.stringify(
+      {
+        input: sample.input,
+        fields,
+        notes: sample.notes.slice(0, 5),
+        ...(toDecide.length ? { fields_to_decide: Object.fromEntries(toDecide.map(f => [f, task.output_schema[f]])) } : {}),
+      },
+      null,
+      1,
+    );
     return `## sample_id ${JSON.stringify(sample.sample_id)}\n${fencePageText(facts.length > MAX_VALUE_CHARS * 4 ? `${facts.slice(0, MAX_VALUE_CHARS * 4)}…` : facts)}`;
   });
   return {
     max_tokens: maxTokens,
     system: [{ type: 'text', text: instructions, cache_control: { type: 'ephemeral' } }],
-    messages: [{ role: 'user', content: `Judge these ${samples.length} samples (ids: ${samples.map(s => JSON.stringify(s.sample_id)).join(', ')}).\n\n${listed.join('\n\n')}` }],
+    messages: [
+      {
+        role: 'user',
+        content: `Judge these ${samples.length} samples (ids: ${samples.map(s => JSON.stringify(s.sample_id)).join(', ')}).\n\n${listed.join('\n\n')}`,
+      },
+    ],
   };
 }
 

@@ -21,7 +21,14 @@ export interface EarlyFailure {
  */
 export function recordEarlyFailure(at: EarlyFailure, reason: string): { recorder: SampleRecorder; result: Result } {
   archivePreviousAttempt(at.dir);
-  const recorder = new SampleRecorder({ task: at.task, sample: at.sample, runId: at.runId, attempt: at.attempt, decider: 'none', store: new EvidenceStore(at.dir, at.redactor) });
+  const recorder = new SampleRecorder({
+    task: at.task,
+    sample: at.sample,
+    runId: at.runId,
+    attempt: at.attempt,
+    decider: 'none',
+    store: new EvidenceStore(at.dir, at.redactor),
+  });
   recorder.notes.push('failed before the agent loop started');
   return { recorder, result: recorder.finish('failed', reason) };
 }

@@ -50,17 +50,21 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
     return { outcome: { status: 'failed', error: terminal.reason }, notices: [], newData };
   }
   const at = new Date().toISOString();
-  for (const [field, value] of Object.entries(terminal.extracted)) recorder.setField(field, value, { source: 'model', url: ctx.url, step: ctx.step, at });
+  for (const [field, value] of Object.entries(terminal.extracted))
+    recorder.setField(field, value, { source: 'model', url: ctx.url, step: ctx.step, at });
   if (terminal.judgment) recorder.judgment = terminal.judgment;
   if (terminal.note) recorder.notes.push(terminal.note);
   const shortfall = checkRequirements(task, recorder.fieldValues(), recorder.store.artifacts);
   // What the judge can still give: the judgment, and required fields no step ever read (material_change is a verdict, not page text).
-  const judgeCanFinish = !shortfall.missingArtifacts.length && !shortfall.itemsShort && shortfall.missingFields.every(field => recorder.fields[field] === undefined);
+  const judgeCanFinish =
+    !shortfall.missingArtifacts.length && !shortfall.itemsShort && shortfall.missingFields.every(field => recorder.fields[field] === undefined);
   if (ctx.deferJudgment && task.judgment_required && !recorder.judgment && judgeCanFinish) {
     recorder.judgmentPending = true;
     return { outcome: { status: 'needs_review', error: JUDGMENT_PENDING }, notices: [], newData };
   }
-  const problems = [describeShortfall({ ...shortfall, itemsShort: undefined }), ...judgmentProblems(task, recorder.judgment ?? undefined)].filter(Boolean);
+  const problems = [describeShortfall({ ...shortfall, itemsShort: undefined }), ...judgmentProblems(task, recorder.judgment ?? undefined)].filter(
+    Boolean,
+  );
   const problemText = problems.join('; ');
   // A second done with the same shortfall is the agent saying the page truly lacks it: a person decides.
   const insisted = problems.length > 0 && bouncedFor.get(recorder) === problemText;
@@ -74,7 +78,12 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
       newData,
     };
   }
-  if (problems.length) return { outcome: { status: 'needs_review', error: insisted ? `${problemText} (confirmed by a second done)` : problemText }, notices: [], newData };
+  if (problems.length)
+    return {
+      outcome: { status: 'needs_review', error: insisted ? `${problemText} (confirmed by a second done)` : problemText },
+      notices: [],
+      newData,
+    };
   if (shortfall.itemsShort) return { outcome: { status: 'partial_success', error: describeShortfall(shortfall) }, notices: [], newData };
   return { outcome: { status: 'done', error: null }, notices: [], newData };
 }

@@ -44,7 +44,7 @@ export class PageStateFocus implements PageStateAccess {
   expand(ref: string): string {
     const observation = this.current();
     const wanted = ref.trim().replace(/^\[|\]$/g, '');
-    const stub = observation.stubs.find((candidate) => candidate.ref === wanted);
+    const stub = observation.stubs.find(candidate => candidate.ref === wanted);
     if (stub) {
       this.remember(observation);
       this.expanded.set(wanted, { kind: stub.kind, siblings: stub.siblings });
@@ -61,11 +61,15 @@ export class PageStateFocus implements PageStateAccess {
   find(text: string): string {
     const observation = this.current();
     const result = findInObservation(observation, text);
-    if (result.total === 0) return `No element on this page holds ${JSON.stringify(text)} (collapsed parts included) — try other words, or scroll for content that loads later`;
+    if (result.total === 0)
+      return `No element on this page holds ${JSON.stringify(text)} (collapsed parts included) — try other words, or scroll for content that loads later`;
     for (const ref of result.refs) this.found.add(ref);
     this.trim();
     const more = result.total > result.lines.length ? ` (first ${result.lines.length} of ${result.total})` : '';
-    return [`Found ${result.total} element(s) holding ${JSON.stringify(text)}${more}; they stay listed in the next page state:`, ...result.lines].join('\n');
+    return [
+      `Found ${result.total} element(s) holding ${JSON.stringify(text)}${more}; they stay listed in the next page state:`,
+      ...result.lines,
+    ].join('\n');
   }
 
   private current(): Observation {

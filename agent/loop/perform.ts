@@ -53,7 +53,9 @@ export async function perform(
     outcome: { success: result.success, description: result.description, error: result.error, infra: result.infra },
     element: result.element ? describeLocator(result.element) : undefined,
     locator: result.element ? { ...result.element } : undefined,
-    arg_locators: result.argElements ? Object.fromEntries(Object.entries(result.argElements).map(([arg, element]) => [arg, { ...element }])) : undefined,
+    arg_locators: result.argElements
+      ? Object.fromEntries(Object.entries(result.argElements).map(([arg, element]) => [arg, { ...element }]))
+      : undefined,
     url_before: urlBefore,
     url_after: urlAfter,
     duration_ms: Date.now() - started,
@@ -109,4 +111,3 @@ export function outcomeTitle(result: ActionResult, redactor: Redactor): string {
 }
 
 const OUTCOME_TITLE_MAX = 200;
-

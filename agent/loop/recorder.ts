@@ -29,7 +29,11 @@ function discoveryOf(sample: Sample): Result['discovery'] {
   const from = sample.row.discovered_from;
   if (!from) return null;
   const page = Number(sample.row.discovered_page);
-  return { page_url: from, page_number: Number.isInteger(page) && sample.row.discovered_page !== '' ? page : null, discovered_at: sample.row.discovered_at ?? '' };
+  return {
+    page_url: from,
+    page_number: Number.isInteger(page) && sample.row.discovered_page !== '' ? page : null,
+    discovered_at: sample.row.discovered_at ?? '',
+  };
 }
 
 export class SampleRecorder {
@@ -62,7 +66,9 @@ export class SampleRecorder {
     const existing = this.fields[field];
     if (existing && existing.provenance.source === 'dom' && provenance.source === 'model') {
       if (JSON.stringify(existing.value) !== JSON.stringify(value))
-        this.notes.push(`${field}: kept the value read from the page (${JSON.stringify(existing.value)}); the model reported ${JSON.stringify(value)}`);
+        this.notes.push(
+          `${field}: kept the value read from the page (${JSON.stringify(existing.value)}); the model reported ${JSON.stringify(value)}`,
+        );
       return;
     }
     this.fields[field] = { value, provenance };

@@ -61,7 +61,9 @@ export class RecoveryMonitor {
     const repeats = (this.actionCounts.get(key) ?? 0) + 1;
     this.actionCounts.set(key, repeats);
     if (repeats === LOOP_REPEATS)
-      notices.push(`You have taken the same action (${call.name}) on this page ${repeats} times without progress. Try a different approach, or call done or fail.`);
+      notices.push(
+        `You have taken the same action (${call.name}) on this page ${repeats} times without progress. Try a different approach, or call done or fail.`,
+      );
 
     // Spam is the same action again and again: typing into four different fields of one form is filling it in.
     const typeKey = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args.target ?? null)}`;
@@ -69,7 +71,9 @@ export class RecoveryMonitor {
     this.typeCounts.set(typeKey, sameType);
     if (sameType >= SPAM_REPEATS && !actionHas(call.name, 'collects') && !this.forceFinish) {
       this.forceFinish = true;
-      notices.push(`STOP: ${sameType} ${call.name} actions on this page without new data. Only done and fail are available now — finish with what you have.`);
+      notices.push(
+        `STOP: ${sameType} ${call.name} actions on this page without new data. Only done and fail are available now — finish with what you have.`,
+      );
     }
 
     if (result.success && isPagination(observation.targetName)) {
@@ -91,10 +95,20 @@ export class RecoveryMonitor {
       return [];
     }
     this.stagnantSteps += 1;
-    const level = this.stagnantSteps >= STAGNATION_LEVELS.finish ? 3 : this.stagnantSteps >= STAGNATION_LEVELS.demand ? 2 : this.stagnantSteps >= STAGNATION_LEVELS.nudge ? 1 : 0;
+    const level =
+      this.stagnantSteps >= STAGNATION_LEVELS.finish
+        ? 3
+        : this.stagnantSteps >= STAGNATION_LEVELS.demand
+          ? 2
+          : this.stagnantSteps >= STAGNATION_LEVELS.nudge
+            ? 1
+            : 0;
     if (level === 0 || this.firedLevels.has(level)) return [];
     this.firedLevels.add(level);
-    if (level === 1) return [`The page has not changed for ${this.stagnantSteps} steps and no new data came in. Try a different approach: scroll, open another element, or extract what is visible.`];
+    if (level === 1)
+      return [
+        `The page has not changed for ${this.stagnantSteps} steps and no new data came in. Try a different approach: scroll, open another element, or extract what is visible.`,
+      ];
     if (level === 2) {
       this.checkpointRequested = true;
       return [`CHANGE YOUR STRATEGY NOW: ${this.stagnantSteps} steps on the same page state without new data. Your progress has been checkpointed.`];

@@ -23,7 +23,12 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   let lastInput: DecisionInput | undefined;
   let primaryFailed = false;
   const end = (reason: TerminationReason, detail: string) =>
-    terminate(reason, detail, { decider, recorder, primaryFailed, input: () => lastInput ?? decisionInput(input, 1, monitor, undefined, history, []) });
+    terminate(reason, detail, {
+      decider,
+      recorder,
+      primaryFailed,
+      input: () => lastInput ?? decisionInput(input, 1, monitor, undefined, history, []),
+    });
 
   const start = await openStartUrl(fillStartUrl(task.start_url, sample), input, runStep, history);
   const unreachable = !start.result.success && start.result.infra === true;
@@ -79,10 +84,24 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);
-      const applied = applyEffects(performed.result, { task, recorder, step, url: performed.urlAfter, canBounce: decider.kind !== 'recipe' && !isLast, deferJudgment: input.batchJudgment === true && decidedBy !== 'model' });
+      const applied = applyEffects(performed.result, {
+        task,
+        recorder,
+        step,
+        url: performed.urlAfter,
+        canBounce: decider.kind !== 'recipe' && !isLast,
+        deferJudgment: input.batchJudgment === true && decidedBy !== 'model',
+      });
       notices.push(...applied.notices);
       notices.push(
-        ...monitor.after({ url: performed.urlBefore, signature: view?.signature, call, result: performed.result, newData: applied.newData, targetName: targetName(call, view) }),
+        ...monitor.after({
+          url: performed.urlBefore,
+          signature: view?.signature,
+          call,
+          result: performed.result,
+          newData: applied.newData,
+          targetName: targetName(call, view),
+        }),
       );
       if (applied.outcome) return applied.outcome;
       const remaining = decision.actions.length - index - 1;
@@ -116,7 +135,14 @@ async function openStartUrl(url: string, input: RunSampleInput, runStep: StepRun
   return { ...performed, attempts };
 }
 
-function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMonitor, view: PageView | undefined, history: HistoryEntry[], notices: string[]): DecisionInput {
+function decisionInput(
+  input: RunSampleInput,
+  step: number,
+  monitor: RecoveryMonitor,
+  view: PageView | undefined,
+  history: HistoryEntry[],
+  notices: string[],
+): DecisionInput {
   const finishOnly = monitor.forceFinish || step >= monitor.effectiveMaxSteps;
   return {
     step,
@@ -135,7 +161,12 @@ function decisionInput(input: RunSampleInput, step: number, monitor: RecoveryMon
 
 function visibleElements(view: PageView): string[] {
   return [...view.elements.values()]
-    .filter(e => e.ref && e.name && ['link', 'button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch'].includes(e.role))
+    .filter(
+      e =>
+        e.ref &&
+        e.name &&
+        ['link', 'button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch'].includes(e.role),
+    )
     .slice(0, 60)
     .map(e => `[${e.ref}] ${e.role} ${JSON.stringify(e.name)}`);
 }

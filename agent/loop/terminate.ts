@@ -37,7 +37,9 @@ export async function terminate(
       if (consolidated.judgment) recorder.judgment = consolidated.judgment;
       recorder.notes.push(`final consolidation by ${consolidated.model}`);
     } catch (consolidationError) {
-      recorder.notes.push(`final consolidation failed: ${consolidationError instanceof Error ? consolidationError.message : String(consolidationError)}`);
+      recorder.notes.push(
+        `final consolidation failed: ${consolidationError instanceof Error ? consolidationError.message : String(consolidationError)}`,
+      );
     }
   }
   return { status: 'partial_success', error };

@@ -24,19 +24,43 @@ export function pageViewer(options: ViewOptions) {
     const page = tabs.active;
     try {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
-      const observation = await observe(page, { keywords: options.task.keywords, tokenBudget: options.tokenBudget, signal: bounded, ...focus.forNextLook(safeUrl(page, '(closed)')) });
+      const observation = await observe(page, {
+        keywords: options.task.keywords,
+        tokenBudget: options.tokenBudget,
+        signal: bounded,
+        ...focus.forNextLook(safeUrl(page, '(closed)')),
+      });
       focus.remember(observation);
       // The model call has its own timeout; the observe deadline is for a hung renderer, not for a slow answer.
       const visual = await options.vision?.look(page, observation, step, signal);
       const elements = knownElements(observation);
-      const tabList = tabs.pages.length > 1 ? `\nTabs: ${tabs.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p, '(closed)'))}`).join(' | ')}` : '';
+      const tabList =
+        tabs.pages.length > 1
+          ? `\nTabs: ${tabs.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p, '(closed)'))}`).join(' | ')}`
+          : '';
       const text = `${observation.text}${visual ? `\n\n${visual}` : ''}${tabList}`;
-      return { url: observation.url, title: observation.title, text, elements, interactiveCount: observation.interactiveCount, signature: signatureOf(observation.url, observation.text), pageState: focus };
+      return {
+        url: observation.url,
+        title: observation.title,
+        text,
+        elements,
+        interactiveCount: observation.interactiveCount,
+        signature: signatureOf(observation.url, observation.text),
+        pageState: focus,
+      };
     } catch (error) {
       focus.forget();
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       const url = safeUrl(page, '(closed)');
-      return { url, title: '', text: `URL: ${JSON.stringify(url)}\n(the page could not be read: ${JSON.stringify(message)} — scroll, go back or refresh)`, elements: new Map(), interactiveCount: 0, signature: signatureOf(url, message ?? ''), pageState: focus };
+      return {
+        url,
+        title: '',
+        text: `URL: ${JSON.stringify(url)}\n(the page could not be read: ${JSON.stringify(message)} — scroll, go back or refresh)`,
+        elements: new Map(),
+        interactiveCount: 0,
+        signature: signatureOf(url, message ?? ''),
+        pageState: focus,
+      };
     }
   };
 }
@@ -52,4 +76,3 @@ export function knownElements(observation: Pick<Observation, 'refs'>): Map<strin
 export function signatureOf(url: string, text: string): string {
   return `${url.split('#')[0]}\n${text.split('\n').slice(3).join('\n').slice(0, 2000)}`;
 }
-

@@ -16,12 +16,25 @@ const SPARSE_VIEWPORT_TEXT = 400;
  * page, a page still loading) is not one: its text is in the tree, and a screenshot would only repeat it.
  */
 const SCREENSHOT_REASONS: ReadonlyArray<{ applies: (c: DomConfidence) => boolean; reason: (c: DomConfidence) => string }> = [
-  { applies: c => c.canvasShare >= 0.1, reason: c => `a canvas covers ${Math.round(c.canvasShare * 100)}% of the viewport (drawn content is not in the tree)` },
+  {
+    applies: c => c.canvasShare >= 0.1,
+    reason: c => `a canvas covers ${Math.round(c.canvasShare * 100)}% of the viewport (drawn content is not in the tree)`,
+  },
   // A photo beside an article's text adds nothing the task needs; a picture that is most of what the viewport
   // shows (a scanned page, a notice set as an image) may hold the very words the task is after.
-  { applies: c => c.unnamedImageShare >= 0.25 && c.viewportTextChars < SPARSE_VIEWPORT_TEXT, reason: c => `pictures without a text alternative cover ${Math.round(c.unnamedImageShare * 100)}% of the viewport (text or content set as an image is not in the tree)` },
-  { applies: c => c.svgOnlyIcons > 0 && c.svgOnlyIcons >= 0.25 * Math.max(1, c.interactive), reason: c => `${c.svgOnlyIcons} icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)` },
-  { applies: c => c.unlabeledInteractive > 0 && c.unlabeledInteractive >= 0.2 * Math.max(1, c.interactive), reason: c => `${c.unlabeledInteractive} of ${c.interactive} controls have no name` },
+  {
+    applies: c => c.unnamedImageShare >= 0.25 && c.viewportTextChars < SPARSE_VIEWPORT_TEXT,
+    reason: c =>
+      `pictures without a text alternative cover ${Math.round(c.unnamedImageShare * 100)}% of the viewport (text or content set as an image is not in the tree)`,
+  },
+  {
+    applies: c => c.svgOnlyIcons > 0 && c.svgOnlyIcons >= 0.25 * Math.max(1, c.interactive),
+    reason: c => `${c.svgOnlyIcons} icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)`,
+  },
+  {
+    applies: c => c.unlabeledInteractive > 0 && c.unlabeledInteractive >= 0.2 * Math.max(1, c.interactive),
+    reason: c => `${c.unlabeledInteractive} of ${c.interactive} controls have no name`,
+  },
 ];
 
 export function visionReasons(confidence: DomConfidence, threshold = VISION_THRESHOLD): string[] {
@@ -54,18 +67,28 @@ export class VisionGate {
   private unusableInARow = 0;
   private switchedOff = false;
 
-  constructor(private readonly ask: AskVision, private readonly options: VisionGateOptions) {}
+  constructor(
+    private readonly ask: AskVision,
+    private readonly options: VisionGateOptions,
+  ) {}
 
   /** The section to append to the page state, or undefined when vision has nothing to add. */
-  async look(page: Pick<Page, 'screenshot'>, observation: Pick<Observation, 'confidence' | 'text'>, step: number, signal: AbortSignal): Promise<string | undefined> {
+  async look(
+    page: Pick<Page, 'screenshot'>,
+    observation: Pick<Observation, 'confidence' | 'text'>,
+    step: number,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     if (this.switchedOff) return undefined;
     const reasons = visionReasons(observation.confidence, this.options.threshold);
     if (reasons.length === 0) return undefined;
     // Animations stopped and the caret hidden: an unchanged page gives the same bytes, so the cache holds.
-    const png = await page.screenshot({ type: 'png', animations: 'disabled', caret: 'hide', timeout: SCREENSHOT_TIMEOUT_MS }).catch((error: unknown) => {
-      if (signal.aborted) throw error;
-      return undefined;
-    });
+    const png = await page
+      .screenshot({ type: 'png', animations: 'disabled', caret: 'hide', timeout: SCREENSHOT_TIMEOUT_MS })
+      .catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        return undefined;
+      });
     if (!png) return undefined;
     const key = sha256(Buffer.concat([png, Buffer.from(`\u0000${observation.text}`)]));
     let answer = this.answers.get(key);
@@ -105,6 +128,7 @@ export class VisionGate {
 
 function sectionFor(answer: VisionAnswer): string | undefined {
   if (answer.kind === 'facts') return `${VISION_SECTION_TITLE}\n${answer.text}`;
-  if (answer.kind === 'unusable') return 'Visual observations unavailable: part of this page is shown only as pixels (icons, a chart, unnamed controls) and the screenshot could not be read.';
+  if (answer.kind === 'unusable')
+    return 'Visual observations unavailable: part of this page is shown only as pixels (icons, a chart, unnamed controls) and the screenshot could not be read.';
   return undefined;
 }

@@ -24,7 +24,14 @@ export function isGeneralHint(text: string, values: SampleValues): boolean {
 }
 
 function pattern(task: TaskSpec, result: Result, log: readonly ActionLogEntry[], tip: string): Pattern {
-  return { task_id: task.task_id, host: hostOf(log[0]?.url_after), tip, keywords: tokenize(`${task.goal} ${tip}`), from_sample: result.sample_id, at: new Date().toISOString() };
+  return {
+    task_id: task.task_id,
+    host: hostOf(log[0]?.url_after),
+    tip,
+    keywords: tokenize(`${task.goal} ${tip}`),
+    from_sample: result.sample_id,
+    at: new Date().toISOString(),
+  };
 }
 
 /** The efficient route of a done sample, phrased so any sample of the task can follow it. */
@@ -38,7 +45,8 @@ export function heuristicWarnings(task: TaskSpec, result: Result, log: readonly 
   const values = sampleValues(task, result);
   const warnings: string[] = [];
   for (const entry of log) {
-    if (!entry.outcome.success && entry.action.name === 'goto') warnings.push(`${phraseStep(entry, values)} failed: ${templateString(entry.outcome.error ?? '', values.row).slice(0, 120)}`);
+    if (!entry.outcome.success && entry.action.name === 'goto')
+      warnings.push(`${phraseStep(entry, values)} failed: ${templateString(entry.outcome.error ?? '', values.row).slice(0, 120)}`);
   }
   const failures = new Map<string, number>();
   for (const entry of log.filter(e => !e.outcome.success && e.action.args.target !== undefined)) {
@@ -71,7 +79,9 @@ export async function distillPatterns(
   const values = sampleValues(task, result);
   const route = efficientRoute(result, log).map((entry, i) => `${i + 1}. ${phraseStep(entry, values)}`);
   if (route.length === 0) throw new Error('no route to learn from');
-  const knownPart = known.length ? `\n\nTips already learned on other samples (repeat one word for word if it held here too):\n${known.map(t => `- ${t}`).join('\n')}` : '';
+  const knownPart = known.length
+    ? `\n\nTips already learned on other samples (repeat one word for word if it held here too):\n${known.map(t => `- ${t}`).join('\n')}`
+    : '';
   const reply = await client.create(
     {
       max_tokens: 300,
@@ -82,14 +92,28 @@ export async function distillPatterns(
         },
       ],
     },
-    { purpose: 'memory', model: client.settings.fastModel, signal, allowFallback: false, route: { taskId: task.task_id, sampleId: result.sample_id, attempt: result.attempt } },
+    {
+      purpose: 'memory',
+      model: client.settings.fastModel,
+      signal,
+      allowFallback: false,
+      route: { taskId: task.task_id, sampleId: result.sample_id, attempt: result.attempt },
+    },
   );
   onUsage(reply.usage);
-  const text = reply.message.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map(b => b.text).join('\n');
+  const text = reply.message.content
+    .filter((b): b is Anthropic.TextBlock => b.type === 'text')
+    .map(b => b.text)
+    .join('\n');
   const tips = text
     .split('\n')
     .filter(line => /^\s*[-*•]\s+/.test(line))
-    .map(line => line.replace(/^\s*[-*•]\s+/, '').replace(/\s*\(held on \d+ samples?\)\s*$/, '').trim())
+    .map(line =>
+      line
+        .replace(/^\s*[-*•]\s+/, '')
+        .replace(/\s*\(held on \d+ samples?\)\s*$/, '')
+        .trim(),
+    )
     .filter(line => isGeneralHint(line, values))
     .slice(0, MAX_TIPS);
   if (tips.length === 0) throw new Error('no usable tips');

@@ -75,7 +75,7 @@ export function phraseStep(entry: ActionLogEntry, values: SampleValues): string 
     case 'select_option': {
       const value = String(args.value ?? '');
       const column = columnOf(value, values);
-      return `choose ${column ? `{{${column}}}` : holdsValue(value, values) ? 'the sample\'s option' : JSON.stringify(value)} in${on || ' the dropdown'}`;
+      return `choose ${column ? `{{${column}}}` : holdsValue(value, values) ? "the sample's option" : JSON.stringify(value)} in${on || ' the dropdown'}`;
     }
     case 'screenshot':
       return `screenshot ${holdsValue(String(args.label ?? ''), values) ? 'labelled per sample' : JSON.stringify(args.label)}`;

@@ -4,8 +4,22 @@ import { z } from 'zod';
 import { writeJsonAtomic } from '../fs/atomic';
 import { withFileLock } from '../fs/file-lock';
 
-export const Pattern = z.object({ task_id: z.string(), host: z.string(), tip: z.string(), keywords: z.array(z.string()), from_sample: z.string(), at: z.string() });
-export const Warning = z.object({ task_id: z.string(), host: z.string(), warning: z.string(), keywords: z.array(z.string()), from_sample: z.string(), at: z.string() });
+export const Pattern = z.object({
+  task_id: z.string(),
+  host: z.string(),
+  tip: z.string(),
+  keywords: z.array(z.string()),
+  from_sample: z.string(),
+  at: z.string(),
+});
+export const Warning = z.object({
+  task_id: z.string(),
+  host: z.string(),
+  warning: z.string(),
+  keywords: z.array(z.string()),
+  from_sample: z.string(),
+  at: z.string(),
+});
 export type Pattern = z.infer<typeof Pattern>;
 export type Warning = z.infer<typeof Warning>;
 
@@ -41,7 +55,10 @@ export class RunMemory {
 
   /** This task's tips, each with the number of samples it held on (the same tip learned again counts once more). */
   tips(taskId: string): Array<{ tip: string; samples: number; keywords: string[] }> {
-    return counted(this.patterns().filter(p => p.task_id === taskId), p => p.tip).map(g => ({ tip: g.first.tip, samples: g.samples, keywords: g.first.keywords }));
+    return counted(
+      this.patterns().filter(p => p.task_id === taskId),
+      p => p.tip,
+    ).map(g => ({ tip: g.first.tip, samples: g.samples, keywords: g.first.keywords }));
   }
 
   /**
@@ -53,7 +70,10 @@ export class RunMemory {
     const score = (keywords: string[]) => keywords.filter(k => words.has(k)).length;
     const samples = (n: number) => `${n} sample${n === 1 ? '' : 's'}`;
     const tips = this.tips(taskId).map(t => ({ text: `${t.tip} (held on ${samples(t.samples)})`, samples: t.samples, score: score(t.keywords) }));
-    const warnings = counted(this.warnings().filter(w => w.task_id === taskId), w => `${w.host}\u0000${w.warning}`).map(w => ({
+    const warnings = counted(
+      this.warnings().filter(w => w.task_id === taskId),
+      w => `${w.host}\u0000${w.warning}`,
+    ).map(w => ({
       text: `Warning (${w.first.host}): ${w.first.warning} (seen on ${samples(w.samples)})`,
       samples: w.samples,
       score: score(w.first.keywords) + 0.5,

@@ -13,9 +13,14 @@ const SampleRow = z.record(z.string(), z.union([z.string(), z.number(), z.boolea
 export const PlanInput = z.object({
   needs_discovery: z
     .boolean()
-    .describe(`true when the request covers more than ${DISCOVERY_THRESHOLD} items that each have their own page and must be found by browsing a listing`),
+    .describe(
+      `true when the request covers more than ${DISCOVERY_THRESHOLD} items that each have their own page and must be found by browsing a listing`,
+    ),
   task: z.record(z.string(), z.unknown()).describe('The task spec'),
-  samples: z.array(SampleRow).optional().describe('The samples CSV rows when needs_discovery is false: "sample_id" plus one key per input_schema column'),
+  samples: z
+    .array(SampleRow)
+    .optional()
+    .describe('The samples CSV rows when needs_discovery is false: "sample_id" plus one key per input_schema column'),
   notes: z.string().optional().describe('Assumptions the user should check (one or two sentences)'),
 });
 export type PlanInput = z.output<typeof PlanInput>;

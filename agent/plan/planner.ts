@@ -39,10 +39,15 @@ export async function planTask(sentence: string, client: ModelClient, signal?: A
     );
     addUsage(usage, reply.usage);
     const call = reply.message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === PLAN_TOOL);
-    if (!call) throw new BwaInputError('BWA_PLAN_NO_ANSWER', `the model answered without calling ${PLAN_TOOL} (stop_reason ${reply.message.stop_reason})`);
+    if (!call)
+      throw new BwaInputError('BWA_PLAN_NO_ANSWER', `the model answered without calling ${PLAN_TOOL} (stop_reason ${reply.message.stop_reason})`);
     const checked = validatePlan(call.input);
     if (checked.ok) return { plan: checked.plan, attempts: attempt, refused, usage };
-    if (attempt === 2) throw new BwaInputError('BWA_PLAN_INVALID', `the model's plan is still invalid after one correction:\n${checked.problems}\n(first refusal:\n${refused})`);
+    if (attempt === 2)
+      throw new BwaInputError(
+        'BWA_PLAN_INVALID',
+        `the model's plan is still invalid after one correction:\n${checked.problems}\n(first refusal:\n${refused})`,
+      );
     refused = checked.problems;
     messages.push(
       { role: 'assistant', content: replayable(reply.message.content, call) },

@@ -33,10 +33,14 @@ export function validatePlan(input: unknown): PlanCheck {
   const spec = parsed.data;
   const problems = discoverBlockProblems(spec).map(p => ({ ...p, path: ['task', ...p.path] }));
   const samples = envelope.data.samples ?? [];
-  if (needsDiscovery && !spec.discover) problems.push({ path: ['task', 'discover'], message: 'needs_discovery is true, so the task needs a discover block' });
-  if (needsDiscovery && samples.length) problems.push({ path: ['samples'], message: 'leave samples out when needs_discovery is true: they are discovered' });
-  if (!needsDiscovery && spec.discover) problems.push({ path: ['task', 'discover'], message: 'needs_discovery is false: give samples instead of a discover block' });
-  if (!needsDiscovery && samples.length === 0) problems.push({ path: ['samples'], message: 'give at least one sample (or set needs_discovery with a discover block)' });
+  if (needsDiscovery && !spec.discover)
+    problems.push({ path: ['task', 'discover'], message: 'needs_discovery is true, so the task needs a discover block' });
+  if (needsDiscovery && samples.length)
+    problems.push({ path: ['samples'], message: 'leave samples out when needs_discovery is true: they are discovered' });
+  if (!needsDiscovery && spec.discover)
+    problems.push({ path: ['task', 'discover'], message: 'needs_discovery is false: give samples instead of a discover block' });
+  if (!needsDiscovery && samples.length === 0)
+    problems.push({ path: ['samples'], message: 'give at least one sample (or set needs_discovery with a discover block)' });
   if (problems.length) return { ok: false, problems: formatProblems(problems) };
   const columns = ['sample_id', ...Object.keys(spec.input_schema)];
   const rows = samples.map(row => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? '' : String(v)])));
@@ -47,7 +51,11 @@ export function validatePlan(input: unknown): PlanCheck {
 
 /** Rows checked by the CSV loader the tests use; its "line N" becomes the samples[i] the model wrote. */
 function checkSamples(spec: TaskSpec, columns: string[], rows: Array<Record<string, string>>): string | undefined {
-  const unknown = rows.flatMap((row, i) => Object.keys(row).filter(k => !columns.includes(k)).map(k => `  • samples[${i}].${k}: not a column of input_schema (columns: ${columns.join(', ')})`));
+  const unknown = rows.flatMap((row, i) =>
+    Object.keys(row)
+      .filter(k => !columns.includes(k))
+      .map(k => `  • samples[${i}].${k}: not a column of input_schema (columns: ${columns.join(', ')})`),
+  );
   if (unknown.length) return unknown.join('\n');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bwa-plan-'));
   const file = path.join(dir, 'samples.csv');
@@ -56,7 +64,9 @@ function checkSamples(spec: TaskSpec, columns: string[], rows: Array<Record<stri
     loadSamplesCsv(spec, file);
     return undefined;
   } catch (error) {
-    const message = (error as Error).message.replace(`${file}: `, '').replace(/line (\d+)/g, (_, n: string) => (n === '1' ? 'header' : `samples[${Number(n) - 2}]`));
+    const message = (error as Error).message
+      .replace(`${file}: `, '')
+      .replace(/line (\d+)/g, (_, n: string) => (n === '1' ? 'header' : `samples[${Number(n) - 2}]`));
     return `  • samples: ${message}`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,10 @@ export function writePlan(plan: ValidPlan, tasksDir: string, options: { force?: 
   const samplesFile = plan.needsDiscovery ? undefined : path.join(tasksDir, 'inputs', `${id}.csv`);
   const existing = [taskFile, samplesFile].filter((f): f is string => f !== undefined && fs.existsSync(f));
   if (existing.length && !options.force)
-    throw new BwaInputError('BWA_PLAN_EXISTS', `${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}: not overwritten (use --force to replace, or rename the task)`);
+    throw new BwaInputError(
+      'BWA_PLAN_EXISTS',
+      `${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}: not overwritten (use --force to replace, or rename the task)`,
+    );
   const schemaRef = path.relative(tasksDir, JSON_SCHEMA_FILE).split(path.sep).join('/');
   const taskJson = `${readableJson({ $schema: schemaRef.startsWith('.') ? schemaRef : `./${schemaRef}`, ...plan.task })}\n`;
   const samplesCsv = samplesFile ? samplesCsvText(plan.columns, plan.samples) : undefined;
@@ -39,14 +42,29 @@ export function writePlan(plan: ValidPlan, tasksDir: string, options: { force?: 
 /** What the user reviews: both files as written, then how to run them. */
 export function describePlan(plan: ValidPlan, written: WrittenPlan, attempts: number): string {
   const id = plan.spec.task_id;
-  const lines = [`Wrote ${written.taskFile}${attempts > 1 ? ' (the first plan was refused by the schema check and corrected)' : ''}:`, '', written.taskJson.trimEnd(), ''];
+  const lines = [
+    `Wrote ${written.taskFile}${attempts > 1 ? ' (the first plan was refused by the schema check and corrected)' : ''}:`,
+    '',
+    written.taskJson.trimEnd(),
+    '',
+  ];
   if (written.samplesFile && written.samplesCsv) {
     const rows = written.samplesCsv.trimEnd().split('\n');
     const more = rows.length - 1 - PREVIEW_ROWS;
-    lines.push(`Wrote ${written.samplesFile} (${plan.samples.length} sample(s)):`, '', ...rows.slice(0, PREVIEW_ROWS + 1), ...(more > 0 ? [`… ${more} more`] : []), '');
+    lines.push(
+      `Wrote ${written.samplesFile} (${plan.samples.length} sample(s)):`,
+      '',
+      ...rows.slice(0, PREVIEW_ROWS + 1),
+      ...(more > 0 ? [`… ${more} more`] : []),
+      '',
+    );
   } else if (plan.spec.discover) {
     const d = plan.spec.discover;
-    lines.push(`Samples: discovered at run time from ${d.start_url} (${d.item}; up to ${d.max_items}).`, `  Preview them with: npx bwa discover ${id}`, '');
+    lines.push(
+      `Samples: discovered at run time from ${d.start_url} (${d.item}; up to ${d.max_items}).`,
+      `  Preview them with: npx bwa discover ${id}`,
+      '',
+    );
   }
   if (plan.notes) lines.push(`Planner notes: ${plan.notes}`, '');
   lines.push('Review the files, then run:', `  npx playwright test --project=tasks --grep @${id}`);
@@ -61,7 +79,9 @@ export function readableJson(value: unknown, indent = ''): string {
   if (value === null || typeof value !== 'object' || inline.length + indent.length <= INLINE_WIDTH) return inline;
   const inner = `${indent}  `;
   if (Array.isArray(value)) return `[\n${value.map(v => inner + readableJson(v, inner)).join(',\n')}\n${indent}]`;
-  return `{\n${Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${readableJson(v, inner)}`).join(',\n')}\n${indent}}`;
+  return `{\n${Object.entries(value)
+    .map(([k, v]) => `${inner}${JSON.stringify(k)}: ${readableJson(v, inner)}`)
+    .join(',\n')}\n${indent}}`;
 }
 
 function inlineJson(value: unknown): string {

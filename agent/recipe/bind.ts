@@ -82,7 +82,8 @@ export class BindingDecider implements Decider {
       const step = draft.action === 'done' ? this.doneStep(draft) : await this.bindStep(draft);
       this.current = draft;
       this.bound.steps.push(step);
-      if (draft.action === 'done') for (const binding of Object.values(this.bound.fields)) if (binding.how === 'row') binding.step = this.bound.steps.length - 1;
+      if (draft.action === 'done')
+        for (const binding of Object.values(this.bound.fields)) if (binding.how === 'row') binding.step = this.bound.steps.length - 1;
       return { actions: [recipeStepCall(step, this.row, `recipe step ${step.action}`)] };
     } catch (error) {
       this.failure = `${draft.from}: ${error instanceof Error ? error.message : String(error)}`;
@@ -167,7 +168,13 @@ export class BindingDecider implements Decider {
       const filled = fillTemplatesDeep(target, this.row, draft.from);
       const raw = await rawText(page, filled, typeof draft.args.attribute === 'string' ? draft.args.attribute : undefined);
       if (raw === undefined) continue;
-      const patterns = patternCandidates({ raw, value: values[0], type: draft.args.type as never, modelPattern: modelPattern as string | undefined, sampleValues: [...forbidden, ...rowValues] });
+      const patterns = patternCandidates({
+        raw,
+        value: values[0],
+        type: draft.args.type as never,
+        modelPattern: modelPattern as string | undefined,
+        sampleValues: [...forbidden, ...rowValues],
+      });
       for (const pattern of patterns.length ? patterns : [undefined]) {
         if (await this.reproduces({ ...step, target: filled, ...(pattern ? { pattern } : {}) }, expect.value)) {
           found.push({ target, pattern });
@@ -176,7 +183,8 @@ export class BindingDecider implements Decider {
       }
     }
     const chosen = found[0];
-    if (!chosen) throw new Error(`no locator and pattern read ${JSON.stringify(expect.value)} for ${expect.field} without naming this sample's own values`);
+    if (!chosen)
+      throw new Error(`no locator and pattern read ${JSON.stringify(expect.value)} for ${expect.field} without naming this sample's own values`);
     const index = this.bound.steps.length;
     this.bound.alternatives.set(index, found);
     this.bound.fields[expect.field] = { step: index, how: 'dom', locator: describeLocator(chosen.target!), pattern: chosen.pattern };
@@ -192,8 +200,17 @@ export class BindingDecider implements Decider {
     const deadline = Date.now() + Math.min(PAUSE_LIMIT_MS, seconds * 3_000);
     const page = this.activePage();
     const recorded = fillTemplatesDeep(next.target!, this.row, next.from);
-    while (Date.now() < deadline && !(await recordedElements(page, recorded, false)) && !(await this.elementsShowingValue(page, next))) await page.waitForTimeout(250);
-    const step = await this.bindStep({ ...next, action: 'wait', args: { seconds }, optional: true, pauseFor: undefined, expectUrl: undefined, from: pause.from });
+    while (Date.now() < deadline && !(await recordedElements(page, recorded, false)) && !(await this.elementsShowingValue(page, next)))
+      await page.waitForTimeout(250);
+    const step = await this.bindStep({
+      ...next,
+      action: 'wait',
+      args: { seconds },
+      optional: true,
+      pauseFor: undefined,
+      expectUrl: undefined,
+      from: pause.from,
+    });
     return step;
   }
 
@@ -229,11 +246,20 @@ export class BindingDecider implements Decider {
       if (!chosen) {
         if (!final) continue;
         this.bound.fields[field] = { how: 'unbound' };
-        this.bound.notes.push(`${field}: the model stated ${JSON.stringify(value).slice(0, 80)} but no page it visited shows it; a replay leaves it to the model`);
+        this.bound.notes.push(
+          `${field}: the model stated ${JSON.stringify(value).slice(0, 80)} but no page it visited shows it; a replay leaves it to the model`,
+        );
         continue;
       }
       const missing = this.task.required_fields.includes(field) ? {} : { missing: 'null' };
-      const step = { action: 'extract', field, target: chosen.target, ...(all ? { all: true } : {}), ...(type ? { type } : {}), ...missing } as RecipeStep;
+      const step = {
+        action: 'extract',
+        field,
+        target: chosen.target,
+        ...(all ? { all: true } : {}),
+        ...(type ? { type } : {}),
+        ...missing,
+      } as RecipeStep;
       this.bound.fields[field] = { step: this.bound.steps.length, how: 'dom', locator: describeLocator(chosen.target!) };
       this.bound.alternatives.set(this.bound.steps.length, valid);
       this.bound.steps.push(step);

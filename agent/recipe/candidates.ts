@@ -9,7 +9,12 @@ import { mentionsAny } from './templatize';
  * Locators for the element(s) that name none of the sample's own values, best first. Row values may appear
  * in attribute values (`[data-login="ada"]`): the caller turns them into {{column}} templates.
  */
-export async function candidateLocators(page: Page, targets: Handle[], sampleValues: readonly string[], rowValues: readonly string[] = []): Promise<SemanticLocator[]> {
+export async function candidateLocators(
+  page: Page,
+  targets: Handle[],
+  sampleValues: readonly string[],
+  rowValues: readonly string[] = [],
+): Promise<SemanticLocator[]> {
   const first = targets[0];
   if (!first) return [];
   const semantic = targets.length === 1 ? await semanticCandidates(page, first, sampleValues) : [];
@@ -40,7 +45,8 @@ async function semanticCandidates(page: Page, el: Handle, sampleValues: readonly
   if (constant(facts.testId)) out.push({ testId: facts.testId });
   if (constant(facts.label)) out.push({ label: facts.label });
   const aria = await identityOf(page, el);
-  if (aria && 'role' in aria && aria.name && constant(aria.name) && aria.role !== 'generic') out.push({ role: aria.role, name: aria.name, exact: true });
+  if (aria && 'role' in aria && aria.name && constant(aria.name) && aria.role !== 'generic')
+    out.push({ role: aria.role, name: aria.name, exact: true });
   if (constant(facts.placeholder)) out.push({ placeholder: facts.placeholder });
   return out;
 }

@@ -1,4 +1,3 @@
-
 import { getAction } from '../actions/registry';
 import { STEP_KEYS } from '../decide/recipe-decider';
 import { BwaInputError, formatIssuePath } from '../task/input-errors';
@@ -26,9 +25,9 @@ export function recipeStepProblems(steps: readonly RecipeStep[], where: string):
     const expected = Object.keys(action.schema.shape).join(', ') || 'no arguments';
     return parsed.error.issues.map(issue => {
       const key = formatIssuePath([at, ...issue.path]);
-      if (issue.code === 'unrecognized_keys') return `${at}: unknown key(s) ${issue.keys.map(k => JSON.stringify(k)).join(', ')} for ${step.action} (its arguments: ${expected})`;
+      if (issue.code === 'unrecognized_keys')
+        return `${at}: unknown key(s) ${issue.keys.map(k => JSON.stringify(k)).join(', ')} for ${step.action} (its arguments: ${expected})`;
       return `${key}: ${issue.message} (${step.action} takes: ${expected})`;
     });
   });
 }
-

@@ -37,6 +37,7 @@ export async function compileFromSamples(input: CompileInput): Promise<CompiledF
     if (best.compiled.verifiedOn.length === candidates.length) break;
   }
   if (!best) throw firstError;
-  if (passedOver.length) best.compiled.notes.push(`compiled from ${best.source.sampleId}; recipes from other sources were passed over — ${passedOver.join('; ')}`);
+  if (passedOver.length)
+    best.compiled.notes.push(`compiled from ${best.source.sampleId}; recipes from other sources were passed over — ${passedOver.join('; ')}`);
   return best;
 }

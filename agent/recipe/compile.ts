@@ -45,7 +45,11 @@ export async function compileRecipe(input: CompileInput): Promise<Compiled> {
   for (const level of LEVELS) {
     const draft = draftRecipe(spec, input.source, level);
     let binder: BindingDecider | undefined;
-    await replaySample(env, sampleOfSource(input.source), activePage => (binder = new BindingDecider(spec, draft, input.source.row, activePage, input.others?.length ? undefined : 1)));
+    await replaySample(
+      env,
+      sampleOfSource(input.source),
+      activePage => (binder = new BindingDecider(spec, draft, input.source.row, activePage, input.others?.length ? undefined : 1)),
+    );
     if (!binder || binder.failed || !binder.bound.steps.some(s => s.action === 'done')) {
       problems.push(`${level} pruning: ${binder?.failed ?? 'the binding replay did not reach done'}`);
       continue;
@@ -68,7 +72,10 @@ export async function compileRecipe(input: CompileInput): Promise<Compiled> {
       verifiedOn: [{ sample_id: input.source.sampleId, fields: own.reproduced }, ...tuned.verifiedOn],
     };
   }
-  throw new BwaInputError('BWA_RECIPE_COMPILE', `could not compile a recipe from ${input.source.runId}/${input.source.sampleId}:\n${problems.map(p => `  • ${p}`).join('\n')}`);
+  throw new BwaInputError(
+    'BWA_RECIPE_COMPILE',
+    `could not compile a recipe from ${input.source.runId}/${input.source.sampleId}:\n${problems.map(p => `  • ${p}`).join('\n')}`,
+  );
 }
 
 interface Verification {
@@ -96,7 +103,11 @@ async function verify(env: ReplayEnv, steps: RecipeStep[], sample: SourceRun, fi
   return { reproduced };
 }
 
-async function tuneOnOthers(env: ReplayEnv, bound: BoundRecipe, others: readonly SourceRun[]): Promise<Pick<Compiled, 'steps' | 'notes' | 'verifiedOn'>> {
+async function tuneOnOthers(
+  env: ReplayEnv,
+  bound: BoundRecipe,
+  others: readonly SourceRun[],
+): Promise<Pick<Compiled, 'steps' | 'notes' | 'verifiedOn'>> {
   const steps = [...bound.steps];
   const chosen = new Map<number, number>();
   const notes: string[] = [];
@@ -128,7 +139,12 @@ async function tuneOnOthers(env: ReplayEnv, bound: BoundRecipe, others: readonly
  * that always succeeds): written into the recipe's done. One sample alone never makes a constant, and a task that
  * asks for a judgment makes none: there a value no page shows is the judgment's answer, to be given per sample.
  */
-export function statedConstants(spec: TaskSpec, stated: Draft['stated'], fields: Record<string, FieldBinding>, others: readonly SourceRun[]): Record<string, unknown> {
+export function statedConstants(
+  spec: TaskSpec,
+  stated: Draft['stated'],
+  fields: Record<string, FieldBinding>,
+  others: readonly SourceRun[],
+): Record<string, unknown> {
   if (others.length === 0 || spec.judgment_required) return {};
   const constants: Record<string, unknown> = {};
   for (const { field, value } of stated) {

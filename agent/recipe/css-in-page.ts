@@ -11,12 +11,19 @@ export function nthCandidatesInPage({ target, forbidden }: { target: Element; fo
   const clean = (s: string) => !lowered.some(f => s.toLowerCase().includes(f)) && !/\d{3,}|^(css|sc|jsx|emotion|svelte|tw)-/.test(s);
   const tokensOf = (el: Element) => {
     const tag = el.tagName.toLowerCase();
-    return Array.from(el.classList).filter(clean).map(c => `${tag}.${CSS.escape(c)}`);
+    return Array.from(el.classList)
+      .filter(clean)
+      .map(c => `${tag}.${CSS.escape(c)}`);
   };
   const out: Array<{ css: string; nth: number }> = [];
   const selectors = [...tokensOf(target)];
-  for (let ancestor = target.parentElement, depth = 0; ancestor && ancestor !== document.body && depth < 3; ancestor = ancestor.parentElement, depth++)
-    for (const outer of tokensOf(ancestor)) for (const own of tokensOf(target).length ? tokensOf(target) : [target.tagName.toLowerCase()]) selectors.push(`${outer} ${own}`);
+  for (
+    let ancestor = target.parentElement, depth = 0;
+    ancestor && ancestor !== document.body && depth < 3;
+    ancestor = ancestor.parentElement, depth++
+  )
+    for (const outer of tokensOf(ancestor))
+      for (const own of tokensOf(target).length ? tokensOf(target) : [target.tagName.toLowerCase()]) selectors.push(`${outer} ${own}`);
   for (const selector of selectors) {
     const all = Array.from(document.querySelectorAll(selector));
     const index = all.indexOf(target);
@@ -30,7 +37,15 @@ export function nthCandidatesInPage({ target, forbidden }: { target: Element; fo
  * names that are not generated and carry no sample value, alone or under an ancestor; and "label: value"
  * layouts anchored on the label's text (Playwright's :text-is()).
  */
-export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Element[]; forbidden: string[]; row: string[] }): Array<{ css: string; nth?: number }> {
+export function cssCandidatesInPage({
+  targets,
+  forbidden,
+  row,
+}: {
+  targets: Element[];
+  forbidden: string[];
+  row: string[];
+}): Array<{ css: string; nth?: number }> {
   const lowered = forbidden.map(f => f.toLowerCase()).filter(f => f.length >= 3);
   const rowLowered = row.map(f => f.toLowerCase()).filter(f => f.length >= 3);
   // Holding a sample value, or being a piece of one (a profile's path inside its URL), both tie a token to this sample.
@@ -38,7 +53,19 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
   const noRow = (s: string) => clean(s) && !rowLowered.some(f => s.toLowerCase().includes(f));
   const generated = (c: string) => /\d{3,}|^(css|sc|jsx|emotion|svelte|tw)-|^_|__[a-z0-9]{4,}$|[A-Za-z0-9]{6,}_[A-Za-z0-9]{4,}/.test(c);
   const quote = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  const ATTRIBUTES = ['data-testid', 'data-test', 'data-qa', 'itemprop', 'name', 'aria-label', 'data-field', 'data-name', 'data-id', 'data-login', 'href'];
+  const ATTRIBUTES = [
+    'data-testid',
+    'data-test',
+    'data-qa',
+    'itemprop',
+    'name',
+    'aria-label',
+    'data-field',
+    'data-name',
+    'data-id',
+    'data-login',
+    'href',
+  ];
   const tokens = (el: Element): string[] => {
     const tag = el.tagName.toLowerCase();
     const out: string[] = [];
@@ -49,7 +76,13 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
     }
     const classes = Array.from(el.classList).filter(c => !generated(c) && noRow(c));
     for (const c of classes) out.push(`${tag}.${CSS.escape(c)}`);
-    if (classes.length >= 2) out.push(`${tag}.${classes.slice(0, 2).map(c => CSS.escape(c)).join('.')}`);
+    if (classes.length >= 2)
+      out.push(
+        `${tag}.${classes
+          .slice(0, 2)
+          .map(c => CSS.escape(c))
+          .join('.')}`,
+      );
     return out;
   };
   const matchesExactly = (selector: string): boolean => {
@@ -103,7 +136,9 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
         .filter(d => d.children.length === 0 || d === el)
         .map(d => ({ d, text: norm((d as HTMLElement).innerText || d.textContent || '') }))
         .filter(({ text }) => row.includes(text));
-      const anchors = [...new Map(showing.map(({ d, text }) => [text, `${(tokens(d)[0] ?? d.tagName.toLowerCase())}:text-is(${quote(text)})`])).values()];
+      const anchors = [
+        ...new Map(showing.map(({ d, text }) => [text, `${tokens(d)[0] ?? d.tagName.toLowerCase()}:text-is(${quote(text)})`])).values(),
+      ];
       if (!anchors.length) continue;
       const has = anchors.map(a => `:has(${a})`).join('');
       for (const o of outer.slice(0, 2)) for (const t of ownTokens.slice(0, 2)) out.push(`${o}${has} ${t}`);
@@ -116,7 +151,10 @@ export function cssCandidatesInPage({ targets, forbidden, row }: { targets: Elem
     const href = el.getAttribute('href');
     if (!href) return [];
     const path = href.split(/[?#]/)[0] ?? '';
-    const parts = path.split('/').filter(s => /^[a-z][a-z-]{1,20}$/i.test(s) && clean(s) && noRow(s)).map(s => `[href*=${quote(`/${s}/`)}]`);
+    const parts = path
+      .split('/')
+      .filter(s => /^[a-z][a-z-]{1,20}$/i.test(s) && clean(s) && noRow(s))
+      .map(s => `[href*=${quote(`/${s}/`)}]`);
     const extension = /\.([a-z0-9]{1,5})$/i.exec(path)?.[1];
     if (extension) parts.push(`[href*=${quote(`.${extension}`)}]`);
     return parts;

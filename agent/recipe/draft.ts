@@ -80,7 +80,15 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
   }
   const start = source.log.find(e => e.decider === 'loop' && e.action.name === 'goto');
   const startUrl = typeof start?.action.args.url === 'string' ? templateString(start.action.args.url, row) : undefined;
-  return { startUrl, steps: pauses.steps, stated, rowFields, row, sampleValues, dropped: [...dropped.map(d => `${describeEntry(d.entry)}: ${d.why}`), ...pauses.dropped, ...unreplayable].sort(byStep) };
+  return {
+    startUrl,
+    steps: pauses.steps,
+    stated,
+    rowFields,
+    row,
+    sampleValues,
+    dropped: [...dropped.map(d => `${describeEntry(d.entry)}: ${d.why}`), ...pauses.dropped, ...unreplayable].sort(byStep),
+  };
 }
 
 function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[], extracted: SourceRun['extracted']): DraftStep {
@@ -90,12 +98,14 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
   const stale = elementArguments(entry.action.name)
     .map(arg => [arg, args[arg]] as const)
     .find(([, value]) => typeof value === 'string' && REF_PATTERN.test(value.trim()));
-  if (stale) throw new Error(`${step.from}: its ${stale[0]} was a ref (${JSON.stringify(stale[1])}) with no element recorded, so it cannot be replayed`);
+  if (stale)
+    throw new Error(`${step.from}: its ${stale[0]} was a ref (${JSON.stringify(stale[1])}) with no element recorded, so it cannot be replayed`);
   const recorded = recordedTarget(entry, rawTarget);
   // Elements named one by one (refs of a list) are found again by the values they showed.
   const readByValue = entry.action.name === 'extract' && refList(rawTarget as never) !== undefined;
   if (recorded) step.target = templateDeep(recorded, row);
-  else if (rawTarget !== undefined && !readByValue) throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
+  else if (rawTarget !== undefined && !readByValue)
+    throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
   if (entry.action.name === 'extract') {
     const field = String(entry.action.args.field);
     step.expect = { field, value: extracted[field]?.value ?? null };
@@ -122,9 +132,18 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
 function followReadLink(step: DraftStep, entry: ActionLogEntry, earlier: readonly DraftStep[]): DraftStep | undefined {
   if (entry.action.name !== 'goto' || typeof entry.action.args.url !== 'string') return undefined;
   const url = entry.action.args.url;
-  const source = [...earlier].reverse().find(s => s.action === 'extract' && s.target && typeof s.expect?.value === 'string' && sameAddress(s.expect.value, url));
+  const source = [...earlier]
+    .reverse()
+    .find(s => s.action === 'extract' && s.target && typeof s.expect?.value === 'string' && sameAddress(s.expect.value, url));
   if (!source?.target || earlier.slice(earlier.indexOf(source) + 1).some(s => s.navigates)) return undefined;
-  return { action: 'click', args: {}, target: source.target, from: `${step.from} (the link read by ${source.from})`, navigates: true, expectUrl: step.expectUrl };
+  return {
+    action: 'click',
+    args: {},
+    target: source.target,
+    from: `${step.from} (the link read by ${source.from})`,
+    navigates: true,
+    expectUrl: step.expectUrl,
+  };
 }
 
 function sameAddress(a: string, b: string): boolean {
@@ -178,7 +197,12 @@ function splitUpload(step: DraftStep, columns: readonly string[]): DraftStep[] {
   if (stems.size !== 1 || stem === undefined) return [step];
   const members = columns.filter(c => new RegExp(`^${stem}_?\\d+$`).test(c));
   if (members.length < files.length) return [step];
-  return members.map((column, i) => ({ ...step, args: { ...step.args, files: [`{{${column}}}`] }, optional: i > 0 ? true : step.optional, from: `${step.from} (${column})` }));
+  return members.map((column, i) => ({
+    ...step,
+    args: { ...step.args, files: [`{{${column}}}`] },
+    optional: i > 0 ? true : step.optional,
+    from: `${step.from} (${column})`,
+  }));
 }
 
 const stepNumber = (text: string) => Number(/^step (\d+)/.exec(text)?.[1] ?? 0);
@@ -204,7 +228,9 @@ function placePauses(steps: DraftStep[]): { steps: DraftStep[]; dropped: string[
     const next = after.findIndex(s => s.target !== undefined || leavesPage(s));
     const target = next >= 0 ? after[next] : undefined;
     if (!target || target.target === undefined || leavesPage(target) || after.slice(0, next).some(isPause)) {
-      dropped.push(`${step.from}: ${after.slice(0, Math.max(0, next)).some(isPause) ? 'merged into the next pause' : 'a pause that waits for nothing'}`);
+      dropped.push(
+        `${step.from}: ${after.slice(0, Math.max(0, next)).some(isPause) ? 'merged into the next pause' : 'a pause that waits for nothing'}`,
+      );
       continue;
     }
     kept.push({ ...step, optional: true, pauseFor: -1 });

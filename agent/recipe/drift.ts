@@ -50,7 +50,14 @@ export function detectDrift(results: readonly Result[]): DriftFinding[] {
       const values = later.map(r => r.extracted[field]?.value);
       const empty = values.filter(isEmpty).length;
       if (empty >= MIN_COUNT && empty / later.length > THRESHOLD) {
-        findings.push({ task_id: taskId, field, kind: 'empty', count: empty, of: later.length, message: `${taskId}.${field} is empty in ${empty} of the ${later.length} samples after the first ${baseline.length}, which all had it` });
+        findings.push({
+          task_id: taskId,
+          field,
+          kind: 'empty',
+          count: empty,
+          of: later.length,
+          message: `${taskId}.${field} is empty in ${empty} of the ${later.length} samples after the first ${baseline.length}, which all had it`,
+        });
         continue;
       }
       const formats = new Set(firstValues.map(formatOf));
@@ -58,7 +65,15 @@ export function detectDrift(results: readonly Result[]): DriftFinding[] {
       const [expected] = formats;
       const other = values.filter(v => !isEmpty(v) && formatOf(v) !== expected).length;
       if (other >= MIN_COUNT && other / later.length > THRESHOLD)
-        findings.push({ task_id: taskId, field, kind: 'format', count: other, of: later.length, expected, message: `${taskId}.${field} is not ${expected} in ${other} of the ${later.length} samples after the first ${baseline.length}` });
+        findings.push({
+          task_id: taskId,
+          field,
+          kind: 'format',
+          count: other,
+          of: later.length,
+          expected,
+          message: `${taskId}.${field} is not ${expected} in ${other} of the ${later.length} samples after the first ${baseline.length}`,
+        });
     }
   }
   return findings;

@@ -9,7 +9,9 @@ export const FieldBinding = z.object({
   step: z.number().int().nonnegative().optional(),
   how: z
     .enum(['dom', 'row', 'constant', 'unbound'])
-    .describe('dom: read by an extract step; row: a {{column}} template; constant: the same stated value on every sample checked; unbound: only the model knows it'),
+    .describe(
+      'dom: read by an extract step; row: a {{column}} template; constant: the same stated value on every sample checked; unbound: only the model knows it',
+    ),
   locator: z.string().optional(),
   pattern: z.string().optional(),
 });

@@ -24,13 +24,19 @@ export function exportRecipe(task: LoadedTask, options: ExportOptions = {}): Exp
   const id = task.spec.task_id;
   const found = recipeStore().lookup(task);
   const steps = found.hit ? found.entry.steps : (task.spec.recipe ?? []);
-  if (steps.length === 0) throw new BwaInputError('BWA_RECIPE_EXPORT', `task ${id} has no recipe to export (${found.hit ? '' : `compiled: ${found.reason}; `}the task spec has none): run npx bwa recipe compile <run> ${id} first`);
+  if (steps.length === 0)
+    throw new BwaInputError(
+      'BWA_RECIPE_EXPORT',
+      `task ${id} has no recipe to export (${found.hit ? '' : `compiled: ${found.reason}; `}the task spec has none): run npx bwa recipe compile <run> ${id} first`,
+    );
   // "tasks.spec.ts" anywhere under specs/ is the generator's name: the `tasks` project would pick it up.
   const file = path.resolve(options.out ?? path.join('specs', 'generated', `${id === 'tasks' ? 'tasks-recipe' : id}.spec.ts`));
   const tasksDir = path.dirname(task.file);
   const csv = path.resolve(options.csv ?? path.join(tasksDir, 'inputs', `${id}.csv`));
   const relative = (to: string) => path.relative(path.dirname(file), to).split(path.sep).join('/') || '.';
-  const origin = found.hit ? `${path.relative(process.cwd(), found.location)} (revision ${found.entry.revision})` : `the recipe in ${path.relative(process.cwd(), task.file)}`;
+  const origin = found.hit
+    ? `${path.relative(process.cwd(), found.location)} (revision ${found.entry.revision})`
+    : `the recipe in ${path.relative(process.cwd(), task.file)}`;
   const code = specCode({ task: task.spec, steps, csvFromSpec: relative(csv), inputsFromSpec: relative(path.join(tasksDir, 'inputs', id)), origin });
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomic(file, code);

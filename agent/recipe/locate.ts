@@ -34,7 +34,12 @@ export function recordedForms(locator: SemanticLocator): SemanticLocator[] {
  * The element(s) a recorded locator (or its text form) points at now. Several same-named links (a list of
  * "Details"): the one whose address is where the step led; otherwise the first, as the ref most likely was.
  */
-export async function recordedElements(page: Page, locator: SemanticLocator, all: boolean, ledTo?: string): Promise<{ form: SemanticLocator; elements: Handle[] } | undefined> {
+export async function recordedElements(
+  page: Page,
+  locator: SemanticLocator,
+  all: boolean,
+  ledTo?: string,
+): Promise<{ form: SemanticLocator; elements: Handle[] } | undefined> {
   for (const form of recordedForms(locator)) {
     const elements = await elementsOf(page, form, all || ledTo !== undefined).catch(() => [] as Handle[]);
     if (!elements.length) continue;
@@ -67,7 +72,11 @@ export async function elementsOf(page: Page, locator: SemanticLocator, all: bool
  */
 async function presentNow(page: Page, locator: SemanticLocator): Promise<boolean> {
   const quick = (() => {
-    if ('role' in locator) return page.getByRole(locator.role as Parameters<Page['getByRole']>[0], locator.name === undefined ? {} : { name: locator.name, exact: locator.exact });
+    if ('role' in locator)
+      return page.getByRole(
+        locator.role as Parameters<Page['getByRole']>[0],
+        locator.name === undefined ? {} : { name: locator.name, exact: locator.exact },
+      );
     if ('label' in locator) return page.getByLabel(locator.label);
     if ('text' in locator) return page.getByText(locator.text, { exact: locator.exact });
     if ('placeholder' in locator) return page.getByPlaceholder(locator.placeholder);
@@ -80,18 +89,21 @@ async function presentNow(page: Page, locator: SemanticLocator): Promise<boolean
 /** The smallest element inside (or equal to) el whose text is exactly one of the forms; else el itself. */
 export async function narrowTo(el: Handle, forms: readonly string[]): Promise<Handle> {
   if (forms.length === 0) return el;
-  const found = await el.evaluateHandle((root, wanted) => {
-    if (root instanceof HTMLInputElement || root instanceof HTMLTextAreaElement || root instanceof HTMLSelectElement) return root;
-    const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-    const text = (e: Element) => norm((e as HTMLElement).innerText || e.textContent || '');
-    let exact: Element | null = null;
-    const walk = (e: Element) => {
-      for (const child of Array.from(e.children)) walk(child);
-      if (!exact && wanted.includes(text(e))) exact = e;
-    };
-    walk(root);
-    return exact ?? root;
-  }, [...forms]);
+  const found = await el.evaluateHandle(
+    (root, wanted) => {
+      if (root instanceof HTMLInputElement || root instanceof HTMLTextAreaElement || root instanceof HTMLSelectElement) return root;
+      const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+      const text = (e: Element) => norm((e as HTMLElement).innerText || e.textContent || '');
+      let exact: Element | null = null;
+      const walk = (e: Element) => {
+        for (const child of Array.from(e.children)) walk(child);
+        if (!exact && wanted.includes(text(e))) exact = e;
+      };
+      walk(root);
+      return exact ?? root;
+    },
+    [...forms],
+  );
   return found.asElement() ?? el;
 }
 

@@ -36,11 +36,18 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
     if (mode.kind === 'record' && current) return void (skipped = `a recipe (revision ${current.revision}) was already recorded`);
     if (mode.kind === 'repair' && current && current.revision !== mode.baseRevision)
       return void (skipped = `another sample already rewrote the recipe (revision ${current.revision})`);
-    if (mode.kind === 'repair' && current && stableStringify(current.steps) === stableStringify(compiled.steps)) return void (skipped = 'the repaired recipe is the stored one');
+    if (mode.kind === 'repair' && current && stableStringify(current.steps) === stableStringify(compiled.steps))
+      return void (skipped = 'the repaired recipe is the stored one');
     const lost = mode.kind === 'repair' && current ? domFields(current).filter(f => compiled.fields[f]?.how !== 'dom') : [];
-    if (lost.length) return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept revision ${current!.revision}`);
+    if (lost.length)
+      return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept revision ${current!.revision}`);
     const revision = (current?.revision ?? 0) + 1;
-    const reason = mode.kind === 'repair' ? 'self-heal: the model repaired a failed step' : mode.kind === 'record' ? 'recorded from a model run' : 'compiled with bwa recipe compile';
+    const reason =
+      mode.kind === 'repair'
+        ? 'self-heal: the model repaired a failed step'
+        : mode.kind === 'record'
+          ? 'recorded from a model run'
+          : 'compiled with bwa recipe compile';
     return {
       format: RECIPE_FORMAT,
       task_id: task.spec.task_id,
@@ -59,7 +66,10 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
   return { entry, location: store.location(task), skipped };
 }
 
-const domFields = (entry: RecipeEntry) => Object.entries(entry.fields).filter(([, b]) => b.how === 'dom').map(([f]) => f);
+const domFields = (entry: RecipeEntry) =>
+  Object.entries(entry.fields)
+    .filter(([, b]) => b.how === 'dom')
+    .map(([f]) => f);
 
 /** A sample whose loop has just ended, as the session hands it to `afterLoop`. */
 export interface FinishedSample {
@@ -94,7 +104,13 @@ async function recordFromSession(prepare: PrepareSession, input: FinishedSample)
   if (mode.kind === 'record' && recipeStore().lookup(task).hit) return undefined;
   const browser = input.context.browser();
   if (!browser) return 'recipe not recorded: no browser to replay it in';
-  const current: SourceRun = { runId: input.runId, sampleId: sample.sample_id, row: sample.row, log: [...recorder.log], extracted: { ...recorder.fields } };
+  const current: SourceRun = {
+    runId: input.runId,
+    sampleId: sample.sample_id,
+    row: sample.row,
+    log: [...recorder.log],
+    extracted: { ...recorder.fields },
+  };
   let source = current;
   let others: SourceRun[] = [];
   try {
@@ -102,14 +118,23 @@ async function recordFromSession(prepare: PrepareSession, input: FinishedSample)
       // One sample alone over-generalises (every reviewer approved, so "approvers" became "reviewers"): compile over several.
       const needed = settings.recordSamples;
       const earlier = earlierModelSamples(recorder.store.dir, task.spec.task_id, sample.sample_id);
-      if (earlier.length + 1 < needed) return `recipe not recorded yet: ${earlier.length + 1} of ${needed} model-decided samples done (AGENT_RECORD_SAMPLES)`;
-      ({ source, others } = chooseSources([{ result: { sample_id: sample.sample_id, status: 'done', decider: 'model', extracted: current.extracted }, source: current }, ...earlier]));
+      if (earlier.length + 1 < needed)
+        return `recipe not recorded yet: ${earlier.length + 1} of ${needed} model-decided samples done (AGENT_RECORD_SAMPLES)`;
+      ({ source, others } = chooseSources([
+        { result: { sample_id: sample.sample_id, status: 'done', decider: 'model', extracted: current.extracted }, source: current },
+        ...earlier,
+      ]));
     }
     const from = await compileFromSamples({ prepare, task, source, others, browser, runId: input.runId });
     ({ source, others } = from);
     const saved = await saveCompiled(task, from.compiled, source, mode);
     if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;
-    const what = mode.kind === 'repair' ? 'recipe repaired and rewritten' : others.length ? `recipe compiled from ${source.sampleId}, checked on ${others.map(o => o.sampleId).join(', ')}` : 'recipe compiled from this sample';
+    const what =
+      mode.kind === 'repair'
+        ? 'recipe repaired and rewritten'
+        : others.length
+          ? `recipe compiled from ${source.sampleId}, checked on ${others.map(o => o.sampleId).join(', ')}`
+          : 'recipe compiled from this sample';
     return `${what}: ${saved.location} (revision ${saved.entry.revision}, ${saved.entry.steps.length} steps)`;
   } catch (error) {
     return `recipe not recorded: ${error instanceof Error ? error.message : String(error)}`;

@@ -57,7 +57,18 @@ export async function replaySample(env: ReplayEnv, sample: Sample, decider: (act
   try {
     await context.addInitScript(TSX_NAME_HELPER);
     const page = await context.newPage();
-    const session = await env.prepare({ task: env.task, sample, context, page, runId: env.runId, attempt: 0, deciderMode: 'recipe', decider, dir, learn: false });
+    const session = await env.prepare({
+      task: env.task,
+      sample,
+      context,
+      page,
+      runId: env.runId,
+      attempt: 0,
+      deciderMode: 'recipe',
+      decider,
+      dir,
+      learn: false,
+    });
     const result = await session.run();
     return { result, log: [...session.recorder.log] };
   } finally {

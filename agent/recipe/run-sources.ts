@@ -42,17 +42,23 @@ export function chooseSources(samples: readonly RunSample[], sampleId?: string):
   if (sampleId) {
     chosen = samples.find(s => s.result.sample_id === sampleId);
     if (!chosen) throw new BwaInputError('BWA_RECIPE_SOURCE', `sample ${sampleId} has no result.json and action_log.json in this run`);
-    if (chosen.result.status !== 'done') throw new BwaInputError('BWA_RECIPE_SOURCE', `sample ${sampleId} ended ${chosen.result.status}: only a done sample can become a recipe`);
+    if (chosen.result.status !== 'done')
+      throw new BwaInputError('BWA_RECIPE_SOURCE', `sample ${sampleId} ended ${chosen.result.status}: only a done sample can become a recipe`);
   } else {
     chosen = [...done].sort((a, b) => score(b) - score(a))[0];
     if (!chosen) throw new BwaInputError('BWA_RECIPE_SOURCE', `no done sample in this run (${samples.length} samples found)`);
   }
-  const others = done.filter(s => s !== chosen).slice(0, CROSS_CHECKS).map(s => s.source);
+  const others = done
+    .filter(s => s !== chosen)
+    .slice(0, CROSS_CHECKS)
+    .map(s => s.source);
   return { source: chosen.source, others };
 }
 
 function score(sample: RunSample): number {
-  const filled = Object.values(sample.result.extracted).filter(f => f.value !== null && f.value !== '' && !(Array.isArray(f.value) && f.value.length === 0));
+  const filled = Object.values(sample.result.extracted).filter(
+    f => f.value !== null && f.value !== '' && !(Array.isArray(f.value) && f.value.length === 0),
+  );
   return (sample.result.decider === 'model' ? 1000 : 0) + filled.length * 10 + filled.filter(f => f.provenance.source === 'dom').length;
 }
 

@@ -84,7 +84,9 @@ function stepCode(step: RecipeStep, number: number, task: TaskSpec): string[] {
       break;
     }
     case 'type':
-      lines.push(args.slowly ? `await (${element}).pressSequentially(${str(String(args.text))});` : `await (${element}).fill(${str(String(args.text))});`);
+      lines.push(
+        args.slowly ? `await (${element}).pressSequentially(${str(String(args.text))});` : `await (${element}).fill(${str(String(args.text))});`,
+      );
       if (args.submit) lines.push(`await (${element}).press('Enter');`);
       break;
     case 'press':
@@ -94,7 +96,9 @@ function stepCode(step: RecipeStep, number: number, task: TaskSpec): string[] {
       lines.push(`await tab.mouse.wheel(0, ${args.direction === 'up' ? '-' : ''}${Number(args.amount ?? 1)} * (tab.viewportSize()?.height ?? 900));`);
       break;
     case 'select_option':
-      lines.push(`await (${element}).selectOption(${Array.isArray(args.value) ? `[${args.value.map(v => str(String(v))).join(', ')}]` : str(String(args.value))});`);
+      lines.push(
+        `await (${element}).selectOption(${Array.isArray(args.value) ? `[${args.value.map(v => str(String(v))).join(', ')}]` : str(String(args.value))});`,
+      );
       break;
     case 'check':
     case 'uncheck':
@@ -121,7 +125,8 @@ function stepCode(step: RecipeStep, number: number, task: TaskSpec): string[] {
       break;
     case 'done': {
       const stated = (args.extracted ?? {}) as Record<string, unknown>;
-      for (const [field, value] of Object.entries(stated)) lines.push(`data[${q(field)}] ??= ${typeof value === 'string' ? str(value) : JSON.stringify(value)};`);
+      for (const [field, value] of Object.entries(stated))
+        lines.push(`data[${q(field)}] ??= ${typeof value === 'string' ? str(value) : JSON.stringify(value)};`);
       break;
     }
     default:

@@ -16,7 +16,9 @@ export function generateAllureReport(reportsDir = settings.reportsDir, runId = p
   }
   // Allure 3 has no --clean: a report of the previous run must not mix into this one.
   fs.rmSync(report, { recursive: true, force: true });
-  const run = spawnSync(process.execPath, [allureCli(), 'generate', results, '--output', report, '--report-name', 'bwa evidence'], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [allureCli(), 'generate', results, '--output', report, '--report-name', 'bwa evidence'], {
+    encoding: 'utf8',
+  });
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
   if (run.status !== 0) return { code: run.status ?? 1, output };
   return { code: 0, output: `${output}Allure report: ${path.join(report, 'index.html')}` };

@@ -3,7 +3,13 @@ import * as fs from 'node:fs';
 import { Result } from '../evidence/result-schema';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE } from '../loop/recorder';
 
-export const ATTACHMENT_NAMES = { result: 'bwa-result', actionLog: 'bwa-action-log', checkpoint: 'bwa-checkpoint', artifactPrefix: 'bwa-artifact:', judgedPrefix: 'bwa-judged:' } as const;
+export const ATTACHMENT_NAMES = {
+  result: 'bwa-result',
+  actionLog: 'bwa-action-log',
+  checkpoint: 'bwa-checkpoint',
+  artifactPrefix: 'bwa-artifact:',
+  judgedPrefix: 'bwa-judged:',
+} as const;
 
 export interface CollectedSample {
   result: Result;
@@ -44,7 +50,8 @@ export function collectSample(testResult: TestResult): CollectedSample | { error
   const files = new Map<string, string>();
   for (const attachment of testResult.attachments) {
     if (!attachment.path) continue;
-    if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix)) files.set(attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length), attachment.path);
+    if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix))
+      files.set(attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length), attachment.path);
     if (attachment.name === ATTACHMENT_NAMES.actionLog) files.set(ACTION_LOG_FILE, attachment.path);
     if (attachment.name === ATTACHMENT_NAMES.checkpoint) files.set(CHECKPOINT_FILE, attachment.path);
   }

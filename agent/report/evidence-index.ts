@@ -21,7 +21,11 @@ export interface IndexedSample {
  * The reporter's last step: copies each sample's traces into its folder and writes the index. Returns problems
  * to print; an index that cannot be written never costs the run its evidence.
  */
-export function indexRun(runDir: string, manifest: Manifest, samples: ReadonlyArray<{ result: Result; resumed: boolean; traceSources: readonly string[] }>): string[] {
+export function indexRun(
+  runDir: string,
+  manifest: Manifest,
+  samples: ReadonlyArray<{ result: Result; resumed: boolean; traceSources: readonly string[] }>,
+): string[] {
   const problems: string[] = [];
   try {
     const indexed = samples.map(({ result, resumed, traceSources }) => ({
@@ -95,9 +99,12 @@ function sampleRow(runDir: string, { result, resumed, traces }: IndexedSample): 
   const fileHref = (name: string) => relativeHref(`${folder}/${name}`);
   const screenshots = result.artifacts.filter(a => a.kind === 'screenshot' && IMAGE_EXTENSIONS.test(a.filename));
   const record = [`<a class="result-link" href="${fileHref('result.json')}">result.json</a>`];
-  for (const extra of ['action_log.json', 'checkpoint.json']) if (fs.existsSync(path.join(runDir, result.task_id, result.sample_id, extra))) record.push(`<a href="${fileHref(extra)}">${extra}</a>`);
+  for (const extra of ['action_log.json', 'checkpoint.json'])
+    if (fs.existsSync(path.join(runDir, result.task_id, result.sample_id, extra))) record.push(`<a href="${fileHref(extra)}">${extra}</a>`);
   for (const trace of traces) {
-    record.push(`<a class="trace-link" href="${relativeHref(trace.path)}">${escapeHtml(path.posix.basename(trace.path))}</a> <code class="sha" title="SHA-256 of the trace">${trace.sha256.slice(0, 12)}…</code>`);
+    record.push(
+      `<a class="trace-link" href="${relativeHref(trace.path)}">${escapeHtml(path.posix.basename(trace.path))}</a> <code class="sha" title="SHA-256 of the trace">${trace.sha256.slice(0, 12)}…</code>`,
+    );
   }
   if (traces.length) record.push(`<span class="hint">from this folder: <code>npx playwright show-trace ${escapeHtml(traces[0]?.path)}</code></span>`);
   const error = result.status !== 'done' && result.error ? `<p class="error">${escapeHtml(truncate(result.error, 400))}</p>` : '';

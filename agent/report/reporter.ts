@@ -76,9 +76,17 @@ export default class BwaReporter implements Reporter {
     const dir = runDir(runId.id);
     const manifest = writeRun(dir, runId.id, [...this.samples.values()]);
     const drift = detectDrift(results);
-    const indexProblems = indexRun(dir, manifest, [...this.samples].map(([key, s]) => ({ ...s, traceSources: this.traces.get(key) ?? [] })));
+    const indexProblems = indexRun(
+      dir,
+      manifest,
+      [...this.samples].map(([key, s]) => ({ ...s, traceSources: this.traces.get(key) ?? [] })),
+    );
     const index = hashedReport(dir, INDEX_FILE);
-    writeJsonAtomic(path.join(dir, MANIFEST_FILE), { ...manifest, reports: [...manifest.reports, ...(index ? [index] : [])], ...(drift.length ? { drift } : {}) });
+    writeJsonAtomic(path.join(dir, MANIFEST_FILE), {
+      ...manifest,
+      reports: [...manifest.reports, ...(index ? [index] : [])],
+      ...(drift.length ? { drift } : {}),
+    });
     const { counts } = manifest;
     console.log(
       `\nbwa run ${runId.id}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
@@ -98,7 +106,9 @@ export function runIdOf(results: readonly Result[], env = process.env.AGENT_RUN_
   if (env) return { id: env };
   const carried = [...new Set(results.map(r => r.run_id))];
   if (carried.length === 1) return { id: carried[0]! };
-  return { error: `the blob reports hold samples of ${carried.length} runs (${carried.join(', ')}): set AGENT_RUN_ID=<id> to name the merged run, or merge one run's blob reports at a time` };
+  return {
+    error: `the blob reports hold samples of ${carried.length} runs (${carried.join(', ')}): set AGENT_RUN_ID=<id> to name the merged run, or merge one run's blob reports at a time`,
+  };
 }
 
 export function sampleLine(result: Result, resumed: boolean): string {

@@ -56,7 +56,8 @@ export function verifyRun(runDir: string): VerifyReport {
 
   // Every artifact path with the hash each record claims for it.
   const claims = new Map<string, Array<{ by: string; sha256: string; bytes: number }>>();
-  const claim = (file: string, by: string, hash: string, bytes: number) => claims.set(file, [...(claims.get(file) ?? []), { by, sha256: hash, bytes }]);
+  const claim = (file: string, by: string, hash: string, bytes: number) =>
+    claims.set(file, [...(claims.get(file) ?? []), { by, sha256: hash, bytes }]);
   for (const artifact of manifest.artifacts) claim(artifact.path, MANIFEST_FILE, artifact.sha256, artifact.bytes);
 
   const known = new Set<string>([MANIFEST_FILE, INDEX_FILE]);
@@ -74,7 +75,8 @@ export function verifyRun(runDir: string): VerifyReport {
       continue;
     }
     const text = fs.readFileSync(resultFile, 'utf8');
-    if (sha256(text) !== sample.result_sha256) report.problems.push(`${sample.result}: sha256 differs from ${MANIFEST_FILE} (the record was changed after the run)`);
+    if (sha256(text) !== sample.result_sha256)
+      report.problems.push(`${sample.result}: sha256 differs from ${MANIFEST_FILE} (the record was changed after the run)`);
     const parsed = safeResult(text);
     if (!parsed) {
       report.problems.push(`${sample.result}: not a valid result record`);
@@ -84,7 +86,8 @@ export function verifyRun(runDir: string): VerifyReport {
     for (const artifact of parsed.artifacts) {
       const relative = `${folder}/${artifact.filename}`;
       claim(relative, sample.result, artifact.sha256, artifact.bytes);
-      if (!manifest.artifacts.some(a => a.path === relative)) report.problems.push(`${relative}: listed in ${sample.result} but not in ${MANIFEST_FILE}`);
+      if (!manifest.artifacts.some(a => a.path === relative))
+        report.problems.push(`${relative}: listed in ${sample.result} but not in ${MANIFEST_FILE}`);
     }
   }
 
@@ -104,7 +107,9 @@ export function verifyRun(runDir: string): VerifyReport {
     const bytes = fs.statSync(file).size;
     const wrong = claimed.filter(c => c.sha256 !== actual || c.bytes !== bytes);
     if (wrong.length) {
-      report.problems.push(`${relative}: sha256 ${actual} (${bytes} B) differs from ${wrong.map(c => `${c.by} (${c.sha256}, ${c.bytes} B)`).join(' and ')}`);
+      report.problems.push(
+        `${relative}: sha256 ${actual} (${bytes} B) differs from ${wrong.map(c => `${c.by} (${c.sha256}, ${c.bytes} B)`).join(' and ')}`,
+      );
     }
     if (!claimed.some(c => c.by === MANIFEST_FILE)) continue;
     if (!claimed.some(c => c.by !== MANIFEST_FILE)) report.problems.push(`${relative}: listed in ${MANIFEST_FILE} but in no sample's result.json`);
@@ -123,7 +128,8 @@ function reportFileProblem(runDir: string, file: { path: string; sha256: string;
   if (!full) return `${file.path}: path leaves the run folder`;
   if (!fs.existsSync(full)) return `${file.path}: missing (listed in ${MANIFEST_FILE})`;
   const actual = sha256File(full);
-  if (actual !== file.sha256) return `${file.path}: sha256 ${actual} differs from ${MANIFEST_FILE} (${file.sha256}) — the file was changed after the run`;
+  if (actual !== file.sha256)
+    return `${file.path}: sha256 ${actual} differs from ${MANIFEST_FILE} (${file.sha256}) — the file was changed after the run`;
   return undefined;
 }
 

@@ -66,7 +66,13 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
       const relative = path.relative(runDir, file).split(path.sep).join('/');
       if (!fs.existsSync(file)) problems.push(`${relative}: missing (listed in result.json)`);
       else if (sha256File(file) !== artifact.sha256) problems.push(`${relative}: sha256 differs from the hash recorded when it was written`);
-      manifest.artifacts.push({ path: relative, sha256: artifact.sha256, bytes: artifact.bytes, task_id: result.task_id, sample_id: result.sample_id });
+      manifest.artifacts.push({
+        path: relative,
+        sha256: artifact.sha256,
+        bytes: artifact.bytes,
+        task_id: result.task_id,
+        sample_id: result.sample_id,
+      });
     }
     const resultText = JSON.stringify(result, null, 2) + '\n';
     const resultFile = path.join(dir, 'result.json');

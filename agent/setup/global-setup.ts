@@ -27,7 +27,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   const block = (task: LoadedTask, reason: string) => (blockers[task.spec.task_id] ??= reason);
   const log = (line: string) => console.log(line);
 
-  const servers = await startServers(tasks.flatMap(t => t.spec.web_servers), path.dirname(config.configFile ?? path.resolve('playwright.config.ts')), log);
+  const servers = await startServers(
+    tasks.flatMap(t => t.spec.web_servers),
+    path.dirname(config.configFile ?? path.resolve('playwright.config.ts')),
+    log,
+  );
   for (const task of tasks)
     for (const server of task.spec.web_servers) {
       const failure = servers.failures.get(server.url);
@@ -37,7 +41,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   let browser: Promise<Browser> | undefined;
   const launch = () => (browser ??= openBrowser());
   try {
-    await signInProfiles(tasks.filter(t => !blockers[t.spec.task_id]), launch, block);
+    await signInProfiles(
+      tasks.filter(t => !blockers[t.spec.task_id]),
+      launch,
+      block,
+    );
     if (!settings.adHocUrl)
       for (const task of tasks.filter(t => t.spec.discover && !blockers[t.spec.task_id])) {
         try {
@@ -56,9 +64,14 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
 }
 
 /** Each profile signs in once for all its tasks; an imported storage state serves a profile without steps. */
-async function signInProfiles(tasks: LoadedTask[], browser: () => Promise<Browser>, block: (task: LoadedTask, reason: string) => void): Promise<void> {
+async function signInProfiles(
+  tasks: LoadedTask[],
+  browser: () => Promise<Browser>,
+  block: (task: LoadedTask, reason: string) => void,
+): Promise<void> {
   const byProfile = new Map<string, LoadedTask[]>();
-  for (const task of tasks) if (task.spec.auth_profile) byProfile.set(task.spec.auth_profile, [...(byProfile.get(task.spec.auth_profile) ?? []), task]);
+  for (const task of tasks)
+    if (task.spec.auth_profile) byProfile.set(task.spec.auth_profile, [...(byProfile.get(task.spec.auth_profile) ?? []), task]);
   for (const [name, users] of byProfile) {
     try {
       const profile = loadAuthProfile(settings.tasksDir, name);
@@ -84,7 +97,14 @@ function selected(tasks: LoadedTask[], config: FullConfig): LoadedTask[] {
       return [];
     }
   };
-  const ids = new Set(selectTasks(tasks.map(t => t.spec.task_id), parseTestArgs(config.argv), projects, samplesOf));
+  const ids = new Set(
+    selectTasks(
+      tasks.map(t => t.spec.task_id),
+      parseTestArgs(config.argv),
+      projects,
+      samplesOf,
+    ),
+  );
   return tasks.filter(t => ids.has(t.spec.task_id));
 }
 

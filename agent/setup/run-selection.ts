@@ -19,9 +19,33 @@ export interface ProjectInfo {
 }
 
 const VALUE_OPTIONS = new Set([
-  '-c', '--config', '-g', '--grep', '-G', '--grep-invert', '--global-timeout', '--last-failed-file', '--max-failures', '--output',
-  '--repeat-each', '--reporter', '--add-reporter', '--retries', '--run-agents', '--shard', '--test-list', '--test-list-invert', '--timeout',
-  '--trace', '--tsconfig', '--ui-host', '--ui-port', '--update-source-method', '-j', '--workers', '--browser',
+  '-c',
+  '--config',
+  '-g',
+  '--grep',
+  '-G',
+  '--grep-invert',
+  '--global-timeout',
+  '--last-failed-file',
+  '--max-failures',
+  '--output',
+  '--repeat-each',
+  '--reporter',
+  '--add-reporter',
+  '--retries',
+  '--run-agents',
+  '--shard',
+  '--test-list',
+  '--test-list-invert',
+  '--timeout',
+  '--trace',
+  '--tsconfig',
+  '--ui-host',
+  '--ui-port',
+  '--update-source-method',
+  '-j',
+  '--workers',
+  '--browser',
 ]);
 const OPTIONAL_VALUE_OPTIONS = new Set(['--debug', '--only-changed', '--shuffle', '-u', '--update-snapshots']);
 
@@ -35,7 +59,8 @@ export function parseTestArgs(argv: readonly string[]): CliSelection {
   const selection: CliSelection = { projects: [], files: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => inline ?? args[++i] ?? '';
     if (flag === '--project') {
       if (inline !== undefined) selection.projects.push(inline);
@@ -56,18 +81,26 @@ export function parseTestArgs(argv: readonly string[]): CliSelection {
  * samples are known, else against the task's describe title and tag (discovered samples are not known yet) or a
  * grep that names the task; unreadable selections err towards selecting.
  */
-export function selectTasks(taskIds: readonly string[], selection: CliSelection, projects: readonly ProjectInfo[], samplesOf: (taskId: string) => readonly string[] = () => []): string[] {
+export function selectTasks(
+  taskIds: readonly string[],
+  selection: CliSelection,
+  projects: readonly ProjectInfo[],
+  samplesOf: (taskId: string) => readonly string[] = () => [],
+): string[] {
   const chosen = projects.filter(p => selection.projects.length === 0 || selection.projects.some(name => projectNameMatches(name, p.name)));
   const generators = projects.filter(hasGenerator);
   const taskProjects = generators.length ? chosen.filter(hasGenerator) : chosen;
   if (taskProjects.length === 0) return [];
-  if (selection.files.length && generators.length && !taskProjects.some(p => selection.files.some(f => fileFilterMatches(f, generatorPath(p))))) return [];
+  if (selection.files.length && generators.length && !taskProjects.some(p => selection.files.some(f => fileFilterMatches(f, generatorPath(p)))))
+    return [];
   const grep = selection.grep === undefined ? undefined : toRegExp(selection.grep);
   const grepInvert = selection.grepInvert === undefined ? undefined : toRegExp(selection.grepInvert);
   return taskIds.filter(id =>
     taskProjects.some(project => {
       const samples = samplesOf(id);
-      const titles = samples.length ? samples.map(sample => ` ${project.name} ${GENERATOR_FILE} ${id} ${sample} @${id}`) : [` ${project.name} ${GENERATOR_FILE} ${id} @${id}`];
+      const titles = samples.length
+        ? samples.map(sample => ` ${project.name} ${GENERATOR_FILE} ${id} ${sample} @${id}`)
+        : [` ${project.name} ${GENERATOR_FILE} ${id} @${id}`];
       return titles.some(title => {
         const selected = !grep || matches(grep, title) || (selection.grep ?? '').includes(id);
         return selected && !(grepInvert && matches(grepInvert, title));

@@ -49,11 +49,16 @@ async function start(server: WebServer, cwd: string): Promise<{ child?: ChildPro
   const deadline = Date.now() + server.timeout_seconds * 1000;
   while (Date.now() < deadline) {
     if (await answers(server.url)) return { child };
-    if (exited !== undefined) return { error: `\`${server.command}\` exited (code ${exited}) before ${server.url} answered: ${lastLine(output) || 'no output'} — is another program using that port?` };
+    if (exited !== undefined)
+      return {
+        error: `\`${server.command}\` exited (code ${exited}) before ${server.url} answered: ${lastLine(output) || 'no output'} — is another program using that port?`,
+      };
     await new Promise(resolve => setTimeout(resolve, POLL_MS));
   }
   await stopGroup(child);
-  return { error: `\`${server.command}\` did not make ${server.url} answer within ${server.timeout_seconds}s${output ? `: ${lastLine(output)}` : ''}` };
+  return {
+    error: `\`${server.command}\` did not make ${server.url} answer within ${server.timeout_seconds}s${output ? `: ${lastLine(output)}` : ''}`,
+  };
 }
 
 /** Up = any answer below 400 (the URL is the server's health page). */
@@ -79,6 +84,10 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 
 /** The line that says what went wrong (a stack trace's error line), else the last one. */
 function lastLine(text: string): string {
-  const lines = text.trim().split('\n').map(line => line.trim()).filter(Boolean);
+  const lines = text
+    .trim()
+    .split('\n')
+    .map(line => line.trim())
+    .filter(Boolean);
   return lines.findLast(line => /^(\w*Error\b|E[A-Z]{3,}\b)/.test(line)) ?? lines.at(-1) ?? '';
 }

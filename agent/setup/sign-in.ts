@@ -16,7 +16,9 @@ const CHECK_SECONDS = 10;
 
 /** SECRET_* variables the profile needs that the environment does not set. */
 export function missingSecrets(profile: AuthProfile, env: NodeJS.ProcessEnv = process.env): string[] {
-  return profileSecretNames(profile).map(name => `${SECRET_ENV_PREFIX}${name}`).filter(variable => !env[variable]);
+  return profileSecretNames(profile)
+    .map(name => `${SECRET_ENV_PREFIX}${name}`)
+    .filter(variable => !env[variable]);
 }
 
 /**
@@ -39,15 +41,29 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
       context,
       store: new EvidenceStore(scratch, redactor),
       signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
-      policy: { isAllowedUrl: (url: string) => isUrlAllowed(url, allowed), resolveSecrets: makeSecretResolver(secrets), inputDir: scratch, beforeNavigation: async () => {} },
+      policy: {
+        isAllowedUrl: (url: string) => isUrlAllowed(url, allowed),
+        resolveSecrets: makeSecretResolver(secrets),
+        inputDir: scratch,
+        beforeNavigation: async () => {},
+      },
       tabs: new ContextTabs(context, page),
       elements: new Map(),
       step: 0,
     };
     const steps = [{ action: 'goto', url: profile.start_url }, ...profile.steps];
     for (const [index, step] of steps.entries()) {
-      const result = await dispatch(recipeStepCall(step, {}, `auth profile ${name} step ${index}`), { ...actionEnv, page: actionEnv.tabs.active, step: index + 1 });
-      if (!result.success && !step.optional) throw new Error(redactor.text(`auth_profile "${name}": sign-in step ${index === 0 ? '(open start_url)' : index - 1} (${step.action}) failed — ${result.error ?? result.description}`));
+      const result = await dispatch(recipeStepCall(step, {}, `auth profile ${name} step ${index}`), {
+        ...actionEnv,
+        page: actionEnv.tabs.active,
+        step: index + 1,
+      });
+      if (!result.success && !step.optional)
+        throw new Error(
+          redactor.text(
+            `auth_profile "${name}": sign-in step ${index === 0 ? '(open start_url)' : index - 1} (${step.action}) failed — ${result.error ?? result.description}`,
+          ),
+        );
     }
     await proveSignedIn(name, profile, actionEnv);
     const file = authStatePath(name);
@@ -64,11 +80,13 @@ async function proveSignedIn(name: string, profile: AuthProfile, env: Parameters
   const page = (env.tabs as ContextTabs).active;
   if (profile.check.visible) {
     const seen = await dispatch({ name: 'wait', args: { target: profile.check.visible, seconds: CHECK_SECONDS } }, { ...env, page });
-    if (!seen.success) throw new Error(`auth_profile "${name}": sign-in check failed — ${seen.error ?? seen.description} (at ${page.url()}; wrong credentials?)`);
+    if (!seen.success)
+      throw new Error(`auth_profile "${name}": sign-in check failed — ${seen.error ?? seen.description} (at ${page.url()}; wrong credentials?)`);
   }
   if (profile.check.url !== undefined) {
     const pattern = new RegExp(profile.check.url);
     await page.waitForURL(url => pattern.test(url.href), { timeout: CHECK_SECONDS * 1000 }).catch(() => {});
-    if (!pattern.test(page.url())) throw new Error(`auth_profile "${name}": sign-in check failed — the page is ${page.url()}, not /${profile.check.url}/ (wrong credentials?)`);
+    if (!pattern.test(page.url()))
+      throw new Error(`auth_profile "${name}": sign-in check failed — the page is ${page.url()}, not /${profile.check.url}/ (wrong credentials?)`);
   }
 }

@@ -20,7 +20,12 @@ interface Streak {
 export class StartFailures {
   private readonly file: string;
 
-  constructor(runDir: string, private readonly taskId: string, private readonly invocation: string, private readonly limit: number) {
+  constructor(
+    runDir: string,
+    private readonly taskId: string,
+    private readonly invocation: string,
+    private readonly limit: number,
+  ) {
     this.file = path.join(runDir, START_FAILURES_DIR, `${taskId}.json`);
   }
 
@@ -34,7 +39,11 @@ export class StartFailures {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     await withFileLock(`${this.file}.lock`, 10_000, () => {
       const before = this.read()?.consecutive ?? 0;
-      const streak: Streak = { invocation: this.invocation, consecutive: reached ? 0 : before + 1, last_error: reached ? '' : error.split('\n')[0] ?? '' };
+      const streak: Streak = {
+        invocation: this.invocation,
+        consecutive: reached ? 0 : before + 1,
+        last_error: reached ? '' : (error.split('\n')[0] ?? ''),
+      };
       writeJsonAtomic(this.file, streak);
     });
   }

@@ -8,7 +8,7 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
     const onAbort = (): void => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (value) => {
+      value => {
         signal.removeEventListener('abort', onAbort);
         resolve(value);
       },

@@ -25,8 +25,14 @@ export const HEADLINE_BLOCK_BEFORE = 3;
 /** Longer than this, a line is the article's body, not its byline. */
 export const BYLINE_MAX_CHARS = 200;
 
-export function findAnchors(flat: readonly FlatNode[], pageUrl: string, title: string, density: Density, isLine: (item: FlatNode) => boolean): Anchors {
-  const main = flat.find((item) => item.node.role === 'main' && !insideRole(flat, item, CHROME_ROLES));
+export function findAnchors(
+  flat: readonly FlatNode[],
+  pageUrl: string,
+  title: string,
+  density: Density,
+  isLine: (item: FlatNode) => boolean,
+): Anchors {
+  const main = flat.find(item => item.node.role === 'main' && !insideRole(flat, item, CHROME_ROLES));
   const headline = findHeadline(flat, main, title);
   const anchors: Anchors = { block: new Set() };
   if (headline) {
@@ -41,8 +47,8 @@ export function findAnchors(flat: readonly FlatNode[], pageUrl: string, title: s
 }
 
 function findHeadline(flat: readonly FlatNode[], main: FlatNode | undefined, title: string): FlatNode | undefined {
-  const headings = flat.filter((item) => item.node.role === 'heading' && isMeaningfulText(item.node.name ?? item.node.text ?? headingText(flat, item)));
-  const level1 = headings.filter((item) => item.node.states.level === 1);
+  const headings = flat.filter(item => item.node.role === 'heading' && isMeaningfulText(item.node.name ?? item.node.text ?? headingText(flat, item)));
+  const level1 = headings.filter(item => item.node.states.level === 1);
   const inMain = (item: FlatNode) => !!main && item.index > main.index && item.index < main.end;
   const matchesTitle = (item: FlatNode) => {
     const label = squash(item.node.name ?? item.node.text ?? headingText(flat, item));
@@ -53,9 +59,9 @@ function findHeadline(flat: readonly FlatNode[], main: FlatNode | undefined, tit
   if (byTitle) return byTitle;
   const h1 = level1.find(inMain) ?? level1[0];
   if (h1) return h1;
-  const scope = headings.filter((item) => (main ? inMain(item) : !insideRole(flat, item, CHROME_ROLES)));
-  const top = Math.min(...scope.map((item) => item.node.states.level ?? 6));
-  return scope.find((item) => (item.node.states.level ?? 6) === top);
+  const scope = headings.filter(item => (main ? inMain(item) : !insideRole(flat, item, CHROME_ROLES)));
+  const top = Math.min(...scope.map(item => item.node.states.level ?? 6));
+  return scope.find(item => (item.node.states.level ?? 6) === top);
 }
 
 function headingText(flat: readonly FlatNode[], heading: FlatNode): string {
@@ -108,7 +114,7 @@ function findHomeLink(flat: readonly FlatNode[], pageUrl: string): FlatNode | un
   } catch {
     return undefined;
   }
-  return flat.find((item) => {
+  return flat.find(item => {
     if (item.node.role !== 'link' || !item.node.ref || item.node.url === undefined) return false;
     try {
       const target = new URL(item.node.url, pageUrl);

@@ -30,7 +30,6 @@ export const CHUNK_MAX = 15;
 /** The most siblings the part in view keeps as one unit. */
 export const CHUNK_WINDOW_MAX = 30;
 
-
 export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Candidate[], collapsed: ReadonlySet<number>): Block[] {
   const positionAt = new Int32Array(flat.length).fill(-1);
   candidates.forEach((candidate, position) => (positionAt[candidate.flat.index] = position));
@@ -38,7 +37,7 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
   for (let index = 0; index < flat.length; index++) prefix[index + 1] = (prefix[index] ?? 0) + (positionAt[index] !== -1 ? 1 : 0);
   const count = (item: FlatNode) => (prefix[item.end] ?? 0) - (prefix[item.index] ?? 0);
   const blocks: Block[] = [];
-  const firstRef = flat.find((item) => item.node.ref)?.node.ref ?? 'e1';
+  const firstRef = flat.find(item => item.node.ref)?.node.ref ?? 'e1';
   const root: Block = { id: 0, kind: 'region', index: 0, end: flat.length, ref: firstRef, parent: -1, children: [], own: [], siblings: 0 };
   blocks.push(root);
 
@@ -54,7 +53,7 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
     if (collapsed.has(item.index)) return count(item) >= 1;
     if (count(item) < 2) return false;
     if (positionAt[item.index] !== -1) return true;
-    const bearing = childrenOf(flat, item).filter((child) => count(child) > 0);
+    const bearing = childrenOf(flat, item).filter(child => count(child) > 0);
     return bearing.length > 1;
   };
 
@@ -74,7 +73,7 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
   const addRun = (items: FlatNode[], parent: Block): Block => {
     const first = items[0] as FlatNode;
     const last = items.at(-1) as FlatNode;
-    const ref = items.find((item) => item.node.ref)?.node.ref ?? firstRefIn(flat, first.index, last.end) ?? parent.ref;
+    const ref = items.find(item => item.node.ref)?.node.ref ?? firstRefIn(flat, first.index, last.end) ?? parent.ref;
     return addBlock({ kind: 'run', index: first.index, end: last.end, ref, parent: parent.id, siblings: items.length });
   };
 
@@ -84,12 +83,15 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
    * is one stub.
    */
   const visitSiblings = (items: FlatNode[], parent: Block): void => {
-    const bearing = items.filter((item) => count(item) > 0);
+    const bearing = items.filter(item => count(item) > 0);
     if (bearing.length <= CHUNK_MAX) {
       for (const item of bearing) visitItem(item, parent);
       return;
     }
-    const focus = Math.max(0, bearing.findIndex((item) => item.node.inViewport && item.node.box !== undefined));
+    const focus = Math.max(
+      0,
+      bearing.findIndex(item => item.node.inViewport && item.node.box !== undefined),
+    );
     let headParent = parent;
     const headBounds = chainBounds(focus, -1);
     for (let j = 0; j < headBounds.length; j++) {
@@ -117,7 +119,10 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
     }
   };
 
-  visitSiblings(flat.filter((item) => item.parent === -1), root);
+  visitSiblings(
+    flat.filter(item => item.parent === -1),
+    root,
+  );
   return blocks;
 }
 
@@ -138,7 +143,7 @@ function chainBounds(from: number, to: number): number[] {
 
 export function childrenOf(flat: readonly FlatNode[], parent: FlatNode): FlatNode[] {
   const children: FlatNode[] = [];
-  for (let index = parent.index + 1; index < parent.end; ) {
+  for (let index = parent.index + 1; index < parent.end;) {
     const child = flat[index];
     if (!child) break;
     children.push(child);

@@ -96,7 +96,8 @@ export function fitBlocks(input: FitInput): FitOutcome {
     // Near the end, once one block can close the gap on its own, the one losing least does — not the best
     // ratio, which may be a whole container when a small part of it would do.
     const gap = total - input.budget;
-    const finisher = gap <= input.budget * FINISHER_SHARE ? cheapestFinisher(count, gap, saving, value, (id) => isOpen(id) && !holdsFocus[id]) : undefined;
+    const finisher =
+      gap <= input.budget * FINISHER_SHARE ? cheapestFinisher(count, gap, saving, value, id => isOpen(id) && !holdsFocus[id]) : undefined;
     if (finisher !== undefined) {
       close(finisher);
       break;
@@ -117,7 +118,18 @@ export function fitBlocks(input: FitInput): FitOutcome {
     closed[0] = 1;
     total = (stubCost[0] ?? 0) + (pinnedCost[0] ?? 0);
   }
-  total = refill({ blocks, closed, ownCost, ownValue, ownPinnedCost, stubCost, total, budget: input.budget, hasClosedAncestor, startClosed: input.startClosed });
+  total = refill({
+    blocks,
+    closed,
+    ownCost,
+    ownValue,
+    ownPinnedCost,
+    stubCost,
+    total,
+    budget: input.budget,
+    hasClosedAncestor,
+    startClosed: input.startClosed,
+  });
   return { closed, fits: total <= input.budget, tokens: total };
 }
 
@@ -168,11 +180,18 @@ function refill(state: RefillState): number {
   return total;
 }
 
-function cheapestFinisher(count: number, gap: number, saving: (id: number) => number, value: Float64Array, isOpen: (id: number) => boolean): number | undefined {
+function cheapestFinisher(
+  count: number,
+  gap: number,
+  saving: (id: number) => number,
+  value: Float64Array,
+  isOpen: (id: number) => boolean,
+): number | undefined {
   let best: number | undefined;
   for (let id = 1; id < count; id++) {
     if (saving(id) < gap || !isOpen(id)) continue;
-    if (best === undefined || (value[id] ?? 0) < (value[best] ?? 0) || ((value[id] ?? 0) === (value[best] ?? 0) && saving(id) < saving(best))) best = id;
+    if (best === undefined || (value[id] ?? 0) < (value[best] ?? 0) || ((value[id] ?? 0) === (value[best] ?? 0) && saving(id) < saving(best)))
+      best = id;
   }
   return best;
 }

@@ -26,21 +26,32 @@ const MAX_FIT_ROUNDS = 8;
 export function buildObservation(json: unknown, metrics: PageMetrics, url: string, options: BuildOptions = {}): Observation {
   const viewport = { width: metrics.viewportWidth, height: metrics.viewportHeight };
   const roots = parseSnapshot(json);
-  const placed = placeClickables(roots.filter((root): root is AriaJsonNode => typeof root !== 'string'), metrics.clickables, viewport);
+  const placed = placeClickables(
+    roots.filter((root): root is AriaJsonNode => typeof root !== 'string'),
+    metrics.clickables,
+    viewport,
+  );
   const { flat, refs, rawChars } = flattenSnapshot(roots, viewport);
   enrichNodes(flat, metrics, placed);
 
   const keywords = normalizeKeywords(options.keywords);
   const origin = originOf(url);
   const focus = resolveFocus(flat, options.focus);
-  const pruned = selectCandidates(flat, { keywords, mustKeep: options.mustKeep, pageUrl: url, title: metrics.title, ...focus, previousRefs: options.previousRefs });
+  const pruned = selectCandidates(flat, {
+    keywords,
+    mustKeep: options.mustKeep,
+    pageUrl: url,
+    title: metrics.title,
+    ...focus,
+    previousRefs: options.previousRefs,
+  });
   const { candidates } = pruned;
   const blocks = buildBlocks(flat, candidates, pruned.collapsed);
   const format: LineFormat = { keywords, origin };
-  const lines = candidates.map((candidate) => candidateLine(flat, candidate, format));
+  const lines = candidates.map(candidate => candidateLine(flat, candidate, format));
   const depth = printedDepthBound(flat, candidates, blocks);
   const lineCost = candidates.map((candidate, position) => estimateTokens(`${indent(depth[candidate.flat.index] ?? 0)}${lines[position]}\n`));
-  const stubCost = blocks.map((block) => stubEstimate(flat, block, depth));
+  const stubCost = blocks.map(block => stubEstimate(flat, block, depth));
   const scroll = toScrollState(metrics);
   const title = metrics.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
   const headerFacts: HeaderFacts = { url, title, scroll, rawNodes: flat.length, lines: flat.length, collapsed: flat.length, belowFold: flat.length };
@@ -48,16 +59,17 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   const headerTokens = estimateTokens(formatHeader(headerFacts)) + 1;
   const totalBudget = options.tokenBudget ?? defaultTokenBudget();
 
-  const pinned = Uint8Array.from(candidates, (candidate) => (candidate.pin === undefined ? 0 : 1));
-  const startClosed = new Set(blocks.filter((block) => block.kind === 'region' && pruned.collapsed.has(block.index)).map((block) => block.id));
+  const pinned = Uint8Array.from(candidates, candidate => (candidate.pin === undefined ? 0 : 1));
+  const startClosed = new Set(blocks.filter(block => block.kind === 'region' && pruned.collapsed.has(block.index)).map(block => block.id));
   let budget = totalBudget - headerTokens;
   let rendered = renderState({ format, flat, candidates, lines, blocks, closed: new Uint8Array(blocks.length), pinned });
   let text = '';
   for (let round = 0; round < MAX_FIT_ROUNDS; round++) {
     let fit = fitBlocks({ candidates, blocks, startClosed, lineCost, stubCost, budget, pinned });
-    while (!fit.fits && unpinLeastImportant(candidates, pinned)) fit = fitBlocks({ candidates, blocks, startClosed, lineCost, stubCost, budget, pinned });
+    while (!fit.fits && unpinLeastImportant(candidates, pinned))
+      fit = fitBlocks({ candidates, blocks, startClosed, lineCost, stubCost, budget, pinned });
     rendered = renderState({ format, flat, candidates, lines, blocks, closed: fit.closed, pinned });
-    const belowFold = rendered.visible.filter((candidate) => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
+    const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
     const header = formatHeader({ ...headerFacts, lines: rendered.lines.length, collapsed: rendered.stubs.length, belowFold });
     text = [header, ...rendered.lines].join('\n');
     const overshoot = estimateTokens(text) - totalBudget;
@@ -65,9 +77,9 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
     budget -= overshoot + 8;
   }
   text = cutToBudget(text, totalBudget);
-  const nodes = rendered.visible.map((candidate) => candidate.flat.node);
+  const nodes = rendered.visible.map(candidate => candidate.flat.node);
   const counts = countSnapshot(flat);
-  const belowFold = rendered.visible.filter((candidate) => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
+  const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
 
   return {
     url,
@@ -150,7 +162,7 @@ function resolveFocus(flat: readonly FlatNode[], focus: PageFocus | undefined): 
     expanded.add(item.index);
     if (request.kind !== 'run') continue;
     const parent = flat[item.parent];
-    const siblings = parent ? childrenOf(flat, parent) : flat.filter((entry) => entry.parent === -1);
+    const siblings = parent ? childrenOf(flat, parent) : flat.filter(entry => entry.parent === -1);
     const start = siblings.indexOf(item);
     for (const sibling of siblings.slice(start + 1, start + request.siblings)) expanded.add(sibling.index);
   }

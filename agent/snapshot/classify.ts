@@ -1,6 +1,12 @@
 import type { FlatNode } from './raw';
 import {
-  CONTENT_ROLES, FORM_CONTROL_ROLES, INTERACTIVE_ROLES, NAMED_CONTAINER_ROLES, PLAIN_TEXT_ROLES, TABLE_CELL_ROLES, URGENT_ROLES,
+  CONTENT_ROLES,
+  FORM_CONTROL_ROLES,
+  INTERACTIVE_ROLES,
+  NAMED_CONTAINER_ROLES,
+  PLAIN_TEXT_ROLES,
+  TABLE_CELL_ROLES,
+  URGENT_ROLES,
 } from './roles';
 import { isMeaningfulText, looksLikeAddress } from './text';
 
@@ -27,7 +33,8 @@ export function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | 
   if (PLAIN_TEXT_ROLES.has(role) || role === 'none' || role === 'presentation') {
     return isMeaningfulText(label) && !isLabelEcho(flat, item) ? 'text' : undefined;
   }
-  if (label && normalizeLabel(flat[item.parent]?.node.name) === normalizeLabel(label) && !isActionable(flat[item.parent] as FlatNode)) return undefined;
+  if (label && normalizeLabel(flat[item.parent]?.node.name) === normalizeLabel(label) && !isActionable(flat[item.parent] as FlatNode))
+    return undefined;
   if (role === 'heading') return isMeaningfulText(label) ? 'heading' : undefined;
   if (role === 'status' || role === 'progressbar' || role === 'meter' || role === 'log') {
     return label || node.value ? 'status' : undefined;
@@ -44,7 +51,10 @@ export function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | 
 }
 
 export function normalizeLabel(value: string | undefined): string {
-  return (value ?? '').toLowerCase().replace(/[\s:*]+$/, '').trim();
+  return (value ?? '')
+    .toLowerCase()
+    .replace(/[\s:*]+$/, '')
+    .trim();
 }
 
 /** A bare label string next to the control it names (`Search` beside textbox "Search") says nothing new. */

@@ -24,7 +24,11 @@ export const MAX_ADDED_CLICKABLES = 150;
 const MAX_VIEWPORT_SHARE = 0.4;
 const CONTROL_ANCESTOR_DEPTH = 3;
 
-export function placeClickables(roots: AriaJsonNode[], facts: readonly ClickableFact[], viewport: { width: number; height: number }): PlacedClickables {
+export function placeClickables(
+  roots: AriaJsonNode[],
+  facts: readonly ClickableFact[],
+  viewport: { width: number; height: number },
+): PlacedClickables {
   const placed: PlacedClickables = { hints: new Map(), added: new Map() };
   if (facts.length === 0) return placed;
   const byBox = new Map<string, AriaJsonNode>();
@@ -38,7 +42,10 @@ export function placeClickables(roots: AriaJsonNode[], facts: readonly Clickable
       continue;
     }
     const path = containingPath(roots, fact.box);
-    const control = path.slice(-CONTROL_ANCESTOR_DEPTH).reverse().find((node) => node.ref && (INTERACTIVE_ROLES.has(node.role) || node.cursor === 'pointer'));
+    const control = path
+      .slice(-CONTROL_ANCESTOR_DEPTH)
+      .reverse()
+      .find(node => node.ref && (INTERACTIVE_ROLES.has(node.role) || node.cursor === 'pointer'));
     if (control) {
       if (control.ref && !control.name && !placed.hints.has(control.ref)) placed.hints.set(control.ref, fact);
       continue;
@@ -77,8 +84,12 @@ function indexTopFrameBoxes(items: Array<string | AriaJsonNode>, byBox: Map<stri
 }
 
 function contains(outer: Box, inner: Box): boolean {
-  return inner.x >= outer.x - 1 && inner.y >= outer.y - 1
-    && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+  return (
+    inner.x >= outer.x - 1 &&
+    inner.y >= outer.y - 1 &&
+    inner.x + inner.width <= outer.x + outer.width + 1 &&
+    inner.y + inner.height <= outer.y + outer.height + 1
+  );
 }
 
 /** The chain of nested snapshot nodes whose boxes hold `box`, outermost first. */
@@ -122,7 +133,7 @@ function adoptText(holder: AriaJsonNode): void {
 
 function insertInReadingOrder(children: Array<string | AriaJsonNode>, node: AriaJsonNode): void {
   const box = node.box as Box;
-  const at = children.findIndex((child) => {
+  const at = children.findIndex(child => {
     if (typeof child === 'string' || !child.box) return false;
     const middle = box.y + box.height / 2;
     return child.box.y > middle || (child.box.y <= middle && child.box.y + child.box.height > middle && child.box.x > box.x);

@@ -57,7 +57,10 @@ export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
   return { interactive, unlabeledInteractive, semanticNodes, viewportTextChars };
 }
 
-export function computeConfidence(metrics: Pick<PageMetrics, 'canvasShare' | 'unnamedImageShare' | 'svgOnlyIcons' | 'totalElements'>, counts: SnapshotCounts): DomConfidence {
+export function computeConfidence(
+  metrics: Pick<PageMetrics, 'canvasShare' | 'unnamedImageShare' | 'svgOnlyIcons' | 'totalElements'>,
+  counts: SnapshotCounts,
+): DomConfidence {
   const perInteractive = Math.max(counts.interactive, 1);
   let score = 1;
   score -= Math.min(CONFIDENCE_WEIGHTS.canvasCap, CONFIDENCE_WEIGHTS.canvas * metrics.canvasShare);

@@ -42,13 +42,16 @@ export const TEXT_MASS_SHARE = 0.6;
  * child holding most of the prose (not link text) while one does — the smallest container of most of it.
  */
 export function textMassRoot(flat: readonly FlatNode[], density: Density): FlatNode | undefined {
-  const roots = flat.filter((item) => item.parent === -1);
-  let current = roots.reduce<FlatNode | undefined>((best, item) => (!best || proseChars(density, item.index) > proseChars(density, best.index) ? item : best), undefined);
+  const roots = flat.filter(item => item.parent === -1);
+  let current = roots.reduce<FlatNode | undefined>(
+    (best, item) => (!best || proseChars(density, item.index) > proseChars(density, best.index) ? item : best),
+    undefined,
+  );
   if (!current || proseChars(density, current.index) === 0) return undefined;
   for (;;) {
     const total = proseChars(density, current.index);
     let next: FlatNode | undefined;
-    for (let index = current.index + 1; index < current.end; ) {
+    for (let index = current.index + 1; index < current.end;) {
       const child = flat[index] as FlatNode;
       if (proseChars(density, child.index) >= total * TEXT_MASS_SHARE) next = child;
       index = child.end;

@@ -8,11 +8,24 @@ import type { ControlInfo, SnapshotNode } from './types';
 export const MASKED_VALUE = '********';
 
 /** Field names that hold credentials even when the page did not use type=password (or lives in a frame we cannot inspect). */
-const SECRET_FIELD_NAME = /pass(word|code|phrase)|passwort|mot de passe|contrase|\bpin\b|secret|api[ -]?key|token|one[- ]time|\botp\b|\bcvv\b|\bcvc\b|security code/i;
+const SECRET_FIELD_NAME =
+  /pass(word|code|phrase)|passwort|mot de passe|contrase|\bpin\b|secret|api[ -]?key|token|one[- ]time|\botp\b|\bcvv\b|\bcvc\b|security code/i;
 
 /** Input types whose value format the model must know to fill them (text, search and hidden say nothing). */
 const TELLING_INPUT_TYPES = new Set([
-  'date', 'time', 'datetime-local', 'month', 'week', 'number', 'email', 'tel', 'url', 'password', 'file', 'range', 'color',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+  'number',
+  'email',
+  'tel',
+  'url',
+  'password',
+  'file',
+  'range',
+  'color',
 ]);
 
 /**
@@ -21,10 +34,14 @@ const TELLING_INPUT_TYPES = new Set([
  * required and read-only, masked password values (the snapshot prints a typed password in clear), hints for
  * name-less controls, folders, and CSS paths for the clickables the snapshot lacks.
  */
-export function enrichNodes(flat: readonly FlatNode[], metrics: Pick<PageMetrics, 'controls' | 'sublists' | 'toggles'>, placed: PlacedClickables): void {
-  const controls = new Map(metrics.controls.map((fact) => [boxKey(fact.box), fact]));
-  const sublists = new Map(metrics.sublists.map((fact) => [boxKey(fact.box), fact]));
-  const toggles = new Map(metrics.toggles.map((fact) => [boxKey(fact.box), fact]));
+export function enrichNodes(
+  flat: readonly FlatNode[],
+  metrics: Pick<PageMetrics, 'controls' | 'sublists' | 'toggles'>,
+  placed: PlacedClickables,
+): void {
+  const controls = new Map(metrics.controls.map(fact => [boxKey(fact.box), fact]));
+  const sublists = new Map(metrics.sublists.map(fact => [boxKey(fact.box), fact]));
+  const toggles = new Map(metrics.toggles.map(fact => [boxKey(fact.box), fact]));
   for (const item of flat) {
     const node = item.node;
     const key = node.box && !node.frameRef ? boxKey(node.box) : undefined;

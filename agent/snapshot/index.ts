@@ -20,6 +20,4 @@ export { describeNode, formatNodeLine } from './serialize';
 export { MASKED_VALUE } from './enrich';
 export { isInteractiveRole } from './roles';
 export type { PageMetrics } from './page-metrics';
-export type {
-  Box, DomConfidence, NodeStates, Observation, ObservationStats, ObserveOptions, ObservePage, ScrollState, SnapshotNode,
-} from './types';
+export type { Box, DomConfidence, NodeStates, Observation, ObservationStats, ObserveOptions, ObservePage, ScrollState, SnapshotNode } from './types';

@@ -16,12 +16,50 @@ export interface InlineGroup {
 export type InlinePiece = { kind: 'text'; text: string } | { kind: 'element'; index: number };
 
 const HOST_ROLES = new Set([
-  'paragraph', 'generic', 'listitem', 'cell', 'gridcell', 'columnheader', 'rowheader', 'heading', 'caption', 'blockquote',
-  'term', 'definition', 'strong', 'emphasis', 'mark', 'label', 'text', 'note', 'time', 'superscript', 'subscript', 'insertion', 'deletion',
+  'paragraph',
+  'generic',
+  'listitem',
+  'cell',
+  'gridcell',
+  'columnheader',
+  'rowheader',
+  'heading',
+  'caption',
+  'blockquote',
+  'term',
+  'definition',
+  'strong',
+  'emphasis',
+  'mark',
+  'label',
+  'text',
+  'note',
+  'time',
+  'superscript',
+  'subscript',
+  'insertion',
+  'deletion',
 ]);
 const INLINE_ROLES = new Set([
-  'link', 'button', 'code', 'strong', 'emphasis', 'mark', 'subscript', 'superscript', 'deletion', 'insertion', 'time', 'img',
-  'generic', 'text', 'abbr', 'none', 'presentation', 'term', 'definition',
+  'link',
+  'button',
+  'code',
+  'strong',
+  'emphasis',
+  'mark',
+  'subscript',
+  'superscript',
+  'deletion',
+  'insertion',
+  'time',
+  'img',
+  'generic',
+  'text',
+  'abbr',
+  'none',
+  'presentation',
+  'term',
+  'definition',
 ]);
 export const MAX_INLINE_CHILDREN = 80;
 
@@ -87,7 +125,7 @@ export function joinText(left: string, right: string): string {
 
 function directChildren(flat: readonly FlatNode[], parent: FlatNode): FlatNode[] {
   const children: FlatNode[] = [];
-  for (let index = parent.index + 1; index < parent.end; ) {
+  for (let index = parent.index + 1; index < parent.end;) {
     const child = flat[index];
     if (!child) break;
     children.push(child);

@@ -34,13 +34,13 @@ export function stem(word: string): string {
 export function textMatchesKeywords(value: string | undefined, keywords: readonly Keyword[]): boolean {
   if (!value || keywords.length === 0) return false;
   const words = wordsOf(value);
-  return keywords.some((keyword) => containsSequence(words, keyword));
+  return keywords.some(keyword => containsSequence(words, keyword));
 }
 
 export function matchesKeywords(node: SnapshotNode, keywords: readonly Keyword[]): boolean {
   if (keywords.length === 0) return false;
   const fields = [node.name, node.text, node.url, node.value, node.placeholder, ...(node.options ?? [])];
-  return fields.some((field) => textMatchesKeywords(field, keywords));
+  return fields.some(field => textMatchesKeywords(field, keywords));
 }
 
 function containsSequence(words: readonly string[], sequence: readonly string[]): boolean {

@@ -77,12 +77,87 @@ export const MAX_CLICKABLE_FACTS = 400;
 
 /** Class-name words that say nothing about what an icon does. */
 export const ICON_NOISE_WORDS = [
-  'icon', 'icons', 'ico', 'fa', 'fas', 'far', 'fab', 'fal', 'fad', 'svg', 'glyph', 'glyphicon', 'material', 'symbols',
-  'outlined', 'rounded', 'sharp', 'filled', 'solid', 'regular', 'light', 'btn', 'button', 'ui', 'state', 'default',
-  'corner', 'all', 'js', 'is', 'has', 'active', 'inline', 'block', 'flex', 'small', 'large', 'sm', 'lg', 'xs', 'md',
-  'xl', 'left', 'right', 'top', 'bottom', 'wrapper', 'wrap', 'container', 'inner', 'outer', 'item', 'el', 'c', 'l',
-  'clickable', 'pointer', 'link', 'primary', 'secondary', 'size', 'color', 'white', 'black', 'dark', 'hover', 'focus',
-  'disabled', 'visible', 'hidden', 'show', 'widget', 'component', 'mr', 'ml', 'mt', 'mb', 'px', 'py', 'p', 'm',
+  'icon',
+  'icons',
+  'ico',
+  'fa',
+  'fas',
+  'far',
+  'fab',
+  'fal',
+  'fad',
+  'svg',
+  'glyph',
+  'glyphicon',
+  'material',
+  'symbols',
+  'outlined',
+  'rounded',
+  'sharp',
+  'filled',
+  'solid',
+  'regular',
+  'light',
+  'btn',
+  'button',
+  'ui',
+  'state',
+  'default',
+  'corner',
+  'all',
+  'js',
+  'is',
+  'has',
+  'active',
+  'inline',
+  'block',
+  'flex',
+  'small',
+  'large',
+  'sm',
+  'lg',
+  'xs',
+  'md',
+  'xl',
+  'left',
+  'right',
+  'top',
+  'bottom',
+  'wrapper',
+  'wrap',
+  'container',
+  'inner',
+  'outer',
+  'item',
+  'el',
+  'c',
+  'l',
+  'clickable',
+  'pointer',
+  'link',
+  'primary',
+  'secondary',
+  'size',
+  'color',
+  'white',
+  'black',
+  'dark',
+  'hover',
+  'focus',
+  'disabled',
+  'visible',
+  'hidden',
+  'show',
+  'widget',
+  'component',
+  'mr',
+  'ml',
+  'mt',
+  'mb',
+  'px',
+  'py',
+  'p',
+  'm',
 ];
 
 /**
@@ -101,8 +176,24 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   let canvasArea = 0;
   let unnamedImageArea = 0;
   let svgOnlyIcons = 0;
-  const labeledHostSelector = 'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
-  const interactiveRoles = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'treeitem', 'combobox']);
+  const labeledHostSelector =
+    'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
+  const interactiveRoles = new Set([
+    'button',
+    'link',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'checkbox',
+    'radio',
+    'switch',
+    'slider',
+    'spinbutton',
+    'treeitem',
+    'combobox',
+  ]);
   const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
   const hasWords = /[\p{L}\p{N}]/u;
 
@@ -118,7 +209,8 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   function isUnnamedPicture(image: HTMLImageElement): boolean {
     if (!image.complete || image.naturalWidth === 0 || image.width < 64 || image.height < 24) return false;
     // alt="" is the author saying the picture is decoration; any text alternative means the tree has its words.
-    if (['alt', 'aria-label', 'aria-labelledby', 'title'].some(name => image.getAttribute(name)?.trim()) || image.getAttribute('alt') === '') return false;
+    if (['alt', 'aria-label', 'aria-labelledby', 'title'].some(name => image.getAttribute(name)?.trim()) || image.getAttribute('alt') === '')
+      return false;
     const host = image.parentElement?.closest(labeledHostSelector);
     return !(host && (host.getAttribute('aria-label') || host.textContent?.trim()));
   }
@@ -129,7 +221,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   }
 
   function cssEscape(value: string): string {
-    return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(value) : value.replace(/[^\w-]/g, (c) => `\\${c}`);
+    return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(value) : value.replace(/[^\w-]/g, c => `\\${c}`);
   }
 
   function cssPath(element: Element, prefix: string): string {
@@ -156,8 +248,12 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   }
 
   function ownLabel(element: Element): string | undefined {
-    const direct = element.getAttribute('aria-label') || element.getAttribute('title') || element.getAttribute('alt')
-      || element.getAttribute('data-tooltip') || element.getAttribute('data-title');
+    const direct =
+      element.getAttribute('aria-label') ||
+      element.getAttribute('title') ||
+      element.getAttribute('alt') ||
+      element.getAttribute('data-tooltip') ||
+      element.getAttribute('data-title');
     if (direct && direct.trim()) return direct.trim();
     const inner = element.querySelector('[aria-label],[title],img[alt],svg title,use');
     if (!inner) return undefined;
@@ -174,14 +270,17 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     const image = element.localName === 'img' ? element : element.querySelector('img');
     if (!image) return undefined;
     const source = image.getAttribute('src') ?? '';
-    const file = (source.startsWith('data:') ? '' : source.split(/[?#]/)[0]?.split('/').pop() ?? '').replace(/\.[a-z0-9]{2,5}$/i, '');
+    const file = (source.startsWith('data:') ? '' : (source.split(/[?#]/)[0]?.split('/').pop() ?? '')).replace(/\.[a-z0-9]{2,5}$/i, '');
     let name = file;
     try {
       name = decodeURIComponent(file);
     } catch {
       // a malformed escape: the raw name still reads
     }
-    const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2 && !/\d{3,}|^[a-f0-9]{8,}$/.test(word) && !/^\d+x\d+$/.test(word));
+    const words = name
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(word => word.length >= 2 && !/\d{3,}|^[a-f0-9]{8,}$/.test(word) && !/^\d+x\d+$/.test(word));
     return words.length ? `image ${words.slice(0, 5).join(' ')}` : 'image';
   }
 
@@ -189,7 +288,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     const words: string[] = [];
     const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
     for (const current of elements) {
-      const className = typeof current.className === 'string' ? current.className : current.getAttribute('class') ?? '';
+      const className = typeof current.className === 'string' ? current.className : (current.getAttribute('class') ?? '');
       for (const token of className.split(/\s+/)) {
         if (!token || /\d{2,}|[A-Z].*[A-Z].*\d|^_|__/.test(token)) continue;
         for (const word of token.toLowerCase().split(/[-_:]+/)) {
@@ -218,8 +317,11 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     let current: Element | null = element;
     for (let level = 0; current && level < 2; level++, current = current.parentElement) {
       if (level > 0 && current.childElementCount > 3) return undefined;
-      const found = shortText(current.previousElementSibling) ?? shortText(current.nextElementSibling)
-        ?? shortText(current.previousElementSibling?.previousElementSibling ?? null) ?? shortText(current.nextElementSibling?.nextElementSibling ?? null);
+      const found =
+        shortText(current.previousElementSibling) ??
+        shortText(current.nextElementSibling) ??
+        shortText(current.previousElementSibling?.previousElementSibling ?? null) ??
+        shortText(current.nextElementSibling?.nextElementSibling ?? null);
       if (found) return found;
     }
     return undefined;
@@ -244,7 +346,8 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     if (nativeClickable.has(element.localName)) return true;
     const role = element.getAttribute('role');
     if (role && interactiveRoles.has(role)) return true;
-    if (element.hasAttribute('onclick') || element.hasAttribute('tabindex') || element.hasAttribute('ng-click') || element.hasAttribute('@click')) return true;
+    if (element.hasAttribute('onclick') || element.hasAttribute('tabindex') || element.hasAttribute('ng-click') || element.hasAttribute('@click'))
+      return true;
     if (style.cursor !== 'pointer') return false;
     const parent = element.parentElement;
     return !parent || getComputedStyle(parent).cursor !== 'pointer';
@@ -332,11 +435,17 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
         unnamedImageArea += areaInViewport(element);
       } else if (tag === 'svg' && !(element as SVGElement).ownerSVGElement) {
         const rect = element.getBoundingClientRect();
-        const labelled = element.getAttribute('aria-label') || element.getAttribute('aria-labelledby') || element.querySelector(':scope > title')?.textContent?.trim();
+        const labelled =
+          element.getAttribute('aria-label') ||
+          element.getAttribute('aria-labelledby') ||
+          element.querySelector(':scope > title')?.textContent?.trim();
         const host = element.parentElement?.closest(labeledHostSelector);
         const hostLabelled = host && (host.getAttribute('aria-label') || host.textContent?.trim());
         if (rect.width > 0 && rect.height > 0 && !labelled && !hostLabelled) svgOnlyIcons++;
-      } else if ((tag === 'li' || element.getAttribute('role') === 'treeitem') && element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul')) {
+      } else if (
+        (tag === 'li' || element.getAttribute('role') === 'treeitem') &&
+        element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul')
+      ) {
         const list = element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul') as Element;
         const listBox = list.getBoundingClientRect();
         const box = roundedBox(element);

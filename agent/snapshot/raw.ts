@@ -183,7 +183,7 @@ function foldSelectOptions(node: SnapshotNode, children: Array<string | AriaJson
   if (children.length === 0 || !collectRefLessOptions(children, options)) return false;
   const label = (option: AriaJsonNode): string => collapseWhitespace(option.name ?? option.text ?? '');
   node.options = options.map(label);
-  const selected = options.filter((option) => option.selected).map(label);
+  const selected = options.filter(option => option.selected).map(label);
   if (selected.length > 0 && node.value === undefined) node.value = selected.join(', ');
   return true;
 }

@@ -21,7 +21,13 @@ export interface DefaultRegions {
 export const LINK_DENSE_MIN_LINKS = 6;
 export const LINK_DENSE_MIN_SHARE = 0.7;
 
-export function defaultCollapsedRegions(flat: readonly FlatNode[], anchors: Anchors, density: Density, isWorthShowing: (item: FlatNode) => boolean, expanded: ReadonlySet<number>): DefaultRegions {
+export function defaultCollapsedRegions(
+  flat: readonly FlatNode[],
+  anchors: Anchors,
+  density: Density,
+  isWorthShowing: (item: FlatNode) => boolean,
+  expanded: ReadonlySet<number>,
+): DefaultRegions {
   const collapsed = new Set<number>();
   const covered = new Uint8Array(flat.length);
   // What the agent expanded is open all the way down: a menu inside an expanded header opens with it.
@@ -51,7 +57,7 @@ export function defaultCollapsedRegions(flat: readonly FlatNode[], anchors: Anch
       collapse(item);
     }
   }
-  const contentIsEmpty = collapsed.size > 0 && !flat.some((item) => !covered[item.index] && isWorthShowing(item));
+  const contentIsEmpty = collapsed.size > 0 && !flat.some(item => !covered[item.index] && isWorthShowing(item));
   if (contentIsEmpty) return { collapsed: new Set(), chromeRegions: 0 };
   return { collapsed, chromeRegions };
 }

@@ -4,7 +4,17 @@ import { joinText, type InlinePiece } from './inline';
 import type { Candidate } from './select-candidates';
 import type { FlatNode } from './raw';
 import { FORM_CONTROL_ROLES, TABLE_CELL_ROLES } from './roles';
-import { displayRole, FIRST_SENTENCE_MAX, formatAddress, formatElement, formatStates, formatStubLine, indent, MAX_TEXT_CHARS, type LineContext } from './serialize';
+import {
+  displayRole,
+  FIRST_SENTENCE_MAX,
+  formatAddress,
+  formatElement,
+  formatStates,
+  formatStubLine,
+  indent,
+  MAX_TEXT_CHARS,
+  type LineContext,
+} from './serialize';
 import { shortenText } from './text';
 import type { SnapshotNode, Stub, StubCounts } from './types';
 
@@ -97,7 +107,7 @@ export function renderState(input: RenderInput): Rendered {
   const stubs = topStubs(input, positionAt);
   const hidden = new Uint8Array(flat.length);
   for (const stub of stubs) hidden.fill(1, stub.index, stub.end);
-  const stubAt = new Map(stubs.map((stub) => [stub.index, stub]));
+  const stubAt = new Map(stubs.map(stub => [stub.index, stub]));
 
   const lines: string[] = [];
   const visible: Candidate[] = [];
@@ -143,7 +153,10 @@ function twinLinks() {
     fold(node: SnapshotNode, lines: string[]): boolean {
       if (node.role !== 'link' || !node.ref || !node.url) return false;
       const name = (node.name ?? '').trim();
-      const twin = recent.find((entry) => entry.line >= lines.length - TWIN_LINK_WINDOW && (entry.key === keyOf(node, name) || (!name && entry.key.startsWith(`${node.url}\n`))));
+      const twin = recent.find(
+        entry =>
+          entry.line >= lines.length - TWIN_LINK_WINDOW && (entry.key === keyOf(node, name) || (!name && entry.key.startsWith(`${node.url}\n`))),
+      );
       if (!twin) return false;
       twin.also.push(`[${node.ref}]`);
       lines[twin.line] = `${twin.base} (also ${twin.also.join(', ')})`;
@@ -167,7 +180,7 @@ function recentAddresses(format: LineFormat): (node: SnapshotNode, line: string)
   return (node, line) => {
     if (!node.url || !node.ref || node.role !== 'link') return line;
     const address = `→ ${formatAddress(node.url, format.origin)}`;
-    const earlier = recent.find((entry) => entry.url === node.url);
+    const earlier = recent.find(entry => entry.url === node.url);
     recent.push({ url: node.url, ref: node.ref });
     if (recent.length > SAME_ADDRESS_WINDOW) recent.shift();
     if (!earlier || address.length < SAME_ADDRESS_MIN_CHARS || !line.includes(address)) return line;
@@ -200,7 +213,7 @@ function topStubs(input: RenderInput, positionAt: Int32Array): RenderedStub[] {
     }
   }
   // A collapsed region whose every line is pinned leaves nothing to open.
-  return merged.map((block) => describeStub(input, block, positionAt)).filter((stub) => Object.values(stub.counts).some((n) => n > 0));
+  return merged.map(block => describeStub(input, block, positionAt)).filter(stub => Object.values(stub.counts).some(n => n > 0));
 }
 
 function describeStub(input: RenderInput, block: Block, positionAt: Int32Array): RenderedStub {

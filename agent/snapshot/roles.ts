@@ -2,38 +2,105 @@
 
 /** Controls that hold a value or a state the agent sets. */
 export const FORM_CONTROL_ROLES: ReadonlySet<string> = new Set([
-  'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'spinbutton', 'slider', 'listbox',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'checkbox',
+  'radio',
+  'switch',
+  'spinbutton',
+  'slider',
+  'listbox',
 ]);
 
 /** Controls whose AI-snapshot `text` is the control's current value, not content. */
-export const VALUE_TEXT_ROLES: ReadonlySet<string> = new Set([
-  'textbox', 'searchbox', 'combobox', 'spinbutton', 'slider',
-]);
+export const VALUE_TEXT_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
 
 export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   ...FORM_CONTROL_ROLES,
-  'link', 'button', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem',
+  'link',
+  'button',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
 ]);
 
 /** Content roles kept by pass 2 when they carry a name or text. */
 export const CONTENT_ROLES: ReadonlySet<string> = new Set([
-  'heading', 'table', 'row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'status', 'alert',
-  'dialog', 'alertdialog', 'img', 'tabpanel', 'progressbar', 'meter', 'paragraph', 'text', 'caption', 'note',
-  'log', 'blockquote', 'code', 'term', 'definition', 'time', 'tooltip', 'figure', 'math', 'strong', 'emphasis',
-  'deletion', 'insertion', 'subscript', 'superscript', 'mark',
+  'heading',
+  'table',
+  'row',
+  'cell',
+  'gridcell',
+  'columnheader',
+  'rowheader',
+  'listitem',
+  'status',
+  'alert',
+  'dialog',
+  'alertdialog',
+  'img',
+  'tabpanel',
+  'progressbar',
+  'meter',
+  'paragraph',
+  'text',
+  'caption',
+  'note',
+  'log',
+  'blockquote',
+  'code',
+  'term',
+  'definition',
+  'time',
+  'tooltip',
+  'figure',
+  'math',
+  'strong',
+  'emphasis',
+  'deletion',
+  'insertion',
+  'subscript',
+  'superscript',
+  'mark',
 ]);
 
 /** Structural roles shown as a context line only when they carry a name (e.g. group "Shipping address"). */
 export const NAMED_CONTAINER_ROLES: ReadonlySet<string> = new Set([
-  'group', 'radiogroup', 'form', 'region', 'article', 'search', 'tablist', 'menu', 'menubar', 'toolbar', 'tree',
-  'grid', 'treegrid', 'list', 'navigation', 'main', 'iframe',
+  'group',
+  'radiogroup',
+  'form',
+  'region',
+  'article',
+  'search',
+  'tablist',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tree',
+  'grid',
+  'treegrid',
+  'list',
+  'navigation',
+  'main',
+  'iframe',
 ]);
 
 /** Never dropped by the budget: the page is asking the user something. */
 export const URGENT_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog', 'alert']);
 
 export const LANDMARK_ROLES: ReadonlySet<string> = new Set([
-  'banner', 'navigation', 'contentinfo', 'complementary', 'main', 'region', 'search', 'form',
+  'banner',
+  'navigation',
+  'contentinfo',
+  'complementary',
+  'main',
+  'region',
+  'search',
+  'form',
 ]);
 
 /** Page chrome: landmarks that frame every page rather than carry its content. banner/contentinfo are chrome by ARIA definition (scoped to <body>). */

@@ -106,14 +106,15 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
   const consumed = foldDataRows(flat);
   foldControlContent(flat, consumed);
   const groups = findInlineGroups(flat, consumed);
-  const kindOf = (item: FlatNode): NodeKind | undefined => (consumed[item.index] ? undefined : groups.has(item.index) ? groupKind(flat, groups.get(item.index) as InlineGroup) : classify(flat, item));
+  const kindOf = (item: FlatNode): NodeKind | undefined =>
+    consumed[item.index] ? undefined : groups.has(item.index) ? groupKind(flat, groups.get(item.index) as InlineGroup) : classify(flat, item);
   const density = measureText(flat);
-  const anchors = findAnchors(flat, options.pageUrl, options.title, density, (item) => kindOf(item) !== undefined);
-  const regions = defaultCollapsedRegions(flat, anchors, density, (item) => kindOf(item) !== undefined, options.expanded);
-  const inDialog = markSubtrees(flat, (item) => item.node.role === 'dialog' || item.node.role === 'alertdialog');
+  const anchors = findAnchors(flat, options.pageUrl, options.title, density, item => kindOf(item) !== undefined);
+  const regions = defaultCollapsedRegions(flat, anchors, density, item => kindOf(item) !== undefined, options.expanded);
+  const inDialog = markSubtrees(flat, item => item.node.role === 'dialog' || item.node.role === 'alertdialog');
   // A dialog on screen is what the page is asking now: all of it shows (an off-screen drawer is just content).
-  const inOpenDialog = markSubtrees(flat, (item) => (item.node.role === 'dialog' || item.node.role === 'alertdialog') && item.node.inViewport);
-  const inCollapsed = markSubtrees(flat, (item) => regions.collapsed.has(item.index));
+  const inOpenDialog = markSubtrees(flat, item => (item.node.role === 'dialog' || item.node.role === 'alertdialog') && item.node.inViewport);
+  const inCollapsed = markSubtrees(flat, item => regions.collapsed.has(item.index));
   const inExpanded = expandedMask(flat, options.expanded);
   const isNew = newSinceLastLook(flat, options.previousRefs);
 
@@ -130,13 +131,19 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
     const group = groups.get(item.index);
     const keyword = matchesKeywords(node, options.keywords) || (!!group && groupMatches(flat, group, options.keywords));
     const fresh = isNew[item.index] === 1;
-    const score = BASE_SCORE[kind] + (node.inViewport ? VIEWPORT_BONUS : 0) + (keyword ? KEYWORD_BONUS : 0)
-      + (inDialog[item.index] ? DIALOG_BONUS : 0) + (fresh ? NEW_BONUS : 0) + (inExpanded[item.index] ? focusBonus(expandedSeen++) : 0);
+    const score =
+      BASE_SCORE[kind] +
+      (node.inViewport ? VIEWPORT_BONUS : 0) +
+      (keyword ? KEYWORD_BONUS : 0) +
+      (inDialog[item.index] ? DIALOG_BONUS : 0) +
+      (fresh ? NEW_BONUS : 0) +
+      (inExpanded[item.index] ? focusBonus(expandedSeen++) : 0);
     let pin: Pin | undefined;
     if (kind === 'urgent' || inOpenDialog[item.index]) pin = Pin.Urgent;
     else if (forced || options.found.has(item.index)) pin = Pin.Asked;
     else if (anchors.block.has(item.index) || anchors.home === item.index) pin = Pin.Headline;
-    else if (kind === 'control' && (hasValue(node) || (inCollapsed[item.index] && FORM_CONTROL_ROLES.has(node.role) && isTextEntry(node)))) pin = Pin.FilledControl;
+    else if (kind === 'control' && (hasValue(node) || (inCollapsed[item.index] && FORM_CONTROL_ROLES.has(node.role) && isTextEntry(node))))
+      pin = Pin.FilledControl;
     else if (keyword && keywordPins < MAX_PINNED_KEYWORD_MATCHES) pin = Pin.Keyword;
     else if (fresh && newPins < MAX_PINNED_NEW) pin = Pin.New;
     if (pin === Pin.Keyword) keywordPins++;
@@ -157,8 +164,13 @@ export function selectCandidates(flat: readonly FlatNode[], options: PruneOption
 /** The first paragraph of prose after the headline (the lede) reads further than the rest: it says what the page is. */
 function markLede(candidates: readonly Candidate[], anchors: Anchors): void {
   if (anchors.headline === undefined) return;
-  const lede = candidates.find((candidate) => candidate.flat.index > (anchors.headline as number) && !anchors.block.has(candidate.flat.index)
-    && (candidate.kind === 'text' || candidate.group !== undefined) && proseLength(candidate) >= LEDE_MIN_CHARS);
+  const lede = candidates.find(
+    candidate =>
+      candidate.flat.index > (anchors.headline as number) &&
+      !anchors.block.has(candidate.flat.index) &&
+      (candidate.kind === 'text' || candidate.group !== undefined) &&
+      proseLength(candidate) >= LEDE_MIN_CHARS,
+  );
   if (lede) lede.textLimit = Math.max(lede.textLimit ?? 0, LEDE_TEXT_CHARS);
 }
 
@@ -175,11 +187,13 @@ function isTextEntry(node: SnapshotNode): boolean {
 function groupKind(flat: readonly FlatNode[], group: InlineGroup): NodeKind {
   const host = flat[group.host]?.node;
   if (host?.role === 'heading') return 'heading';
-  return group.pieces.some((piece) => piece.kind === 'element') ? 'interactive' : 'text';
+  return group.pieces.some(piece => piece.kind === 'element') ? 'interactive' : 'text';
 }
 
 function groupMatches(flat: readonly FlatNode[], group: InlineGroup, keywords: readonly Keyword[]): boolean {
-  return group.pieces.some((piece) => (piece.kind === 'text' ? textMatchesKeywords(piece.text, keywords) : matchesKeywords((flat[piece.index] as FlatNode).node, keywords)));
+  return group.pieces.some(piece =>
+    piece.kind === 'text' ? textMatchesKeywords(piece.text, keywords) : matchesKeywords((flat[piece.index] as FlatNode).node, keywords),
+  );
 }
 
 export function markSubtrees(flat: readonly FlatNode[], isRoot: (item: FlatNode) => boolean): Uint8Array {
@@ -301,4 +315,3 @@ export function hasValue(node: SnapshotNode): boolean {
   const { checked, selected } = node.states;
   return (node.value !== undefined && node.value !== '') || checked === true || checked === 'mixed' || selected === true;
 }
-

@@ -28,7 +28,19 @@ export const MAX_OPTIONS_SHOWN = 8;
 export const MAX_INDENT = 8;
 export const MAX_HINT_CHARS = 40;
 /** Content whose label is prose (shortened at sentence ends), not a control's name. */
-const READ_AS_TEXT = new Set([...PLAIN_TEXT_ROLES, 'listitem', 'row', 'heading', 'cell', 'gridcell', 'caption', 'blockquote', 'note', 'definition', 'term']);
+const READ_AS_TEXT = new Set([
+  ...PLAIN_TEXT_ROLES,
+  'listitem',
+  'row',
+  'heading',
+  'cell',
+  'gridcell',
+  'caption',
+  'blockquote',
+  'note',
+  'definition',
+  'term',
+]);
 
 /** The role word the model sees: generic wrappers read as plain text, or as `clickable` when they take clicks. */
 export function displayRole(node: SnapshotNode): string {
@@ -71,7 +83,13 @@ export function elideMiddle(url: string, max: number): string {
 
 /** Plain addresses print bare; anything a page could use to break out of the line is quoted. */
 export function formatAddress(url: string, origin: string | undefined): string {
-  let shown = TRACKING_HINT.test(url) ? url.replace(TRACKING_PARAM, '$1').replace(/[?&]+(?=#|$)/, '').replace(/\?&+/, '?').replace(/&{2,}/g, '&') : url;
+  let shown = TRACKING_HINT.test(url)
+    ? url
+        .replace(TRACKING_PARAM, '$1')
+        .replace(/[?&]+(?=#|$)/, '')
+        .replace(/\?&+/, '?')
+        .replace(/&{2,}/g, '&')
+    : url;
   if (origin && shown.startsWith(origin) && /^[/?#]/.test(shown.slice(origin.length))) shown = shown.slice(origin.length);
   shown = elideMiddle(shown, MAX_URL_CHARS);
   return /^[\x21-\x7e]+$/.test(shown) && !/["\\[\]<>]/.test(shown) ? shown : JSON.stringify(shown);
@@ -115,7 +133,7 @@ function formatOptions(options: string[], keywords: readonly Keyword[]): string 
     if (textMatchesKeywords(option, keywords)) shown.push(option);
   }
   const more = options.length - shown.length;
-  const list = shown.map((option) => quote(option, 60)).join(', ');
+  const list = shown.map(option => quote(option, 60)).join(', ');
   return more > 0 ? `options: ${list} (+${more} more)` : `options: ${list}`;
 }
 
@@ -191,8 +209,13 @@ export function formatNodeLine(node: SnapshotNode, ctx: LineContext): string {
 }
 
 const COUNT_WORDS: Array<[keyof StubCounts, string, string]> = [
-  ['links', 'link', 'links'], ['buttons', 'button', 'buttons'], ['fields', 'field', 'fields'], ['rows', 'row', 'rows'],
-  ['items', 'item', 'items'], ['headings', 'heading', 'headings'], ['texts', 'text', 'texts'],
+  ['links', 'link', 'links'],
+  ['buttons', 'button', 'buttons'],
+  ['fields', 'field', 'fields'],
+  ['rows', 'row', 'rows'],
+  ['items', 'item', 'items'],
+  ['headings', 'heading', 'headings'],
+  ['texts', 'text', 'texts'],
 ];
 
 export function formatCounts(counts: StubCounts): string {
@@ -201,11 +224,18 @@ export function formatCounts(counts: StubCounts): string {
 }
 
 /** `[e7] navigation "Main" (collapsed: 34 links, 2 buttons — "Home", "World", …)`. */
-export function formatStubLine(node: SnapshotNode | undefined, ref: string, kind: 'region' | 'run', counts: StubCounts, samples: readonly string[], depth: number): string {
+export function formatStubLine(
+  node: SnapshotNode | undefined,
+  ref: string,
+  kind: 'region' | 'run',
+  counts: StubCounts,
+  samples: readonly string[],
+  depth: number,
+): string {
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const role = kind === 'run' ? 'more' : stubRole(node);
   const name = kind === 'region' && node?.name ? ` ${quote(node.name, 60)}` : '';
-  const shown = samples.map((sample) => JSON.stringify(truncate(sample, 24))).join(', ');
+  const shown = samples.map(sample => JSON.stringify(truncate(sample, 24))).join(', ');
   const examples = shown ? ` — ${shown}${total > samples.length ? ', …' : ''}` : '';
   return `${indent(depth)}[${ref}] ${role}${name} (collapsed: ${formatCounts(counts)}${examples})`;
 }

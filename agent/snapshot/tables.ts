@@ -10,7 +10,24 @@ import { INTERACTIVE_ROLES, TABLE_CELL_ROLES } from './roles';
 
 export const MAX_DATA_ROW_CELLS = 16;
 export const MAX_DATA_ROW_CHARS = 400;
-const BLOCK_ROLES = new Set(['table', 'row', 'heading', 'paragraph', 'list', 'listitem', 'article', 'region', 'navigation', 'main', 'form', 'banner', 'contentinfo', 'complementary', 'blockquote', 'figure']);
+const BLOCK_ROLES = new Set([
+  'table',
+  'row',
+  'heading',
+  'paragraph',
+  'list',
+  'listitem',
+  'article',
+  'region',
+  'navigation',
+  'main',
+  'form',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'blockquote',
+  'figure',
+]);
 
 /** Returns the mask of nodes folded into their row; sets each folded row's text. */
 export function foldDataRows(flat: readonly FlatNode[]): Uint8Array {

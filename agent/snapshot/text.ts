@@ -31,7 +31,7 @@ export interface Shortened {
 const SENTENCE_END = /(?<!(?:^|[\s.])\p{Lu})[.!?…。！？]["'”’)\]]*(?=\s|$)|(?<=\p{Ll}{2}[.!?])(?=\p{Lu}\p{Ll})/gu;
 
 export function sentenceEnds(value: string): number[] {
-  return [...value.matchAll(SENTENCE_END)].map((match) => (match.index ?? 0) + match[0].length);
+  return [...value.matchAll(SENTENCE_END)].map(match => (match.index ?? 0) + match[0].length);
 }
 
 /**
@@ -46,7 +46,7 @@ export function shortenText(value: string, limit: number, firstSentenceMax = Mat
   let cut = 0;
   for (const end of ends) if (end <= limit) cut = end;
   if (cut < limit / 2) {
-    const next = ends.find((end) => end > cut && end <= firstSentenceMax);
+    const next = ends.find(end => end > cut && end <= firstSentenceMax);
     if (next !== undefined) cut = next;
   }
   if (cut < limit / 2) {
@@ -70,5 +70,5 @@ export function dedupeRepeatedName(name: string, childLabels: readonly string[])
     const mine = squash(label);
     return !childLabels.some((other, otherIndex) => otherIndex !== index && squash(other).length > mine.length && squash(other).startsWith(mine));
   });
-  return kept.length === childLabels.length ? name : kept.map((label) => label.trim()).join(' ');
+  return kept.length === childLabels.length ? name : kept.map(label => label.trim()).join(' ');
 }

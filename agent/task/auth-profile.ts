@@ -26,7 +26,8 @@ const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
 const SECRET_NAME = /\{\{\s*secret:([A-Z][A-Z0-9_]*)\s*\}\}/g;
 
 export function checkProfileName(profile: string): string {
-  if (!PROFILE_NAME.test(profile)) throw new BwaInputError('BWA_AUTH_PROFILE', `auth_profile "${profile}" must be a plain name (letters, digits, "_", "-")`);
+  if (!PROFILE_NAME.test(profile))
+    throw new BwaInputError('BWA_AUTH_PROFILE', `auth_profile "${profile}" must be a plain name (letters, digits, "_", "-")`);
   return profile;
 }
 

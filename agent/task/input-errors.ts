@@ -2,7 +2,10 @@ import type { z } from 'zod';
 
 /** Errors users can search for: each has a stable code and names the file (and row/field) that was wrong. */
 export class BwaInputError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'BwaInputError';
   }

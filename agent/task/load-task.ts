@@ -35,7 +35,10 @@ export function loadTaskFile(file: string): LoadedTask {
   if (!parsed.success) throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n${formatZodIssues(parsed.error)}`);
   const expected = path.basename(file, '.json');
   if (parsed.data.task_id !== expected)
-    throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n  • task_id: "${parsed.data.task_id}" must equal the file name "${expected}"`);
+    throw new BwaInputError(
+      'BWA_TASK_SPEC',
+      `${file}: invalid task spec\n  • task_id: "${parsed.data.task_id}" must equal the file name "${expected}"`,
+    );
   const { recipe: _recipe, $schema: _schema, $comment: _comment, ...rest } = parsed.data;
   return { spec: parsed.data, file, hash: stableHash(rest) };
 }

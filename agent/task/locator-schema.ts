@@ -9,7 +9,11 @@ export const SemanticLocator = z.union([
     nth: z.number().int().nonnegative().optional().describe('Pick the n-th match (0-based) when several match'),
   }),
   z.strictObject({ label: z.string().min(1).describe('Form control by its label text'), nth: z.number().int().nonnegative().optional() }),
-  z.strictObject({ text: z.string().min(1).describe('Element by its visible text'), exact: z.boolean().optional(), nth: z.number().int().nonnegative().optional() }),
+  z.strictObject({
+    text: z.string().min(1).describe('Element by its visible text'),
+    exact: z.boolean().optional(),
+    nth: z.number().int().nonnegative().optional(),
+  }),
   z.strictObject({ placeholder: z.string().min(1).describe('Input by its placeholder'), nth: z.number().int().nonnegative().optional() }),
   z.strictObject({ testId: z.string().min(1).describe('Element by its data-testid'), nth: z.number().int().nonnegative().optional() }),
   z.strictObject({ css: z.string().min(1).describe('CSS selector — last resort'), nth: z.number().int().nonnegative().optional() }),

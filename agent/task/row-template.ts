@@ -12,7 +12,9 @@ export function fillTemplate(text: string, row: Readonly<Record<string, string>>
   return text.replace(TEMPLATE, (_whole, key: string) => {
     const value = row[key];
     if (value === undefined)
-      throw new Error(`${where}: {{${key}}} in ${JSON.stringify(text)} is not a column of the sample (columns: ${Object.keys(row).join(', ') || 'none'})`);
+      throw new Error(
+        `${where}: {{${key}}} in ${JSON.stringify(text)} is not a column of the sample (columns: ${Object.keys(row).join(', ') || 'none'})`,
+      );
     return encode(value);
   });
 }
@@ -28,5 +30,7 @@ export function fillTemplatesDeep<T>(value: T, row: Readonly<Record<string, stri
 /** A value placed inside a URL is percent-encoded; a template that is the whole URL (e.g. "{{url}}") is used as is. */
 export function fillStartUrl(startUrl: string, sample: Sample): string {
   const where = `sample ${sample.sample_id}: start_url`;
-  return WHOLE_TEMPLATE.test(startUrl.trim()) ? fillTemplate(startUrl.trim(), sample.row, where) : fillTemplate(startUrl, sample.row, where, encodeURIComponent);
+  return WHOLE_TEMPLATE.test(startUrl.trim())
+    ? fillTemplate(startUrl.trim(), sample.row, where)
+    : fillTemplate(startUrl, sample.row, where, encodeURIComponent);
 }

@@ -59,7 +59,10 @@ export function loadSamplesCsv(task: TaskSpec, file: string): Sample[] {
     samples.push({ sample_id: id, row: { ...row, sample_id: id }, line, source: file });
   }
   if (errors.length > 0) {
-    const shown = errors.slice(0, MAX_REPORTED_ERRORS).map(e => `  • ${e}`).join('\n');
+    const shown = errors
+      .slice(0, MAX_REPORTED_ERRORS)
+      .map(e => `  • ${e}`)
+      .join('\n');
     const more = errors.length > MAX_REPORTED_ERRORS ? `\n  … and ${errors.length - MAX_REPORTED_ERRORS} more` : '';
     throw new BwaInputError('BWA_CSV_ROWS', `${file}: ${errors.length} invalid row value(s)\n${shown}${more}`);
   }
@@ -78,7 +81,10 @@ function decodeUtf8(file: string): string {
   } catch {
     const offset = firstInvalidUtf8Offset(bytes);
     const line = bytes.subarray(0, offset).toString('latin1').split('\n').length;
-    throw new BwaInputError('BWA_CSV_ENCODING', `${file}: line ${line}: not valid UTF-8 (byte 0x${bytes[offset]?.toString(16)} at offset ${offset}); save the file as UTF-8`);
+    throw new BwaInputError(
+      'BWA_CSV_ENCODING',
+      `${file}: line ${line}: not valid UTF-8 (byte 0x${bytes[offset]?.toString(16)} at offset ${offset}); save the file as UTF-8`,
+    );
   }
 }
 
@@ -126,7 +132,8 @@ function checkValues(task: TaskSpec, row: Record<string, string>, line: number):
     }
     if (/^\s*number\b/.test(type) && !Number.isFinite(Number(value.replace(/,/g, ''))))
       errors.push(`line ${line}, column ${column}: "${printable(value)}" is not a number`);
-    if (/\burl\b/.test(type) && !/^https?:\/\//.test(value)) errors.push(`line ${line}, column ${column}: "${printable(value)}" is not an http(s) URL`);
+    if (/\burl\b/.test(type) && !/^https?:\/\//.test(value))
+      errors.push(`line ${line}, column ${column}: "${printable(value)}" is not an http(s) URL`);
   }
   return errors;
 }

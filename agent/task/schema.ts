@@ -57,7 +57,10 @@ const WebServer = z.strictObject({
 export const TaskSpecSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    $comment: z.union([z.string(), z.array(z.string())]).optional().describe('Notes for people editing the spec (ignored by bwa)'),
+    $comment: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe('Notes for people editing the spec (ignored by bwa)'),
     task_id: z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, "_" or "-", starting with a letter or digit, at most 64 chars')
@@ -71,7 +74,12 @@ export const TaskSpecSchema = z
     output_schema: z.record(z.string(), TypeDescriptor).describe('Field → type descriptor, e.g. "string | null"'),
     input_schema: z.record(z.string(), TypeDescriptor).default({}).describe('CSV column → type; sample_id is implicit'),
     max_steps: z.number().int().min(1).max(500).default(25),
-    max_time_seconds: z.number().int().min(5).max(24 * 3600).default(300),
+    max_time_seconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 3600)
+      .default(300),
     expected_items: z.number().int().positive().nullable().default(null),
     max_consecutive_network_errors: z.number().int().min(1).default(5),
     required_fields: z.array(z.string()).default([]),
@@ -86,7 +94,9 @@ export const TaskSpecSchema = z
       .regex(/^[A-Za-z0-9_-]+$/, 'a plain name (letters, digits, "_", "-")')
       .nullable()
       .default(null)
-      .describe('Sign-in profile: tasks/auth/<name>.json (steps, signed in once per run), or a storage state imported with `npx bwa auth import <name> <file>`'),
+      .describe(
+        'Sign-in profile: tasks/auth/<name>.json (steps, signed in once per run), or a storage state imported with `npx bwa auth import <name> <file>`',
+      ),
     web_servers: z
       .array(WebServer)
       .default([])
@@ -100,7 +110,12 @@ export const TaskSpecSchema = z
       .min(1)
       .describe('Hosts the agent may visit: "example.com" (and subdomains), "127.0.0.1:4101" (exact host:port)'),
     dialog_policy: z.enum(['accept', 'dismiss']).default('dismiss').describe('How JavaScript dialogs are answered'),
-    recipe: z.array(RecipeStep).optional().describe('Recorded actions replayed without a model. A recipe compiled from a model run (npx bwa recipe compile, or AGENT_RECORD=1) is stored beside the spec in recipes/<task_id>.json instead, keyed by the hash of this spec without its recipe, and replaces this one while fresh'),
+    recipe: z
+      .array(RecipeStep)
+      .optional()
+      .describe(
+        'Recorded actions replayed without a model. A recipe compiled from a model run (npx bwa recipe compile, or AGENT_RECORD=1) is stored beside the spec in recipes/<task_id>.json instead, keyed by the hash of this spec without its recipe, and replaces this one while fresh',
+      ),
     discover: DiscoverBlock.optional(),
   })
   .superRefine((spec, ctx) => {

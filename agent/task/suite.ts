@@ -44,7 +44,8 @@ export function loadSuite(options: SuiteOptions): TaskWithSamples[] {
         missing: `task ${task.spec.task_id} discovers its samples by browsing, in globalSetup (which --list, UI mode and editors skip): run \`npx playwright test --grep @${task.spec.task_id}\`, or run \`npx bwa discover ${task.spec.task_id}\` first and use the AGENT_RUN_ID it prints`,
       };
     const csv = discovered ?? path.join(options.tasksDir, 'inputs', `${task.spec.task_id}.csv`);
-    if (!fs.existsSync(csv)) throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}) — ${csvHint(task.spec)}`);
+    if (!fs.existsSync(csv))
+      throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}) — ${csvHint(task.spec)}`);
     return { task, samples: loadSamplesCsv(task.spec, csv) };
   });
 }
@@ -56,7 +57,11 @@ export function adHocSample(url: string): Sample {
   } catch {
     throw new BwaInputError('BWA_AGENT_URL', `AGENT_URL: "${url}" is not a URL`);
   }
-  const slug = `${parsed.host}${parsed.pathname}`.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+|_+$/g, '').slice(0, 100) || 'adhoc';
+  const slug =
+    `${parsed.host}${parsed.pathname}`
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._-]+|_+$/g, '')
+      .slice(0, 100) || 'adhoc';
   return { sample_id: slug, row: { sample_id: slug, url }, line: 0, source: 'AGENT_URL' };
 }
 

@@ -37,24 +37,72 @@ interface Case {
 
 const byId = (page: Page, id: string): Locator => page.locator(`#${id}`);
 const CASES: Case[] = [
-  { name: 'type into a read-only field', path: '/blocked-controls', action: { name: 'type', args: { target: 'textbox "Booking reference"', text: 'BK-1' } }, plain: p => byId(p, 'booking').fill('BK-1', { timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'type into a disabled field', path: '/blocked-controls', action: { name: 'type', args: { target: 'textbox "Discount code"', text: 'X' } }, plain: p => byId(p, 'discount').fill('X', { timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'click a covered button', path: '/blocked-controls', action: { name: 'click', args: { target: 'button "Download report"' } }, plain: p => byId(p, 'download').click({ timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'click a link in a closed menu', path: '/blocked-controls', action: { name: 'click', args: { target: 'Settings' } }, plain: p => p.getByText('Settings').click({ timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'click a button on another tab', path: '/blocked-controls', action: { name: 'click', args: { target: 'Export CSV' } }, plain: p => byId(p, 'export').click({ timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'click a link in a closed section', path: '/blocked-controls', action: { name: 'click', args: { target: 'Track parcel' } }, plain: p => p.getByText('Track parcel').click({ timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'click a disabled button', path: '/blocked-controls', action: { name: 'click', args: { target: 'button "Place order"' } }, plain: p => byId(p, 'place-order').click({ timeout: ELEMENT_TIMEOUT_MS }) },
-  { name: 'select an option that is not there', path: '/native-select', action: { name: 'select_option', args: { target: 'Shipping method', value: 'Teleport' } }, plain: p => byId(p, 'shipping').selectOption('Teleport', { timeout: ELEMENT_TIMEOUT_MS }) },
+  {
+    name: 'type into a read-only field',
+    path: '/blocked-controls',
+    action: { name: 'type', args: { target: 'textbox "Booking reference"', text: 'BK-1' } },
+    plain: p => byId(p, 'booking').fill('BK-1', { timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'type into a disabled field',
+    path: '/blocked-controls',
+    action: { name: 'type', args: { target: 'textbox "Discount code"', text: 'X' } },
+    plain: p => byId(p, 'discount').fill('X', { timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'click a covered button',
+    path: '/blocked-controls',
+    action: { name: 'click', args: { target: 'button "Download report"' } },
+    plain: p => byId(p, 'download').click({ timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'click a link in a closed menu',
+    path: '/blocked-controls',
+    action: { name: 'click', args: { target: 'Settings' } },
+    plain: p => p.getByText('Settings').click({ timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'click a button on another tab',
+    path: '/blocked-controls',
+    action: { name: 'click', args: { target: 'Export CSV' } },
+    plain: p => byId(p, 'export').click({ timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'click a link in a closed section',
+    path: '/blocked-controls',
+    action: { name: 'click', args: { target: 'Track parcel' } },
+    plain: p => p.getByText('Track parcel').click({ timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'click a disabled button',
+    path: '/blocked-controls',
+    action: { name: 'click', args: { target: 'button "Place order"' } },
+    plain: p => byId(p, 'place-order').click({ timeout: ELEMENT_TIMEOUT_MS }),
+  },
+  {
+    name: 'select an option that is not there',
+    path: '/native-select',
+    action: { name: 'select_option', args: { target: 'Shipping method', value: 'Teleport' } },
+    plain: p => byId(p, 'shipping').selectOption('Teleport', { timeout: ELEMENT_TIMEOUT_MS }),
+  },
 ];
 
 async function isUp(url: string): Promise<boolean> {
-  return fetch(`${url}/health`).then(r => r.ok, () => false);
+  return fetch(`${url}/health`).then(
+    r => r.ok,
+    () => false,
+  );
 }
 
 async function timed(body: () => Promise<unknown>): Promise<{ ms: number; outcome: string }> {
   const started = performance.now();
   const outcome = await body().then(
-    value => (value && typeof value === 'object' && 'success' in value ? ((value as { success: boolean; error?: string }).success ? 'succeeded' : ((value as { error?: string }).error ?? 'failed')) : 'succeeded'),
+    value =>
+      value && typeof value === 'object' && 'success' in value
+        ? (value as { success: boolean; error?: string }).success
+          ? 'succeeded'
+          : ((value as { error?: string }).error ?? 'failed')
+        : 'succeeded',
     error => String(error instanceof Error ? error.message.split('\n')[0] : error),
   );
   return { ms: performance.now() - started, outcome };
@@ -76,7 +124,8 @@ function actionEnv(page: Page, elements: ReadonlyMap<string, KnownElement>): Act
 }
 
 const ROUTINE_RUNS = 20;
-const ROUTINE_PAGE = '<label>Name <input id="name"></label><label><input type="checkbox" id="agree"> Agree</label><button id="go" onclick="this.dataset.n = Number(this.dataset.n || 0) + 1">Go</button>';
+const ROUTINE_PAGE =
+  '<label>Name <input id="name"></label><label><input type="checkbox" id="agree"> Agree</label><button id="go" onclick="this.dataset.n = Number(this.dataset.n || 0) + 1">Go</button>';
 
 async function measureRoutine(browser: Awaited<ReturnType<typeof launchChromium>>): Promise<Array<Array<string | number>>> {
   const context = await browser.newContext(CONTEXT_OPTIONS);
@@ -86,8 +135,22 @@ async function measureRoutine(browser: Awaited<ReturnType<typeof launchChromium>
   const env = actionEnv(page, new Map());
   const pairs: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
     ['click', () => dispatch({ name: 'click', args: { target: 'css=#go' } }, env), () => page.locator('#go').click()],
-    ['type', () => dispatch({ name: 'type', args: { target: 'css=#name', text: 'Ada Lovelace' } }, env), () => page.locator('#name').fill('Ada Lovelace')],
-    ['check + uncheck', async () => { await dispatch({ name: 'check', args: { target: 'css=#agree' } }, env); await dispatch({ name: 'uncheck', args: { target: 'css=#agree' } }, env); }, async () => { await page.locator('#agree').check(); await page.locator('#agree').uncheck(); }],
+    [
+      'type',
+      () => dispatch({ name: 'type', args: { target: 'css=#name', text: 'Ada Lovelace' } }, env),
+      () => page.locator('#name').fill('Ada Lovelace'),
+    ],
+    [
+      'check + uncheck',
+      async () => {
+        await dispatch({ name: 'check', args: { target: 'css=#agree' } }, env);
+        await dispatch({ name: 'uncheck', args: { target: 'css=#agree' } }, env);
+      },
+      async () => {
+        await page.locator('#agree').check();
+        await page.locator('#agree').uncheck();
+      },
+    ],
   ];
   const rows: Array<Array<string | number>> = [];
   for (const [name, ours, bare] of pairs) {
@@ -119,7 +182,9 @@ async function main(): Promise<void> {
         const page = await context.newPage();
         await page.goto(`${WIDGETS}${bench.path}`);
         const observation = await observe(page);
-        const elements = new Map<string, KnownElement>([...observation.refs].map(([ref, node]) => [ref, { ref, role: node.role, name: node.name, text: node.text }]));
+        const elements = new Map<string, KnownElement>(
+          [...observation.refs].map(([ref, node]) => [ref, { ref, role: node.role, name: node.name, text: node.text }]),
+        );
         const env = actionEnv(page, elements);
         const { ms, outcome } = await timed(() => dispatch(bench.action, env));
         ours.push(ms);

@@ -35,23 +35,36 @@ function headline(view: PromptView): ScriptStepInput {
 /** The first line of prose after the headline: a text line long enough to be a sentence of the article. */
 function firstSentence(view: PromptView): ScriptStepInput {
   const start = view.page.findIndex(line => isHeading(line.role) && /\(level 1\)/.test(line.rest));
-  const prose = view.page.slice(Math.max(0, start)).find(line => line.ref && (line.role === 'text' || line.role === 'paragraph') && (line.name?.length ?? 0) >= 60);
+  const prose = view.page
+    .slice(Math.max(0, start))
+    .find(line => line.ref && (line.role === 'text' || line.role === 'paragraph') && (line.name?.length ?? 0) >= 60);
   if (!prose) return { tool: 'done', args: { extracted: {}, note: 'no prose after the headline in the page state' } };
   return { tool: 'extract', target: { ref: prose.ref! }, args: { field: 'first_sentence', pattern: '^(.+?[.!?])(?:\\s|$)' } };
 }
 
 /** Screenshot, headline and first sentence in one turn when the page state shows both; else one read at a time. */
 function readArticle(view: PromptView): ScriptStepInput | ScriptStepInput[] {
-  const screenshot: ScriptStepInput = { tool: 'screenshot', args: { label: 'article' }, reflection: { next_goal: 'record the article as shown, then read it' } };
+  const screenshot: ScriptStepInput = {
+    tool: 'screenshot',
+    args: { label: 'article' },
+    reflection: { next_goal: 'record the article as shown, then read it' },
+  };
   const reads = [headline(view), firstSentence(view)];
   if (reads.every(read => 'tool' in read && read.tool === 'extract')) return { batch: [screenshot, ...reads] } as ScriptStepInput;
-  return [screenshot, { what: 'read the headline the page state shows', decide: headline }, { what: 'read the first sentence of the prose after the headline', decide: firstSentence }];
+  return [
+    screenshot,
+    { what: 'read the headline the page state shows', decide: headline },
+    { what: 'read the first sentence of the prose after the headline', decide: firstSentence },
+  ];
 }
 
 export function articleScript(): ScriptInput {
   return {
     description: 'article_reader: screenshot, headline, first sentence',
-    steps: [{ what: 'screenshot the article, read its headline and first sentence', decide: readArticle }, { tool: 'done', args: { extracted: {} } }],
+    steps: [
+      { what: 'screenshot the article, read its headline and first sentence', decide: readArticle },
+      { tool: 'done', args: { extracted: {} } },
+    ],
     on_unmatched: 'canned',
   } as ScriptInput;
 }

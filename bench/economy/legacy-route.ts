@@ -25,7 +25,11 @@ export async function startLegacyRouteProxy(target: string): Promise<LegacyRoute
       const route = PROMPT_ROUTE.exec(body.toString('utf8').replace(/\\n/g, '\n'));
       const headers: http.OutgoingHttpHeaders = { ...req.headers, host: upstream.host, 'content-length': body.length };
       if (route && !req.headers[ROUTE_HEADERS.task]) {
-        Object.assign(headers, { [ROUTE_HEADERS.task]: encodeURIComponent(route[1]!), [ROUTE_HEADERS.sample]: encodeURIComponent(route[2]!), [ROUTE_HEADERS.attempt]: route[3]! });
+        Object.assign(headers, {
+          [ROUTE_HEADERS.task]: encodeURIComponent(route[1]!),
+          [ROUTE_HEADERS.sample]: encodeURIComponent(route[2]!),
+          [ROUTE_HEADERS.attempt]: route[3]!,
+        });
       }
       const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, reply => {
         res.writeHead(reply.statusCode ?? 502, reply.headers);

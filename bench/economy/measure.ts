@@ -50,7 +50,12 @@ export const promptCacheReadShare = (f: SampleFigures) => {
 };
 export const visionShare = (f: SampleFigures) => (totalCalls(f) ? f.calls.vision / totalCalls(f) : 0);
 
-export function figuresOf(requests: readonly RecordedRequest[], task: string, sample: string, result: { steps: number; status: string }): SampleFigures {
+export function figuresOf(
+  requests: readonly RecordedRequest[],
+  task: string,
+  sample: string,
+  result: { steps: number; status: string },
+): SampleFigures {
   const mine = requests.filter(r => r.key.taskId === task && r.key.sampleId === sample && r.response.status === 200);
   const figures: SampleFigures = {
     task,

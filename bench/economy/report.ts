@@ -1,5 +1,15 @@
 import { sum, table } from '../lib/stats';
-import { billedInputTokens, cacheReadShare, decisionCacheReadShare, inputOutsidePageState, promptCacheReadShare, inputTokens, totalCalls, visionShare, type SampleFigures } from './measure';
+import {
+  billedInputTokens,
+  cacheReadShare,
+  decisionCacheReadShare,
+  inputOutsidePageState,
+  promptCacheReadShare,
+  inputTokens,
+  totalCalls,
+  visionShare,
+  type SampleFigures,
+} from './measure';
 
 /** The issue's targets: vision ≤10% of calls, no repeated vision request, ≥75% read from cache, ≥30% fewer input tokens. */
 const TARGETS = { visionShare: 0.1, cacheReadShare: 0.75, cacheReadMinSteps: 3, inputReduction: 0.3 } as const;
@@ -38,42 +48,94 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
       n(f.pageStateTokens),
     ];
     if (baseline) {
-      cells.push(old ? `${totalCalls(old)} (${old.calls.decide}/${old.calls.vision}/${old.calls.text})` : '—', old ? old.repeatedVision : '—', old ? n(inputTokens(old)) : '—', old ? pct(cacheReadShare(old)) : '—', old ? n(old.toolsTokens) : '—');
+      cells.push(
+        old ? `${totalCalls(old)} (${old.calls.decide}/${old.calls.vision}/${old.calls.text})` : '—',
+        old ? old.repeatedVision : '—',
+        old ? n(inputTokens(old)) : '—',
+        old ? pct(cacheReadShare(old)) : '—',
+        old ? n(old.toolsTokens) : '—',
+      );
       cells.push(old ? n(old.pageStateTokens) : '—');
-      cells.push(old ? pct(1 - inputTokens(f) / inputTokens(old)) : '—', old ? pct(1 - billedInputTokens(f) / billedInputTokens(old)) : '—', old ? pct(1 - inputOutsidePageState(f) / inputOutsidePageState(old)) : '—');
+      cells.push(
+        old ? pct(1 - inputTokens(f) / inputTokens(old)) : '—',
+        old ? pct(1 - billedInputTokens(f) / billedInputTokens(old)) : '—',
+        old ? pct(1 - inputOutsidePageState(f) / inputOutsidePageState(old)) : '—',
+      );
     }
     return cells;
   });
-  const header = ['sample', 'steps', 'calls (decide/vision/text)', 'vision share', 'repeated vision', 'input tokens', 'billed input', 'cache-read share', 'of decisions', 'tools block', 'page state'];
-  if (baseline) header.push(`${baseline.name}: calls`, `${baseline.name}: repeated vision`, `${baseline.name}: input tokens`, `${baseline.name}: cache-read share`, `${baseline.name}: tools block`, `${baseline.name}: page state`, 'input tokens saved', 'billed input saved', 'saved outside the page state');
+  const header = [
+    'sample',
+    'steps',
+    'calls (decide/vision/text)',
+    'vision share',
+    'repeated vision',
+    'input tokens',
+    'billed input',
+    'cache-read share',
+    'of decisions',
+    'tools block',
+    'page state',
+  ];
+  if (baseline)
+    header.push(
+      `${baseline.name}: calls`,
+      `${baseline.name}: repeated vision`,
+      `${baseline.name}: input tokens`,
+      `${baseline.name}: cache-read share`,
+      `${baseline.name}: tools block`,
+      `${baseline.name}: page state`,
+      'input tokens saved',
+      'billed input saved',
+      'saved outside the page state',
+    );
   console.log(`\n${table(header, rows)}\n`);
 
   const totals = all(now);
   const long = now.filter(f => f.steps >= TARGETS.cacheReadMinSteps);
   const below = long.filter(f => cacheReadShare(f) < TARGETS.cacheReadShare);
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
-  console.log(`${now.length} samples: ${totals.calls} model calls, ${totals.vision} vision (${pct(totals.vision / Math.max(1, totals.calls))}), ${n(totals.input)} input tokens (billed as ${n(Math.round(totals.billed))}), ${pct(totals.cacheRead / Math.max(1, totals.input))} read from cache`);
-  console.log(`${mark(totals.vision / Math.max(1, totals.calls) <= TARGETS.visionShare)} vision ≤ ${pct(TARGETS.visionShare)} of model calls: ${pct(totals.vision / Math.max(1, totals.calls))}`);
+  console.log(
+    `${now.length} samples: ${totals.calls} model calls, ${totals.vision} vision (${pct(totals.vision / Math.max(1, totals.calls))}), ${n(totals.input)} input tokens (billed as ${n(Math.round(totals.billed))}), ${pct(totals.cacheRead / Math.max(1, totals.input))} read from cache`,
+  );
+  console.log(
+    `${mark(totals.vision / Math.max(1, totals.calls) <= TARGETS.visionShare)} vision ≤ ${pct(TARGETS.visionShare)} of model calls: ${pct(totals.vision / Math.max(1, totals.calls))}`,
+  );
   console.log(`${mark(totals.repeatedVision === 0)} repeated identical vision requests: ${totals.repeatedVision}`);
-  console.log(`${mark(below.length === 0)} cache-read share ≥ ${pct(TARGETS.cacheReadShare)} on samples of ${TARGETS.cacheReadMinSteps}+ steps: ${long.length - below.length} of ${long.length}${below.length ? ` (below: ${below.map(f => `${key(f)} ${pct(cacheReadShare(f))}`).join(', ')})` : ''}`);
+  console.log(
+    `${mark(below.length === 0)} cache-read share ≥ ${pct(TARGETS.cacheReadShare)} on samples of ${TARGETS.cacheReadMinSteps}+ steps: ${long.length - below.length} of ${long.length}${below.length ? ` (below: ${below.map(f => `${key(f)} ${pct(cacheReadShare(f))}`).join(', ')})` : ''}`,
+  );
   const belowDecisions = long.filter(f => decisionCacheReadShare(f) < TARGETS.cacheReadShare);
-  console.log(`  the same over decision requests only: ${long.length - belowDecisions.length} of ${long.length}${belowDecisions.length ? ` (below: ${belowDecisions.map(f => `${key(f)} ${pct(decisionCacheReadShare(f))}`).join(', ')})` : ''}`);
+  console.log(
+    `  the same over decision requests only: ${long.length - belowDecisions.length} of ${long.length}${belowDecisions.length ? ` (below: ${belowDecisions.map(f => `${key(f)} ${pct(decisionCacheReadShare(f))}`).join(', ')})` : ''}`,
+  );
   const belowPrompt = long.filter(f => promptCacheReadShare(f) < TARGETS.cacheReadShare);
-  console.log(`  the same over decision requests outside their page states (a new page is never in a cache): ${long.length - belowPrompt.length} of ${long.length}${belowPrompt.length ? ` (below: ${belowPrompt.map(f => `${key(f)} ${pct(promptCacheReadShare(f))}`).join(', ')})` : ''}; lowest ${pct(Math.min(...long.map(promptCacheReadShare)))}`);
+  console.log(
+    `  the same over decision requests outside their page states (a new page is never in a cache): ${long.length - belowPrompt.length} of ${long.length}${belowPrompt.length ? ` (below: ${belowPrompt.map(f => `${key(f)} ${pct(promptCacheReadShare(f))}`).join(', ')})` : ''}; lowest ${pct(Math.min(...long.map(promptCacheReadShare)))}`,
+  );
   if (!baseline) return;
   const old = all(baseline.figures);
   // A sample the baseline agent could not finish (its page state lacked what the script reads, e.g. a link inside
   // running text, which older page states left out) ran fewer steps: its tokens say nothing about the prompt, so it is left out.
   const unfinished = now.filter(f => before.has(key(f)) && before.get(key(f))!.status !== f.status);
-  if (unfinished.length) console.log(`  not compared (${baseline.name} ended differently): ${unfinished.map(f => `${key(f)} ${before.get(key(f))!.status} after ${before.get(key(f))!.steps} steps`).join(', ')}`);
+  if (unfinished.length)
+    console.log(
+      `  not compared (${baseline.name} ended differently): ${unfinished.map(f => `${key(f)} ${before.get(key(f))!.status} after ${before.get(key(f))!.steps} steps`).join(', ')}`,
+    );
   const paired = now.filter(f => before.has(key(f)) && !unfinished.includes(f));
   const savings = paired.map(f => 1 - inputTokens(f) / inputTokens(before.get(key(f))!));
   const short = paired.filter((_, i) => savings[i]! < TARGETS.inputReduction);
-  console.log(`${baseline.name}: ${old.calls} model calls, ${old.vision} vision (${pct(old.vision / Math.max(1, old.calls))}), ${old.repeatedVision} repeated, ${n(old.input)} input tokens (billed as ${n(Math.round(old.billed))}), ${pct(old.cacheRead / Math.max(1, old.input))} read from cache`);
-  console.log(`${mark(short.length === 0)} input tokens per sample ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - short.length} of ${paired.length}; per sample ${pct(Math.min(...savings))}–${pct(Math.max(...savings))}, all samples together ${pct(1 - sum(paired.map(inputTokens)) / sum(paired.map(f => inputTokens(before.get(key(f))!))))}${short.length ? ` (below: ${short.map(f => key(f)).join(', ')})` : ''}`);
+  console.log(
+    `${baseline.name}: ${old.calls} model calls, ${old.vision} vision (${pct(old.vision / Math.max(1, old.calls))}), ${old.repeatedVision} repeated, ${n(old.input)} input tokens (billed as ${n(Math.round(old.billed))}), ${pct(old.cacheRead / Math.max(1, old.input))} read from cache`,
+  );
+  console.log(
+    `${mark(short.length === 0)} input tokens per sample ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - short.length} of ${paired.length}; per sample ${pct(Math.min(...savings))}–${pct(Math.max(...savings))}, all samples together ${pct(1 - sum(paired.map(inputTokens)) / sum(paired.map(f => inputTokens(before.get(key(f))!))))}${short.length ? ` (below: ${short.map(f => key(f)).join(', ')})` : ''}`,
+  );
   const billedSavings = paired.map(f => 1 - billedInputTokens(f) / billedInputTokens(before.get(key(f))!));
   const billedShort = paired.filter((_, i) => billedSavings[i]! < TARGETS.inputReduction);
-  console.log(`  billed input (cache writes 1.25×, reads 0.1×) ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - billedShort.length} of ${paired.length}; per sample ${pct(Math.min(...billedSavings))}–${pct(Math.max(...billedSavings))}, all samples together ${pct(1 - sum(paired.map(billedInputTokens)) / sum(paired.map(f => billedInputTokens(before.get(key(f))!))))}`);
+  console.log(
+    `  billed input (cache writes 1.25×, reads 0.1×) ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - billedShort.length} of ${paired.length}; per sample ${pct(Math.min(...billedSavings))}–${pct(Math.max(...billedSavings))}, all samples together ${pct(1 - sum(paired.map(billedInputTokens)) / sum(paired.map(f => billedInputTokens(before.get(key(f))!))))}`,
+  );
   // The page state is what the agent perceived, and newer page states carry more of it on purpose. The rest of the
   // prompt is what compaction and caching work on, so its saving is printed on its own.
   const outside = (fs: readonly SampleFigures[]) => sum(fs.map(inputOutsidePageState));
@@ -81,6 +143,10 @@ export function printReport(now: readonly SampleFigures[], baseline?: { name: st
   const pairedOld = paired.map(f => before.get(key(f))!);
   const outsideSavings = paired.map(f => 1 - inputOutsidePageState(f) / inputOutsidePageState(before.get(key(f))!));
   const outsideShort = paired.filter((_, i) => outsideSavings[i]! < TARGETS.inputReduction);
-  console.log(`  outside the page state ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - outsideShort.length} of ${paired.length}; per sample ${pct(Math.min(...outsideSavings))}–${pct(Math.max(...outsideSavings))}, all samples together ${pct(1 - outside(paired) / outside(pairedOld))} (${n(outside(paired))} against ${n(outside(pairedOld))})`);
-  console.log(`  page state: ${n(pageState(paired))} tokens against ${n(pageState(pairedOld))} (${pageState(paired) >= pageState(pairedOld) ? '+' : ''}${pct(pageState(paired) / Math.max(1, pageState(pairedOld)) - 1)})`);
+  console.log(
+    `  outside the page state ≥ ${pct(TARGETS.inputReduction)} below ${baseline.name}: ${paired.length - outsideShort.length} of ${paired.length}; per sample ${pct(Math.min(...outsideSavings))}–${pct(Math.max(...outsideSavings))}, all samples together ${pct(1 - outside(paired) / outside(pairedOld))} (${n(outside(paired))} against ${n(outside(pairedOld))})`,
+  );
+  console.log(
+    `  page state: ${n(pageState(paired))} tokens against ${n(pageState(pairedOld))} (${pageState(paired) >= pageState(pairedOld) ? '+' : ''}${pct(pageState(paired) / Math.max(1, pageState(pairedOld)) - 1)})`,
+  );
 }

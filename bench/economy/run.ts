@@ -82,7 +82,8 @@ async function workflowCases(browser: Browser, tasksDir: string, samples: number
     let rows: Row[] = loadSamplesCsv(task.spec, path.join(tasksDir, 'inputs', `${workflow.task}.csv`)).map(s => s.row);
     if (workflow.rows && rows.length < samples) rows = await workflow.rows(undefined);
     await workflow.prepare?.(browser);
-    for (const row of rows.slice(0, samples)) cases.push({ task: workflow.task, row, script: answeringAsides(workflow.script(row)), authProfile: task.spec.auth_profile ?? undefined });
+    for (const row of rows.slice(0, samples))
+      cases.push({ task: workflow.task, row, script: answeringAsides(workflow.script(row)), authProfile: task.spec.auth_profile ?? undefined });
   }
   return cases;
 }
@@ -96,7 +97,11 @@ function articleCases(corpus: CorpusServer, dir: string, count: number, tasksDir
 }
 
 function widgetCases(only: readonly string[] | undefined): Case[] {
-  return WIDGET_CASE_TASKS.filter(w => !only || only.includes(String(w.spec.task_id))).map(w => ({ task: String(w.spec.task_id), row: { sample_id: w.slug }, script: answeringAsides(w.script) }));
+  return WIDGET_CASE_TASKS.filter(w => !only || only.includes(String(w.spec.task_id))).map(w => ({
+    task: String(w.spec.task_id),
+    row: { sample_id: w.slug },
+    script: answeringAsides(w.script),
+  }));
 }
 
 /**
@@ -119,12 +124,20 @@ function exportRef(ref: string): string {
   return dir;
 }
 
-async function runVariant(variant: Variant, browser: Browser, server: ModelServer, tasksDir: string, cases: readonly Case[]): Promise<SampleFigures[]> {
+async function runVariant(
+  variant: Variant,
+  browser: Browser,
+  server: ModelServer,
+  tasksDir: string,
+  cases: readonly Case[],
+): Promise<SampleFigures[]> {
   process.env.AGENT_REPORTS_DIR = tempDirFor(`reports-${variant.name}`);
   const legacy = variant.name === 'now' ? undefined : await startLegacyRouteProxy(server.url);
   process.env.ANTHROPIC_BASE_URL = legacy?.url ?? server.url;
   const { SampleSession } = (await import(path.join(variant.root, 'agent', 'session.ts'))) as typeof import('../../agent/session');
-  const { loadTaskFile: load } = (await import(path.join(variant.root, 'agent', 'task', 'load-task.ts'))) as typeof import('../../agent/task/load-task');
+  const { loadTaskFile: load } = (await import(
+    path.join(variant.root, 'agent', 'task', 'load-task.ts')
+  )) as typeof import('../../agent/task/load-task');
   server.reset();
   const figures: SampleFigures[] = [];
   const runId = `economy-${variant.name}-${Date.now()}`;
@@ -135,7 +148,16 @@ async function runVariant(variant: Variant, browser: Browser, server: ModelServe
     try {
       const sample = { sample_id: c.row.sample_id!, row: c.row, line: 2, source: 'bench' };
       const dir = path.join(process.env.AGENT_REPORTS_DIR!, c.task, c.row.sample_id!);
-      const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: 'model', dir });
+      const session = await SampleSession.prepare({
+        task,
+        sample,
+        context,
+        page: await context.newPage(),
+        runId,
+        attempt: 0,
+        deciderMode: 'model',
+        dir,
+      });
       const result = await session.run();
       figures.push(figuresOf(server.requests, c.task, c.row.sample_id!, result));
       if (result.status !== 'done') console.log(`  ${variant.name} ${c.task}/${c.row.sample_id}: ${result.status} — ${result.error ?? ''}`);
@@ -172,7 +194,9 @@ async function main(): Promise<void> {
     const variants: Variant[] = [...(baseline ? [{ name: baseline, root: exportRef(baseline) }] : []), { name: 'now', root: path.resolve('.') }];
     const measured = new Map<string, SampleFigures[]>();
     for (const variant of variants) {
-      console.log(`running ${cases.length} samples with the agent of ${variant.name === 'now' ? 'this checkout' : `${variant.name} (${variant.root})`}…`);
+      console.log(
+        `running ${cases.length} samples with the agent of ${variant.name === 'now' ? 'this checkout' : `${variant.name} (${variant.root})`}…`,
+      );
       measured.set(variant.name, await runVariant(variant, browser, server, tasksDir, cases));
     }
     printReport(measured.get('now')!, baseline ? { name: baseline, figures: measured.get(baseline)! } : undefined);

@@ -25,7 +25,8 @@ function task(slug: string, goal: string, output: Record<string, string>, script
     spec: {
       task_id: `widget_${slug.replace(/-/g, '_')}`,
       start_url: `${WIDGETS}/${slug}`,
-      system_prompt: 'You are a browser agent working through one page of a widget test lab. Do what the goal says and read back the result the page shows.',
+      system_prompt:
+        'You are a browser agent working through one page of a widget test lab. Do what the goal says and read back the result the page shows.',
       goal,
       output_schema: output,
       required_fields: Object.keys(output),
@@ -38,7 +39,11 @@ function task(slug: string, goal: string, output: Record<string, string>, script
   };
 }
 
-const readBack = (field: string, text: string, pattern = '^(.*)$') => ({ tool: 'extract', target: { role: 'status', name: text }, args: { field, pattern } });
+const readBack = (field: string, text: string, pattern = '^(.*)$') => ({
+  tool: 'extract',
+  target: { role: 'status', name: text },
+  args: { field, pattern },
+});
 const done = { tool: 'done', args: { extracted: {} } };
 
 /**
@@ -61,161 +66,296 @@ function loadUntilShowing(count: string) {
 function scrollUntilShowing(text: string) {
   const step = (view: PromptView): ScriptStepInput | ScriptStepInput[] => {
     if (pageShows(view, text)) return { tool: 'extract', target: { text }, args: { field: 'item_50' } };
-    return [{ tool: 'scroll', args: { direction: 'down', amount: 50 } }, { what: `scroll until "${text}" shows`, decide: step }];
+    return [
+      { tool: 'scroll', args: { direction: 'down', amount: 50 } },
+      { what: `scroll until "${text}" shows`, decide: step },
+    ];
   };
   return step;
 }
 
 export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
-  task('date-picker', 'Pick 15 March 2026 as the check-in date with the calendar, then read back the selection.', { selected: 'string' }, {
-    steps: [
-      { tool: 'click', target: { role: 'button', name: 'Choose date' }, reflection: { next_goal: 'open the calendar' } },
-      { tool: 'click', target: { role: 'button', name: 'Next month' } },
-      { tool: 'click', target: { role: 'button', name: 'Next month' }, reflection: { next_goal: 'reach March 2026' } },
-      { tool: 'click', target: { role: 'button', name: '15' } },
-      readBack('selected', 'Selected:', 'Selected: (.*)'),
-      done,
-    ],
-  }),
-  task('custom-combobox', 'Assign the ticket to the Platform team, then read back the selection.', { selected: 'string' }, {
-    steps: [{ tool: 'select_option', target: { role: 'combobox', name: 'Team' }, args: { value: 'Platform' } }, readBack('selected', 'Selected:', 'Selected: (.*)'), done],
-  }),
-  task('native-select', 'Choose overnight shipping, then read back the selection.', { selected: 'string' }, {
-    steps: [{ tool: 'select_option', target: { role: 'combobox', name: 'Shipping method' }, args: { value: 'Overnight (1 business day)' } }, readBack('selected', 'Selected:', 'Selected: (\\S+)'), done],
-  }),
-  task('cascading', 'Ship to Toronto, Ontario, Canada (country, then state, then city), then read back the selection.', { selected: 'string' }, {
-    steps: [
-      { tool: 'select_option', target: { role: 'combobox', name: 'Country' }, args: { value: 'Canada' } },
-      { tool: 'select_option', target: { role: 'combobox', name: 'State / province' }, args: { value: 'Ontario' } },
-      { tool: 'select_option', target: { role: 'combobox', name: 'City' }, args: { value: 'Toronto' } },
-      readBack('selected', 'Selected:', 'Selected: (.*)'),
-      done,
-    ],
-  }),
-  task('autocomplete', 'Choose Amsterdam as the destination through the suggestions, then read back the selection.', { selected: 'string' }, {
-    steps: [
-      { tool: 'type', target: { role: 'textbox', name: 'Destination' }, args: { text: 'ams', slowly: true } },
-      { tool: 'wait', args: { text: 'Amsterdam', seconds: 5 } },
-      { tool: 'click', target: { text: 'Amsterdam' } },
-      readBack('selected', 'Selected:', 'Selected: (.*)'),
-      done,
-    ],
-  }),
-  task('shadow-dom', 'Subscribe ada@example.com to the newsletter, then read back the confirmation.', { subscribed: 'string' }, {
-    steps: [
-      { batch: [{ tool: 'type', target: { role: 'textbox', name: 'Email address' }, args: { text: 'ada@example.com' } }, { tool: 'click', target: { role: 'button', name: 'Subscribe' } }] },
-      readBack('subscribed', 'Subscribed:', 'Subscribed: (.*)'),
-      done,
-    ],
-  }),
-  task('iframe-same', 'Send the name Grace through the embedded contact form, then read what the page received.', { received: 'string' }, {
-    steps: [
-      {
-        batch: [
-          { tool: 'type', target: { role: 'textbox', name: 'Your name' }, args: { text: 'Grace' } },
-          { tool: 'type', target: { role: 'textbox', name: 'Message' }, args: { text: 'Hello from the bench' } },
-          { tool: 'click', target: { role: 'button', name: 'Send' } },
-        ],
-      },
-      readBack('received', 'Received from frame', 'Received from frame: (.*)'),
-      done,
-    ],
-  }),
-  task('load-more', 'Load two more batches of products with "Load more", then read how many are shown.', { shown: 'string' }, {
-    steps: [{ what: 'load batches until 45 are shown, then read the count', decide: loadUntilShowing('Showing 45 of 75') }, done],
-  }),
-  task('infinite-scroll', 'Scroll the feed until item 50 is loaded, then read its title.', { item_50: 'string' }, {
-    steps: [{ what: 'scroll until item 50 shows, then read it', decide: scrollUntilShowing('Item 50:') }, done],
-  }),
-  task('late-hydration', 'Wait for the account page to load, then read the balance and the owner.', { balance: 'string', owner: 'string' }, {
-    steps: [
-      { tool: 'wait', args: { text: 'Account overview', seconds: 10 } },
-      {
-        batch: [
-          { tool: 'extract', target: { role: 'definition', name: '$1,240.50' }, args: { field: 'balance' } },
-          { tool: 'extract', target: { role: 'definition', name: 'Grace Hopper' }, args: { field: 'owner' } },
-        ],
-      },
-      done,
-    ],
-  }),
-  task('modal', 'Close the privacy dialog (reject non-essential cookies), start checkout, then read the cart status.', { status: 'string' }, {
-    steps: [
-      { tool: 'click', target: { role: 'button', name: 'Reject non-essential' } },
-      { tool: 'click', target: { role: 'button', name: 'Continue to checkout' } },
-      readBack('status', 'Checkout started'),
-      done,
-    ],
-  }),
-  task('form-tabs', 'Fill in the application (Ada Lovelace, ada@example.com, employer Analytical Engines, start 2026-03-01), submit it, then read the reference.', { reference: 'string' }, {
-    steps: [
-      {
-        batch: [
-          { tool: 'type', target: { role: 'textbox', name: 'First name' }, args: { text: 'Ada' } },
-          { tool: 'type', target: { role: 'textbox', name: 'Last name' }, args: { text: 'Lovelace' } },
-          { tool: 'type', target: { role: 'textbox', name: 'Email' }, args: { text: 'ada@example.com' } },
-        ],
-      },
-      { tool: 'click', target: { role: 'button', name: 'Next' } },
-      {
-        batch: [
-          { tool: 'type', target: { role: 'textbox', name: 'Employer' }, args: { text: 'Analytical Engines' } },
-          { tool: 'type', target: { label: 'Start date' }, args: { text: '2026-03-01' } },
-          { tool: 'click', target: { role: 'button', name: 'Next' } },
-        ],
-      },
-      { tool: 'click', target: { role: 'button', name: 'Submit application' } },
-      { tool: 'wait', args: { text: 'Submitted:', seconds: 5 } },
-      readBack('reference', 'Submitted:', 'Submitted: (REF-[0-9A-F]{6})'),
-      done,
-    ],
-  }),
-  {
-    ...task('upload', 'Attach receipt.txt, upload it, then read back what the page received.', { uploaded: 'string' }, {
+  task(
+    'date-picker',
+    'Pick 15 March 2026 as the check-in date with the calendar, then read back the selection.',
+    { selected: 'string' },
+    {
       steps: [
-        { batch: [{ tool: 'upload', target: { role: 'button', name: 'Attachments' }, args: { files: ['receipt.txt'] } }, { tool: 'click', target: { role: 'button', name: 'Upload' } }] },
-        { tool: 'wait', args: { text: 'Uploaded:', seconds: 5 } },
-        readBack('uploaded', 'Uploaded:'),
+        { tool: 'click', target: { role: 'button', name: 'Choose date' }, reflection: { next_goal: 'open the calendar' } },
+        { tool: 'click', target: { role: 'button', name: 'Next month' } },
+        { tool: 'click', target: { role: 'button', name: 'Next month' }, reflection: { next_goal: 'reach March 2026' } },
+        { tool: 'click', target: { role: 'button', name: '15' } },
+        readBack('selected', 'Selected:', 'Selected: (.*)'),
         done,
       ],
-    }),
-    inputs: { 'receipt.txt': 'Taxi 12.50 EUR\n' },
-  },
-  task('download', 'Download the quarterly report (PDF) as evidence.', { report: 'string' }, {
-    steps: [
+    },
+  ),
+  task(
+    'custom-combobox',
+    'Assign the ticket to the Platform team, then read back the selection.',
+    { selected: 'string' },
+    {
+      steps: [
+        { tool: 'select_option', target: { role: 'combobox', name: 'Team' }, args: { value: 'Platform' } },
+        readBack('selected', 'Selected:', 'Selected: (.*)'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'native-select',
+    'Choose overnight shipping, then read back the selection.',
+    { selected: 'string' },
+    {
+      steps: [
+        { tool: 'select_option', target: { role: 'combobox', name: 'Shipping method' }, args: { value: 'Overnight (1 business day)' } },
+        readBack('selected', 'Selected:', 'Selected: (\\S+)'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'cascading',
+    'Ship to Toronto, Ontario, Canada (country, then state, then city), then read back the selection.',
+    { selected: 'string' },
+    {
+      steps: [
+        { tool: 'select_option', target: { role: 'combobox', name: 'Country' }, args: { value: 'Canada' } },
+        { tool: 'select_option', target: { role: 'combobox', name: 'State / province' }, args: { value: 'Ontario' } },
+        { tool: 'select_option', target: { role: 'combobox', name: 'City' }, args: { value: 'Toronto' } },
+        readBack('selected', 'Selected:', 'Selected: (.*)'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'autocomplete',
+    'Choose Amsterdam as the destination through the suggestions, then read back the selection.',
+    { selected: 'string' },
+    {
+      steps: [
+        { tool: 'type', target: { role: 'textbox', name: 'Destination' }, args: { text: 'ams', slowly: true } },
+        { tool: 'wait', args: { text: 'Amsterdam', seconds: 5 } },
+        { tool: 'click', target: { text: 'Amsterdam' } },
+        readBack('selected', 'Selected:', 'Selected: (.*)'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'shadow-dom',
+    'Subscribe ada@example.com to the newsletter, then read back the confirmation.',
+    { subscribed: 'string' },
+    {
+      steps: [
+        {
+          batch: [
+            { tool: 'type', target: { role: 'textbox', name: 'Email address' }, args: { text: 'ada@example.com' } },
+            { tool: 'click', target: { role: 'button', name: 'Subscribe' } },
+          ],
+        },
+        readBack('subscribed', 'Subscribed:', 'Subscribed: (.*)'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'iframe-same',
+    'Send the name Grace through the embedded contact form, then read what the page received.',
+    { received: 'string' },
+    {
+      steps: [
+        {
+          batch: [
+            { tool: 'type', target: { role: 'textbox', name: 'Your name' }, args: { text: 'Grace' } },
+            { tool: 'type', target: { role: 'textbox', name: 'Message' }, args: { text: 'Hello from the bench' } },
+            { tool: 'click', target: { role: 'button', name: 'Send' } },
+          ],
+        },
+        readBack('received', 'Received from frame', 'Received from frame: (.*)'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'load-more',
+    'Load two more batches of products with "Load more", then read how many are shown.',
+    { shown: 'string' },
+    {
+      steps: [{ what: 'load batches until 45 are shown, then read the count', decide: loadUntilShowing('Showing 45 of 75') }, done],
+    },
+  ),
+  task(
+    'infinite-scroll',
+    'Scroll the feed until item 50 is loaded, then read its title.',
+    { item_50: 'string' },
+    {
+      steps: [{ what: 'scroll until item 50 shows, then read it', decide: scrollUntilShowing('Item 50:') }, done],
+    },
+  ),
+  task(
+    'late-hydration',
+    'Wait for the account page to load, then read the balance and the owner.',
+    { balance: 'string', owner: 'string' },
+    {
+      steps: [
+        { tool: 'wait', args: { text: 'Account overview', seconds: 10 } },
+        {
+          batch: [
+            { tool: 'extract', target: { role: 'definition', name: '$1,240.50' }, args: { field: 'balance' } },
+            { tool: 'extract', target: { role: 'definition', name: 'Grace Hopper' }, args: { field: 'owner' } },
+          ],
+        },
+        done,
+      ],
+    },
+  ),
+  task(
+    'modal',
+    'Close the privacy dialog (reject non-essential cookies), start checkout, then read the cart status.',
+    { status: 'string' },
+    {
+      steps: [
+        { tool: 'click', target: { role: 'button', name: 'Reject non-essential' } },
+        { tool: 'click', target: { role: 'button', name: 'Continue to checkout' } },
+        readBack('status', 'Checkout started'),
+        done,
+      ],
+    },
+  ),
+  task(
+    'form-tabs',
+    'Fill in the application (Ada Lovelace, ada@example.com, employer Analytical Engines, start 2026-03-01), submit it, then read the reference.',
+    { reference: 'string' },
+    {
+      steps: [
+        {
+          batch: [
+            { tool: 'type', target: { role: 'textbox', name: 'First name' }, args: { text: 'Ada' } },
+            { tool: 'type', target: { role: 'textbox', name: 'Last name' }, args: { text: 'Lovelace' } },
+            { tool: 'type', target: { role: 'textbox', name: 'Email' }, args: { text: 'ada@example.com' } },
+          ],
+        },
+        { tool: 'click', target: { role: 'button', name: 'Next' } },
+        {
+          batch: [
+            { tool: 'type', target: { role: 'textbox', name: 'Employer' }, args: { text: 'Analytical Engines' } },
+            { tool: 'type', target: { label: 'Start date' }, args: { text: '2026-03-01' } },
+            { tool: 'click', target: { role: 'button', name: 'Next' } },
+          ],
+        },
+        { tool: 'click', target: { role: 'button', name: 'Submit application' } },
+        { tool: 'wait', args: { text: 'Submitted:', seconds: 5 } },
+        readBack('reference', 'Submitted:', 'Submitted: (REF-[0-9A-F]{6})'),
+        done,
+      ],
+    },
+  ),
+  {
+    ...task(
+      'upload',
+      'Attach receipt.txt, upload it, then read back what the page received.',
+      { uploaded: 'string' },
       {
-        batch: [
-          { tool: 'extract', target: { role: 'link', name: 'Quarterly report (PDF)' }, args: { field: 'report' } },
-          { tool: 'download', target: { role: 'link', name: 'Quarterly report (PDF)' } },
+        steps: [
+          {
+            batch: [
+              { tool: 'upload', target: { role: 'button', name: 'Attachments' }, args: { files: ['receipt.txt'] } },
+              { tool: 'click', target: { role: 'button', name: 'Upload' } },
+            ],
+          },
+          { tool: 'wait', args: { text: 'Uploaded:', seconds: 5 } },
+          readBack('uploaded', 'Uploaded:'),
+          done,
         ],
       },
-      done,
-    ],
-  }),
-  task('new-tab', 'Open the help page in a new tab and read its heading.', { heading: 'string' }, {
-    steps: [
-      { tool: 'click', target: { role: 'link', name: 'Open help in a new tab' } },
-      { tool: 'wait', args: { seconds: 1 }, reflection: { next_goal: 'let the new tab open' } },
-      { tool: 'switch_tab', args: { tab: 2 } },
-      { tool: 'extract', target: { role: 'heading', name: 'Popup target' }, args: { field: 'heading' } },
-      done,
-    ],
-  }),
-  task('dialogs', 'Delete the draft (confirm the browser dialog), then read the result.', { result: 'string' }, {
-    steps: [{ tool: 'click', target: { role: 'button', name: 'Delete draft' } }, readBack('result', 'Confirm:'), done],
-  }, { dialog_policy: 'accept' }),
-  task('svg-status', 'Screenshot the checks, then report which checks failed (the status is shown only by icons).', { failing: 'array' }, {
-    steps: [
-      { batch: [{ tool: 'screenshot', args: { label: 'checks' } }, { tool: 'extract', target: { role: 'heading', name: '7 checks' }, args: { field: 'check_count', pattern: '(\\d+) checks', type: 'integer' } }] },
-      { tool: 'done', args: { extracted: { failing: ['build (windows-latest)', 'e2e tests'] } } },
-    ],
-    vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X (failed)\n- e2e tests: red X (failed)\n- the other 5 checks: green check mark (passed)' }],
-  }, { output_schema: { failing: 'array', check_count: 'number' }, required_fields: ['failing'] }),
-  task('canvas-chart', 'Screenshot the chart, then report the month with the most signups (the numbers are drawn on a canvas).', { max_month: 'string' }, {
-    steps: [
-      { batch: [{ tool: 'screenshot', args: { label: 'chart' } }, { tool: 'extract', target: { role: 'heading', name: 'Canvas chart' }, args: { field: 'chart_heading' } }] },
-      { tool: 'done', args: { extracted: { max_month: 'Jun' } } },
-    ],
-    vision: [{ contains: '/canvas-chart', answer: '- bar chart "Monthly signups, 2026": Jan 120, Feb 340, Mar 275, Apr 410, May 385, Jun 502 (highest)' }],
-  }, { output_schema: { max_month: 'string', chart_heading: 'string' }, required_fields: ['max_month'] }),
+    ),
+    inputs: { 'receipt.txt': 'Taxi 12.50 EUR\n' },
+  },
+  task(
+    'download',
+    'Download the quarterly report (PDF) as evidence.',
+    { report: 'string' },
+    {
+      steps: [
+        {
+          batch: [
+            { tool: 'extract', target: { role: 'link', name: 'Quarterly report (PDF)' }, args: { field: 'report' } },
+            { tool: 'download', target: { role: 'link', name: 'Quarterly report (PDF)' } },
+          ],
+        },
+        done,
+      ],
+    },
+  ),
+  task(
+    'new-tab',
+    'Open the help page in a new tab and read its heading.',
+    { heading: 'string' },
+    {
+      steps: [
+        { tool: 'click', target: { role: 'link', name: 'Open help in a new tab' } },
+        { tool: 'wait', args: { seconds: 1 }, reflection: { next_goal: 'let the new tab open' } },
+        { tool: 'switch_tab', args: { tab: 2 } },
+        { tool: 'extract', target: { role: 'heading', name: 'Popup target' }, args: { field: 'heading' } },
+        done,
+      ],
+    },
+  ),
+  task(
+    'dialogs',
+    'Delete the draft (confirm the browser dialog), then read the result.',
+    { result: 'string' },
+    {
+      steps: [{ tool: 'click', target: { role: 'button', name: 'Delete draft' } }, readBack('result', 'Confirm:'), done],
+    },
+    { dialog_policy: 'accept' },
+  ),
+  task(
+    'svg-status',
+    'Screenshot the checks, then report which checks failed (the status is shown only by icons).',
+    { failing: 'array' },
+    {
+      steps: [
+        {
+          batch: [
+            { tool: 'screenshot', args: { label: 'checks' } },
+            {
+              tool: 'extract',
+              target: { role: 'heading', name: '7 checks' },
+              args: { field: 'check_count', pattern: '(\\d+) checks', type: 'integer' },
+            },
+          ],
+        },
+        { tool: 'done', args: { extracted: { failing: ['build (windows-latest)', 'e2e tests'] } } },
+      ],
+      vision: [
+        {
+          contains: '/svg-status',
+          answer: '- build (windows-latest): red X (failed)\n- e2e tests: red X (failed)\n- the other 5 checks: green check mark (passed)',
+        },
+      ],
+    },
+    { output_schema: { failing: 'array', check_count: 'number' }, required_fields: ['failing'] },
+  ),
+  task(
+    'canvas-chart',
+    'Screenshot the chart, then report the month with the most signups (the numbers are drawn on a canvas).',
+    { max_month: 'string' },
+    {
+      steps: [
+        {
+          batch: [
+            { tool: 'screenshot', args: { label: 'chart' } },
+            { tool: 'extract', target: { role: 'heading', name: 'Canvas chart' }, args: { field: 'chart_heading' } },
+          ],
+        },
+        { tool: 'done', args: { extracted: { max_month: 'Jun' } } },
+      ],
+      vision: [
+        { contains: '/canvas-chart', answer: '- bar chart "Monthly signups, 2026": Jan 120, Feb 340, Mar 275, Apr 410, May 385, Jun 502 (highest)' },
+      ],
+    },
+    { output_schema: { max_month: 'string', chart_heading: 'string' }, required_fields: ['max_month'] },
+  ),
 ];

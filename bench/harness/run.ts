@@ -34,7 +34,16 @@ async function main(): Promise<void> {
           server.setScript('people_profile', sample.sample_id, peopleProfileScript(sample.sample_id));
           const context = await browser.newContext(CONTEXT_OPTIONS);
           const page = await context.newPage();
-          const session = await SampleSession.prepare({ task, sample, context, page, runId: 'bench-harness', attempt: 0, deciderMode: mode, dir: tempDirFor(`${mode}-${sample.sample_id}`) });
+          const session = await SampleSession.prepare({
+            task,
+            sample,
+            context,
+            page,
+            runId: 'bench-harness',
+            attempt: 0,
+            deciderMode: mode,
+            dir: tempDirFor(`${mode}-${sample.sample_id}`),
+          });
           const result = await session.run();
           await context.close();
           if (result.status !== 'done') throw new Error(`${mode} ${sample.sample_id}: ${result.status} ${result.error}`);
@@ -54,18 +63,33 @@ async function main(): Promise<void> {
   await server.close();
   await sites.close();
 
-  const inputs = turns.map(t => (t.response.usage?.input_tokens ?? 0) + (t.response.usage?.cache_read_input_tokens ?? 0) + (t.response.usage?.cache_creation_input_tokens ?? 0));
+  const inputs = turns.map(
+    t =>
+      (t.response.usage?.input_tokens ?? 0) + (t.response.usage?.cache_read_input_tokens ?? 0) + (t.response.usage?.cache_creation_input_tokens ?? 0),
+  );
   const cached = sum(turns.map(t => t.response.usage?.cache_read_input_tokens ?? 0));
-  const staticShare = sum(turns.map(t => (t.response.usage?.cache_read_input_tokens ?? 0) + (t.response.usage?.cache_creation_input_tokens ?? 0))) / Math.max(1, sum(inputs));
+  const staticShare =
+    sum(turns.map(t => (t.response.usage?.cache_read_input_tokens ?? 0) + (t.response.usage?.cache_creation_input_tokens ?? 0))) /
+    Math.max(1, sum(inputs));
   console.log(`harness benchmark — people_profile, ${samples.length} samples × ${repeat} rounds, zero-latency scripted model\n`);
   console.log(
     table(
       ['decider', 'steps measured', 'overhead/step median ms', 'overhead/step p95 ms', 'action time/step median ms'],
-      (['model', 'recipe'] as const).map(mode => [mode, overhead[mode]!.length, median(overhead[mode]!), p95(overhead[mode]!), median(actionMs[mode]!)]),
+      (['model', 'recipe'] as const).map(mode => [
+        mode,
+        overhead[mode]!.length,
+        median(overhead[mode]!),
+        p95(overhead[mode]!),
+        median(actionMs[mode]!),
+      ]),
     ),
   );
-  console.log(`\nprompt tokens per model step (estimated by the server, chars/3.6): median ${median(inputs).toFixed(0)}, p95 ${p95(inputs).toFixed(0)}`);
-  console.log(`share of input tokens in the cached static system block: ${(staticShare * 100).toFixed(1)}% (read from cache: ${((cached / Math.max(1, sum(inputs))) * 100).toFixed(1)}%)`);
+  console.log(
+    `\nprompt tokens per model step (estimated by the server, chars/3.6): median ${median(inputs).toFixed(0)}, p95 ${p95(inputs).toFixed(0)}`,
+  );
+  console.log(
+    `share of input tokens in the cached static system block: ${(staticShare * 100).toFixed(1)}% (read from cache: ${((cached / Math.max(1, sum(inputs))) * 100).toFixed(1)}%)`,
+  );
   console.log(`model overhead per step ÷ recipe overhead per step: ${(median(overhead.model!) / Math.max(1, median(overhead.recipe!))).toFixed(1)}×`);
   console.log(`target: model overhead ≤ 100 ms median per step — ${median(overhead.model!) <= 100 ? 'met' : 'NOT met'}`);
 }

@@ -30,4 +30,6 @@ for (let i = 0; i < 7; i++) {
   loadSamplesCsv(task.spec, small);
   smallTimes.push(performance.now() - started);
 }
-console.log(`${rows}-row CSV: load + validate median ${median(times).toFixed(1)} ms (7 runs, ${Math.round(rows / (median(times) / 1000))} rows/s); 100-row CSV: ${median(smallTimes).toFixed(2)} ms`);
+console.log(
+  `${rows}-row CSV: load + validate median ${median(times).toFixed(1)} ms (7 runs, ${Math.round(rows / (median(times) / 1000))} rows/s); 100-row CSV: ${median(smallTimes).toFixed(2)} ms`,
+);

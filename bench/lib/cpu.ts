@@ -40,7 +40,13 @@ export function readProcessTable(): Map<number, ProcessRow> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cpuTicks = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
       const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      rows.set(Number(entry), { pid: Number(entry), ppid: Number(fields[1]), cpuS: cpuTicks / TICKS_PER_SECOND, startTicks: Number(fields[19]), cmd });
+      rows.set(Number(entry), {
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        cpuS: cpuTicks / TICKS_PER_SECOND,
+        startTicks: Number(fields[19]),
+        cmd,
+      });
     } catch {
       // The process ended between readdir and read.
     }
@@ -64,6 +70,11 @@ export function treeCpuSeconds(rows: Map<number, ProcessRow>, root: number): num
 
 /** Busy CPU seconds of the whole machine since boot (everything but idle and iowait), from /proc/stat. */
 export function machineBusySeconds(): number {
-  const [, user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const [, user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
 }

@@ -52,16 +52,16 @@ export async function serveCorpus(dir: string): Promise<CorpusServer> {
     res.end(zlib.gunzipSync(fs.readFileSync(file)));
   });
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    urlOf: (id) => `${origin}/${id}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    urlOf: id => `${origin}/${id}`,
+    close: () => new Promise<void>(resolve => server.close(() => resolve())),
   };
 }
 
 /** Only the corpus server answers: fonts, scripts, trackers and images of the original site are aborted. */
 export async function offlineOnly(context: BrowserContext, origin: string): Promise<void> {
-  await context.route('**/*', (route) => (route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort()));
+  await context.route('**/*', route => (route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort()));
 }

@@ -16,7 +16,23 @@ export interface BenchPage {
   mustSee: string[];
 }
 
-const WORDS = ['ledger', 'budget', 'engine', 'review', 'deploy', 'search', 'market', 'signal', 'vector', 'report', 'cohort', 'render', 'socket', 'parcel', 'harbor'];
+const WORDS = [
+  'ledger',
+  'budget',
+  'engine',
+  'review',
+  'deploy',
+  'search',
+  'market',
+  'signal',
+  'vector',
+  'report',
+  'cohort',
+  'render',
+  'socket',
+  'parcel',
+  'harbor',
+];
 
 function word(i: number): string {
   return WORDS[i % WORDS.length] ?? 'item';
@@ -65,7 +81,9 @@ export function generatedPage(targetElements: number): BenchPage {
     }
     if (i === Math.floor(sections * 0.6)) body.push('<p><a href="/invoices/48213.pdf">Download invoice INV-48213</a></p>');
     if (i === Math.floor(sections * 0.9)) {
-      body.push('<table><tr><th>Customer</th><th>Date</th><th>Amount</th></tr><tr><td>Globex Corp</td><td>2025-11-03</td><td>$4,210.00</td></tr></table>');
+      body.push(
+        '<table><tr><th>Customer</th><th>Date</th><th>Amount</th></tr><tr><td>Globex Corp</td><td>2025-11-03</td><td>$4,210.00</td></tr></table>',
+      );
     }
     body.push(section(i));
   }
@@ -80,15 +98,49 @@ ${chrome('footer', 60)}`;
 /** Widget-lab pages (fixtures/sites/widgets), with what a task on each would need to see. */
 export function widgetPages(base: string, peopleUp: boolean): BenchPage[] {
   const pages: BenchPage[] = [
-    { name: 'widgets/big-page', url: `${base}/big-page`, keywords: ['INV-7731'], mustSee: ['Invoice INV-7731 | 2025-11-03 | Globex Ltd | $4,210.00 | Overdue'] },
-    { name: 'widgets/big-page (quarterly)', url: `${base}/big-page`, keywords: ['quarterly totals'], mustSee: ['Q1 | $1,204,311.50', 'Q2 | $1,387,902.25', 'Q3 | $1,156,440.00', 'Q4 | $1,498,075.75'] },
-    { name: 'widgets/svg-status', url: `${base}/svg-status`, keywords: ['checks'], mustSee: ['build (ubuntu-latest)', 'build (windows-latest)', 'e2e tests', 'license/cla'] },
+    {
+      name: 'widgets/big-page',
+      url: `${base}/big-page`,
+      keywords: ['INV-7731'],
+      mustSee: ['Invoice INV-7731 | 2025-11-03 | Globex Ltd | $4,210.00 | Overdue'],
+    },
+    {
+      name: 'widgets/big-page (quarterly)',
+      url: `${base}/big-page`,
+      keywords: ['quarterly totals'],
+      mustSee: ['Q1 | $1,204,311.50', 'Q2 | $1,387,902.25', 'Q3 | $1,156,440.00', 'Q4 | $1,498,075.75'],
+    },
+    {
+      name: 'widgets/svg-status',
+      url: `${base}/svg-status`,
+      keywords: ['checks'],
+      mustSee: ['build (ubuntu-latest)', 'build (windows-latest)', 'e2e tests', 'license/cla'],
+    },
     { name: 'widgets/canvas-chart', url: `${base}/canvas-chart`, keywords: [], mustSee: ['Signups per month'] },
-    { name: 'widgets/shadow-dom', url: `${base}/shadow-dom`, ready: 'button', keywords: [], mustSee: ['textbox "Email address"', 'button "Subscribe"'] },
+    {
+      name: 'widgets/shadow-dom',
+      url: `${base}/shadow-dom`,
+      ready: 'button',
+      keywords: [],
+      mustSee: ['textbox "Email address"', 'button "Subscribe"'],
+    },
     { name: 'widgets/iframe-same', url: `${base}/iframe-same`, ready: 'iframe', keywords: [], mustSee: ['textbox "Your name"', 'button "Send"'] },
-    { name: 'widgets/late-hydration', url: `${base}/late-hydration?hydrate_ms=300`, ready: 'h1', keywords: [], mustSee: ['ACC-20931', 'Grace Hopper', 'button "Download statement"'] },
+    {
+      name: 'widgets/late-hydration',
+      url: `${base}/late-hydration?hydrate_ms=300`,
+      ready: 'h1',
+      keywords: [],
+      mustSee: ['ACC-20931', 'Grace Hopper', 'button "Download statement"'],
+    },
     { name: 'widgets/form-tabs', url: `${base}/form-tabs`, keywords: [], mustSee: ['textbox "First name" (required)', 'tab "Personal" (selected)'] },
   ];
-  if (peopleUp) pages.push({ name: 'widgets/iframe-cross', url: `${base}/iframe-cross`, ready: 'iframe', keywords: [], mustSee: ['heading "Ada Lovelace', 'button "Follow"'] });
+  if (peopleUp)
+    pages.push({
+      name: 'widgets/iframe-cross',
+      url: `${base}/iframe-cross`,
+      ready: 'iframe',
+      keywords: [],
+      mustSee: ['heading "Ada Lovelace', 'button "Follow"'],
+    });
   return pages;
 }

@@ -52,7 +52,7 @@ type Retained = { state: 'shown' | 'expand' | 'lost' | 'absent'; text?: string; 
 
 export async function runRealPages(options: RealPageOptions): Promise<number> {
   const corpus = readCorpus(options.dir)
-    .filter((entry) => !options.only?.length || options.only.some((prefix) => entry.id.startsWith(prefix)))
+    .filter(entry => !options.only?.length || options.only.some(prefix => entry.id.startsWith(prefix)))
     .slice(0, options.limit);
   const server = await serveCorpus(options.dir);
   const browser = await launchChromium();
@@ -71,7 +71,9 @@ export async function runRealPages(options: RealPageOptions): Promise<number> {
         await page.close();
       }
       const row = rows.at(-1) as PageRow;
-      console.error(`${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${row.error ?? `${row.smaller.toFixed(1)}× smaller, ${row.stateTokens} tok, sentence ${row.sentence.state}, headline ${row.headline.state}, byline ${row.byline.state}, date ${row.date.state}, interactive missing ${row.interactive.missing.length}`}`);
+      console.error(
+        `${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${row.error ?? `${row.smaller.toFixed(1)}× smaller, ${row.stateTokens} tok, sentence ${row.sentence.state}, headline ${row.headline.state}, byline ${row.byline.state}, date ${row.date.state}, interactive missing ${row.interactive.missing.length}`}`,
+      );
     }
   } finally {
     await browser.close();
@@ -159,7 +161,7 @@ function markedBylineAndDate(): { byline?: string; date?: string } {
 async function oneExpandAway(page: Page, state: Observation, needle: string, keywords: string[]): Promise<string | undefined> {
   for (const stub of state.stubs) {
     const entries = state.outline.entries.slice(stub.index, stub.end);
-    const inside = normalizeForMatch(entries.map((entry) => `${entry.node.name ?? ''} ${entry.node.text ?? ''}`).join(' '));
+    const inside = normalizeForMatch(entries.map(entry => `${entry.node.name ?? ''} ${entry.node.text ?? ''}`).join(' '));
     if (!inside.includes(needle.slice(0, 40))) continue;
     const focus = { expanded: new Map([[stub.ref, { kind: stub.kind, siblings: stub.siblings }]]), found: new Set<string>() };
     const opened = await observe(page, { keywords, focus });
@@ -173,7 +175,7 @@ async function oneExpandAway(page: Page, state: Observation, needle: string, key
  * button whose label counts down has the same ref it had): printed with its ref, or inside a printed stub.
  */
 function interactiveCoverage(state: Observation): PageRow['interactive'] {
-  const printed = new Set([...state.text.matchAll(/\[((?:f\d+)?[ec]\d+)\]/g)].map((match) => match[1]));
+  const printed = new Set([...state.text.matchAll(/\[((?:f\d+)?[ec]\d+)\]/g)].map(match => match[1]));
   let total = 0;
   let listed = 0;
   let stubbed = 0;
@@ -182,7 +184,7 @@ function interactiveCoverage(state: Observation): PageRow['interactive'] {
     if (!node.ref || !(INTERACTIVE_ROLES.has(node.role) || node.clickable)) continue;
     total++;
     if (printed.has(node.ref)) listed++;
-    else if (state.stubs.some((stub) => printed.has(stub.ref) && stub.covers.has(node.ref as string))) stubbed++;
+    else if (state.stubs.some(stub => printed.has(stub.ref) && stub.covers.has(node.ref as string))) stubbed++;
     else missing.push(`${node.ref} ${node.role}${node.name ? ` ${JSON.stringify(node.name.slice(0, 40))}` : ''}`);
   }
   return { total, listed, stubbed, missing };
@@ -191,49 +193,82 @@ function interactiveCoverage(state: Observation): PageRow['interactive'] {
 function failedRow(entry: CorpusPage, error: unknown): PageRow {
   const absent: Retained = { state: 'absent' };
   return {
-    id: entry.id, originalUrl: entry.originalUrl, rawChars: 0, stateChars: 0, stateTokens: 0, smaller: 0, observeMs: 0, snapshotMs: 0,
-    sentence: absent, headline: absent, byline: absent, date: absent, interactive: { total: 0, listed: 0, stubbed: 0, missing: [] },
+    id: entry.id,
+    originalUrl: entry.originalUrl,
+    rawChars: 0,
+    stateChars: 0,
+    stateTokens: 0,
+    smaller: 0,
+    observeMs: 0,
+    snapshotMs: 0,
+    sentence: absent,
+    headline: absent,
+    byline: absent,
+    date: absent,
+    interactive: { total: 0, listed: 0, stubbed: 0, missing: [] },
     error: error instanceof Error ? error.message.split('\n')[0] : String(error),
   };
 }
 
 function rate(rows: PageRow[], pick: (row: PageRow) => Retained): string {
-  const counted = rows.filter((row) => pick(row).state !== 'absent');
-  const shown = counted.filter((row) => pick(row).state === 'shown').length;
-  const expand = counted.filter((row) => pick(row).state === 'expand').length;
+  const counted = rows.filter(row => pick(row).state !== 'absent');
+  const shown = counted.filter(row => pick(row).state === 'shown').length;
+  const expand = counted.filter(row => pick(row).state === 'expand').length;
   const pct = (n: number) => `${((100 * n) / Math.max(1, counted.length)).toFixed(1)}%`;
   return `${pct(shown + expand)} (${shown + expand}/${counted.length}: ${shown} in the page state, ${expand} one expand away; ${rows.length - counted.length} pages lack it in the raw snapshot too)`;
 }
 
 function report(rows: PageRow[]): number {
-  const ok = rows.filter((row) => !row.error);
-  const stat = (values: number[], digits = 1) => `median ${median(values).toFixed(digits)}, p10 ${quantile(values, 0.1).toFixed(digits)}, p90 ${quantile(values, 0.9).toFixed(digits)}`;
+  const ok = rows.filter(row => !row.error);
+  const stat = (values: number[], digits = 1) =>
+    `median ${median(values).toFixed(digits)}, p10 ${quantile(values, 0.1).toFixed(digits)}, p90 ${quantile(values, 0.9).toFixed(digits)}`;
   const interactiveTotal = ok.reduce((sum, row) => sum + row.interactive.total, 0);
   const interactiveCovered = ok.reduce((sum, row) => sum + row.interactive.listed + row.interactive.stubbed, 0);
   const interactiveStubbed = ok.reduce((sum, row) => sum + row.interactive.stubbed, 0);
-  const timeRatio = ok.map((row) => row.observeMs / Math.max(1, row.snapshotMs));
+  const timeRatio = ok.map(row => row.observeMs / Math.max(1, row.snapshotMs));
   const lines = [
     `Real pages: ${ok.length} measured, ${rows.length - ok.length} failed to load`,
-    `raw AI snapshot / page state (×): ${stat(ok.map((row) => row.smaller))}`,
-    `raw AI snapshot chars: ${stat(ok.map((row) => row.rawChars), 0)}`,
-    `page state chars: ${stat(ok.map((row) => row.stateChars), 0)}; est. tokens: ${stat(ok.map((row) => row.stateTokens), 0)}, max ${Math.max(...ok.map((row) => row.stateTokens))}`,
-    `observe ms: ${stat(ok.map((row) => row.observeMs), 0)}; bare ariaSnapshotJSON ms: ${stat(ok.map((row) => row.snapshotMs), 0)}; observe / bare: ${stat(timeRatio, 2)}`,
-    `first sentence retained: ${rate(ok, (row) => row.sentence)}`,
-    `headline retained: ${rate(ok, (row) => row.headline)}`,
-    `byline retained (rel/itemprop author, byline class): ${rate(ok, (row) => row.byline)}`,
-    `date retained (<time>, itemprop datePublished): ${rate(ok, (row) => row.date)}`,
+    `raw AI snapshot / page state (×): ${stat(ok.map(row => row.smaller))}`,
+    `raw AI snapshot chars: ${stat(
+      ok.map(row => row.rawChars),
+      0,
+    )}`,
+    `page state chars: ${stat(
+      ok.map(row => row.stateChars),
+      0,
+    )}; est. tokens: ${stat(
+      ok.map(row => row.stateTokens),
+      0,
+    )}, max ${Math.max(...ok.map(row => row.stateTokens))}`,
+    `observe ms: ${stat(
+      ok.map(row => row.observeMs),
+      0,
+    )}; bare ariaSnapshotJSON ms: ${stat(
+      ok.map(row => row.snapshotMs),
+      0,
+    )}; observe / bare: ${stat(timeRatio, 2)}`,
+    `first sentence retained: ${rate(ok, row => row.sentence)}`,
+    `headline retained: ${rate(ok, row => row.headline)}`,
+    `byline retained (rel/itemprop author, byline class): ${rate(ok, row => row.byline)}`,
+    `date retained (<time>, itemprop datePublished): ${rate(ok, row => row.date)}`,
     `interactive elements listed or stubbed: ${((100 * interactiveCovered) / Math.max(1, interactiveTotal)).toFixed(2)}% (${interactiveCovered}/${interactiveTotal}; ${interactiveStubbed} inside stubs)`,
     '',
     'Worst pages:',
     ...worst(ok).map(describeWorst),
-    ...rows.filter((row) => row.error).map((row) => `  ${row.id.slice(0, 12)} failed: ${row.error}`),
+    ...rows.filter(row => row.error).map(row => `  ${row.id.slice(0, 12)} failed: ${row.error}`),
   ];
   console.log(lines.join('\n'));
   return 0;
 }
 
 function lossScore(row: PageRow): number {
-  return (row.sentence.state === 'lost' ? 10 : 0) + (row.headline.state === 'lost' ? 10 : 0) + (row.byline.state === 'lost' ? 5 : 0) + (row.date.state === 'lost' ? 5 : 0) + row.interactive.missing.length;
+  return (
+    (row.sentence.state === 'lost' ? 10 : 0) +
+    (row.headline.state === 'lost' ? 10 : 0) +
+    (row.byline.state === 'lost' ? 5 : 0) +
+    (row.date.state === 'lost' ? 5 : 0) +
+    row.interactive.missing.length
+  );
 }
 
 function worst(rows: PageRow[]): PageRow[] {
@@ -242,11 +277,14 @@ function worst(rows: PageRow[]): PageRow[] {
 
 function describeWorst(row: PageRow): string {
   const lost: string[] = [];
-  if (row.sentence.state === 'lost') lost.push(`first sentence (${row.sentence.where ?? 'not located'}): ${JSON.stringify(row.sentence.text?.slice(0, 80))}`);
-  if (row.headline.state === 'lost') lost.push(`headline (${row.headline.where ?? 'not located'}): ${JSON.stringify(row.headline.text?.slice(0, 80))}`);
+  if (row.sentence.state === 'lost')
+    lost.push(`first sentence (${row.sentence.where ?? 'not located'}): ${JSON.stringify(row.sentence.text?.slice(0, 80))}`);
+  if (row.headline.state === 'lost')
+    lost.push(`headline (${row.headline.where ?? 'not located'}): ${JSON.stringify(row.headline.text?.slice(0, 80))}`);
   if (row.byline.state === 'lost') lost.push(`byline (${row.byline.where ?? 'not located'}): ${JSON.stringify(row.byline.text)}`);
   if (row.date.state === 'lost') lost.push(`date (${row.date.where ?? 'not located'}): ${JSON.stringify(row.date.text)}`);
-  if (row.interactive.missing.length) lost.push(`${row.interactive.missing.length} interactive not listed: ${row.interactive.missing.slice(0, 4).join('; ')}`);
+  if (row.interactive.missing.length)
+    lost.push(`${row.interactive.missing.length} interactive not listed: ${row.interactive.missing.slice(0, 4).join('; ')}`);
   const summary = `${row.smaller.toFixed(1)}× smaller, ${row.stateTokens} tok`;
   return `  ${row.id.slice(0, 12)} ${new URL(row.originalUrl).hostname} — ${summary}${lost.length ? `\n    lost: ${lost.join('\n    lost: ')}` : ' — nothing lost'}`;
 }

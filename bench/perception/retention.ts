@@ -8,7 +8,10 @@ import type { AriaJsonNode } from '../../agent/snapshot/raw';
  */
 
 export function normalizeForMatch(value: string): string {
-  return value.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return value
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** A period and a capital, with a space between, or glued after a lower-case word ("Wednesday.The"). */
@@ -17,7 +20,11 @@ const MIN_SENTENCE_CHARS = 25;
 
 /** The first sentence of the article's first paragraph (joined with the next while it is too short to tell anything apart). */
 export function firstSentence(articleBody: string): string {
-  const paragraph = articleBody.split(/\n+/).map((line) => line.trim()).find((line) => normalizeForMatch(line).length > 0) ?? '';
+  const paragraph =
+    articleBody
+      .split(/\n+/)
+      .map(line => line.trim())
+      .find(line => normalizeForMatch(line).length > 0) ?? '';
   let sentence = '';
   let rest = paragraph;
   while (rest && normalizeForMatch(sentence).length < MIN_SENTENCE_CHARS) {
@@ -70,7 +77,7 @@ export function rawFacts(json: unknown): RawFacts {
 
 /** The raw snapshot's heading that is the page's title (its <title> or og:title minus the site name), else its first h1. */
 export function findHeadline(facts: RawFacts, titles: readonly string[]): string | undefined {
-  const normalizedTitles = titles.map(normalizeForMatch).filter((title) => title.length >= 12);
+  const normalizedTitles = titles.map(normalizeForMatch).filter(title => title.length >= 12);
   let best: string | undefined;
   let firstH1: string | undefined;
   for (const { node } of facts.nodes) {
@@ -79,7 +86,7 @@ export function findHeadline(facts: RawFacts, titles: readonly string[]): string
     const normalized = normalizeForMatch(label);
     if (normalized.length < 12) continue;
     if (node.level === 1 && firstH1 === undefined) firstH1 = label;
-    const matchesTitle = normalizedTitles.some((title) => title.includes(normalized) || normalized.includes(title));
+    const matchesTitle = normalizedTitles.some(title => title.includes(normalized) || normalized.includes(title));
     if (matchesTitle && (!best || normalized.length > normalizeForMatch(best).length)) best = label;
   }
   return best ?? firstH1;
@@ -96,6 +103,6 @@ export function locateText(facts: RawFacts, needle: string): string | undefined 
     if (found) break;
   }
   if (!found) return undefined;
-  const roles = [...found.path, found.node].map((node) => node.role).filter((role) => role !== 'generic');
+  const roles = [...found.path, found.node].map(node => node.role).filter(role => role !== 'generic');
   return `${roles.join(' > ')}${found.node.ref ? ` [${found.node.ref}]` : ''}`;
 }

@@ -47,7 +47,10 @@ async function timeInterleaved(runs: number, a: () => Promise<unknown>, b: () =>
   const timesA: number[] = [];
   const timesB: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
-    for (const [fn, times] of [[a, timesA], [b, timesB]] as const) {
+    for (const [fn, times] of [
+      [a, timesA],
+      [b, timesB],
+    ] as const) {
       const started = performance.now();
       await fn();
       if (i >= 2) times.push(performance.now() - started);
@@ -90,7 +93,7 @@ async function measure(page: Page, bench: BenchPage): Promise<Row> {
     observeP95: percentile(observeTimes, 95),
     snapshotMedian: percentile(snapshotTimes, 50),
     confidence: observation.confidence.score,
-    lost: bench.mustSee.filter((fact) => !observation.text.includes(fact)),
+    lost: bench.mustSee.filter(fact => !observation.text.includes(fact)),
   };
 }
 
@@ -103,9 +106,17 @@ async function isUp(url: string): Promise<boolean> {
 }
 
 function table(rows: Row[]): string {
-  const header = '| page | DOM elements | raw nodes | raw AI snapshot chars | prompt chars | prompt tokens (est.) | pruned/raw | observe median ms | observe p95 ms | bare AI snapshot median ms | our overhead ms | confidence | relevant facts lost |';
-  const rule = `|${header.split('|').slice(1, -1).map(() => '---').join('|')}|`;
-  const lines = rows.map((r) => `| ${r.page} | ${r.domElements} | ${r.rawNodes} | ${r.rawChars} | ${r.promptChars} | ${r.promptTokens} | ${(r.ratio * 100).toFixed(1)}% | ${r.observeMedian.toFixed(0)} | ${r.observeP95.toFixed(0)} | ${r.snapshotMedian.toFixed(0)} | ${(r.observeMedian - r.snapshotMedian).toFixed(0)} | ${r.confidence.toFixed(2)} | ${r.lost.length === 0 ? '0' : `${r.lost.length}: ${r.lost.join('; ')}`} |`);
+  const header =
+    '| page | DOM elements | raw nodes | raw AI snapshot chars | prompt chars | prompt tokens (est.) | pruned/raw | observe median ms | observe p95 ms | bare AI snapshot median ms | our overhead ms | confidence | relevant facts lost |';
+  const rule = `|${header
+    .split('|')
+    .slice(1, -1)
+    .map(() => '---')
+    .join('|')}|`;
+  const lines = rows.map(
+    r =>
+      `| ${r.page} | ${r.domElements} | ${r.rawNodes} | ${r.rawChars} | ${r.promptChars} | ${r.promptTokens} | ${(r.ratio * 100).toFixed(1)}% | ${r.observeMedian.toFixed(0)} | ${r.observeP95.toFixed(0)} | ${r.snapshotMedian.toFixed(0)} | ${(r.observeMedian - r.snapshotMedian).toFixed(0)} | ${r.confidence.toFixed(2)} | ${r.lost.length === 0 ? '0' : `${r.lost.length}: ${r.lost.join('; ')}`} |`,
+  );
   return [header, rule, ...lines].join('\n');
 }
 
@@ -155,5 +166,5 @@ function realPagesOptions(): RealPageOptions | undefined {
 }
 
 const realPages = realPagesOptions();
-if (realPages) void runRealPages(realPages).then((code) => (process.exitCode = code));
+if (realPages) void runRealPages(realPages).then(code => (process.exitCode = code));
 else void main();

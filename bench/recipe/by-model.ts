@@ -29,4 +29,7 @@ export function perSampleByClass(results: readonly Result[], shared: Usage, mode
 }
 
 export const BY_CLASS_HEADER = ['model', 'calls', 'uncached input', 'cache write', 'cache read', 'output'];
-export const CLASS_LABEL: Record<ModelClass, string> = { main: `AGENT_MODEL (${MODEL_CLASSES.main.join(', ')})`, fast: `AGENT_FAST_MODEL (${FAST.join(', ')})` };
+export const CLASS_LABEL: Record<ModelClass, string> = {
+  main: `AGENT_MODEL (${MODEL_CLASSES.main.join(', ')})`,
+  fast: `AGENT_FAST_MODEL (${FAST.join(', ')})`,
+};

@@ -67,7 +67,14 @@ function taskWithoutRecipe(taskId: string, tag: string): LoadedTask {
 /** Recipes are recorded as the fixture records them: the record-then-replay phase relies on it. */
 const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
-async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row[], mode: DeciderMode, workers: number, runId: string): Promise<Phase> {
+async function runSamples(
+  browser: Browser,
+  task: LoadedTask,
+  rows: readonly Row[],
+  mode: DeciderMode,
+  workers: number,
+  runId: string,
+): Promise<Phase> {
   const started = Date.now();
   const results: Result[] = new Array(rows.length);
   const logs: ActionLogEntry[][] = new Array(rows.length);
@@ -79,7 +86,17 @@ async function runSamples(browser: Browser, task: LoadedTask, rows: readonly Row
       const context = await browser.newContext({ ...CONTEXT_OPTIONS, ...(profile ? { storageState: authStatePath(profile) } : {}) });
       try {
         const sample = { sample_id: row.sample_id!, row, line: i + 2, source: 'bench' };
-        const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId, attempt: 0, deciderMode: mode, dir: sampleDir(runId, task.spec.task_id, row.sample_id!), afterLoop: recordRecipe });
+        const session = await SampleSession.prepare({
+          task,
+          sample,
+          context,
+          page: await context.newPage(),
+          runId,
+          attempt: 0,
+          deciderMode: mode,
+          dir: sampleDir(runId, task.spec.task_id, row.sample_id!),
+          afterLoop: recordRecipe,
+        });
         results[i] = await session.run();
         logs[i] = [...session.recorder.log];
       } finally {
@@ -101,7 +118,11 @@ function closingTurns(script: ScriptInput): ScriptInput {
 
 const tokens = (r: Result) => usageTokens(r.usage);
 
-function accuracy(results: readonly Result[], rows: readonly Row[], expected: (row: Row) => Record<string, unknown> | undefined): { right: number; total: number; misses: string[] } {
+function accuracy(
+  results: readonly Result[],
+  rows: readonly Row[],
+  expected: (row: Row) => Record<string, unknown> | undefined,
+): { right: number; total: number; misses: string[] } {
   let right = 0;
   let total = 0;
   const misses: string[] = [];
@@ -111,13 +132,21 @@ function accuracy(results: readonly Result[], rows: readonly Row[], expected: (r
     for (const [field, value] of Object.entries(want)) {
       total += 1;
       if (sameValue(result.extracted[field]?.value ?? null, value)) right += 1;
-      else if (misses.length < 8) misses.push(`${result.sample_id}.${field}: ${JSON.stringify(result.extracted[field]?.value ?? null)} ≠ ${JSON.stringify(value)} (${result.status}${result.error ? `: ${result.error.slice(0, 80)}` : ''})`);
+      else if (misses.length < 8)
+        misses.push(
+          `${result.sample_id}.${field}: ${JSON.stringify(result.extracted[field]?.value ?? null)} ≠ ${JSON.stringify(value)} (${result.status}${result.error ? `: ${result.error.slice(0, 80)}` : ''})`,
+        );
     }
   });
   return { right, total, misses };
 }
 
-async function benchTask(browser: Browser, server: ModelServer, workflow: Workflow, options: { samples: number; modelSamples: number; workers: number }) {
+async function benchTask(
+  browser: Browser,
+  server: ModelServer,
+  workflow: Workflow,
+  options: { samples: number; modelSamples: number; workers: number },
+) {
   const task = taskWithoutRecipe(workflow.task, 'record');
   const expected = await workflow.truth();
   const csv = path.resolve('tasks', 'inputs', `${workflow.task}.csv`);
@@ -137,20 +166,32 @@ async function benchTask(browser: Browser, server: ModelServer, workflow: Workfl
   let compileProblem: string | undefined;
   let compiledSteps = 0;
   try {
-    const { source, others } = chooseSources(modelOnly.results.map((result, i) => ({ result, source: sourceFromResult(result, modelOnly.logs[i]!) })));
-    const from = await compileFromSamples({ prepare: o => SampleSession.prepare(o), task: compiledTask, source, others, browser, runId: `bench-compile-${workflow.task}` });
+    const { source, others } = chooseSources(
+      modelOnly.results.map((result, i) => ({ result, source: sourceFromResult(result, modelOnly.logs[i]!) })),
+    );
+    const from = await compileFromSamples({
+      prepare: o => SampleSession.prepare(o),
+      task: compiledTask,
+      source,
+      others,
+      browser,
+      runId: `bench-compile-${workflow.task}`,
+    });
     compiledSteps = (await saveCompiled(compiledTask, from.compiled, from.source, { kind: 'explicit' })).entry?.steps.length ?? 0;
   } catch (error) {
     compileProblem = error instanceof Error ? error.message : String(error);
   }
-  const replayOnly = compileProblem ? undefined : await runSamples(browser, compiledTask, rows, 'recipe', options.workers, `bench-replay-${workflow.task}`);
+  const replayOnly = compileProblem
+    ? undefined
+    : await runSamples(browser, compiledTask, rows, 'recipe', options.workers, `bench-replay-${workflow.task}`);
   process.env.AGENT_TASKS_DIR = path.dirname(task.file);
 
   // Record then replay: the first AGENT_RECORD_SAMPLES rows by the model, side by side (the last to finish compiles
   // the recipe over them), then the rest replayed; under AGENT_JUDGE=batch the judgments come from the batch judge.
   server.reset();
   const recordCount = settings.recordSamples;
-  for (const [id, script] of scripts) server.setScript(workflow.task, id, rows.slice(0, recordCount).some(r => r.sample_id === id) ? script : closingTurns(script));
+  for (const [id, script] of scripts)
+    server.setScript(workflow.task, id, rows.slice(0, recordCount).some(r => r.sample_id === id) ? script : closingTurns(script));
   server.setScript(workflow.task, JUDGE_SAMPLE_ID, { text: [{ contains: 'Judge these', answer: JSON.stringify(judgeAnswers(scripts)) }] });
   const runId = `bench-record-${workflow.task}`;
   process.env.AGENT_RECORD = '1';
@@ -167,14 +208,30 @@ async function benchTask(browser: Browser, server: ModelServer, workflow: Workfl
   };
   const revision = recipeStore().lookup(task);
   const firstNote = first.results.flatMap(r => r.notes).find(n => n.startsWith('recipe compiled'));
-  return { task: workflow.task, rows, modelOnly, recordReplay, replayOnly, compileProblem, compiledSteps, expected, recorded, revision, firstNote, judge: judged.usage, batches: judged.batches };
+  return {
+    task: workflow.task,
+    rows,
+    modelOnly,
+    recordReplay,
+    replayOnly,
+    compileProblem,
+    compiledSteps,
+    expected,
+    recorded,
+    revision,
+    firstNote,
+    judge: judged.usage,
+    batches: judged.batches,
+  };
 }
 
 /** What the scripted model answers the batch judge: each sample's judgment and stated fields, from its script's done. */
 function judgeAnswers(scripts: Map<string, ScriptInput>): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   for (const [id, script] of scripts) {
-    const done = [...((script as { steps?: Array<{ tool?: string; args?: Record<string, unknown> }> }).steps ?? [])].reverse().find(s => s.tool === 'done');
+    const done = [...((script as { steps?: Array<{ tool?: string; args?: Record<string, unknown> }> }).steps ?? [])]
+      .reverse()
+      .find(s => s.tool === 'done');
     if (done?.args?.judgment) answers[id] = { judgment: done.args.judgment, fields: done.args.extracted ?? {} };
   }
   return answers;
@@ -182,9 +239,20 @@ function judgeAnswers(scripts: Map<string, ScriptInput>): Record<string, unknown
 
 /** The judge project's work, in process: the run's pending samples judged in batches of AGENT_JUDGE_BATCH. */
 async function judgeRun(task: LoadedTask, runId: string, rows: readonly Row[]) {
-  const pending = pendingJudgments(runId, task.spec.task_id, rows.map(r => r.sample_id!));
+  const pending = pendingJudgments(
+    runId,
+    task.spec.task_id,
+    rows.map(r => r.sample_id!),
+  );
   if (!pending.length) return { results: new Map<string, Result>(), usage: emptyUsage(), batches: 0 };
-  const run = await judgePending({ client: new ModelClient(modelSettings()), task: task.spec, runId, pending, batchSize: settings.judgeBatchSize, redactor: noRedaction });
+  const run = await judgePending({
+    client: new ModelClient(modelSettings()),
+    task: task.spec,
+    runId,
+    pending,
+    batchSize: settings.judgeBatchSize,
+    redactor: noRedaction,
+  });
   return { results: new Map(run.judged.map(j => [j.result.sample_id, j.result])), usage: run.usage, batches: run.batches };
 }
 
@@ -192,11 +260,24 @@ const cell = (c: string | number) => (typeof c === 'number' && !Number.isInteger
 
 async function main(): Promise<void> {
   const wanted = arg('tasks', WORKFLOWS.map(w => w.task).join(',')).split(',');
-  const options = { samples: Number(arg('samples', '60')), modelSamples: Number(arg('model-samples', arg('samples', '60'))), workers: Number(arg('workers', '2')) };
+  const options = {
+    samples: Number(arg('samples', '60')),
+    modelSamples: Number(arg('model-samples', arg('samples', '60'))),
+    workers: Number(arg('workers', '2')),
+  };
   const sites = await ensureFixtureSites();
   const server = await startModelServer({ port: 0, latencyMs: Number(arg('latency', '0')) });
   const reports = tempDirFor('reports');
-  Object.assign(process.env, { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, AGENT_RUN_ID: 'bench-recipe', AGENT_REPORTS_DIR: reports, AGENT_AUTH_DIR: tempDirFor('auth'), AGENT_MEMORY_DISTILL: arg('distill', 'off'), AGENT_MODEL_RETRIES: '1', AGENT_JUDGE: arg('judge', 'batch') });
+  Object.assign(process.env, {
+    ANTHROPIC_API_KEY: 'bench',
+    ANTHROPIC_BASE_URL: server.url,
+    AGENT_RUN_ID: 'bench-recipe',
+    AGENT_REPORTS_DIR: reports,
+    AGENT_AUTH_DIR: tempDirFor('auth'),
+    AGENT_MEMORY_DISTILL: arg('distill', 'off'),
+    AGENT_MODEL_RETRIES: '1',
+    AGENT_JUDGE: arg('judge', 'batch'),
+  });
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
   const splits: Array<Array<string | number>> = [];
@@ -209,7 +290,9 @@ async function main(): Promise<void> {
       // The batch judge's calls are shared by its samples: counted once, spread over the phase.
       const turnsRecord = perSample(b.recordReplay, r => r.usage.model_calls) + b.judge.model_calls / Math.max(1, b.recordReplay.results.length);
       const perMinute = (phase: Phase) => (phase.results.length / phase.seconds) * 60;
-      const exact = b.replayOnly ? accuracy(b.replayOnly.results, b.rows, b.expected) : { right: 0, total: 0, misses: [`no recipe: ${b.compileProblem}`] };
+      const exact = b.replayOnly
+        ? accuracy(b.replayOnly.results, b.rows, b.expected)
+        : { right: 0, total: 0, misses: [`no recipe: ${b.compileProblem}`] };
       const hybrid = accuracy(b.recordReplay.results, b.rows, b.expected);
       rows.push([
         b.task,
@@ -226,9 +309,17 @@ async function main(): Promise<void> {
       ]);
       const recordedCount = Math.min(settings.recordSamples, b.recordReplay.results.length);
       // How long one sample holds its worker (result.json start → finish): at --latency 0, the agent's own time.
-      const seconds = (results: readonly Result[]) => sum(results.map(r => Date.parse(r.finished_at) - Date.parse(r.started_at))) / 1000 / Math.max(1, results.length);
+      const seconds = (results: readonly Result[]) =>
+        sum(results.map(r => Date.parse(r.finished_at) - Date.parse(r.started_at))) / 1000 / Math.max(1, results.length);
       const byClass = (mode: string, results: readonly Result[], shared = emptyUsage()) =>
-        (['main', 'fast'] as const).map(modelClass => [b.task, mode, results.length, CLASS_LABEL[modelClass], ...perSampleByClass(results, shared, modelClass), seconds(results)]);
+        (['main', 'fast'] as const).map(modelClass => [
+          b.task,
+          mode,
+          results.length,
+          CLASS_LABEL[modelClass],
+          ...perSampleByClass(results, shared, modelClass),
+          seconds(results),
+        ]);
       splits.push(
         ...byClass('model-only', b.modelOnly.results),
         ...byClass('record+replay: recorded', b.recordReplay.results.slice(0, recordedCount)),
@@ -237,7 +328,12 @@ async function main(): Promise<void> {
         ...(b.replayOnly ? byClass('compiled recipe alone', b.replayOnly.results) : []),
       );
       // As each workflow ends: a long run that fails later still leaves what it measured.
-      console.log(`${b.task} done — per sample, by kind:\n${table(['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'], splits.filter(r => r[0] === b.task).map(r => r.map(cell)))}`);
+      console.log(
+        `${b.task} done — per sample, by kind:\n${table(
+          ['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'],
+          splits.filter(r => r[0] === b.task).map(r => r.map(cell)),
+        )}`,
+      );
       const healed = b.recordReplay.results.filter(r => r.notes.some(n => n.startsWith('self-heal'))).length;
       details.push(
         `${b.task}: compiled from the model-only run: ${b.compileProblem ? 'failed' : `${b.compiledSteps} steps`}; record-then-replay: ${b.firstNote ?? 'no recipe recorded'}; ${healed} of ${b.rows.length - settings.recordSamples} replays handed a step to the model; batch judge (AGENT_JUDGE=${settings.judge}, ${settings.judgeBatchSize} per call): ${b.judge.model_calls} calls in ${b.batches} batches; recipe revision at the end ${b.revision.hit ? b.revision.entry.revision : '—'}` +
@@ -254,13 +350,30 @@ async function main(): Promise<void> {
   console.log(`recipe benchmark — scripted model (latency ${arg('latency', '0')} ms), ${options.workers} parallel contexts\n`);
   console.log(
     table(
-      ['task', 'samples', 'turns/sample model-only', 'turns/sample record+replay', 'fewer turns', 'tokens/sample model-only', 'tokens/sample record+replay', 'samples/min model-only', 'samples/min record+replay', 'fact fields: compiled recipe alone', 'fact fields: record+replay'],
+      [
+        'task',
+        'samples',
+        'turns/sample model-only',
+        'turns/sample record+replay',
+        'fewer turns',
+        'tokens/sample model-only',
+        'tokens/sample record+replay',
+        'samples/min model-only',
+        'samples/min record+replay',
+        'fact fields: compiled recipe alone',
+        'fact fields: record+replay',
+      ],
       rows,
     ),
   );
   // What a price list needs: uncached input, cache writes, cache reads and output are billed at different rates.
   console.log(`\nper sample, by kind (a price list bills each differently; batch-judge calls spread over the replayed samples) — docs/scale.md\n`);
-  console.log(table(['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'], splits.map(r => r.map(cell))));
+  console.log(
+    table(
+      ['task', 'mode', 'samples', ...BY_CLASS_HEADER, 's/sample'],
+      splits.map(r => r.map(cell)),
+    ),
+  );
   console.log(`\n${details.join('\n')}`);
 }
 

@@ -68,19 +68,35 @@ export const WORKFLOWS: Workflow[] = [
     task: 'commit_audit',
     async truth() {
       commits = Object.values((await json('http://127.0.0.1:4104/__truth.json')).commits);
-      const facts = ['commit_sha', 'pr_number', 'pr_creator', 'approvers', 'merger', 'checks_passed', 'checks_failed', 'ci_failure_details', 'tracker_url'];
+      const facts = [
+        'commit_sha',
+        'pr_number',
+        'pr_creator',
+        'approvers',
+        'merger',
+        'checks_passed',
+        'checks_failed',
+        'ci_failure_details',
+        'tracker_url',
+      ];
       return row => {
         const t = commitOf(row.sample_id!);
         return t ? pick(t as unknown as Record<string, unknown>, facts) : undefined;
       };
     },
-    script: row => { const t = commitOf(row.sample_id!)!; return commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks)); },
+    script: row => {
+      const t = commitOf(row.sample_id!)!;
+      return commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks));
+    },
   },
   {
     task: 'blame_materiality',
     async truth() {
       blame = (await json('http://127.0.0.1:4104/__truth.json')).blame;
-      return row => (blame[row.sample_id!] ? pick(blame[row.sample_id!] as unknown as Record<string, unknown>, ['file_path', 'last_modified_date', 'author', 'commit_sha']) : undefined);
+      return row =>
+        blame[row.sample_id!]
+          ? pick(blame[row.sample_id!] as unknown as Record<string, unknown>, ['file_path', 'last_modified_date', 'author', 'commit_sha'])
+          : undefined;
     },
     script: row => blameMaterialityScript(blame[row.sample_id!]!.code),
   },
@@ -88,7 +104,10 @@ export const WORKFLOWS: Workflow[] = [
     task: 'people_enrichment',
     async truth() {
       lookups = (await json('http://127.0.0.1:4106/__truth.json')).lookups;
-      return row => (lookups[row.sample_id!] ? pick(lookups[row.sample_id!] as unknown as Record<string, unknown>, ['profile_url', 'school', 'current_company', 'tenure']) : undefined);
+      return row =>
+        lookups[row.sample_id!]
+          ? pick(lookups[row.sample_id!] as unknown as Record<string, unknown>, ['profile_url', 'school', 'current_company', 'tenure'])
+          : undefined;
     },
     script: row => peopleEnrichmentScript({ name: row.name!, company: row.company! }),
     async prepare(browser) {
@@ -100,7 +119,16 @@ export const WORKFLOWS: Workflow[] = [
     task: 'hr_form',
     async truth() {
       hires = (await json('http://127.0.0.1:4107/__truth.json')).hires;
-      return row => (hires[row.sample_id!] ? pick(hires[row.sample_id!] as unknown as Record<string, unknown>, ['form_submitted', 'reference_number', 'attachment_count', 'report_filename', 'report_downloaded']) : undefined);
+      return row =>
+        hires[row.sample_id!]
+          ? pick(hires[row.sample_id!] as unknown as Record<string, unknown>, [
+              'form_submitted',
+              'reference_number',
+              'attachment_count',
+              'report_filename',
+              'report_downloaded',
+            ])
+          : undefined;
     },
     script: row => hrFormScript({ hire: row as unknown as Hire }),
   },

@@ -36,7 +36,13 @@ import type { SampleUse, Tokens, Workflow } from './model';
  * record+replay action logs (tracker 4103, code host 4104 twice, people search 4106, HR 4107); host intervals: the task
  * specs' rate_limits.
  */
-const t = (calls: number, input: number, cacheWrite: number, cacheRead: number, output: number): Tokens => ({ calls, input, cacheWrite, cacheRead, output });
+const t = (calls: number, input: number, cacheWrite: number, cacheRead: number, output: number): Tokens => ({
+  calls,
+  input,
+  cacheWrite,
+  cacheRead,
+  output,
+});
 const NONE = t(0, 0, 0, 0, 0);
 const use = (main: Tokens, fast: Tokens = NONE): SampleUse => ({ main, fast });
 

@@ -50,7 +50,13 @@ export function scale(t: Tokens, by: number): Tokens {
 }
 
 export function add(a: Tokens, b: Tokens): Tokens {
-  return { calls: a.calls + b.calls, input: a.input + b.input, cacheWrite: a.cacheWrite + b.cacheWrite, cacheRead: a.cacheRead + b.cacheRead, output: a.output + b.output };
+  return {
+    calls: a.calls + b.calls,
+    input: a.input + b.input,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cacheRead: a.cacheRead + b.cacheRead,
+    output: a.output + b.output,
+  };
 }
 
 const scaleUse = (u: SampleUse, by: number): SampleUse => ({ main: scale(u.main, by), fast: scale(u.fast, by) });

@@ -8,7 +8,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { table } from '../lib/stats';
 import { MACHINE, WORKFLOWS } from './measured';
-import { apiRates, dollars, machinePlan, runTokens, sampleSeconds, siteSamplesPerMinute, totalCalls, type Mode, type Price, type SampleUse, type Workflow } from './model';
+import {
+  apiRates,
+  dollars,
+  machinePlan,
+  runTokens,
+  sampleSeconds,
+  siteSamplesPerMinute,
+  totalCalls,
+  type Mode,
+  type Price,
+  type SampleUse,
+  type Workflow,
+} from './model';
 
 interface Assumptions {
   samples: number;
@@ -18,7 +30,10 @@ interface Assumptions {
   model_seconds_per_call: { value: number };
   machine: { cores: number; memory_gb: number; memory_reserved_gb: number };
   target_hours: number;
-  rate_limits: { recorded_on: string; tiers: Record<string, { requests_per_minute: number; input_tokens_per_minute: number; output_tokens_per_minute: number }> };
+  rate_limits: {
+    recorded_on: string;
+    tiers: Record<string, { requests_per_minute: number; input_tokens_per_minute: number; output_tokens_per_minute: number }>;
+  };
 }
 
 const assumptions = JSON.parse(fs.readFileSync(path.join(__dirname, 'assumptions.json'), 'utf8')) as Assumptions;
@@ -39,7 +54,10 @@ const trackerAgentSecondsReplay = WORKFLOWS.find(w => w.task === 'tracker_ticket
 function plan(w: Workflow, mode: Mode) {
   const seconds = sampleSeconds(w, mode, assumptions.model_seconds_per_call.value);
   const pageCpuSeconds = (agentSeconds: number) => MACHINE.cpuSecondsPerReplay * (agentSeconds / trackerAgentSecondsReplay);
-  const cpuSecondsPerSample = mode === 'model-only' ? MACHINE.cpuSecondsPerModelTurn * totalCalls(w.modelOnly) + pageCpuSeconds(w.agentSecondsModelOnly) : pageCpuSeconds(w.agentSecondsReplay);
+  const cpuSecondsPerSample =
+    mode === 'model-only'
+      ? MACHINE.cpuSecondsPerModelTurn * totalCalls(w.modelOnly) + pageCpuSeconds(w.agentSecondsModelOnly)
+      : pageCpuSeconds(w.agentSecondsReplay);
   const machine = machinePlan(seconds, {
     memoryGb: assumptions.machine.memory_gb,
     reservedGb: assumptions.machine.memory_reserved_gb,
@@ -56,33 +74,101 @@ function plan(w: Workflow, mode: Mode) {
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function measuredTable(): string {
-  const cells = (u: SampleUse) => [u.main.calls.toFixed(2), count(u.main.input + u.main.cacheWrite), count(u.main.cacheRead), count(u.main.output), u.fast.calls.toFixed(2), count(u.fast.input + u.fast.cacheWrite + u.fast.cacheRead), count(u.fast.output)];
+  const cells = (u: SampleUse) => [
+    u.main.calls.toFixed(2),
+    count(u.main.input + u.main.cacheWrite),
+    count(u.main.cacheRead),
+    count(u.main.output),
+    u.fast.calls.toFixed(2),
+    count(u.fast.input + u.fast.cacheWrite + u.fast.cacheRead),
+    count(u.fast.output),
+  ];
   const rows = WORKFLOWS.flatMap(w => [
     [w.task, 'model-only', ...cells(w.modelOnly), w.agentSecondsModelOnly],
     [w.task, w.judged ? 'replayed, batch judge' : 'replayed', ...cells(w.replayedBatch), w.agentSecondsReplay],
     ...(w.replayedInline ? [[w.task, 'replayed, inline judgment', ...cells(w.replayedInline), w.agentSecondsReplay]] : []),
   ]);
-  return table(['workflow', 'sample', 'main calls', 'main input tok (uncached + cache write)', 'main cache-read tok', 'main output tok', 'fast calls', 'fast input tok', 'fast output tok', 'agent s'], rows);
+  return table(
+    [
+      'workflow',
+      'sample',
+      'main calls',
+      'main input tok (uncached + cache write)',
+      'main cache-read tok',
+      'main output tok',
+      'fast calls',
+      'fast input tok',
+      'fast output tok',
+      'agent s',
+    ],
+    rows,
+  );
 }
 
 function costTable(): string {
   const rows = WORKFLOWS.flatMap(w =>
     modesOf(w).map(mode => {
       const use = runTokens(w, mode, N);
-      return [w.task, mode, count(totalCalls(use)), millions(use.main.input + use.main.cacheWrite), millions(use.main.cacheRead), millions(use.main.output), millions(use.fast.input + use.fast.cacheWrite + use.fast.cacheRead + use.fast.output), ...models.map(m => money(dollars(use, prices[m]!, fastPrice!)))];
+      return [
+        w.task,
+        mode,
+        count(totalCalls(use)),
+        millions(use.main.input + use.main.cacheWrite),
+        millions(use.main.cacheRead),
+        millions(use.main.output),
+        millions(use.fast.input + use.fast.cacheWrite + use.fast.cacheRead + use.fast.output),
+        ...models.map(m => money(dollars(use, prices[m]!, fastPrice!))),
+      ];
     }),
   );
-  return table(['workflow', 'mode', 'model calls', 'M main input tok (uncached + cache write)', 'M main cache-read tok', 'M main output tok', `M ${assumptions.fast_model} tok`, ...models.map(m => `AGENT_MODEL=${m}`)], rows);
+  return table(
+    [
+      'workflow',
+      'mode',
+      'model calls',
+      'M main input tok (uncached + cache write)',
+      'M main cache-read tok',
+      'M main output tok',
+      `M ${assumptions.fast_model} tok`,
+      ...models.map(m => `AGENT_MODEL=${m}`),
+    ],
+    rows,
+  );
 }
 
 function timeTable(): string {
   const rows = WORKFLOWS.flatMap(w =>
     modesOf(w).map(mode => {
       const p = plan(w, mode);
-      return [w.task, mode, p.seconds.toFixed(1), p.machine.workersPerMachine, p.machine.perMachinePerMinute.toFixed(1), p.machine.bound, p.oneMachineHours.toFixed(1), p.machines, Number.isFinite(p.site) ? Math.round(p.site) : '—', p.hours.toFixed(1)];
+      return [
+        w.task,
+        mode,
+        p.seconds.toFixed(1),
+        p.machine.workersPerMachine,
+        p.machine.perMachinePerMinute.toFixed(1),
+        p.machine.bound,
+        p.oneMachineHours.toFixed(1),
+        p.machines,
+        Number.isFinite(p.site) ? Math.round(p.site) : '—',
+        p.hours.toFixed(1),
+      ];
     }),
   );
-  return table(['workflow', 'mode', 's/sample in a worker', 'workers/machine', 'samples/min/machine', 'machine bound by', 'hours on 1 machine', `machines for ${assumptions.target_hours} h`, 'site cap samples/min', 'hours with them'], rows);
+  return table(
+    [
+      'workflow',
+      'mode',
+      's/sample in a worker',
+      'workers/machine',
+      'samples/min/machine',
+      'machine bound by',
+      'hours on 1 machine',
+      `machines for ${assumptions.target_hours} h`,
+      'site cap samples/min',
+      'hours with them',
+    ],
+    rows,
+  );
 }
 
 function apiTable(): string {
@@ -92,16 +178,33 @@ function apiTable(): string {
       const p = plan(w, mode);
       const rate = apiRates(w, mode, N, p.runPerMinute);
       const fits = tiers.map(([, limit]) => {
-        const use = Math.max(rate.requests / limit.requests_per_minute, rate.inputTokens / limit.input_tokens_per_minute, rate.outputTokens / limit.output_tokens_per_minute);
+        const use = Math.max(
+          rate.requests / limit.requests_per_minute,
+          rate.inputTokens / limit.input_tokens_per_minute,
+          rate.outputTokens / limit.output_tokens_per_minute,
+        );
         return use <= 1 ? `fits (${Math.round(use * 100)}%)` : `${use.toFixed(1)}× over`;
       });
-      return [w.task, mode, p.runPerMinute.toFixed(0), Math.round(rate.requests), Math.round(rate.inputTokens).toLocaleString('en-US'), Math.round(rate.outputTokens).toLocaleString('en-US'), ...fits];
+      return [
+        w.task,
+        mode,
+        p.runPerMinute.toFixed(0),
+        Math.round(rate.requests),
+        Math.round(rate.inputTokens).toLocaleString('en-US'),
+        Math.round(rate.outputTokens).toLocaleString('en-US'),
+        ...fits,
+      ];
     }),
   );
-  return table(['workflow', 'mode', 'samples/min (plan)', 'requests/min', 'input tok/min (counted)', 'output tok/min', ...tiers.map(([name]) => `${name} tier`)], rows);
+  return table(
+    ['workflow', 'mode', 'samples/min (plan)', 'requests/min', 'input tok/min (counted)', 'output tok/min', ...tiers.map(([name]) => `${name} tier`)],
+    rows,
+  );
 }
 
-console.log(`${N.toLocaleString('en-US')} samples per workflow; prices recorded on ${assumptions.prices.recorded_on}; ${assumptions.model_seconds_per_call.value} s per model call; ${assumptions.machine.cores}-core ${assumptions.machine.memory_gb} GB machines; rate-limit examples recorded on ${assumptions.rate_limits.recorded_on}\n`);
+console.log(
+  `${N.toLocaleString('en-US')} samples per workflow; prices recorded on ${assumptions.prices.recorded_on}; ${assumptions.model_seconds_per_call.value} s per model call; ${assumptions.machine.cores}-core ${assumptions.machine.memory_gb} GB machines; rate-limit examples recorded on ${assumptions.rate_limits.recorded_on}\n`,
+);
 console.log(`Measured per sample (bench/recipe; agent s = seconds a sample holds its worker besides waiting for the model)\n\n${measuredTable()}\n`);
 console.log(`Model use and list price (AGENT_MODEL as named; step summaries and run-memory tips on ${assumptions.fast_model})\n\n${costTable()}\n`);
 console.log(`Time and machines\n\n${timeTable()}\n`);

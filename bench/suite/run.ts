@@ -29,16 +29,22 @@ async function main(): Promise<void> {
   const jsonFile = path.join(tempDirFor('bwa-suite-bench-'), 'report.json');
   const busyBefore = machineBusySeconds();
   const started = Date.now();
-  const runner = spawn(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'playwright.self.config.ts', '--reporter=dot,json', ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const runner = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'playwright.self.config.ts', '--reporter=dot,json', ...argv],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const workers = new Map<number, number>();
   const samples: Sample[] = [];
   const timer = setInterval(() => {
     const procs = readProcessTable();
-    const fresh = [...procs.values()].filter(p => p.ppid === runner.pid && !workers.has(p.pid) && p.cmd.includes('workerProcessEntry')).sort((a, b) => a.startTicks - b.startTicks);
+    const fresh = [...procs.values()]
+      .filter(p => p.ppid === runner.pid && !workers.has(p.pid) && p.cmd.includes('workerProcessEntry'))
+      .sort((a, b) => a.startTicks - b.startTicks);
     for (const p of fresh) workers.set(p.pid, workers.size);
     const trees = new Map<number, number>();
     for (const [pid, index] of workers) if (procs.has(pid)) trees.set(index, treeCpuSeconds(procs, pid));
@@ -52,13 +58,30 @@ async function main(): Promise<void> {
   const report = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as JSONReport;
   const tests = testsOf(report.suites).map(t => ({ ...t, cpuS: cpuDuring(samples, t.workerIndex, t.start, t.start + t.durationMs) }));
   const attributed = tests.reduce((sum, t) => sum + t.cpuS, 0);
-  console.log(`\nsuite: exit ${code}, ${tests.length} test runs, wall ${(wallS / 60).toFixed(1)} min, machine busy ${busyS.toFixed(0)} CPU-s (${(busyS / wallS).toFixed(2)} cores on average), ${attributed.toFixed(0)} CPU-s attributed to tests`);
+  console.log(
+    `\nsuite: exit ${code}, ${tests.length} test runs, wall ${(wallS / 60).toFixed(1)} min, machine busy ${busyS.toFixed(0)} CPU-s (${(busyS / wallS).toFixed(2)} cores on average), ${attributed.toFixed(0)} CPU-s attributed to tests`,
+  );
   const byProject = groupCpu(tests, t => t.project);
-  console.log(`\n${table(['project', 'tests', 'CPU-s', 'share'], byProject.map(([name, g]) => [name, g.n, Math.round(g.cpuS), `${((100 * g.cpuS) / attributed).toFixed(0)}%`]))}`);
+  console.log(
+    `\n${table(
+      ['project', 'tests', 'CPU-s', 'share'],
+      byProject.map(([name, g]) => [name, g.n, Math.round(g.cpuS), `${((100 * g.cpuS) / attributed).toFixed(0)}%`]),
+    )}`,
+  );
   const byFile = groupCpu(tests, t => t.file);
-  console.log(`\n${table(['file', 'tests', 'CPU-s', 'worker-s'], byFile.slice(0, top).map(([name, g]) => [name, g.n, Math.round(g.cpuS), Math.round(g.wallS)]))}`);
+  console.log(
+    `\n${table(
+      ['file', 'tests', 'CPU-s', 'worker-s'],
+      byFile.slice(0, top).map(([name, g]) => [name, g.n, Math.round(g.cpuS), Math.round(g.wallS)]),
+    )}`,
+  );
   const costliest = [...tests].sort((a, b) => b.cpuS - a.cpuS).slice(0, top);
-  console.log(`\n${table(['test', 'CPU-s', 'worker-s'], costliest.map(t => [`${t.file} › ${t.title.slice(0, 90)}`, Math.round(t.cpuS), Math.round(t.durationMs / 1000)]))}`);
+  console.log(
+    `\n${table(
+      ['test', 'CPU-s', 'worker-s'],
+      costliest.map(t => [`${t.file} › ${t.title.slice(0, 90)}`, Math.round(t.cpuS), Math.round(t.durationMs / 1000)]),
+    )}`,
+  );
   process.exitCode = code ?? 1;
 }
 
@@ -74,7 +97,16 @@ interface TestRun {
 function testsOf(suites: JSONReportSuite[]): TestRun[] {
   return suites.flatMap(suite => [
     ...suite.specs.flatMap(spec =>
-      spec.tests.flatMap(test => test.results.map(result => ({ file: spec.file, title: spec.title, project: test.projectName, workerIndex: result.workerIndex, start: Date.parse(String(result.startTime)), durationMs: result.duration }))),
+      spec.tests.flatMap(test =>
+        test.results.map(result => ({
+          file: spec.file,
+          title: spec.title,
+          project: test.projectName,
+          workerIndex: result.workerIndex,
+          start: Date.parse(String(result.startTime)),
+          durationMs: result.duration,
+        })),
+      ),
     ),
     ...testsOf(suite.suites ?? []),
   ]);
@@ -92,7 +124,10 @@ function cpuDuring(samples: Sample[], worker: number, from: number, to: number):
   return Math.max(0, after.value - before.value);
 }
 
-function groupCpu<T extends { cpuS: number; durationMs: number }>(items: T[], key: (item: T) => string): Array<[string, { n: number; cpuS: number; wallS: number }]> {
+function groupCpu<T extends { cpuS: number; durationMs: number }>(
+  items: T[],
+  key: (item: T) => string,
+): Array<[string, { n: number; cpuS: number; wallS: number }]> {
   const groups = new Map<string, { n: number; cpuS: number; wallS: number }>();
   for (const item of items) {
     const group = groups.get(key(item)) ?? { n: 0, cpuS: 0, wallS: 0 };

@@ -96,7 +96,16 @@ async function main(): Promise<void> {
           kind === 'bwa'
             ? await runNested({
                 args: ['--config', bwa.config, '--project=tasks', '--grep', `@${TASK}`, `--workers=${workers}`],
-                env: { BENCH_TIMING_FILE: timingFile, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: runId, AGENT_TASKS_DIR: tasksDir, AGENT_DECIDER: 'recipe', AGENT_RETRIES: '0', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined },
+                env: {
+                  BENCH_TIMING_FILE: timingFile,
+                  AGENT_REPORTS_DIR: reports,
+                  AGENT_RUN_ID: runId,
+                  AGENT_TASKS_DIR: tasksDir,
+                  AGENT_DECIDER: 'recipe',
+                  AGENT_RETRIES: '0',
+                  ANTHROPIC_API_KEY: undefined,
+                  ANTHROPIC_BASE_URL: undefined,
+                },
               })
             : await runNested({ args: ['--config', plain.config], env: { BENCH_TIMING_FILE: timingFile } });
         const ended = Date.now();
@@ -129,10 +138,23 @@ function printReport(measured: Measured[], samples: number, workers: number): vo
   console.log(
     table(
       ['round', 'bwa wall s', 'plain wall s', 'wall ×', 'bwa CPU s', 'plain CPU s', 'CPU ×', 'bwa statuses', 'plain tests', 'load (bwa / plain)'],
-      pairs.map(p => [p.round, p.bwa.wallS, p.plain.wallS, p.wall.toFixed(3), p.bwa.cpuS, p.plain.cpuS, p.cpu.toFixed(3), p.bwa.statuses, p.plain.statuses, `${p.bwa.load} / ${p.plain.load}`]),
+      pairs.map(p => [
+        p.round,
+        p.bwa.wallS,
+        p.plain.wallS,
+        p.wall.toFixed(3),
+        p.bwa.cpuS,
+        p.plain.cpuS,
+        p.cpu.toFixed(3),
+        p.bwa.statuses,
+        p.plain.statuses,
+        `${p.bwa.load} / ${p.plain.load}`,
+      ]),
     ),
   );
-  console.log(`\nmedian over ${pairs.length} rounds: wall ${median(pairs.map(p => p.wall)).toFixed(3)}×, CPU ${median(pairs.map(p => p.cpu)).toFixed(3)}×`);
+  console.log(
+    `\nmedian over ${pairs.length} rounds: wall ${median(pairs.map(p => p.wall)).toFixed(3)}×, CPU ${median(pairs.map(p => p.cpu)).toFixed(3)}×`,
+  );
   // Where bwa's extra wall time goes: each phase's median in both, and the median of the per-round differences.
   const phase = (name: string, of: (p: Phases) => number) => {
     const bwa = median(pairs.map(p => of(p.bwa.phases)));

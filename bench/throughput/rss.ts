@@ -57,7 +57,11 @@ export class TreeSampler {
   /** Every worker tree plus the browser server's, summed at one instant: what the machine holds at once. */
   totalPeakMb = 0;
 
-  constructor(private readonly rootPid: number, private readonly serverPid?: number, private readonly everyMs = 250) {}
+  constructor(
+    private readonly rootPid: number,
+    private readonly serverPid?: number,
+    private readonly everyMs = 250,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => this.sample(), this.everyMs);

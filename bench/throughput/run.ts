@@ -61,8 +61,19 @@ async function main(): Promise<void> {
         // Local and server runs of one configuration back to back: they see the same machine load.
         for (const browsers of browserModes) {
           modelServer.reset();
-          for (const sample of samples) modelServer.setScript(TASK, sample.sample_id, trackerTicketScript({ sample_id: sample.sample_id, url: sample.row.url ?? '' }));
-          rows.push(await measureRun({ decider, workers, browsers, tasksDir, expected: samples.length, modelUrl: modelServer.url, turns: () => modelServer.requests.filter(r => r.kind === 'decider').length }));
+          for (const sample of samples)
+            modelServer.setScript(TASK, sample.sample_id, trackerTicketScript({ sample_id: sample.sample_id, url: sample.row.url ?? '' }));
+          rows.push(
+            await measureRun({
+              decider,
+              workers,
+              browsers,
+              tasksDir,
+              expected: samples.length,
+              modelUrl: modelServer.url,
+              turns: () => modelServer.requests.filter(r => r.kind === 'decider').length,
+            }),
+          );
         }
       }
     }
@@ -98,7 +109,9 @@ async function measureRun(plan: RunPlan): Promise<RunRow> {
     AGENT_DECIDER: decider,
     AGENT_RETRIES: '0',
     AGENT_BROWSER_WS: browserServer?.endpoint,
-    ...(decider === 'model' ? { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: plan.modelUrl } : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined }),
+    ...(decider === 'model'
+      ? { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: plan.modelUrl }
+      : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined }),
   };
   const load = loadAverage();
   const cpuBefore = reapedChildrenCpuSeconds();
@@ -114,11 +127,14 @@ async function measureRun(plan: RunPlan): Promise<RunRow> {
   if (browserServer && serverExit !== 0) throw new Error(`${runId}: bwa browser-server exited ${serverExit}:\n${browserServer.output()}`);
   const cpuS = reapedChildrenCpuSeconds() - cpuBefore;
   const results = readResults(reports, runId);
-  if (results.length !== plan.expected) throw new Error(`${runId}: ${results.length} results for ${plan.expected} samples (exit ${outcome.code})\n${outcome.output.slice(-2000)}`);
+  if (results.length !== plan.expected)
+    throw new Error(`${runId}: ${results.length} results for ${plan.expected} samples (exit ${outcome.code})\n${outcome.output.slice(-2000)}`);
   const statuses = countStatuses(results.map(r => r.status));
   const windowS = (Math.max(...results.map(r => Date.parse(r.finished_at))) - Math.min(...results.map(r => Date.parse(r.started_at)))) / 1000;
   const per = (f: (r: ResultFile) => number) => results.reduce((s, r) => s + f(r), 0) / results.length;
-  console.log(`${runId}: ${statusText(statuses)} in ${wallS.toFixed(1)}s wall, ${windowS.toFixed(1)}s sample window, ${cpuS.toFixed(1)}s CPU, ${peaks.length} worker process(es), load ${load}`);
+  console.log(
+    `${runId}: ${statusText(statuses)} in ${wallS.toFixed(1)}s wall, ${windowS.toFixed(1)}s sample window, ${cpuS.toFixed(1)}s CPU, ${peaks.length} worker process(es), load ${load}`,
+  );
   return {
     decider,
     workers,
@@ -142,13 +158,35 @@ async function measureRun(plan: RunPlan): Promise<RunRow> {
 
 function printReport(rows: RunRow[], latencyMs: number): void {
   // The largest peak any worker process reached (Playwright may replace a worker; short-lived ones peak lower).
-  const busiest = (r: RunRow) => ({ nodeMb: Math.max(0, ...r.workerPeaks.map(p => p.nodeMb)), treeMb: Math.max(0, ...r.workerPeaks.map(p => p.treeMb)) });
+  const busiest = (r: RunRow) => ({
+    nodeMb: Math.max(0, ...r.workerPeaks.map(p => p.nodeMb)),
+    treeMb: Math.max(0, ...r.workerPeaks.map(p => p.treeMb)),
+  });
   const perMinute = (r: RunRow) => (r.samples / r.windowS) * 60;
   const local = (r: RunRow) => rows.find(b => b.decider === r.decider && b.workers === r.workers && b.browsers === 'local');
   console.log(`\nthroughput benchmark — ${TASK}, ${rows[0]?.samples ?? 0} samples per run; model = scripted, ${latencyMs} ms per turn\n`);
   console.log(
     table(
-      ['decider', 'workers', 'browsers', 'statuses', 'samples/min', 'server ÷ local samples/min', 'wall s', 's/sample', 'CPU s', 'turns/sample', 'prompt tok/sample', 'output tok/sample', 'worker procs', 'peak RSS/worker (node) MB', 'peak PSS/worker tree MB', 'peak PSS browser server MB', 'peak PSS all MB', 'load avg at start'],
+      [
+        'decider',
+        'workers',
+        'browsers',
+        'statuses',
+        'samples/min',
+        'server ÷ local samples/min',
+        'wall s',
+        's/sample',
+        'CPU s',
+        'turns/sample',
+        'prompt tok/sample',
+        'output tok/sample',
+        'worker procs',
+        'peak RSS/worker (node) MB',
+        'peak PSS/worker tree MB',
+        'peak PSS browser server MB',
+        'peak PSS all MB',
+        'load avg at start',
+      ],
       rows.map(r => [
         r.decider,
         r.workers,

@@ -16,7 +16,13 @@ class TimingReporter {
   }
 
   onTestEnd(test, result) {
-    this.tests.push({ project: test.parent.project()?.name ?? '', title: test.title, start: result.startTime.getTime(), duration: result.duration, status: result.status });
+    this.tests.push({
+      project: test.parent.project()?.name ?? '',
+      title: test.title,
+      start: result.startTime.getTime(),
+      duration: result.duration,
+      status: result.status,
+    });
   }
 
   onEnd() {

@@ -31,14 +31,20 @@ export function countStatuses(statuses: readonly string[]): Record<string, numbe
   return counts;
 }
 
-export const statusText = (counts: Record<string, number>) => Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
+export const statusText = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
 
 /** A tasks folder holding only this task and its first `count` samples (the full CSV when count is 60+). */
 export function tasksDirWith(count: number): string {
   const dir = tempDirFor('tasks');
   fs.copyFileSync(path.resolve('tasks', `${TASK}.json`), path.join(dir, `${TASK}.json`));
   fs.mkdirSync(path.join(dir, 'inputs'));
-  const lines = fs.readFileSync(path.resolve('tasks/inputs', `${TASK}.csv`), 'utf8').trim().split('\n');
+  const lines = fs
+    .readFileSync(path.resolve('tasks/inputs', `${TASK}.csv`), 'utf8')
+    .trim()
+    .split('\n');
   fs.writeFileSync(path.join(dir, 'inputs', `${TASK}.csv`), `${lines.slice(0, count + 1).join('\n')}\n`);
   return dir;
 }

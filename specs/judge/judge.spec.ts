@@ -24,13 +24,19 @@ for (const { task, samples, missing } of suite) {
   if (!task.spec.judgment_required || missing) continue;
   const taskId = task.spec.task_id;
   test(`judge ${taskId}`, { tag: `@${taskId}` }, async ({}, testInfo) => {
-    const pending = pendingJudgments(settings.runId, taskId, samples.map(s => s.sample_id));
+    const pending = pendingJudgments(
+      settings.runId,
+      taskId,
+      samples.map(s => s.sample_id),
+    );
     test.skip(pending.length === 0, 'no sample of this run is waiting for a batch judgment');
     let client: ModelClient;
     try {
       client = new ModelClient(modelSettings());
     } catch (error) {
-      throw new Error(`${pending.length} sample(s) of ${taskId} wait for a batch judgment (AGENT_JUDGE=batch) but the judge cannot call the model: ${(error as Error).message}. They stay needs_review; rerun with a key to judge them.`);
+      throw new Error(
+        `${pending.length} sample(s) of ${taskId} wait for a batch judgment (AGENT_JUDGE=batch) but the judge cannot call the model: ${(error as Error).message}. They stay needs_review; rerun with a key to judge them.`,
+      );
     }
     const batchSize = settings.judgeBatchSize;
     testInfo.setTimeout(Math.ceil(pending.length / batchSize) * SECONDS_PER_BATCH * 1000);
@@ -40,8 +46,14 @@ for (const { task, samples, missing } of suite) {
       await testInfo.attach(`${name}/action_log.json`, { path: path.join(dir, ACTION_LOG_FILE), contentType: 'application/json' });
       await testInfo.attach(`${name}/result.json`, { path: path.join(dir, RESULT_FILE), contentType: 'application/json' });
     }
-    testInfo.annotations.push({ type: 'bwa-judge', description: `${run.judged.length} samples judged in ${run.batches} batch(es): ${run.usage.model_calls} model calls, ${usageTokens(run.usage)} tokens` });
+    testInfo.annotations.push({
+      type: 'bwa-judge',
+      description: `${run.judged.length} samples judged in ${run.batches} batch(es): ${run.usage.model_calls} model calls, ${usageTokens(run.usage)} tokens`,
+    });
     const unjudged = run.judged.filter(j => j.result.status !== 'done');
-    if (unjudged.length) throw new Error(`${unjudged.length} of ${run.judged.length} sample(s) got no usable judgment (now needs_review):\n${unjudged.map(j => `  ${j.result.sample_id}: ${j.result.error}`).join('\n')}`);
+    if (unjudged.length)
+      throw new Error(
+        `${unjudged.length} of ${run.judged.length} sample(s) got no usable judgment (now needs_review):\n${unjudged.map(j => `  ${j.result.sample_id}: ${j.result.error}`).join('\n')}`,
+      );
   });
 }

@@ -1,7 +1,12 @@
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { SUMMARY_GROUPS } from './projects';
 
-const OUTCOME_WORDS: Record<ReturnType<TestCase['outcome']>, string> = { expected: 'passed', unexpected: 'failed', flaky: 'flaky', skipped: 'skipped' };
+const OUTCOME_WORDS: Record<ReturnType<TestCase['outcome']>, string> = {
+  expected: 'passed',
+  unexpected: 'failed',
+  flaky: 'flaky',
+  skipped: 'skipped',
+};
 
 /** Counts of one project's tests by outcome, passed first: "340 passed, 2 failed". */
 export function describeOutcomes(tests: readonly TestCase[]): string {
@@ -10,7 +15,10 @@ export function describeOutcomes(tests: readonly TestCase[]): string {
     const word = OUTCOME_WORDS[test.outcome()];
     counts.set(word, counts.get(word)! + 1);
   }
-  return [...counts].filter(([word, n]) => n > 0 || word === 'passed').map(([word, n]) => `${n} ${word}`).join(', ');
+  return [...counts]
+    .filter(([word, n]) => n > 0 || word === 'passed')
+    .map(([word, n]) => `${n} ${word}`)
+    .join(', ');
 }
 
 /** `npm test`'s last line: product tests and test-double tests counted apart. */

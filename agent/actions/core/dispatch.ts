@@ -25,9 +25,15 @@ export async function dispatch(call: ActionCall, env: ActionEnv, options: Dispat
   const name = typeof call?.name === 'string' ? call.name : String(call?.name);
   try {
     const action = getAction(name);
-    if (!action) return { success: false, description: `Unknown action "${name}"`, error: `Unknown action "${name}". Available: ${actionNames().join(', ')}` };
+    if (!action)
+      return { success: false, description: `Unknown action "${name}"`, error: `Unknown action "${name}". Available: ${actionNames().join(', ')}` };
     const parsed = action.schema.safeParse(call.args ?? {});
-    if (!parsed.success) return { success: false, description: `Invalid arguments for ${name}`, error: `Invalid arguments for ${name}:\n${z.prettifyError(parsed.error)}` };
+    if (!parsed.success)
+      return {
+        success: false,
+        description: `Invalid arguments for ${name}`,
+        error: `Invalid arguments for ${name}:\n${z.prettifyError(parsed.error)}`,
+      };
     return await run(action, parsed.data, env, options);
   } catch (error) {
     const { message, infra } = classifyError(error, error instanceof ActionError && error.infra);
@@ -69,7 +75,8 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     await settlePage(env.tabs.active, settleMs);
     const limited = navigation.rateLimited();
     // Only a failure that is the 429 itself is retried (goto reports one; a click does not look at statuses).
-    if (limited && (result.success || result.httpStatus === 429) && !env.page.isClosed()) return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
+    if (limited && (result.success || result.httpStatus === 429) && !env.page.isClosed())
+      return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
     return result;
   } finally {
     clearTimeout(timer);

@@ -22,7 +22,10 @@ export function isInfraError(message: string): boolean {
 
 /** What the call log says about why an element could not be acted on, turned into the next thing to try. */
 const ACTIONABILITY_HINTS: Array<[RegExp, (match: RegExpMatchArray) => string]> = [
-  [/(<[^<>]{1,160}>)(?:…<\/\w+>)? (?:from (<[^<>]{1,160}>)(?:…<\/\w+>)? subtree )?intercepts pointer events/, m => `another element (${m[2] ?? m[1]}) is covering it — close the dialog or overlay first`],
+  [
+    /(<[^<>]{1,160}>)(?:…<\/\w+>)? (?:from (<[^<>]{1,160}>)(?:…<\/\w+>)? subtree )?intercepts pointer events/,
+    m => `another element (${m[2] ?? m[1]}) is covering it — close the dialog or overlay first`,
+  ],
   [/element is not visible/, () => 'it is not visible — open the menu, tab or section that holds it, or scroll to it'],
   [/element is not enabled|element is disabled/, () => 'it is disabled — fill in what it depends on first'],
   [/element is not editable/, () => 'it is read-only — look for the control that sets its value (a picker or a button)'],
@@ -35,9 +38,12 @@ export const PAGE_GONE_MESSAGE = 'The page was closed or crashed — switch to a
 
 const KNOWN_FAILURES: Array<[RegExp, string]> = [
   [/Target page, context or browser has been closed|Target closed|has been closed|Target crashed/i, PAGE_GONE_MESSAGE],
-  [/Frame was detached|frame got detached|Invalid frame in aria-ref selector/i, 'The frame holding that element was removed (detached) — take a fresh look at the page'],
+  [
+    /Frame was detached|frame got detached|Invalid frame in aria-ref selector/i,
+    'The frame holding that element was removed (detached) — take a fresh look at the page',
+  ],
   [/Execution context was destroyed/i, 'The page navigated while acting — take a fresh look at the new page'],
-  [/net::ERR_BLOCKED_BY_CLIENT/, 'Refused: that navigation leads outside the task\'s allowed domains — stay on the task\'s sites'],
+  [/net::ERR_BLOCKED_BY_CLIENT/, "Refused: that navigation leads outside the task's allowed domains — stay on the task's sites"],
   [/net::ERR_TOO_MANY_REDIRECTS/, 'The page redirects in a loop (too many redirects) — this URL cannot be opened; find another way to the content'],
   [/Download is starting/, 'That URL is a file download — use the download action on the link instead'],
 ];

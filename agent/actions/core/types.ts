@@ -59,8 +59,7 @@ export interface ActionEnv {
 }
 
 export type TerminalEffect =
-  | { kind: 'done'; extracted: Record<string, unknown>; judgment?: Record<string, unknown>; note?: string }
-  | { kind: 'fail'; reason: string };
+  { kind: 'done'; extracted: Record<string, unknown>; judgment?: Record<string, unknown>; note?: string } | { kind: 'fail'; reason: string };
 
 export interface ActionEffects {
   extracted?: { field: string; value: unknown; provenance: Provenance };
@@ -135,7 +134,10 @@ export function defineAction<S extends z.ZodObject>(definition: ActionDefinition
 
 /** Thrown by handlers with a message written for the model: what went wrong and what to do next. */
 export class ActionError extends Error {
-  constructor(message: string, readonly infra = false) {
+  constructor(
+    message: string,
+    readonly infra = false,
+  ) {
     super(message);
   }
 }

@@ -37,7 +37,10 @@ export function renderActionCatalogue(): string {
         ? `Waits up to ${CAUSED_REQUESTS_MS / 1000} s for the data requests it started on the task's sites (a list's next batch, suggestions), so the next page state shows what they loaded.`
         : '',
       endsBatch(action.name) ? 'Ends a batch: actions given after it in the same turn are not run.' : '',
-    ].filter(Boolean).map(trait => `\n\n${trait}`).join('');
+    ]
+      .filter(Boolean)
+      .map(trait => `\n\n${trait}`)
+      .join('');
     return `## \`${tool.name}\`\n\n${markdown(tool.description)}\n\n${args}\n\n**Verifies:** ${markdown(action.verifies)}${traits}`;
   });
   return `# Actions
@@ -50,7 +53,9 @@ A target is a ref from the page state (\`e12\`), the element's visible text, \`r
 prints it, or \`css=<selector>\` as a last resort. Every action either does what it says or fails with a message
 that says why and what to do next; an effect that did not happen is a failure, not a success.
 
-Actions: ${actionNames().map(name => `[\`${name}\`](#${name})`).join(', ')}.
+Actions: ${actionNames()
+    .map(name => `[\`${name}\`](#${name})`)
+    .join(', ')}.
 
 ${sections.join('\n\n')}
 `;

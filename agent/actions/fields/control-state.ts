@@ -64,7 +64,9 @@ async function probeControl(node: Element, options: Required<ReadOptions>): Prom
   const input = el instanceof HTMLInputElement ? el : undefined;
   const inputType = input ? input.type.toLowerCase() : '';
   const implicitRoles: Record<string, string> = { range: 'slider', number: 'spinbutton', checkbox: 'checkbox', radio: 'radio' };
-  const role = el.getAttribute('role') || (input ? (implicitRoles[inputType] ?? 'textbox') : tag === 'select' ? 'combobox' : tag === 'textarea' ? 'textbox' : '');
+  const role =
+    el.getAttribute('role') ||
+    (input ? (implicitRoles[inputType] ?? 'textbox') : tag === 'select' ? 'combobox' : tag === 'textarea' ? 'textbox' : '');
   const textTypes = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'time', 'datetime-local', 'month', 'week', 'color'];
   const textEntry = input ? textTypes.includes(inputType) : tag === 'textarea' || el.isContentEditable;
   const numberAttr = (name: string) => {
@@ -106,6 +108,10 @@ async function probeControl(node: Element, options: Required<ReadOptions>): Prom
     valueText: el.getAttribute('aria-valuetext') ?? undefined,
     invalid: validity || undefined,
     lang: el.closest('[lang]')?.getAttribute('lang') || undefined,
-    hint: [el.getAttribute('placeholder'), el.getAttribute('title'), describedBy, ...[...(formControl.labels ?? [])].map(l => l.textContent)].filter(Boolean).join(' ').trim() || undefined,
+    hint:
+      [el.getAttribute('placeholder'), el.getAttribute('title'), describedBy, ...[...(formControl.labels ?? [])].map(l => l.textContent)]
+        .filter(Boolean)
+        .join(' ')
+        .trim() || undefined,
   };
 }

@@ -20,7 +20,12 @@ export interface EntryOptions {
  * Puts a value into a field and checks that the field holds it: text as typed, dates and times in the
  * input's own format, sliders and spinners moved to the value. Returns what the action log says.
  */
-export async function enterValue(resolved: ResolvedTarget, text: string, options: EntryOptions, env: Pick<ActionEnv, 'page' | 'policy' | 'signal'>): Promise<string> {
+export async function enterValue(
+  resolved: ResolvedTarget,
+  text: string,
+  options: EntryOptions,
+  env: Pick<ActionEnv, 'page' | 'policy' | 'signal'>,
+): Promise<string> {
   const { locator, label } = resolved;
   const state = await waitUntilEditable(locator, label);
   const secret = hasSecrets(text);
@@ -54,15 +59,19 @@ async function convert(locator: Locator, text: string, kind: TypedInput, state: 
 
 /** The page's own CSS parser reads every color form (names, rgb(), hsl()); a color input holds #rrggbb. */
 async function cssColor(locator: Locator, text: string): Promise<Converted | undefined> {
-  const hex = await locator.evaluate((_, color) => {
-    const context = document.createElement('canvas').getContext('2d');
-    if (!context) return undefined;
-    const sentinel = '#010203';
-    context.fillStyle = sentinel;
-    context.fillStyle = color;
-    const parsed = String(context.fillStyle);
-    return parsed === sentinel || !/^#[0-9a-f]{6}$/.test(parsed) ? undefined : parsed;
-  }, text.trim(), { timeout: ELEMENT_TIMEOUT_MS });
+  const hex = await locator.evaluate(
+    (_, color) => {
+      const context = document.createElement('canvas').getContext('2d');
+      if (!context) return undefined;
+      const sentinel = '#010203';
+      context.fillStyle = sentinel;
+      context.fillStyle = color;
+      const parsed = String(context.fillStyle);
+      return parsed === sentinel || !/^#[0-9a-f]{6}$/.test(parsed) ? undefined : parsed;
+    },
+    text.trim(),
+    { timeout: ELEMENT_TIMEOUT_MS },
+  );
   return hex ? { value: hex } : undefined;
 }
 
@@ -95,7 +104,9 @@ async function verify(locator: Locator, entry: Entry): Promise<string> {
   const invalid = after.invalid ? `; the page marks it invalid: ${JSON.stringify(after.invalid.slice(0, 160))}` : '';
   if (entry.converted && entry.kind) {
     if (!holdsTypedValue(entry.kind, entry.converted.value, after.value)) {
-      throw new ActionError(`${entry.label} did not take ${JSON.stringify(entry.typed)}: it shows ${JSON.stringify(after.value)} (wanted ${JSON.stringify(entry.converted.value)}); it takes ${VALUE_FORMAT[entry.kind]}`);
+      throw new ActionError(
+        `${entry.label} did not take ${JSON.stringify(entry.typed)}: it shows ${JSON.stringify(after.value)} (wanted ${JSON.stringify(entry.converted.value)}); it takes ${VALUE_FORMAT[entry.kind]}`,
+      );
     }
     const reading = entry.converted.reading ? `, ${entry.converted.reading}` : '';
     return after.value === entry.typed ? invalid : ` — it now holds ${JSON.stringify(after.value)}${reading}${invalid}`;
@@ -103,7 +114,9 @@ async function verify(locator: Locator, entry: Entry): Promise<string> {
   if (entry.password) {
     // A password field's value is never read back: its length says whether it took.
     if (after.valueLength === entry.value.length) return invalid;
-    throw new ActionError(`${entry.label} did not keep the text: it holds ${after.valueLength} characters, not ${entry.value.length} — the page changed or cut it`);
+    throw new ActionError(
+      `${entry.label} did not keep the text: it holds ${after.valueLength} characters, not ${entry.value.length} — the page changed or cut it`,
+    );
   }
   const check = checkTypedText(entry.value, after.value, after.maxLength);
   if (!check.ok) throw new ActionError(`${entry.label} did not keep the text: ${check.why}`);
@@ -114,6 +127,7 @@ async function verify(locator: Locator, entry: Entry): Promise<string> {
 async function verifySecret(locator: Locator, entry: Entry): Promise<string> {
   const after = await readControlState(locator, { afterMs: HANDLERS_MS, withValue: false });
   if (await fieldHoldsSecret(locator, entry.value)) return '';
-  const why = after.valueLength === 0 ? 'it is empty afterwards — the page cleared or refused it' : 'it holds something else — the page changed the text';
+  const why =
+    after.valueLength === 0 ? 'it is empty afterwards — the page cleared or refused it' : 'it holds something else — the page changed the text';
   throw new ActionError(`${entry.label} did not keep the secret: ${why}`);
 }

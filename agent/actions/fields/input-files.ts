@@ -9,7 +9,8 @@ import { ActionError } from '../core/types';
 export function resolveInputFile(inputDir: string, file: string): string {
   const root = realFolder(inputDir);
   const written = path.resolve(root, file);
-  if (!isInside(root, written)) throw new ActionError(`Refused: ${JSON.stringify(file)} is outside the task's input folder — upload only files listed there: ${listFiles(root)}`);
+  if (!isInside(root, written))
+    throw new ActionError(`Refused: ${JSON.stringify(file)} is outside the task's input folder — upload only files listed there: ${listFiles(root)}`);
   let real: string;
   try {
     real = fs.realpathSync(written);
@@ -44,6 +45,9 @@ function isInside(root: string, candidate: string): boolean {
 }
 
 function listFiles(root: string): string {
-  const names = fs.readdirSync(root).filter(name => !name.startsWith('.')).slice(0, 20);
+  const names = fs
+    .readdirSync(root)
+    .filter(name => !name.startsWith('.'))
+    .slice(0, 20);
   return names.length ? names.map(name => JSON.stringify(name)).join(', ') : '(nothing)';
 }

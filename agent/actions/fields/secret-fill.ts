@@ -16,7 +16,11 @@ export async function fillSecret(locator: Locator, value: string, placeholder: s
   const handoff = await handoffFor(locator.page());
   const token = handoff.offer(value);
   try {
-    await locator.evaluate(insertFromBinding, { binding: handoff.binding, token, mask: placeholder, perKey: Boolean(options.perKey) }, { timeout: ELEMENT_TIMEOUT_MS });
+    await locator.evaluate(
+      insertFromBinding,
+      { binding: handoff.binding, token, mask: placeholder, perKey: Boolean(options.perKey) },
+      { timeout: ELEMENT_TIMEOUT_MS },
+    );
   } finally {
     handoff.withdraw(token);
   }
@@ -103,7 +107,8 @@ async function insertFromBinding(element: Element, args: { binding: string; toke
   // The same refusals as Playwright's fill, which this replaces.
   if (control instanceof HTMLInputElement) {
     const type = control.type.toLowerCase();
-    if (!['', 'email', 'number', 'password', 'search', 'tel', 'text', 'url'].includes(type)) throw new Error(`Input of type "${type}" cannot be filled`);
+    if (!['', 'email', 'number', 'password', 'search', 'tel', 'text', 'url'].includes(type))
+      throw new Error(`Input of type "${type}" cannot be filled`);
     if (type === 'number' && (value.trim() === '' || Number.isNaN(Number(value)))) throw new Error('Cannot type text into input[type=number]');
   }
 

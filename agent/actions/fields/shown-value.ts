@@ -23,10 +23,15 @@ export type TextCheck = { ok: true; reformatted: boolean } | { ok: false; why: s
 export function checkTypedText(typed: string, shown: string, maxLength?: number): TextCheck {
   if (shown === typed) return { ok: true, reformatted: false };
   const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-  if (letters(shown) === letters(typed) || (letters(typed) !== '' && letters(shown).startsWith(letters(typed)))) return { ok: true, reformatted: true };
+  if (letters(shown) === letters(typed) || (letters(typed) !== '' && letters(shown).startsWith(letters(typed))))
+    return { ok: true, reformatted: true };
   const typedNumber = readNumber(typed);
   if (typedNumber !== undefined && readNumber(shown) === typedNumber) return { ok: true, reformatted: true };
   if (shown === '') return { ok: false, why: 'it is empty afterwards — the page cleared or refused the text' };
-  if (typed.startsWith(shown)) return { ok: false, why: `it took only the first ${shown.length} of ${typed.length} characters${maxLength ? ` (its limit is ${maxLength})` : ''}` };
+  if (typed.startsWith(shown))
+    return {
+      ok: false,
+      why: `it took only the first ${shown.length} of ${typed.length} characters${maxLength ? ` (its limit is ${maxLength})` : ''}`,
+    };
   return { ok: false, why: `it now shows ${JSON.stringify(shown.slice(0, 120))} — the page changed the text` };
 }

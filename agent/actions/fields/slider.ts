@@ -28,7 +28,10 @@ export async function setSliderValue(page: Page, locator: Locator, text: string,
   if (state.tag === 'input') {
     await locator.fill(String(wanted.number), { timeout: ELEMENT_TIMEOUT_MS });
     const after = await stateAfterHandlers(locator);
-    if (readNumber(after.value) !== wanted.number) throw new ActionError(`${label} shows ${JSON.stringify(after.value)} after setting ${text} — the page changed it back; look for a message near it`);
+    if (readNumber(after.value) !== wanted.number)
+      throw new ActionError(
+        `${label} shows ${JSON.stringify(after.value)} after setting ${text} — the page changed it back; look for a message near it`,
+      );
     return `Set ${label} to ${after.value}`;
   }
   let how = 'by keyboard';
@@ -78,7 +81,9 @@ function checkRange(state: ControlState, value: number, text: string, label: str
   const offset = (value - base) / step;
   if (Math.abs(offset - Math.round(offset)) < 1e-9) return;
   const below = base + Math.floor(offset) * step;
-  throw new ActionError(`Cannot set ${label} to ${text}: it moves in steps of ${step}${rangeText(state)}; the nearest values are ${round(below)} and ${round(below + step)}`);
+  throw new ActionError(
+    `Cannot set ${label} to ${text}: it moves in steps of ${step}${rangeText(state)}; the nearest values are ${round(below)} and ${round(below + step)}`,
+  );
 }
 
 function rangeText(state: ControlState): string {
@@ -121,7 +126,9 @@ function sameName(shownName: string, wanted: string): boolean {
 async function moveByKeys(locator: Locator, wanted: Wanted, start: ControlState, signal: AbortSignal): Promise<Position> {
   await locator.focus({ timeout: ELEMENT_TIMEOUT_MS });
   const keys = start.role === 'spinbutton' ? { up: 'ArrowUp', down: 'ArrowDown' } : { up: 'ArrowRight', down: 'ArrowLeft' };
-  return wanted.number !== undefined ? keysToNumber(locator, wanted.number, start, keys, signal) : keysToText(locator, wanted.text ?? '', start, keys, signal);
+  return wanted.number !== undefined
+    ? keysToNumber(locator, wanted.number, start, keys, signal)
+    : keysToText(locator, wanted.text ?? '', start, keys, signal);
 }
 
 interface Keys {
@@ -193,7 +200,9 @@ interface Geometry {
 
 async function moveByDrag(page: Page, locator: Locator, value: number, start: ControlState, signal: AbortSignal): Promise<Position> {
   if (start.min === undefined || start.max === undefined || start.max <= start.min) {
-    throw new ActionError('It ignores the arrow keys and does not say its range (aria-valuemin/max), so it cannot be dragged to a value — click on its track or look for buttons beside it');
+    throw new ActionError(
+      'It ignores the arrow keys and does not say its range (aria-valuemin/max), so it cannot be dragged to a value — click on its track or look for buttons beside it',
+    );
   }
   let state = start;
   let aim = value;
@@ -230,5 +239,9 @@ function sliderGeometry(el: Element): Geometry {
       }
     }
   }
-  return { track: { x: track.left, y: track.top, width: track.width, height: track.height }, thumb: { x: box.left + box.width / 2, y: box.top + box.height / 2 }, isTrack };
+  return {
+    track: { x: track.left, y: track.top, width: track.width, height: track.height },
+    thumb: { x: box.left + box.width / 2, y: box.top + box.height / 2 },
+    isTrack,
+  };
 }

@@ -31,7 +31,13 @@ export function listboxOf(page: Page, control: Locator, info: ControlInfo): Loca
   return info.role === 'listbox' ? control : undefined;
 }
 
-export async function waitForOption(scope: Page | Locator, page: Page, wanted: string, typed: boolean, signal: AbortSignal): Promise<Locator | undefined> {
+export async function waitForOption(
+  scope: Page | Locator,
+  page: Page,
+  wanted: string,
+  typed: boolean,
+  signal: AbortSignal,
+): Promise<Locator | undefined> {
   const candidates = [
     scope.getByRole('option', { name: wanted, exact: true }),
     scope.getByRole('option', { name: wanted }),
@@ -80,7 +86,10 @@ export function readControl(control: Locator): Promise<ControlInfo> {
         editable,
         multiselectable: el.getAttribute('aria-multiselectable') === 'true',
         // A control that holds its own list box shows the choice outside it.
-        shown: editable && 'value' in el ? String((el as HTMLInputElement).value) : ((el as HTMLElement).innerText || '').replace((el.querySelector('[role=listbox]') as HTMLElement | null)?.innerText || '\u0000', ''),
+        shown:
+          editable && 'value' in el
+            ? String((el as HTMLInputElement).value)
+            : ((el as HTMLElement).innerText || '').replace((el.querySelector('[role=listbox]') as HTMLElement | null)?.innerText || '\u0000', ''),
       };
     },
     undefined,
@@ -125,12 +134,19 @@ export async function disposeChips(chips: readonly Chip[]): Promise<void> {
 
 /** The text of the box holding a tag picker's field and chips (its menu left out). */
 export function chipBoxText(control: Locator): Promise<string> {
-  return control.evaluate(el => {
-    const field = el instanceof HTMLLabelElement && el.control ? el.control : el;
-    const box = (field.parentElement?.parentElement ?? field.parentElement ?? field) as HTMLElement;
-    const menu = box.querySelector('[role=listbox]') as HTMLElement | null;
-    return (box.innerText || '').replace(menu?.innerText || '\u0000', '').replace(/\s+/g, ' ').trim();
-  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  return control.evaluate(
+    el => {
+      const field = el instanceof HTMLLabelElement && el.control ? el.control : el;
+      const box = (field.parentElement?.parentElement ?? field.parentElement ?? field) as HTMLElement;
+      const menu = box.querySelector('[role=listbox]') as HTMLElement | null;
+      return (box.innerText || '')
+        .replace(menu?.innerText || '\u0000', '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    },
+    undefined,
+    { timeout: ELEMENT_TIMEOUT_MS },
+  );
 }
 
 /** Runs in the page; self-contained because Playwright serialises it. */

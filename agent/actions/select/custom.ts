@@ -11,7 +11,13 @@ import { ActionError } from '../core/types';
  * by their visible text. Several options, or a tag picker that already holds chips, are set as a whole
  * (select-several).
  */
-export async function selectCustom(page: Page, target: Locator, value: string | readonly string[], targetLabel: string, signal: AbortSignal): Promise<string> {
+export async function selectCustom(
+  page: Page,
+  target: Locator,
+  value: string | readonly string[],
+  targetLabel: string,
+  signal: AbortSignal,
+): Promise<string> {
   const wanted = typeof value === 'string' ? [value] : value;
   const { control, label } = await listOfOption(target, targetLabel);
   const info = await readControl(control);
@@ -29,7 +35,9 @@ export async function selectCustom(page: Page, target: Locator, value: string | 
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
   const shown = await shownChoice(control, info, option, chosen);
   if (shown.choice === undefined) {
-    throw new ActionError(`Clicked option ${JSON.stringify(chosen)} in ${label}, but it does not show as chosen (${shown.instead}) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
+    throw new ActionError(
+      `Clicked option ${JSON.stringify(chosen)} in ${label}, but it does not show as chosen (${shown.instead}) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`,
+    );
   }
   return `Selected ${JSON.stringify(chosen)} in ${label}${shown.choice === chosen ? '' : ` — it now shows ${JSON.stringify(shown.choice)}`}`;
 }
@@ -48,17 +56,21 @@ async function listOfOption(target: Locator, label: string): Promise<{ control: 
  * shows every option's text, so only its marks count there.
  */
 async function shownChoice(control: Locator, info: ControlInfo, option: Locator, chosen: string): Promise<{ choice?: string; instead: string }> {
-  const marked = await option.evaluate(el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-checked') === 'true', undefined, { timeout: 1_000 }).catch(() => false);
+  const marked = await option
+    .evaluate(el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-checked') === 'true', undefined, { timeout: 1_000 })
+    .catch(() => false);
   if (marked) return { choice: chosen, instead: '' };
   if (info.role === 'listbox') {
-    const selected = await eachOf(control.locator('[role=option][aria-selected=true], [role=option][aria-checked=true]'), el => (el as HTMLElement).innerText.trim());
+    const selected = await eachOf(control.locator('[role=option][aria-selected=true], [role=option][aria-checked=true]'), el =>
+      (el as HTMLElement).innerText.trim(),
+    );
     return { instead: selected.length ? `${quoteList(selected)} ${selected.length === 1 ? 'is' : 'are'} selected` : 'nothing is marked selected' };
   }
   const shown = (await readControl(control).catch(() => undefined))?.shown ?? '';
   const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
   if (shown && normal(shown).includes(normal(chosen))) return { choice: shown.replace(/\s+/g, ' ').trim(), instead: '' };
   // A tag picker clears its text and shows the choice as a chip.
-  if (info.editable && (await chipNames(control).catch(() => [])).some(name => normal(name) === normal(chosen))) return { choice: chosen, instead: '' };
+  if (info.editable && (await chipNames(control).catch(() => [])).some(name => normal(name) === normal(chosen)))
+    return { choice: chosen, instead: '' };
   return { instead: `the control shows ${JSON.stringify(shown.slice(0, 80))}` };
 }
-

@@ -33,15 +33,27 @@ export async function selectNative(control: SelectControl, wanted: readonly stri
     const state = await readSelect(locator);
     const matches = wanted.map(w => matchOption(state.options, w));
     if (!state.disabled && matches.every(m => m !== undefined)) {
-      if (wanted.length > 1 && !state.multiple) throw new ActionError(`${label} takes one option, not ${wanted.length} — choose one of ${quoteList(wanted)}`);
+      if (wanted.length > 1 && !state.multiple)
+        throw new ActionError(`${label} takes one option, not ${wanted.length} — choose one of ${quoteList(wanted)}`);
       const chosen = matches as OptionInfo[];
-      await locator.selectOption(chosen.map(m => ({ index: m.index })), { timeout: ELEMENT_TIMEOUT_MS });
+      await locator.selectOption(
+        chosen.map(m => ({ index: m.index })),
+        { timeout: ELEMENT_TIMEOUT_MS },
+      );
       return verifySelection(control, state, chosen);
     }
     const loaded = state.disabled ? [] : state.options.filter(o => o.value !== '').map(o => o.label);
     if (settled.isOver(loaded) || signal.aborted) {
       const missing = wanted[matches.findIndex(m => m === undefined)];
-      throw new ActionError(state.disabled ? `${label} is disabled (options: ${quoteList(state.options.map(o => o.label))}) — choose the field it depends on first` : missingOptionText(missing ?? wanted[0]!, state.options.map(o => o.label), label));
+      throw new ActionError(
+        state.disabled
+          ? `${label} is disabled (options: ${quoteList(state.options.map(o => o.label))}) — choose the field it depends on first`
+          : missingOptionText(
+              missing ?? wanted[0]!,
+              state.options.map(o => o.label),
+              label,
+            ),
+      );
     }
     await new Promise(resolve => setTimeout(resolve, POLL_MS));
   }
@@ -51,13 +63,19 @@ async function verifySelection(control: SelectControl, before: SelectState, chos
   const { label } = control;
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
   const now = await controlNow(control.page, control.locator, control.element);
-  if (!now) throw new ActionError(`Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but the select is gone from the page afterwards — take a fresh look at the page state`);
+  if (!now)
+    throw new ActionError(
+      `Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but the select is gone from the page afterwards — take a fresh look at the page state`,
+    );
   const after = await readSelect(now);
   const nowSelected = after.options.filter(o => o.selected);
   const wantedIndexes = new Set(chosen.map(o => o.index));
   const exact = nowSelected.length === wantedIndexes.size && nowSelected.every(o => wantedIndexes.has(o.index));
   const shown = quoteList(nowSelected.map(o => o.label)) || 'nothing';
-  if (!exact) throw new ActionError(`Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but it now shows ${shown} selected — the page changed the choice; look for a message near it`);
+  if (!exact)
+    throw new ActionError(
+      `Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but it now shows ${shown} selected — the page changed the choice; look for a message near it`,
+    );
   if (!before.multiple) {
     const [option] = chosen as [OptionInfo];
     return `Selected ${JSON.stringify(option.label.trim())}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ''} in ${label}`;
@@ -67,16 +85,22 @@ async function verifySelection(control: SelectControl, before: SelectState, chos
 }
 
 export async function isNativeSelect(locator: Locator): Promise<boolean> {
-  return locator.evaluate(el => (el instanceof HTMLLabelElement && el.control ? el.control : el) instanceof HTMLSelectElement, undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  return locator.evaluate(el => (el instanceof HTMLLabelElement && el.control ? el.control : el) instanceof HTMLSelectElement, undefined, {
+    timeout: ELEMENT_TIMEOUT_MS,
+  });
 }
 
 function readSelect(locator: Locator): Promise<SelectState> {
-  return locator.evaluate(el => {
-    const select = (el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLSelectElement;
-    return {
-      disabled: select.disabled,
-      multiple: select.multiple,
-      options: [...select.options].map((o, index) => ({ index, value: o.value, label: o.label || o.textContent || '', selected: o.selected })),
-    };
-  }, undefined, { timeout: ELEMENT_TIMEOUT_MS });
+  return locator.evaluate(
+    el => {
+      const select = (el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLSelectElement;
+      return {
+        disabled: select.disabled,
+        multiple: select.multiple,
+        options: [...select.options].map((o, index) => ({ index, value: o.value, label: o.label || o.textContent || '', selected: o.selected })),
+      };
+    },
+    undefined,
+    { timeout: ELEMENT_TIMEOUT_MS },
+  );
 }

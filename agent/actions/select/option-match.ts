@@ -75,7 +75,10 @@ export function closestOptions(labels: readonly string[], wanted: string, max: n
 
 function similarity(option: string, wanted: string): number {
   if (!option || !wanted) return 0;
-  const contained = option.includes(wanted) || wanted.includes(option) ? 0.8 + 0.2 * (Math.min(option.length, wanted.length) / Math.max(option.length, wanted.length)) : 0;
+  const contained =
+    option.includes(wanted) || wanted.includes(option)
+      ? 0.8 + 0.2 * (Math.min(option.length, wanted.length) / Math.max(option.length, wanted.length))
+      : 0;
   const optionWords = new Set(option.split(' '));
   const wantedWords = wanted.split(' ');
   const shared = wantedWords.filter(w => optionWords.has(w)).length / Math.max(wantedWords.length, optionWords.size);

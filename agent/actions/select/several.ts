@@ -1,5 +1,20 @@
 import type { Locator, Page } from '@playwright/test';
-import { chipBoxText, chipNames, disposeChips, eachOf, innerTexts, listboxOf, missingOption, openPopup, POLL_MS, popupScope, readChips, readControl, waitForOption, type ControlInfo } from './custom-options';
+import {
+  chipBoxText,
+  chipNames,
+  disposeChips,
+  eachOf,
+  innerTexts,
+  listboxOf,
+  missingOption,
+  openPopup,
+  POLL_MS,
+  popupScope,
+  readChips,
+  readControl,
+  waitForOption,
+  type ControlInfo,
+} from './custom-options';
 import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from '../core/limits';
 import { matchOption, missingOptionText, OptionsSettled, quoteList } from './option-match';
 import { ActionError } from '../core/types';
@@ -9,12 +24,22 @@ import { ActionError } from '../core/types';
  * or people picker) gets the missing ones typed and picked and the others removed; a multi-select list box gets
  * its options toggled.
  */
-export async function selectSeveral(page: Page, control: Locator, info: ControlInfo, wanted: readonly string[], label: string, signal: AbortSignal): Promise<string> {
+export async function selectSeveral(
+  page: Page,
+  control: Locator,
+  info: ControlInfo,
+  wanted: readonly string[],
+  label: string,
+  signal: AbortSignal,
+): Promise<string> {
   if (info.editable) return selectTags(page, control, wanted, label, signal);
   if (info.role !== 'listbox' && info.expanded !== 'true') await openPopup(control, label);
   // Some popups are named by the control only once open.
   const listbox = listboxOf(page, control, info.role === 'listbox' ? info : await readControl(control));
-  const multiselectable = listbox && (info.multiselectable || (await listbox.evaluate(el => el.getAttribute('aria-multiselectable') === 'true', undefined, { timeout: ELEMENT_TIMEOUT_MS })));
+  const multiselectable =
+    listbox &&
+    (info.multiselectable ||
+      (await listbox.evaluate(el => el.getAttribute('aria-multiselectable') === 'true', undefined, { timeout: ELEMENT_TIMEOUT_MS })));
   if (!listbox || !multiselectable) throw new ActionError(`${label} takes one option, not ${wanted.length} — choose one of ${quoteList(wanted)}`);
   const options = listbox.getByRole('option');
   const labels = await waitForOptions(options, signal);
@@ -82,7 +107,9 @@ async function selectTags(page: Page, control: Locator, wanted: readonly string[
     // Only a control that turns each pick into a chip may have chips removed: anything else is left alone.
     if (now.length > 0 && !now.some(name => sameChoice(name, picked))) {
       if (wanted.length === 1) return singleChoiceShown(control, picked, label);
-      throw new ActionError(`${label} did not keep ${JSON.stringify(picked)} beside its other choices (it shows ${quoteList(now)}) — it may take one option only`);
+      throw new ActionError(
+        `${label} did not keep ${JSON.stringify(picked)} beside its other choices (it shows ${quoteList(now)}) — it may take one option only`,
+      );
     }
   }
   if (before.length === 0 && (await chipNames(control)).length === 0) return checkedByText(control, names, label);
@@ -91,7 +118,9 @@ async function selectTags(page: Page, control: Locator, wanted: readonly string[
   const missing = names.filter(name => !after.some(chip => sameChoice(chip, name)));
   const extra = after.filter(chip => !names.some(name => sameChoice(chip, name)));
   if (missing.length || extra.length) {
-    const why = [missing.length ? `${quoteList(missing)} did not stay` : '', extra.length ? `${quoteList(extra)} could not be removed` : ''].filter(Boolean).join('; ');
+    const why = [missing.length ? `${quoteList(missing)} did not stay` : '', extra.length ? `${quoteList(extra)} could not be removed` : '']
+      .filter(Boolean)
+      .join('; ');
     throw new ActionError(`Could not select exactly ${quoteList(names)} in ${label}: it now shows ${quoteList(after) || 'nothing'} (${why})`);
   }
   return `Selected exactly ${quoteList(after)} in ${label} (before: ${quoteList(before) || 'nothing'})`;
@@ -100,7 +129,10 @@ async function selectTags(page: Page, control: Locator, wanted: readonly string[
 /** The buttons beside it were not chips after all: a single-choice field shows the pick as its value. */
 async function singleChoiceShown(control: Locator, picked: string, label: string): Promise<string> {
   const shown = (await readControl(control)).shown;
-  if (!sameChoice(shown, picked)) throw new ActionError(`Clicked option ${JSON.stringify(picked)} in ${label}, but it shows ${JSON.stringify(shown.slice(0, 80))} — open it again and look at its options`);
+  if (!sameChoice(shown, picked))
+    throw new ActionError(
+      `Clicked option ${JSON.stringify(picked)} in ${label}, but it shows ${JSON.stringify(shown.slice(0, 80))} — open it again and look at its options`,
+    );
   return `Selected ${JSON.stringify(picked)} in ${label}`;
 }
 
@@ -108,7 +140,10 @@ async function singleChoiceShown(control: Locator, picked: string, label: string
 async function checkedByText(control: Locator, names: readonly string[], label: string): Promise<string> {
   const shown = await chipBoxText(control);
   const missing = names.filter(name => !shown.toLowerCase().includes(name.toLowerCase()));
-  if (missing.length) throw new ActionError(`Picked ${quoteList(names)} in ${label}, but it does not show ${quoteList(missing)} afterwards (it shows ${JSON.stringify(shown.slice(0, 120))}) — it may take one option only`);
+  if (missing.length)
+    throw new ActionError(
+      `Picked ${quoteList(names)} in ${label}, but it does not show ${quoteList(missing)} afterwards (it shows ${JSON.stringify(shown.slice(0, 120))}) — it may take one option only`,
+    );
   return `Picked ${quoteList(names)} in ${label} — it shows ${JSON.stringify(shown.slice(0, 120))} (its chips have no remove buttons, so earlier choices were left as they were)`;
 }
 

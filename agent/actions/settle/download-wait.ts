@@ -19,7 +19,15 @@ export function waitForDownload(context: BrowserContext, timeoutMs: number): Pen
   };
   const started = new Promise<Download>((resolve, reject) => {
     onDownload = resolve;
-    timer = setTimeout(() => reject(new ActionError(`No download started within ${Math.round(timeoutMs / 1000)}s of the click — check that this element really downloads a file`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new ActionError(
+            `No download started within ${Math.round(timeoutMs / 1000)}s of the click — check that this element really downloads a file`,
+          ),
+        ),
+      timeoutMs,
+    );
   });
   started.catch(() => {});
   context.pages().forEach(watch);
@@ -45,12 +53,22 @@ export async function finishOrCancel(download: Download, timeoutMs: number, budg
     timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
   });
   try {
-    const outcome = await Promise.race([download.createReadStream().then(stream => ({ stream }), (error: unknown) => ({ error })), deadline]);
+    const outcome = await Promise.race([
+      download.createReadStream().then(
+        stream => ({ stream }),
+        (error: unknown) => ({ error }),
+      ),
+      deadline,
+    ]);
     if (outcome === 'timeout') {
       await download.cancel().catch(() => {});
-      throw new ActionError(`The download of ${JSON.stringify(name)} did not finish within ${budgetSeconds}s and was cancelled — the server may be stalled; try again later`, true);
+      throw new ActionError(
+        `The download of ${JSON.stringify(name)} did not finish within ${budgetSeconds}s and was cancelled — the server may be stalled; try again later`,
+        true,
+      );
     }
-    if ('error' in outcome) throw new ActionError(`The download of ${JSON.stringify(name)} failed: ${(await download.failure()) ?? String(outcome.error)}`, true);
+    if ('error' in outcome)
+      throw new ActionError(`The download of ${JSON.stringify(name)} failed: ${(await download.failure()) ?? String(outcome.error)}`, true);
     return outcome.stream;
   } finally {
     clearTimeout(timer);

@@ -20,7 +20,14 @@ export function retryAfterSeconds(header: string | undefined, now = Date.now()):
  * asked for (shared through the rate limiter's slot book), then this page is loaded again, at most twice.
  * A rate limit is the site protecting itself, not a fact about the sample: it must not end up in the data.
  */
-export async function recoverFromRateLimit(page: Page, limited: RateLimitedDocument, policy: ActionPolicy, signal: AbortSignal, result: ActionResult, settleMs: number): Promise<ActionResult> {
+export async function recoverFromRateLimit(
+  page: Page,
+  limited: RateLimitedDocument,
+  policy: ActionPolicy,
+  signal: AbortSignal,
+  result: ActionResult,
+  settleMs: number,
+): Promise<ActionResult> {
   let waited = 0;
   let current = limited;
   for (let attempt = 1; attempt <= RELOADS; attempt++) {
@@ -34,8 +41,22 @@ export async function recoverFromRateLimit(page: Page, limited: RateLimitedDocum
     const status = response?.status() ?? 0;
     if (status !== 429) {
       const note = `the site answered HTTP 429 (rate limited); waited ${formatSeconds(waited)} as its Retry-After asked and loaded the page again${status ? ` (HTTP ${status})` : ''}`;
-      if (status >= 400) return { success: false, infra: status >= 500, httpStatus: status, description: `${result.description} — ${note}`, error: `HTTP ${status} at ${page.url()}` };
-      return { ...result, success: true, infra: undefined, httpStatus: undefined, error: undefined, description: `${result.description.replace(/ → HTTP 429$/, '')} — ${note}` };
+      if (status >= 400)
+        return {
+          success: false,
+          infra: status >= 500,
+          httpStatus: status,
+          description: `${result.description} — ${note}`,
+          error: `HTTP ${status} at ${page.url()}`,
+        };
+      return {
+        ...result,
+        success: true,
+        infra: undefined,
+        httpStatus: undefined,
+        error: undefined,
+        description: `${result.description.replace(/ → HTTP 429$/, '')} — ${note}`,
+      };
     }
     current = { url: response?.url() ?? current.url, retryAfter: response?.headers()['retry-after'] };
   }

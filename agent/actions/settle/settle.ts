@@ -53,7 +53,10 @@ export function watchNavigation(page: Page): NavigationWatch {
   };
   const onResponse = (response: Response) => {
     if (!isMainDocument(response.request())) return;
-    limited = response.status() === 429 && response.request().method() === 'GET' ? { url: response.url(), retryAfter: response.headers()['retry-after'] } : undefined;
+    limited =
+      response.status() === 429 && response.request().method() === 'GET'
+        ? { url: response.url(), retryAfter: response.headers()['retry-after'] }
+        : undefined;
   };
   const onNavigated = (frame: unknown) => {
     if (frame !== page.mainFrame()) return;

@@ -3,15 +3,71 @@ import type { SemanticLocator } from '../../task/locator-schema';
 import { ActionError, type KnownElement } from '../core/types';
 
 const INTERACTIVE_ROLES = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'switch', 'combobox', 'listbox', 'option',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton', 'treeitem', 'gridcell',
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'switch',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'gridcell',
 ]);
 
 const OTHER_ROLES = [
-  'heading', 'img', 'listitem', 'list', 'row', 'cell', 'columnheader', 'rowheader', 'table', 'grid', 'dialog', 'alertdialog',
-  'alert', 'status', 'navigation', 'main', 'region', 'article', 'paragraph', 'tabpanel', 'tablist', 'group', 'banner',
-  'contentinfo', 'complementary', 'form', 'search', 'progressbar', 'meter', 'tooltip', 'figure', 'term', 'definition', 'note',
-  'toolbar', 'tree', 'menu', 'menubar', 'radiogroup', 'iframe', 'code', 'blockquote', 'caption', 'generic',
+  'heading',
+  'img',
+  'listitem',
+  'list',
+  'row',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'table',
+  'grid',
+  'dialog',
+  'alertdialog',
+  'alert',
+  'status',
+  'navigation',
+  'main',
+  'region',
+  'article',
+  'paragraph',
+  'tabpanel',
+  'tablist',
+  'group',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'form',
+  'search',
+  'progressbar',
+  'meter',
+  'tooltip',
+  'figure',
+  'term',
+  'definition',
+  'note',
+  'toolbar',
+  'tree',
+  'menu',
+  'menubar',
+  'radiogroup',
+  'iframe',
+  'code',
+  'blockquote',
+  'caption',
+  'generic',
 ];
 
 /** Roles the page state prints, so `button "Follow"` is read as a role and a name and `said "hi"` as plain text. */
@@ -53,7 +109,9 @@ export function findKnownByName(elements: ReadonlyMap<string, KnownElement>, nam
 
 export class AmbiguousName extends ActionError {
   constructor(name: string, matches: KnownElement[]) {
-    super(`${JSON.stringify(name)} matches ${matches.length} elements: ${matches.slice(0, 5).map(describeWithRef).join(', ')} — use the ref of the one you mean`);
+    super(
+      `${JSON.stringify(name)} matches ${matches.length} elements: ${matches.slice(0, 5).map(describeWithRef).join(', ')} — use the ref of the one you mean`,
+    );
   }
 }
 

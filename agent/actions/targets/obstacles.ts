@@ -68,10 +68,18 @@ export async function findControlForText(locator: Locator, text: string, control
 
 function standingInPage(el: Element): Standing {
   const nameOf = (node: Element) =>
-    (node.getAttribute('aria-label') ||
-      (node.getAttribute('aria-labelledby') ?? '').split(/\s+/).map(id => (id ? (document.getElementById(id)?.textContent ?? '') : '')).join(' ') ||
+    (
+      node.getAttribute('aria-label') ||
+      (node.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .map(id => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ') ||
       node.querySelector('h1, h2, h3, h4, legend')?.textContent ||
-      '').replace(/\s+/g, ' ').trim().slice(0, 80);
+      ''
+    )
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80);
   const tagOf = (node: Element) => {
     const id = node.id ? ` id="${node.id}"` : '';
     const cls = node.getAttribute('class') ? ` class="${node.getAttribute('class')}"` : '';
@@ -117,25 +125,35 @@ function standingInPage(el: Element): Standing {
 }
 
 function hiddenPlaceInPage(el: Element): string | undefined {
-  const nameOf = (node: Element) => (node.getAttribute('aria-label') || (node as HTMLElement).innerText || node.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
-  const roleOf = (node: Element) => node.getAttribute('role') || ({ A: 'link', BUTTON: 'button', SUMMARY: 'summary' } as Record<string, string>)[node.tagName] || node.tagName.toLowerCase();
+  const nameOf = (node: Element) =>
+    (node.getAttribute('aria-label') || (node as HTMLElement).innerText || node.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+  const roleOf = (node: Element) =>
+    node.getAttribute('role') ||
+    ({ A: 'link', BUTTON: 'button', SUMMARY: 'summary' } as Record<string, string>)[node.tagName] ||
+    node.tagName.toLowerCase();
   const openerOf = (node: Element) => {
     if (!node.id) return null;
     const id = CSS.escape(node.id);
-    return document.querySelector(`[aria-controls~="${id}"], [aria-owns~="${id}"]`) ?? document.querySelector(`[href="#${id}"], [data-target="#${id}"], [data-bs-target="#${id}"]`);
+    return (
+      document.querySelector(`[aria-controls~="${id}"], [aria-owns~="${id}"]`) ??
+      document.querySelector(`[href="#${id}"], [data-target="#${id}"], [data-bs-target="#${id}"]`)
+    );
   };
   const parentOf = (node: Element) => node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null);
   for (let node: Element | null = el; node; node = parentOf(node)) {
     if (node instanceof HTMLDetailsElement && !node.open) {
       const summary = node.querySelector(':scope > summary');
-      if (!summary?.contains(el)) return `it is inside the closed section ${JSON.stringify(summary ? nameOf(summary) : 'details')} — click that summary first`;
+      if (!summary?.contains(el))
+        return `it is inside the closed section ${JSON.stringify(summary ? nameOf(summary) : 'details')} — click that summary first`;
     }
     const style = getComputedStyle(node);
     if (style.display !== 'none' && style.visibility !== 'hidden' && !(node as HTMLElement).hidden) continue;
     const labelledBy = node.getAttribute('aria-labelledby');
     const opener = openerOf(node) ?? (labelledBy ? document.getElementById(labelledBy.split(/\s+/)[0] ?? '') : null);
-    if (opener && (roleOf(opener) === 'tab' || node.getAttribute('role') === 'tabpanel')) return `it is on another tab: click tab ${JSON.stringify(nameOf(opener))} first`;
-    if (opener) return `it is in a closed ${node.getAttribute('role') ?? 'menu or section'} opened by ${roleOf(opener)} ${JSON.stringify(nameOf(opener))} — click that first`;
+    if (opener && (roleOf(opener) === 'tab' || node.getAttribute('role') === 'tabpanel'))
+      return `it is on another tab: click tab ${JSON.stringify(nameOf(opener))} first`;
+    if (opener)
+      return `it is in a closed ${node.getAttribute('role') ?? 'menu or section'} opened by ${roleOf(opener)} ${JSON.stringify(nameOf(opener))} — click that first`;
     const tag = `<${node.tagName.toLowerCase()}${node.id ? ` id="${node.id}"` : ''}${node.getAttribute('class') ? ` class="${node.getAttribute('class')}"` : ''}>`;
     return `it is inside a hidden part of the page (${tag}) — open the menu, tab or section that holds it`;
   }
@@ -146,7 +164,8 @@ function hiddenPlaceInPage(el: Element): string | undefined {
 
 function controlForTextInPage(el: Element, args: { text: string; controlSelector: string }): Element | null {
   const target = el as HTMLElement;
-  if (target.closest(args.controlSelector) || getComputedStyle(target).cursor === 'pointer' || target.hasAttribute('onclick') || target.tabIndex >= 0) return null;
+  if (target.closest(args.controlSelector) || getComputedStyle(target).cursor === 'pointer' || target.hasAttribute('onclick') || target.tabIndex >= 0)
+    return null;
   const wanted = args.text.replace(/\s+/g, ' ').trim().toLowerCase();
   const nameOf = (node: Element) => (node.getAttribute('aria-label') || node.textContent || '').replace(/\s+/g, ' ').trim().toLowerCase();
   const controls = [...document.querySelectorAll(args.controlSelector)].filter(c => c !== el && !c.contains(el) && nameOf(c).includes(wanted));
@@ -154,7 +173,18 @@ function controlForTextInPage(el: Element, args: { text: string; controlSelector
 }
 
 function identityInPage(el: Element): { role: string; name: string; visible: boolean } {
-  const tagRoles: Record<string, string> = { A: 'link', BUTTON: 'button', SUMMARY: 'summary', SELECT: 'combobox', H1: 'heading', H2: 'heading', H3: 'heading', H4: 'heading', P: 'paragraph', LI: 'listitem' };
+  const tagRoles: Record<string, string> = {
+    A: 'link',
+    BUTTON: 'button',
+    SUMMARY: 'summary',
+    SELECT: 'combobox',
+    H1: 'heading',
+    H2: 'heading',
+    H3: 'heading',
+    H4: 'heading',
+    P: 'paragraph',
+    LI: 'listitem',
+  };
   const box = el.getBoundingClientRect();
   return {
     role: el.getAttribute('role') || tagRoles[el.tagName] || el.tagName.toLowerCase(),

@@ -95,7 +95,8 @@ interface Problem {
 
 function notEditable(state: ControlState): Problem | undefined {
   if (state.tag === 'select') return { text: 'it is a dropdown — use select_option', final: true };
-  if (state.inputType === 'checkbox' || state.inputType === 'radio') return { text: `it is a ${state.inputType} — use check or uncheck`, final: true };
+  if (state.inputType === 'checkbox' || state.inputType === 'radio')
+    return { text: `it is a ${state.inputType} — use check or uncheck`, final: true };
   if (state.inputType === 'file') return { text: 'it is a file field — use upload', final: true };
   if (!state.textEntry && state.inputType !== 'range' && state.role !== 'slider' && state.role !== 'spinbutton') {
     return { text: `it is not a text field (${state.role || state.tag}) — target the input itself (its ref in the page state)`, final: true };

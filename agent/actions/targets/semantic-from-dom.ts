@@ -25,15 +25,47 @@ function readIdentity(el: Element): DomIdentity {
   const clean = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 100);
   const tag = el.tagName.toLowerCase();
   const type = (el.getAttribute('type') ?? '').toLowerCase();
-  const inputRoles: Record<string, string> = { checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox' };
-  const tagRoles: Record<string, string> = { button: 'button', select: 'combobox', textarea: 'textbox', img: 'img', li: 'listitem', nav: 'navigation', main: 'main', dialog: 'dialog', option: 'option', table: 'table' };
-  const implicitRole = tag === 'a' && el.hasAttribute('href') ? 'link' : /^h[1-6]$/.test(tag) ? 'heading' : tag === 'input' ? (inputRoles[type] ?? 'textbox') : (tagRoles[tag] ?? '');
+  const inputRoles: Record<string, string> = {
+    checkbox: 'checkbox',
+    radio: 'radio',
+    button: 'button',
+    submit: 'button',
+    reset: 'button',
+    range: 'slider',
+    number: 'spinbutton',
+    search: 'searchbox',
+  };
+  const tagRoles: Record<string, string> = {
+    button: 'button',
+    select: 'combobox',
+    textarea: 'textbox',
+    img: 'img',
+    li: 'listitem',
+    nav: 'navigation',
+    main: 'main',
+    dialog: 'dialog',
+    option: 'option',
+    table: 'table',
+  };
+  const implicitRole =
+    tag === 'a' && el.hasAttribute('href')
+      ? 'link'
+      : /^h[1-6]$/.test(tag)
+        ? 'heading'
+        : tag === 'input'
+          ? (inputRoles[type] ?? 'textbox')
+          : (tagRoles[tag] ?? '');
   const role = el.getAttribute('role') || implicitRole;
   const labelledBy = el.getAttribute('aria-labelledby');
   const labels = 'labels' in el ? [...((el as HTMLInputElement).labels ?? [])].map(l => l.textContent).join(' ') : '';
   const name = clean(
     el.getAttribute('aria-label') ||
-      (labelledBy ? labelledBy.split(/\s+/).map(id => document.getElementById(id)?.textContent ?? '').join(' ') : '') ||
+      (labelledBy
+        ? labelledBy
+            .split(/\s+/)
+            .map(id => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : '') ||
       labels ||
       el.getAttribute('alt') ||
       (['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'checkbox', 'radio'].includes(role) ? (el as HTMLElement).innerText : '') ||

@@ -2,7 +2,16 @@ import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
 import { describeLocator, SemanticLocator } from '../../task/locator-schema';
 import { isPageGone, PAGE_GONE_MESSAGE } from '../core/errors';
-import { describeKnown, findKnownByName, isAriaRole, listKnown, rememberElements, rememberedElement, semanticOf, similarElements } from './known-elements';
+import {
+  describeKnown,
+  findKnownByName,
+  isAriaRole,
+  listKnown,
+  rememberElements,
+  rememberedElement,
+  semanticOf,
+  similarElements,
+} from './known-elements';
 import { semanticFromDom } from './semantic-from-dom';
 import { ActionError, type ActionEnv, type KnownElement } from '../core/types';
 
@@ -30,7 +39,11 @@ const LOCATOR_FIELD_HINTS: Record<string, string> = {
 
 const DescribedSemanticLocator = z.union(
   SemanticLocator.options.map(option =>
-    option.extend(Object.fromEntries(Object.entries(option.shape).map(([key, field]) => [key, field.description ? field : field.describe(LOCATOR_FIELD_HINTS[key] ?? key)]))),
+    option.extend(
+      Object.fromEntries(
+        Object.entries(option.shape).map(([key, field]) => [key, field.description ? field : field.describe(LOCATOR_FIELD_HINTS[key] ?? key)]),
+      ),
+    ),
   ) as unknown as typeof SemanticLocator.options,
 );
 
@@ -109,7 +122,12 @@ function staleRefMessage(ref: string, known: KnownElement | undefined, elements:
   return `${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`;
 }
 
-async function resolveSemantic(page: Page, target: SemanticLocator, elements: ReadonlyMap<string, KnownElement>, options: ResolveOptions): Promise<ResolvedTarget> {
+async function resolveSemantic(
+  page: Page,
+  target: SemanticLocator,
+  elements: ReadonlyMap<string, KnownElement>,
+  options: ResolveOptions,
+): Promise<ResolvedTarget> {
   const candidates = candidateLocators(page, target);
   await waitForAny(candidates);
   for (const locator of candidates) {
@@ -158,11 +176,14 @@ async function countOrZero(locator: Locator): Promise<number> {
   }
 }
 
-export const CONTROL = 'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
+export const CONTROL =
+  'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
 
 /** "Load more" is a heading, a breadcrumb and a button: when only one match is something to act on, it is meant. */
 async function soleControlAmong(matches: Locator): Promise<number | undefined> {
-  const isControl = await matches.evaluateAll((elements, selector) => elements.map(el => el.closest(selector) !== null), CONTROL).catch(() => [] as boolean[]);
+  const isControl = await matches
+    .evaluateAll((elements, selector) => elements.map(el => el.closest(selector) !== null), CONTROL)
+    .catch(() => [] as boolean[]);
   const controls = isControl.flatMap((yes, index) => (yes ? [index] : []));
   return controls.length === 1 ? controls[0] : undefined;
 }
@@ -172,5 +193,8 @@ async function waitForAny(candidates: Locator[]): Promise<void> {
   const [first, ...rest] = candidates;
   if (!first) return;
   const any = rest.reduce((union, locator) => union.or(locator), first);
-  await any.first().waitFor({ state: 'attached', timeout: EXISTS_TIMEOUT_MS }).catch(() => {});
+  await any
+    .first()
+    .waitFor({ state: 'attached', timeout: EXISTS_TIMEOUT_MS })
+    .catch(() => {});
 }

@@ -60,7 +60,12 @@ export function parseDate(text: string, dayFirst?: boolean): { date: DateParts; 
   return namedMonthDate(clean);
 }
 
-function numericDate(first: number, second: number, year: number, dayFirst: boolean | undefined): { date: DateParts; reading: DateReading } | undefined {
+function numericDate(
+  first: number,
+  second: number,
+  year: number,
+  dayFirst: boolean | undefined,
+): { date: DateParts; reading: DateReading } | undefined {
   const asDayFirst = valid({ year, month: second, day: first });
   const asMonthFirst = valid({ year, month: first, day: second });
   if (asDayFirst && !asMonthFirst) return { date: asDayFirst, reading: 'unambiguous' };
@@ -112,7 +117,14 @@ export function parseDateTime(text: string, dayFirst?: boolean): { date: DatePar
   const clean = text.trim();
   const iso = /^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?$/.exec(clean);
   const timeMatch = iso ? undefined : TRAILING_TIME.exec(clean);
-  const datePart = iso ? iso[1]! : timeMatch ? clean.slice(0, timeMatch.index).replace(/(,|\bat)\s*$/i, '').trim() : undefined;
+  const datePart = iso
+    ? iso[1]!
+    : timeMatch
+      ? clean
+          .slice(0, timeMatch.index)
+          .replace(/(,|\bat)\s*$/i, '')
+          .trim()
+      : undefined;
   const timePart = iso ? iso[2]! : timeMatch?.[1];
   if (!datePart || !timePart) return undefined;
   const date = parseDate(datePart, dayFirst);

@@ -21,23 +21,42 @@ const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : t
  * An empty read is not a value: what else the element offers (its visible text, its other attributes), so
  * the model can read that instead.
  */
-export async function emptyReadMessage(locator: Locator, field: string, label: string, attribute: string | undefined, absent: boolean): Promise<string> {
+export async function emptyReadMessage(
+  locator: Locator,
+  field: string,
+  label: string,
+  attribute: string | undefined,
+  absent: boolean,
+): Promise<string> {
   const offers = await locator
     .evaluate(
       (el, skip) => ({
         text: ((el as HTMLElement).innerText || el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 80),
-        attributes: [...el.attributes].filter(a => a.name !== skip && a.value.trim() !== '').map(a => [a.name, a.value.slice(0, 80)] as [string, string]),
+        attributes: [...el.attributes]
+          .filter(a => a.name !== skip && a.value.trim() !== '')
+          .map(a => [a.name, a.value.slice(0, 80)] as [string, string]),
       }),
       attribute ?? '',
       { timeout: 2_000 },
     )
     .catch(() => ({ text: '', attributes: [] as Array<[string, string]> }));
-  const what = attribute ? (absent ? `${label} has no "${attribute}" attribute` : `the "${attribute}" attribute of ${label} is empty`) : `${label} has no text`;
-  const others = offers.attributes.filter(([name]) => rank(name) >= 0).sort(([a], [b]) => rank(a) - rank(b)).slice(0, 4);
+  const what = attribute
+    ? absent
+      ? `${label} has no "${attribute}" attribute`
+      : `the "${attribute}" attribute of ${label} is empty`
+    : `${label} has no text`;
+  const others = offers.attributes
+    .filter(([name]) => rank(name) >= 0)
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .slice(0, 4);
   const suggestions = [
     ...(attribute && offers.text ? [`its visible text is ${JSON.stringify(offers.text)} (extract without attribute)`] : []),
-    ...(others.length ? [`it has ${others.map(([name, value]) => `${name}=${JSON.stringify(clip(value))}`).join(', ')} (extract with that attribute)`] : []),
+    ...(others.length
+      ? [`it has ${others.map(([name, value]) => `${name}=${JSON.stringify(clip(value))}`).join(', ')} (extract with that attribute)`]
+      : []),
   ];
-  const next = suggestions.length ? `; ${suggestions.join('; ')}` : ' — if the value fills in later, wait for it first; if the page truly has none, use missing: "null"';
+  const next = suggestions.length
+    ? `; ${suggestions.join('; ')}`
+    : ' — if the value fills in later, wait for it first; if the page truly has none, use missing: "null"';
   return `"${field}": ${what}${next}`;
 }

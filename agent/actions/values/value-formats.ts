@@ -16,7 +16,7 @@ export const VALUE_FORMAT: Record<TypedInput, string> = {
   month: 'a month as YYYY-MM (e.g. 2012-02; "Feb 2012" is read too)',
   week: 'an ISO week as YYYY-Www (e.g. 2012-W08; "week 8 2012" or a date is read too)',
   number: 'a plain number (e.g. 1234.5)',
-  range: 'a number within the slider\'s range',
+  range: "a number within the slider's range",
   color: 'a color as #rrggbb (e.g. #1a56db; CSS names and rgb() are read too)',
 };
 
@@ -38,7 +38,8 @@ export interface Conventions {
 export function conventionsOf(page: PageConventions): Conventions {
   const fromLang = langConventions(page.lang);
   const hinted = /\b(dd?)\s*[/.-]\s*(mm?)\b/i.test(page.hint ?? '') ? true : /\b(mm?)\s*[/.-]\s*(dd?)\b/i.test(page.hint ?? '') ? false : undefined;
-  if (hinted !== undefined) return { ...fromLang, dayFirst: hinted, source: `the field's format hint ${JSON.stringify(page.hint?.trim().slice(0, 40))}` };
+  if (hinted !== undefined)
+    return { ...fromLang, dayFirst: hinted, source: `the field's format hint ${JSON.stringify(page.hint?.trim().slice(0, 40))}` };
   return fromLang;
 }
 
@@ -47,7 +48,11 @@ function langConventions(lang: string | undefined): Conventions {
   try {
     const order = new Intl.DateTimeFormat(lang, { timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2012, 1, 21))).map(part => part.type);
     const decimal = new Intl.NumberFormat(lang).formatToParts(1.5).find(part => part.type === 'decimal')?.value;
-    return { dayFirst: order.indexOf('day') < order.indexOf('month'), decimalComma: decimal === ',', source: `the page language ${JSON.stringify(lang)}` };
+    return {
+      dayFirst: order.indexOf('day') < order.indexOf('month'),
+      decimalComma: decimal === ',',
+      source: `the page language ${JSON.stringify(lang)}`,
+    };
   } catch {
     // An invalid language tag tells us nothing.
     return {};
@@ -111,7 +116,10 @@ function readingNote(reading: DateReading, conventions: Conventions): string | u
  * a thousands separator or a decimal point depending on the page's conventions ("1,234" is 1234 in English).
  */
 export function readNumber(text: string, decimalComma = false): number | undefined {
-  const clean = text.trim().replace(/[\s\u00a0\u202f']/g, '').replace(/%$/, '');
+  const clean = text
+    .trim()
+    .replace(/[\s\u00a0\u202f']/g, '')
+    .replace(/%$/, '');
   if (/^[+-]?\d+(\.\d+)?e[+-]?\d+$/i.test(clean)) return Number(clean);
   if (!/^[+-]?(\d[\d.,]*|[.,]\d+)$/.test(clean) || /[.,]$/.test(clean)) return undefined;
   const decimal = decimalSeparator(clean, decimalComma);

@@ -14,7 +14,10 @@ const LIST_PAGE = `<h1>Catalogue</h1><ul id="list"><li>Item 1</li></ul><p id="st
 </script>`;
 
 test.describe('requests an action starts', () => {
-  test('a click that fetches the next batch returns once it has loaded: the page shows the batch and its count, not the spinner', async ({ harness, page }) => {
+  test('a click that fetches the next batch returns once it has loaded: the page shows the batch and its count, not the spinner', async ({
+    harness,
+    page,
+  }) => {
     await page.route(`${WIDGETS}/__actions/api/items`, async route => {
       await new Promise(resolve => setTimeout(resolve, 700));
       await route.fulfill({ json: ['Item 2', 'Item 3'] });
@@ -44,9 +47,12 @@ test.describe('requests an action starts', () => {
     await page.route('http://127.0.0.1:4999/ping', () => {
       pinged = true;
     });
-    await harness.open('tracked', `<button id="go">Go</button><p id="out"></p><script>
+    await harness.open(
+      'tracked',
+      `<button id="go">Go</button><p id="out"></p><script>
       document.getElementById('go').addEventListener('click', () => { fetch('http://127.0.0.1:4999/ping', { mode: 'no-cors' }).catch(() => {}); document.getElementById('out').textContent = 'Went'; });
-    </script>`);
+    </script>`,
+    );
     const result = await harness.ok('click', { target: 'Go' });
     expect(pinged).toBe(true);
     expect(result.description).not.toContain('still loading');

@@ -32,10 +32,16 @@ test.describe('error classification', () => {
   }
 
   test('messages are short and say what to do next', () => {
-    expect(classifyError(new Error('page.goto: net::ERR_BLOCKED_BY_CLIENT at http://x/')).message).toContain('outside the task\'s allowed domains');
+    expect(classifyError(new Error('page.goto: net::ERR_BLOCKED_BY_CLIENT at http://x/')).message).toContain("outside the task's allowed domains");
     expect(classifyError(new Error('locator.fill: Frame was detached')).message).toContain('take a fresh look');
-    const covered = classifyError(new Error('locator.click: Timeout 8000ms exceeded.\nCall log:\n  - <div class="cookie-banner">…</div> intercepts pointer events\n  - retrying click action'));
-    expect(covered.message).toBe('locator.click: Timeout 8000ms exceeded. — another element (<div class="cookie-banner">) is covering it — close the dialog or overlay first');
+    const covered = classifyError(
+      new Error(
+        'locator.click: Timeout 8000ms exceeded.\nCall log:\n  - <div class="cookie-banner">…</div> intercepts pointer events\n  - retrying click action',
+      ),
+    );
+    expect(covered.message).toBe(
+      'locator.click: Timeout 8000ms exceeded. — another element (<div class="cookie-banner">) is covering it — close the dialog or overlay first',
+    );
     const hidden = classifyError(new Error('locator.click: Timeout 8000ms exceeded.\nCall log:\n  - element is not visible\n  - retrying'));
     expect(hidden.message).toContain('it is not visible — open the menu, tab or section that holds it');
   });

@@ -31,7 +31,11 @@ test.describe('extract', () => {
     await harness.ok('wait', { text: 'Account overview' });
     await harness.look();
     const owner = await harness.ok('extract', { field: 'owner', target: 'css=[data-field="Owner"]' });
-    expect(owner.effects?.extracted).toMatchObject({ field: 'owner', value: 'Grace Hopper', provenance: { source: 'dom', url: `${WIDGETS}/late-hydration?hydrate_ms=0` } });
+    expect(owner.effects?.extracted).toMatchObject({
+      field: 'owner',
+      value: 'Grace Hopper',
+      provenance: { source: 'dom', url: `${WIDGETS}/late-hydration?hydrate_ms=0` },
+    });
     const balance = await harness.ok('extract', { field: 'balance', target: 'css=[data-field="Balance"]', type: 'number' });
     expect(balance.effects?.extracted?.value).toBe(1240.5);
     const id = await harness.ok('extract', { field: 'id', target: 'css=[data-field="Account ID"]', pattern: 'ACC-(\\d+)' });

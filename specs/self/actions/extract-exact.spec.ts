@@ -27,7 +27,9 @@ test.describe('extract: exact text and empty reads', () => {
   test('an empty attribute is a failed read that offers what the element has instead', async ({ harness }) => {
     const alt = await harness.act('extract', { field: 'logo_alt', target: 'css=#logo', attribute: 'alt' });
     expect(alt).toMatchObject({ success: false, infra: false });
-    expect(alt.error).toMatch(/^"logo_alt": the "alt" attribute of css=#logo is empty; it has title="Acme Corporation logo", src="data:image\/svg\+xml,[^"]{40}…" \(extract with that attribute\)$/);
+    expect(alt.error).toMatch(
+      /^"logo_alt": the "alt" attribute of css=#logo is empty; it has title="Acme Corporation logo", src="data:image\/svg\+xml,[^"]{40}…" \(extract with that attribute\)$/,
+    );
     const absent = await harness.act('extract', { field: 'logo_label', target: 'css=#logo', attribute: 'aria-label' });
     expect(absent.error).toMatch(/^"logo_label": css=#logo has no "aria-label" attribute; it has /);
     const title = await harness.ok('extract', { field: 'logo_title', target: 'css=#logo', attribute: 'title' });
@@ -44,7 +46,10 @@ test.describe('extract: exact text and empty reads', () => {
   });
 
   test('a list keeps its place for an empty item (null) and fails only when every item is empty', async ({ harness }) => {
-    await harness.open('cells', '<ul><li class="c">Ada</li><li class="c"></li><li class="c">Grace</li></ul><ul><li class="e"></li><li class="e"> </li></ul>');
+    await harness.open(
+      'cells',
+      '<ul><li class="c">Ada</li><li class="c"></li><li class="c">Grace</li></ul><ul><li class="e"></li><li class="e"> </li></ul>',
+    );
     const list = await harness.ok('extract', { field: 'names', target: 'css=.c', all: true });
     expect(list.effects?.extracted?.value).toEqual(['Ada', null, 'Grace']);
     expect(list.description).toContain('(1 of 3 empty → null)');
@@ -53,7 +58,10 @@ test.describe('extract: exact text and empty reads', () => {
   });
 
   test('all with several refs reads each element in the order given, and records no locator (a recipe finds them by value)', async ({ harness }) => {
-    await harness.open('refs', '<ul><li><a href="#a">analytical-engine</a> Public</li><li><a href="#s">★ 12</a></li><li><a href="#b">bernoulli-numbers</a> Public</li></ul>');
+    await harness.open(
+      'refs',
+      '<ul><li><a href="#a">analytical-engine</a> Public</li><li><a href="#s">★ 12</a></li><li><a href="#b">bernoulli-numbers</a> Public</li></ul>',
+    );
     await harness.look();
     const [first, second] = [harness.ref('link', 'analytical-engine'), harness.ref('link', 'bernoulli-numbers')];
     const read = await harness.ok('extract', { field: 'pinned', target: `${second} ${first}`, all: true });

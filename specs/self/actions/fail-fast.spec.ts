@@ -17,7 +17,9 @@ test.describe('fail fast where the page already tells', () => {
     const booking = harness.ref('textbox', 'Booking reference');
     const readOnly = await harness.act('type', { target: booking, text: 'BK-1' }, BUDGET);
     expect(readOnly).toMatchObject({ success: false, infra: false });
-    expect(readOnly.error).toBe(`Cannot type into [${booking}] textbox "Booking reference": it is read-only — its value is set by another control (a picker, a button or a list next to it)`);
+    expect(readOnly.error).toBe(
+      `Cannot type into [${booking}] textbox "Booking reference": it is read-only — its value is set by another control (a picker, a button or a list next to it)`,
+    );
     const disabled = await harness.act('type', { target: 'Discount code', text: 'SPRING' }, BUDGET);
     expect(disabled.error).toMatch(/^Cannot type into .*"Discount code": it is disabled — fill in what it depends on first/);
     await harness.ok('check', { target: 'I have a discount code' });
@@ -40,7 +42,9 @@ test.describe('fail fast where the page already tells', () => {
   test('a covered button that keeps moving (no trial check ever passes) still has its cover named, not waited out', async ({ harness, page }) => {
     // Playwright's trial waits for the element to be stable before it looks at what is on top, so it ends with no
     // reason — as it does on a loaded machine (the CI run that found this); the page is asked directly then.
-    await page.addStyleTag({ content: '#download { animation: nudge 0.2s infinite alternate } @keyframes nudge { to { transform: translateX(3px) } }' });
+    await page.addStyleTag({
+      content: '#download { animation: nudge 0.2s infinite alternate } @keyframes nudge { to { transform: translateX(3px) } }',
+    });
     const download = harness.ref('button', 'Download report');
     const covered = await harness.act('click', { target: download }, { timeoutMs: 15_000 });
     expect(covered.error).toBe(
@@ -50,10 +54,14 @@ test.describe('fail fast where the page already tells', () => {
 
   test('a link in a closed menu, and plain text that names it, point at the menu button', async ({ harness, page }) => {
     const hidden = await harness.act('click', { target: 'Settings' }, BUDGET);
-    expect(hidden.error).toBe('Cannot click text "Settings": it is not visible — it is in a closed menu or section opened by button "Account menu" — click that first');
+    expect(hidden.error).toBe(
+      'Cannot click text "Settings": it is not visible — it is in a closed menu or section opened by button "Account menu" — click that first',
+    );
     const plain = await harness.act('click', { target: 'Invoices' }, BUDGET);
     expect(plain).toMatchObject({ success: false, infra: false });
-    expect(plain.error).toBe('"Invoices" here is plain text (heading "Invoices"), not something to click; the link "Invoices" is not visible: it is in a closed menu or section opened by button "Account menu" — click that first');
+    expect(plain.error).toBe(
+      '"Invoices" here is plain text (heading "Invoices"), not something to click; the link "Invoices" is not visible: it is in a closed menu or section opened by button "Account menu" — click that first',
+    );
     await harness.ok('click', { target: 'Account menu' });
     await harness.ok('click', { target: 'link "Invoices"' });
     await expect(page.locator('#result')).toHaveText('Invoices opened');
@@ -63,7 +71,9 @@ test.describe('fail fast where the page already tells', () => {
     const tab = await harness.act('click', { target: 'Export CSV' }, BUDGET);
     expect(tab.error).toBe('Cannot click text "Export CSV": it is not visible — it is on another tab: click tab "Exports" first');
     const section = await harness.act('click', { target: 'Track parcel' }, BUDGET);
-    expect(section.error).toBe('Cannot click text "Track parcel": it is not visible — it is inside the closed section "Shipping details" — click that summary first');
+    expect(section.error).toBe(
+      'Cannot click text "Track parcel": it is not visible — it is inside the closed section "Shipping details" — click that summary first',
+    );
     const order = await harness.act('click', { target: harness.ref('button', 'Place order') }, BUDGET);
     expect(order.error).toMatch(/^Cannot click \[(f\d+)?e\d+\] button "Place order": it is disabled — fill in what it depends on first/);
     await harness.ok('click', { target: 'tab "Exports"' });
@@ -84,7 +94,10 @@ test.describe('fail fast where the page already tells', () => {
   });
 });
 
-test('a link that wraps in its cell is not "covered" by the cell showing between its lines, also while it still moves (the trial run ends with no reason)', async ({ harness, page }) => {
+test('a link that wraps in its cell is not "covered" by the cell showing between its lines, also while it still moves (the trial run ends with no reason)', async ({
+  harness,
+  page,
+}) => {
   await harness.open(
     'wrapped-link',
     `<table><tr><td style="width:300px;font:16px/20px monospace">Latest change, by Sam: <a href="#commit" onclick="document.getElementById('result').textContent='Commit opened'">Rename it (#314)</a></td></tr></table><p id="result"></p>`,

@@ -52,7 +52,9 @@ test.describe('download', () => {
     // A dispatcher timeout shorter than the download's own budget stretches to it, so the download is cancelled by its owner.
     const result = await harness.act('download', { target: 'Full archive (ZIP, 10 MB)', timeout_seconds: 3 }, { timeoutMs: 1_000 });
     expect(result).toMatchObject({ success: false, infra: true });
-    expect(result.error).toBe('The download of "archive.zip" did not finish within 3s and was cancelled — the server may be stalled; try again later');
+    expect(result.error).toBe(
+      'The download of "archive.zip" did not finish within 3s and was cancelled — the server may be stalled; try again later',
+    );
     expect(harness.store.artifacts).toHaveLength(0);
     expect(fs.readdirSync(harness.store.dir)).toEqual([]);
   });
@@ -97,8 +99,11 @@ test.describe('upload', () => {
   });
 
   test('a button that opens a file chooser works too', async ({ harness, page }) => {
-    await harness.open('chooser', `<input type="file" id="f" hidden><button onclick="document.getElementById('f').click()">Choose receipt</button>
-      <output id="out"></output><script>f.onchange = () => out.textContent = f.files[0].name</script>`);
+    await harness.open(
+      'chooser',
+      `<input type="file" id="f" hidden><button onclick="document.getElementById('f').click()">Choose receipt</button>
+      <output id="out"></output><script>f.onchange = () => out.textContent = f.files[0].name</script>`,
+    );
     await harness.ok('upload', { target: 'Choose receipt', files: ['receipt.txt'] });
     await expect(page.locator('#out')).toHaveText('receipt.txt');
   });

@@ -3,7 +3,10 @@ import { expect, SECRET_VALUE, test, WIDGETS } from './harness';
 
 test.describe('type and press', () => {
   test('type fills a field; a secret is resolved at the browser and never shown', async ({ harness, page }) => {
-    await harness.open('login', '<label>Username <input id="user"></label><label>Password <input id="pw" type="password"></label><output id="out"></output>');
+    await harness.open(
+      'login',
+      '<label>Username <input id="user"></label><label>Password <input id="pw" type="password"></label><output id="out"></output>',
+    );
     await harness.look();
     await harness.ok('type', { target: harness.ref('textbox', 'Username'), text: 'ada' });
     const secret = await harness.ok('type', { target: 'Password', text: '{{secret:PASSWORD}}' });
@@ -20,10 +23,16 @@ test.describe('type and press', () => {
   });
 
   test('a secret the page changes is a failure that never shows the secret or what the field holds', async ({ harness }) => {
-    await harness.open('token', `<label>Token <input id="t"></label><label>Code <input id="c"></label>
-      <script>t.addEventListener('input', () => { t.value = t.value.toUpperCase(); }); c.addEventListener('input', () => setTimeout(() => { c.value = ''; }, 5));</script>`);
+    await harness.open(
+      'token',
+      `<label>Token <input id="t"></label><label>Code <input id="c"></label>
+      <script>t.addEventListener('input', () => { t.value = t.value.toUpperCase(); }); c.addEventListener('input', () => setTimeout(() => { c.value = ''; }, 5));</script>`,
+    );
     const changed = await harness.act('type', { target: 'Token', text: '{{secret:PASSWORD}}' });
-    expect(changed).toMatchObject({ success: false, error: 'text "Token" did not keep the secret: it holds something else — the page changed the text' });
+    expect(changed).toMatchObject({
+      success: false,
+      error: 'text "Token" did not keep the secret: it holds something else — the page changed the text',
+    });
     const cleared = await harness.act('type', { target: 'Code', text: '{{secret:PASSWORD}}' });
     expect(cleared.error).toBe('text "Code" did not keep the secret: it is empty afterwards — the page cleared or refused it');
     expect(JSON.stringify([changed, cleared]).toLowerCase()).not.toContain(SECRET_VALUE.toLowerCase());
@@ -121,7 +130,10 @@ test.describe('select_option', () => {
     await harness.open(
       'sizes',
       `<div role="listbox" aria-label="Size" id="sizes">${['Small', 'Medium', 'Large']
-        .map(s => `<div role="option" aria-selected="false" onclick="this.parentNode.querySelectorAll('[role=option]').forEach(o => o.setAttribute('aria-selected', String(o === this)))">${s}</div>`)
+        .map(
+          s =>
+            `<div role="option" aria-selected="false" onclick="this.parentNode.querySelectorAll('[role=option]').forEach(o => o.setAttribute('aria-selected', String(o === this)))">${s}</div>`,
+        )
         .join('')}</div>`,
     );
     await harness.ok('select_option', { target: 'listbox "Size"', value: 'medium' });

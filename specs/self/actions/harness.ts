@@ -57,7 +57,17 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
     let latest: Observation | undefined;
     const focus = new PageStateFocus();
     const heard: string[] = [];
-    const env = (): ActionEnv => ({ page: tabs.active, context, store, signal: new AbortController().signal, policy, tabs, elements, pageState: focus, step: 1 });
+    const env = (): ActionEnv => ({
+      page: tabs.active,
+      context,
+      store,
+      signal: new AbortController().signal,
+      policy,
+      tabs,
+      elements,
+      pageState: focus,
+      step: 1,
+    });
     const act = (name: string, args: Record<string, unknown> = {}, options?: DispatchOptions) => dispatch({ name, args }, env(), options);
     await use({
       tabs,
@@ -67,7 +77,12 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
       act,
       async open(name, body) {
         const url = `${WIDGETS}/__actions/${name}`;
-        await page.route(url, route => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body>${body}</body></html>` }));
+        await page.route(url, route =>
+          route.fulfill({
+            contentType: 'text/html',
+            body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body>${body}</body></html>`,
+          }),
+        );
         await page.goto(url);
       },
       async look(options = {}) {
@@ -82,7 +97,10 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
       },
       ref(role, name) {
         const found = [...elements.values()].find(e => e.role === role && (typeof name === 'string' ? e.name === name : name.test(e.name ?? '')));
-        if (!found?.ref) throw new Error(`no ${role} "${name}" in the latest observation: ${[...elements.values()].map(e => `${e.ref} ${e.role} ${e.name ?? ''}`).join('; ')}`);
+        if (!found?.ref)
+          throw new Error(
+            `no ${role} "${name}" in the latest observation: ${[...elements.values()].map(e => `${e.ref} ${e.role} ${e.name ?? ''}`).join('; ')}`,
+          );
         return found.ref;
       },
       async ok(name, args = {}, options) {

@@ -16,7 +16,7 @@ test.describe('goto, go_back, refresh', () => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     const outside = await harness.act('goto', { url: 'http://evil.example/steal' });
     expect(outside).toMatchObject({ success: false, infra: false });
-    expect(outside.error).toContain('evil.example is outside the task\'s allowed domains');
+    expect(outside.error).toContain("evil.example is outside the task's allowed domains");
     const file = await harness.act('goto', { url: 'file:///etc/passwd' });
     expect(file).toMatchObject({ success: false });
     expect(file.error).toContain('not an http(s) URL');
@@ -38,12 +38,18 @@ test.describe('goto, go_back, refresh', () => {
     // The browser's own record of the page's requests: the 429, then (after its Retry-After) the one that loaded.
     const seen: Array<{ status: number; at: number; retryAfter?: string }> = [];
     page.on('response', response => {
-      if (new URL(response.url()).searchParams.get('n') === String(nonce)) seen.push({ status: response.status(), at: Date.now(), retryAfter: response.headers()['retry-after'] });
+      if (new URL(response.url()).searchParams.get('n') === String(nonce))
+        seen.push({ status: response.status(), at: Date.now(), retryAfter: response.headers()['retry-after'] });
     });
     const viaGoto = await harness.ok('goto', { url: `${WIDGETS}/modal?fault=429-once&n=${nonce}` });
-    expect(seen.map(r => [r.status, r.retryAfter])).toEqual([[429, '1'], [200, undefined]]);
+    expect(seen.map(r => [r.status, r.retryAfter])).toEqual([
+      [429, '1'],
+      [200, undefined],
+    ]);
     expect(seen[1]!.at - seen[0]!.at, 'asked again no sooner than Retry-After allowed').toBeGreaterThanOrEqual(1_000);
-    expect(viaGoto.description).toMatch(/answered HTTP 429 \(rate limited\); waited 1 s as its Retry-After asked and loaded the page again \(HTTP 200\)/);
+    expect(viaGoto.description).toMatch(
+      /answered HTTP 429 \(rate limited\); waited 1 s as its Retry-After asked and loaded the page again \(HTTP 200\)/,
+    );
     await expect(page.getByRole('button', { name: 'Continue to checkout' })).toBeVisible();
 
     await harness.open('to-limited', `<a href="${WIDGETS}/modal?fault=429-once&n=${nonce}-link">Checkout</a>`);
@@ -56,7 +62,9 @@ test.describe('goto, go_back, refresh', () => {
   test('a page that keeps answering 429 fails as infrastructure after two more loads, naming the fix', async ({ harness }) => {
     const result = await harness.act('goto', { url: `${WIDGETS}/modal?fault=429` });
     expect(result).toMatchObject({ success: false, infra: true });
-    expect(result.error).toMatch(/HTTP 429 at .*: still rate limited after waiting 2 s .* and loading the page 2 more times — slow this host down with the task's rate_limits/);
+    expect(result.error).toMatch(
+      /HTTP 429 at .*: still rate limited after waiting 2 s .* and loading the page 2 more times — slow this host down with the task's rate_limits/,
+    );
   });
 
   test('go_back with no history says so', async ({ harness }) => {
@@ -98,7 +106,7 @@ test.describe('the context guard', () => {
   test('goto to an allowed URL that redirects away fails as a refusal, not as infrastructure', async ({ harness }) => {
     const result = await harness.act('goto', { url: `${WIDGETS}/go-away` });
     expect(result).toMatchObject({ success: false, infra: false });
-    expect(result.error).toContain('outside the task\'s allowed domains');
+    expect(result.error).toContain("outside the task's allowed domains");
     expect(harness.announcements()).toContainEqual(expect.stringContaining('to evil.example'));
   });
 
@@ -123,7 +131,9 @@ test.describe('the context guard', () => {
   test('a popup whose first document redirects away is blocked too', async ({ harness, page }) => {
     await harness.ok('goto', { url: `${WIDGETS}/redirect-away` });
     await page.evaluate(() => void window.open('/go-away'));
-    await expect.poll(() => harness.announcements()).toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
+    await expect
+      .poll(() => harness.announcements())
+      .toContainEqual(expect.stringContaining('Blocked a redirect from 127.0.0.1:4102 to evil.example'));
   });
 
   test('an embedded frame that redirects away is stopped without a notice', async ({ harness, page }) => {

@@ -26,7 +26,11 @@ test.describe('the dispatcher never throws', () => {
     await crashed;
     await expect.poll(() => harness.announcements().join('\n')).toContain(`The tab at ${WIDGETS}/modal crashed`);
     const click = await harness.act('click', { target: ref });
-    expect(click).toMatchObject({ success: false, infra: true, error: 'The page was closed or crashed — switch to another tab or open the start URL again' });
+    expect(click).toMatchObject({
+      success: false,
+      infra: true,
+      error: 'The page was closed or crashed — switch to another tab or open the start URL again',
+    });
     const shot = await harness.act('screenshot', { label: 'after crash' });
     expect(shot).toMatchObject({ success: false, infra: true });
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
@@ -63,8 +67,11 @@ test.describe('the dispatcher never throws', () => {
   });
 
   test('a frame detached while the action runs is still a result', async ({ harness, page }) => {
-    await harness.open('frame-goes', `<iframe srcdoc="<button onclick='parent.postMessage(1, &quot;*&quot;)'>Go</button><input aria-label=Late disabled>"></iframe>
-      <script>addEventListener('message', () => document.querySelector('iframe').remove())</script>`);
+    await harness.open(
+      'frame-goes',
+      `<iframe srcdoc="<button onclick='parent.postMessage(1, &quot;*&quot;)'>Go</button><input aria-label=Late disabled>"></iframe>
+      <script>addEventListener('message', () => document.querySelector('iframe').remove())</script>`,
+    );
     await harness.look();
     const late = harness.ref('textbox', 'Late');
     await page.evaluate(() => setTimeout(() => document.querySelector('iframe')!.remove(), 300));
@@ -92,8 +99,29 @@ test.describe('the dispatcher never throws', () => {
 test.describe('the registry', () => {
   test('every action is a tool whose every field is described', () => {
     expect(actionNames()).toEqual([
-      'goto', 'go_back', 'refresh', 'switch_tab', 'click', 'hover', 'drag', 'type', 'press', 'scroll', 'select_option', 'check', 'uncheck', 'upload',
-      'screenshot', 'download', 'extract', 'wait', 'expand', 'find', 'save_progress', 'done', 'fail',
+      'goto',
+      'go_back',
+      'refresh',
+      'switch_tab',
+      'click',
+      'hover',
+      'drag',
+      'type',
+      'press',
+      'scroll',
+      'select_option',
+      'check',
+      'uncheck',
+      'upload',
+      'screenshot',
+      'download',
+      'extract',
+      'wait',
+      'expand',
+      'find',
+      'save_progress',
+      'done',
+      'fail',
     ]);
     const undescribed: string[] = [];
     const visit = (schema: unknown, where: string) => {

@@ -12,7 +12,10 @@ test.describe('scroll', () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
-  test('a lazy feed is followed down the distance asked: one scroll to the end loads every batch and says how often it grew', async ({ harness, page }) => {
+  test('a lazy feed is followed down the distance asked: one scroll to the end loads every batch and says how often it grew', async ({
+    harness,
+    page,
+  }) => {
     await harness.ok('goto', { url: `${WIDGETS}/infinite-scroll` });
     await expect(page.locator('#feed > li')).toHaveCount(20);
     // The first 20 items end before one screen does: the feed grows, and the scroll goes on to the 900 px asked.
@@ -30,12 +33,15 @@ test.describe('scroll', () => {
   });
 
   test('a feed that never ends is followed only as far as asked, and the report says more may come', async ({ harness, page }) => {
-    await harness.open('endless', `<h1>Endless</h1><ul id="feed"></ul><script>
+    await harness.open(
+      'endless',
+      `<h1>Endless</h1><ul id="feed"></ul><script>
       const feed = document.getElementById('feed');
       const add = () => { for (let i = 0; i < 10; i++) { const li = document.createElement('li'); li.style.height = '100px'; li.textContent = 'Post ' + (feed.children.length + 1); feed.append(li); } };
       add();
       addEventListener('scroll', () => { if (innerHeight + scrollY >= document.documentElement.scrollHeight - 50) setTimeout(add, 50); });
-    </script>`);
+    </script>`,
+    );
     const three = await harness.ok('scroll', { direction: 'down', amount: 3 });
     expect(three.description).toMatch(/^Scrolled the page down: at 2700 of \d+ px \(\d+%\); more content loaded at the end \d+ times$/);
     const scrolled = await page.evaluate(() => window.scrollY);
@@ -45,9 +51,12 @@ test.describe('scroll', () => {
   });
 
   test('a feed that grows just as the distance asked runs out says to scroll again', async ({ harness }) => {
-    await harness.open('exact', `<style>body{margin:0}</style><div id="feed"><div style="height:1800px">Post 1</div></div><script>
+    await harness.open(
+      'exact',
+      `<style>body{margin:0}</style><div id="feed"><div style="height:1800px">Post 1</div></div><script>
       addEventListener('scroll', () => { if (innerHeight + scrollY >= document.documentElement.scrollHeight - 2) document.getElementById('feed').insertAdjacentHTML('beforeend', '<div style="height:900px">More</div>'); });
-    </script>`);
+    </script>`,
+    );
     const one = await harness.ok('scroll', { direction: 'down' });
     expect(one.description).toBe('Scrolled the page down: at 900 of 1800 px (50%); more content loaded at the end — scroll again to continue');
   });

@@ -10,7 +10,10 @@ test.describe('select_option with several options', () => {
     const toppings = harness.ref('listbox', 'Toppings');
     const result = await harness.ok('select_option', { target: toppings, value: ['Mushrooms', 'olives'] });
     await expect(page.locator('#toppings-result')).toHaveText('Toppings: Mushrooms, Olives');
-    expect(await page.locator('#toppings').evaluate((s: HTMLSelectElement) => [...s.selectedOptions].map(o => o.text))).toEqual(['Mushrooms', 'Olives']);
+    expect(await page.locator('#toppings').evaluate((s: HTMLSelectElement) => [...s.selectedOptions].map(o => o.text))).toEqual([
+      'Mushrooms',
+      'Olives',
+    ]);
     expect(result.description).toBe(`Selected exactly "Mushrooms", "Olives" in [${toppings}] listbox "Toppings" (before: "Ham")`);
     // One value on a multiple select is that set too: the earlier two are cleared.
     await harness.ok('select_option', { target: toppings, value: 'Cheese' });
@@ -35,7 +38,9 @@ test.describe('select_option with several options', () => {
     await expect(page.locator('#labels-result')).toHaveText('Labels: security');
     const missing = await harness.act('select_option', { target: labels, value: ['docs', 'wontfix'] }, { timeoutMs: 20_000 });
     expect(missing).toMatchObject({ success: false, infra: false });
-    expect(missing.error).toBe(`No option "wontfix" in [${labels}] combobox "Labels"; its options are "bug", "feature", "good first issue", "help wanted" (it now holds "security", "docs")`);
+    expect(missing.error).toBe(
+      `No option "wontfix" in [${labels}] combobox "Labels"; its options are "bug", "feature", "good first issue", "help wanted" (it now holds "security", "docs")`,
+    );
   });
 
   test('several options on a single-choice select is refused at once', async ({ harness, page }) => {
@@ -48,7 +53,9 @@ test.describe('select_option with several options', () => {
   test('an option that is not there lists the closest ones of a long list', async ({ harness }) => {
     const result = await harness.act('select_option', { target: 'Country', value: 'Untied States' }, { timeoutMs: 20_000 });
     expect(result).toMatchObject({ success: false, infra: false });
-    expect(result.error).toMatch(/^No option "Untied States" in \[(f\d+)?e\d+\] combobox "Country"; the closest of its 39 options are "United States", /);
+    expect(result.error).toMatch(
+      /^No option "Untied States" in \[(f\d+)?e\d+\] combobox "Country"; the closest of its 39 options are "United States", /,
+    );
     const several = await harness.act('select_option', { target: 'Toppings', value: ['Cheese', 'Anchovies'] }, { timeoutMs: 20_000 });
     expect(several.error).toContain('No option "Anchovies" in');
   });

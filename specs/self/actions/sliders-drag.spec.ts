@@ -12,7 +12,9 @@ test.describe('sliders and spinners', () => {
     expect(result.description).toBe(`Set [${volume}] slider "Volume" to 75`);
     await expect(page.locator('#volume-value')).toHaveText('volume = 75');
     const offStep = await harness.act('type', { target: volume, text: '72' });
-    expect(offStep.error).toBe(`Cannot set [${volume}] slider "Volume" to 72: it moves in steps of 5 from 0 to 100; the nearest values are 70 and 75`);
+    expect(offStep.error).toBe(
+      `Cannot set [${volume}] slider "Volume" to 72: it moves in steps of 5 from 0 to 100; the nearest values are 70 and 75`,
+    );
     const outside = await harness.act('type', { target: volume, text: '120' });
     expect(outside.error).toBe(`Cannot set [${volume}] slider "Volume" to 120: it goes from 0 to 100`);
   });

@@ -63,7 +63,9 @@ test.describe('target resolution', () => {
     expect(replacement).not.toBe(stale);
     const result = await harness.act('click', { target: stale });
     expect(result).toMatchObject({ success: false, infra: false });
-    expect(result.error).toBe(`${stale} is no longer on the page; similar: [${replacement}] button "Accept all" — take a fresh look at the page state`);
+    expect(result.error).toBe(
+      `${stale} is no longer on the page; similar: [${replacement}] button "Accept all" — take a fresh look at the page state`,
+    );
   });
 
   test('an old ref used after two snapshots with no action between is still a clear failure', async ({ harness, page }) => {
@@ -73,7 +75,11 @@ test.describe('target resolution', () => {
     await page.evaluate(() => document.querySelector('[data-choice=all]')!.remove());
     await harness.look();
     const result = await harness.act('click', { target: stale });
-    expect(result).toMatchObject({ success: false, infra: false, error: `${stale} is not in the latest page state — take a fresh look at the page state and use a current ref` });
+    expect(result).toMatchObject({
+      success: false,
+      infra: false,
+      error: `${stale} is not in the latest page state — take a fresh look at the page state and use a current ref`,
+    });
   });
 
   test('a ref that never existed asks for a fresh look', async ({ harness }) => {
@@ -89,13 +95,19 @@ test.describe('target resolution', () => {
     expect(unseen.error).toBe('text "Delete" matches 2 elements — use the ref of the one you mean');
     await harness.look();
     const seen = await harness.act('click', { target: 'Delete' });
-    expect(seen.error).toMatch(/^"Delete" matches 2 elements: \[(f\d+)?e\d+\] button "Delete", \[(f\d+)?e\d+\] button "Delete" — use the ref of the one you mean$/);
+    expect(seen.error).toMatch(
+      /^"Delete" matches 2 elements: \[(f\d+)?e\d+\] button "Delete", \[(f\d+)?e\d+\] button "Delete" — use the ref of the one you mean$/,
+    );
   });
 
   test('a missing element is a logic failure with a next step', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     const result = await harness.act('click', { target: 'Proceed to payment' });
-    expect(result).toMatchObject({ success: false, infra: false, error: 'No element matches text "Proceed to payment" — check the page state for the exact text, or scroll to reveal it' });
+    expect(result).toMatchObject({
+      success: false,
+      infra: false,
+      error: 'No element matches text "Proceed to payment" — check the page state for the exact text, or scroll to reveal it',
+    });
   });
 
   test('a covered element says what covers it', async ({ harness }) => {

@@ -42,16 +42,29 @@ test('a batch stops after exactly the actions whose definitions say they leave t
 });
 
 const logged = (step: number, name: string, args: Record<string, unknown> = {}): ActionLogEntry => ({
-  step, timestamp: 't', decider: 'model', action: { name, args }, outcome: { success: true, description: 'ok' }, url_before: 'http://a/', url_after: 'http://a/', duration_ms: 1,
+  step,
+  timestamp: 't',
+  decider: 'model',
+  action: { name, args },
+  outcome: { success: true, description: 'ok' },
+  url_before: 'http://a/',
+  url_after: 'http://a/',
+  duration_ms: 1,
 });
 
 test('pruning and the route tip read the traits: a typing before an action that may submit stays, a bare pause and a hover nothing used go', () => {
-  const typedTwice = (between: string) => pruneLog([logged(1, 'type', { target: 'Search', text: 'a' }), logged(2, between), logged(3, 'type', { target: 'Search', text: 'b' })], {}, 'conservative').dropped.map(d => d.why);
+  const typedTwice = (between: string) =>
+    pruneLog(
+      [logged(1, 'type', { target: 'Search', text: 'a' }), logged(2, between), logged(3, 'type', { target: 'Search', text: 'b' })],
+      {},
+      'conservative',
+    ).dropped.map(d => d.why);
   expect(typedTwice('press'), 'press may submit').toEqual([]);
   expect(typedTwice('click'), 'click may submit').toEqual([]);
   expect(typedTwice('scroll')).toEqual(['overwritten by a later one']);
 
-  const route = (log: ActionLogEntry[]) => efficientRoute({ extracted: {} }, log).map(e => `${e.action.name}${e.action.args.text ? ` ${String(e.action.args.text)}` : ''}`);
+  const route = (log: ActionLogEntry[]) =>
+    efficientRoute({ extracted: {} }, log).map(e => `${e.action.name}${e.action.args.text ? ` ${String(e.action.args.text)}` : ''}`);
   expect(route([logged(1, 'wait', { seconds: 1 }), logged(2, 'wait', { text: 'Loaded' })])).toEqual(['wait Loaded']);
   expect(route([logged(1, 'hover', { target: 'Menu' }), logged(2, 'click', { target: 'Item' })])).toEqual(['hover', 'click']);
   expect(route([logged(1, 'hover', { target: 'Menu' }), logged(2, 'scroll')])).toEqual(['scroll']);

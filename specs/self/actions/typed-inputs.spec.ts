@@ -21,7 +21,7 @@ const CASES: Array<{ label: string; id: string; typed: string; value: string; no
 ];
 
 test.describe('type into typed inputs', () => {
-  test('human forms become the input\'s value, checked afterwards and reported', async ({ harness, page }) => {
+  test("human forms become the input's value, checked afterwards and reported", async ({ harness, page }) => {
     await harness.ok('goto', { url: `${WIDGETS}/human-values` });
     for (const { label, id, typed, value, note } of CASES) {
       const result = await harness.ok('type', { target: label, text: typed });
@@ -36,7 +36,9 @@ test.describe('type into typed inputs', () => {
     await harness.ok('goto', { url: `${WIDGETS}/human-values` });
     const time = await harness.act('type', { target: 'Alarm', text: 'quarter past seven' });
     expect(time).toMatchObject({ success: false, infra: false });
-    expect(time.error).toMatch(/^Cannot type "quarter past seven" into .*"Alarm": it takes a time as HH:MM, 24-hour \(e\.g\. 07:14; "7:14 AM" is read too\)$/);
+    expect(time.error).toMatch(
+      /^Cannot type "quarter past seven" into .*"Alarm": it takes a time as HH:MM, 24-hour \(e\.g\. 07:14; "7:14 AM" is read too\)$/,
+    );
     const number = await harness.act('type', { target: 'Quantity', text: 'a dozen' });
     expect(number.error).toContain('it takes a plain number');
     const date = await harness.act('type', { target: 'Departure date', text: '31/02/2012' });
@@ -45,8 +47,11 @@ test.describe('type into typed inputs', () => {
   });
 
   test('a value the page does not keep is a failure that says what the field shows', async ({ harness }) => {
-    await harness.open('typed-refused', `<label>Start <input type="time" id="t"></label>
-      <script>document.getElementById('t').addEventListener('input', e => { e.target.value = ''; });</script>`);
+    await harness.open(
+      'typed-refused',
+      `<label>Start <input type="time" id="t"></label>
+      <script>document.getElementById('t').addEventListener('input', e => { e.target.value = ''; });</script>`,
+    );
     const result = await harness.act('type', { target: 'Start', text: '7:14 AM' });
     expect(result).toMatchObject({ success: false, infra: false });
     expect(result.error).toMatch(/did not take "7:14 AM": it shows "" \(wanted "07:14"\); it takes a time as HH:MM/);

@@ -88,7 +88,10 @@ test.describe('did the field keep it', () => {
     expect(checkTypedText('ams', 'Amsterdam')).toEqual({ ok: true, reformatted: true });
     expect(checkTypedText('ada', 'ada')).toEqual({ ok: true, reformatted: false });
     expect(checkTypedText('hello', '')).toMatchObject({ ok: false, why: 'it is empty afterwards — the page cleared or refused the text' });
-    expect(checkTypedText('longusername', 'longuser', 8)).toMatchObject({ ok: false, why: 'it took only the first 8 of 12 characters (its limit is 8)' });
+    expect(checkTypedText('longusername', 'longuser', 8)).toMatchObject({
+      ok: false,
+      why: 'it took only the first 8 of 12 characters (its limit is 8)',
+    });
     expect(checkTypedText('Ada', 'Grace')).toMatchObject({ ok: false, why: 'it now shows "Grace" — the page changed the text' });
   });
 });

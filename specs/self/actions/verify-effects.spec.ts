@@ -10,7 +10,9 @@ test.describe('an action whose effect did not happen is a failure', () => {
     const box = harness.ref('checkbox', 'Subscribe to updates');
     const result = await harness.act('check', { target: box });
     expect(result).toMatchObject({ success: false, infra: false });
-    expect(result.error).toBe(`Clicked [${box}] checkbox "Subscribe to updates" but it is still unchecked — the page refused the change; look for a message or a condition near it`);
+    expect(result.error).toBe(
+      `Clicked [${box}] checkbox "Subscribe to updates" but it is still unchecked — the page refused the change; look for a message or a condition near it`,
+    );
     await expect(page.locator('#result')).toHaveText('Subscriptions are closed');
   });
 
@@ -18,7 +20,9 @@ test.describe('an action whose effect did not happen is a failure', () => {
     const plan = harness.ref('combobox', 'Plan');
     const result = await harness.act('select_option', { target: plan, value: 'Pro' });
     expect(result).toMatchObject({ success: false, infra: false });
-    expect(result.error).toBe(`Chose "Pro" in [${plan}] combobox "Plan", but it now shows "Free" selected — the page changed the choice; look for a message near it`);
+    expect(result.error).toBe(
+      `Chose "Pro" in [${plan}] combobox "Plan", but it now shows "Free" selected — the page changed the choice; look for a message near it`,
+    );
     const team = await harness.ok('select_option', { target: plan, value: 'Team' });
     expect(team.description).toBe(`Selected "Team" in [${plan}] combobox "Plan"`);
   });
@@ -38,15 +42,22 @@ test.describe('an action whose effect did not happen is a failure', () => {
     const size = harness.ref('combobox', 'Size');
     const result = await harness.act('select_option', { target: size, value: 'Medium' });
     expect(result).toMatchObject({ success: false, infra: false });
-    expect(result.error).toBe(`Clicked option "Medium" in [${size}] combobox "Size", but it does not show as chosen (the control shows "Choose a size") — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
+    expect(result.error).toBe(
+      `Clicked option "Medium" in [${size}] combobox "Size", but it does not show as chosen (the control shows "Choose a size") — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`,
+    );
     await expect(page.locator('#size')).toHaveText('Choose a size');
   });
 
-  test('a list box option the page refuses is a failure naming what is selected; an option named as the target is chosen in its list', async ({ harness, page }) => {
+  test('a list box option the page refuses is a failure naming what is selected; an option named as the target is chosen in its list', async ({
+    harness,
+    page,
+  }) => {
     const colour = harness.ref('listbox', 'Colour');
     const refused = await harness.act('select_option', { target: colour, value: 'Red' });
     expect(refused).toMatchObject({ success: false, infra: false });
-    expect(refused.error).toBe(`Clicked option "Red" in [${colour}] listbox "Colour", but it does not show as chosen ("Black" is selected) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`);
+    expect(refused.error).toBe(
+      `Clicked option "Red" in [${colour}] listbox "Colour", but it does not show as chosen ("Black" is selected) — open it again and look at its options, or try the keyboard (ArrowDown, Enter)`,
+    );
     await expect(page.locator('#result')).toHaveText('Red is sold out');
     const white = harness.ref('option', 'White');
     const chosen = await harness.ok('select_option', { target: white, value: 'White' });
@@ -88,7 +99,9 @@ test.describe('a control the page redraws as a new element on every change', () 
     const tier = harness.ref('combobox', 'Tier');
     const refused = await harness.act('select_option', { target: tier, value: 'Gold' });
     expect(refused).toMatchObject({ success: false, infra: false });
-    expect(refused.error).toBe(`Chose "Gold" in [${tier}] combobox "Tier", but it now shows "Silver" selected — the page changed the choice; look for a message near it`);
+    expect(refused.error).toBe(
+      `Chose "Gold" in [${tier}] combobox "Tier", but it now shows "Silver" selected — the page changed the choice; look for a message near it`,
+    );
     await expect(page.locator('#result')).toHaveText('Gold is closed');
   });
 });

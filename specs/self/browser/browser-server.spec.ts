@@ -48,22 +48,40 @@ function evidenceOf(reports: string, runId: string) {
       sample: `${s.task_id}/${s.sample_id}`,
       status: result.status,
       steps: result.steps,
-      fields: Object.fromEntries(Object.entries(result.extracted).map(([field, { value, provenance }]) => [field, { value, source: provenance.source, locator: provenance.locator ?? null }])),
+      fields: Object.fromEntries(
+        Object.entries(result.extracted).map(([field, { value, provenance }]) => [
+          field,
+          { value, source: provenance.source, locator: provenance.locator ?? null },
+        ]),
+      ),
       artifacts: result.artifacts.map(a => ({ filename: a.filename, kind: a.kind, label: a.label })),
     };
   });
   const csv = TASKS.map(task => fs.readFileSync(path.join(runDir, task, 'combined.csv'), 'utf8')).join('\n');
-  return { runDir, manifest, comparable: JSON.parse(sameAcrossRuns(JSON.stringify({ csv, samples, counts: manifest.counts, problems: manifest.problems }))) };
+  return {
+    runDir,
+    manifest,
+    comparable: JSON.parse(sameAcrossRuns(JSON.stringify({ csv, samples, counts: manifest.counts, problems: manifest.problems }))),
+  };
 }
 
 test('a run on `bwa browser-server` gives the same evidence as a run on a local Chromium: screenshots and downloads hashed locally, traces recorded', async () => {
   const reports = tempDir('bwa-browser-server-');
   const args = ['--project=tasks', '--grep', GREP, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`];
-  const common = { AGENT_REPORTS_DIR: reports, AGENT_DECIDER: 'recipe', AGENT_TRACE: 'on', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
+  const common = {
+    AGENT_REPORTS_DIR: reports,
+    AGENT_DECIDER: 'recipe',
+    AGENT_TRACE: 'on',
+    ANTHROPIC_API_KEY: undefined,
+    ANTHROPIC_BASE_URL: undefined,
+  };
   const local = await runNested({ args, env: { ...common, AGENT_RUN_ID: 'local' } });
   expect(local.code, local.output.slice(-3000)).toBe(0);
   // No Chromium on this runner: every browser must come from the server.
-  const remote = await runNested({ args, env: { ...common, AGENT_RUN_ID: 'remote', AGENT_BROWSER_WS: server.endpoint, AGENT_CHROMIUM_PATH: '/nonexistent/chromium' } });
+  const remote = await runNested({
+    args,
+    env: { ...common, AGENT_RUN_ID: 'remote', AGENT_BROWSER_WS: server.endpoint, AGENT_CHROMIUM_PATH: '/nonexistent/chromium' },
+  });
   expect(remote.code, remote.output.slice(-3000)).toBe(0);
   expect(remote.output).toContain(`bwa: every sample's browser comes from the browser server at ${server.endpoint} (Chromium `);
   // All done, the signed-in lookup too: globalSetup's sign-in ran on the server's browser as well (no Chromium here).
@@ -78,29 +96,44 @@ test('a run on `bwa browser-server` gives the same evidence as a run on a local 
   expect(kinds.filter(k => k === '.csv')).toHaveLength(HIRES.length);
   for (const artifact of theirs.manifest.artifacts) {
     const bytes = fs.readFileSync(path.join(theirs.runDir, artifact.path));
-    expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, artifact.path).toEqual({ bytes: artifact.bytes, sha256: artifact.sha256 });
+    expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, artifact.path).toEqual({
+      bytes: artifact.bytes,
+      sha256: artifact.sha256,
+    });
   }
   for (const hire of HIRES) {
     // The downloaded report is this hire's: it carries the reference number read from the page in the same run.
     const result = JSON.parse(fs.readFileSync(path.join(theirs.runDir, 'hr_form', hire, 'result.json'), 'utf8')) as Result;
     const report = result.artifacts.find(a => a.kind === 'download')!;
-    expect(fs.readFileSync(path.join(theirs.runDir, 'hr_form', hire, report.filename), 'utf8')).toContain(String(result.extracted.reference_number!.value));
+    expect(fs.readFileSync(path.join(theirs.runDir, 'hr_form', hire, report.filename), 'utf8')).toContain(
+      String(result.extracted.reference_number!.value),
+    );
   }
   for (const sample of theirs.manifest.samples) {
     const trace = path.join(theirs.runDir, sample.task_id, sample.sample_id, 'trace.zip');
     expect(fs.existsSync(trace), trace).toBe(true);
     // The trace holds the remote browser's own recording, not just the test runner's steps: its screencast.
-    const recorded = [...readZip(fs.readFileSync(trace)).entries()].filter(([name]) => name.endsWith('.trace')).map(([, bytes]) => bytes.toString('utf8'));
-    expect(recorded.some(events => events.includes('"screencast-frame"')), `${trace} has screencast frames`).toBe(true);
+    const recorded = [...readZip(fs.readFileSync(trace)).entries()]
+      .filter(([name]) => name.endsWith('.trace'))
+      .map(([, bytes]) => bytes.toString('utf8'));
+    expect(
+      recorded.some(events => events.includes('"screencast-frame"')),
+      `${trace} has screencast frames`,
+    ).toBe(true);
   }
 });
 
 test('an endpoint where nothing answers stops the run before any sample starts, naming it (a token in it masked) and what to do', async () => {
   const reports = tempDir('bwa-browser-server-down-');
   const endpoint = `ws://127.0.0.1:${await closedPort()}/browser?token=hunter2`;
-  const run = await runNested({ args: ['--project=tasks', '--grep', '@people_profile'], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'down', AGENT_BROWSER_WS: endpoint } });
+  const run = await runNested({
+    args: ['--project=tasks', '--grep', '@people_profile'],
+    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'down', AGENT_BROWSER_WS: endpoint },
+  });
   expect(run.code).toBe(1);
-  expect(run.output).toContain(`bwa: cannot use the browser server at ${endpoint.replace('hunter2', '***')} (AGENT_BROWSER_WS): nothing answers there (ECONNREFUSED).`);
+  expect(run.output).toContain(
+    `bwa: cannot use the browser server at ${endpoint.replace('hunter2', '***')} (AGENT_BROWSER_WS): nothing answers there (ECONNREFUSED).`,
+  );
   expect(run.output).toContain('start one on that machine with `npx bwa browser-server --host 0.0.0.0`');
   expect(run.output).toContain('No sample was started.');
   expect(run.output).not.toContain('hunter2');
@@ -124,7 +157,9 @@ test('a client of another Playwright version is refused by the real server befor
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'old', AGENT_BROWSER_WS: server.endpoint, AGENT_BROWSER_WS_HEADERS: JSON.stringify(headers) },
   });
   expect(run.code).toBe(1);
-  expect(run.output).toContain(`bwa: cannot use the browser server at ${server.endpoint} (AGENT_BROWSER_WS): it runs Playwright 1.65 and serves only clients of that version (this one says 1.64; this project pins 1.65.1).`);
+  expect(run.output).toContain(
+    `bwa: cannot use the browser server at ${server.endpoint} (AGENT_BROWSER_WS): it runs Playwright 1.65 and serves only clients of that version (this one says 1.64; this project pins 1.65.1).`,
+  );
   expect(run.output).toContain("start the server from this project's Playwright: `npx bwa browser-server`");
   expect(run.output).not.toContain('s3cret-grid-token');
   expect(fs.existsSync(path.join(reports, 'runs', 'old', 'people_profile'))).toBe(false);
@@ -136,11 +171,15 @@ test('AGENT_BROWSER_WS and its headers are checked where they are read, without 
     delete process.env.AGENT_BROWSER_WS;
     expect(settings.browserServer).toBeUndefined();
     process.env.AGENT_BROWSER_WS = 'ftp://secret@host/x';
-    expect(() => settings.browserServer).toThrow(/^AGENT_BROWSER_WS must be the ws:\/\/ \(or wss:\/\/, http:\/\/, https:\/\/\) address a Playwright browser server printed/);
+    expect(() => settings.browserServer).toThrow(
+      /^AGENT_BROWSER_WS must be the ws:\/\/ \(or wss:\/\/, http:\/\/, https:\/\/\) address a Playwright browser server printed/,
+    );
     expect(() => settings.browserServer).not.toThrow(/secret/);
     process.env.AGENT_BROWSER_WS = 'wss://grid.example/playwright';
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc"';
-    expect(() => settings.browserServer).toThrow('AGENT_BROWSER_WS_HEADERS is not valid JSON: give an object of header name → text, e.g. {"Authorization":"Bearer <token>"}');
+    expect(() => settings.browserServer).toThrow(
+      'AGENT_BROWSER_WS_HEADERS is not valid JSON: give an object of header name → text, e.g. {"Authorization":"Bearer <token>"}',
+    );
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc", "X-Retries": 3}';
     expect(() => settings.browserServer).toThrow('AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text ("X-Retries" is not)');
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc"}';

@@ -17,7 +17,16 @@ const WIDGETS = 'http://127.0.0.1:4102';
 /** What dispatch needs to run one action on `page`, allowed everywhere, paced only by the context's guards. */
 function actionEnv(context: BrowserContext, page: Page, tabs: ContextTabs) {
   const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
-  return { page, context, store: new EvidenceStore(tempDir('bwa-evidence-')), signal: new AbortController().signal, policy, tabs, elements: new Map(), step: 2 };
+  return {
+    page,
+    context,
+    store: new EvidenceStore(tempDir('bwa-evidence-')),
+    signal: new AbortController().signal,
+    policy,
+    tabs,
+    elements: new Map(),
+    step: 2,
+  };
 }
 
 /** Records which hosts asked for a slot; never makes anyone wait. */
@@ -82,7 +91,12 @@ test('a link click is paced at the context route, like goto', async ({ browser }
   const page = await context.newPage();
   const book = new CountingBook();
   const limiter = new HostRateLimiter({ '127.0.0.1:4102': 0.2 }, book);
-  await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tabs: new ContextTabs(context, page), paceNavigation: url => limiter.pace(url) });
+  await installGuards(context, {
+    isAllowedUrl: () => true,
+    dialogPolicy: 'dismiss',
+    tabs: new ContextTabs(context, page),
+    paceNavigation: url => limiter.pace(url),
+  });
   await page.goto(`${WIDGETS}/`);
   expect(book.reserved).toHaveLength(1);
   await page.locator('a[href="/cascading"]').click();
@@ -134,7 +148,8 @@ test('a link that redirects to a download ends its click: no document is left wa
   // A real server: the browser follows the redirect itself (a routed 302 reaches Playwright differently).
   const server = http.createServer((req, res) => {
     if (req.url === '/report') return res.writeHead(302, { location: '/report.csv' }).end();
-    if (req.url === '/report.csv') return res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('a,b\n');
+    if (req.url === '/report.csv')
+      return res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('a,b\n');
     res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/report">Report</a>');
   });
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));

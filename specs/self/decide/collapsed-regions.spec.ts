@@ -17,25 +17,29 @@ test.afterAll(async () => env.restore());
 
 function task(taskId: string, startPath: string, goal: string) {
   const file = path.join(tempDir(), `${taskId}.json`);
-  fs.writeFileSync(file, JSON.stringify({
-    task_id: taskId,
-    start_url: `http://127.0.0.1:4102${startPath}`,
-    system_prompt: 'You browse a news site.',
-    goal,
-    output_schema: { section: 'string' },
-    required_fields: ['section'],
-    allowed_domains: ['127.0.0.1:4102'],
-  }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      task_id: taskId,
+      start_url: `http://127.0.0.1:4102${startPath}`,
+      system_prompt: 'You browse a news site.',
+      goal,
+      output_schema: { section: 'string' },
+      required_fields: ['section'],
+      allowed_domains: ['127.0.0.1:4102'],
+    }),
+  );
   return loadTaskFile(file);
 }
 
-const pageStatesSent = (sampleId: string) => server.requests
-  .filter((request) => request.kind === 'decider' && request.key.sampleId === sampleId)
-  .map((request) => request.lastUserText);
+const pageStatesSent = (sampleId: string) =>
+  server.requests.filter(request => request.kind === 'decider' && request.key.sampleId === sampleId).map(request => request.lastUserText);
 
 type LogEntry = { action: { name: string }; outcome: { success: boolean; description: string }; url_after: string };
 
-test('a link inside a collapsed menu is reached by expanding the menu: the next page state lists it with a ref the model clicks', async ({ agent }) => {
+test('a link inside a collapsed menu is reached by expanding the menu: the next page state lists it with a ref the model clicks', async ({
+  agent,
+}) => {
   // Every target is found in the page state the agent sent: the menu's stub line first, then the link it opened.
   server.setScript('open_section', 'sport', {
     steps: [
@@ -55,7 +59,7 @@ test('a link inside a collapsed menu is reached by expanding the menu: the next 
   expect(states[1]!.slice(states[1]!.lastIndexOf('<page_state>'))).toMatch(/\[e\d+\] link "Sport" → \/section\/sport/);
 
   const log = JSON.parse(readRunFile('open_section', 'sport', 'action_log.json')) as LogEntry[];
-  const names = log.map((entry) => entry.action.name);
+  const names = log.map(entry => entry.action.name);
   expect(names.slice(0, 3)).toEqual(['goto', 'expand', 'click']);
   expect(log[1]!.outcome.description).toMatch(/opened: its 8 links are listed with refs in the next page state/);
   expect(log[1]!.url_after).toBe('http://127.0.0.1:4102/banner-headline');
@@ -80,6 +84,8 @@ test('find searches the whole page, collapsed parts included, and what it finds 
   expect(pageState(states[0]!)).not.toMatch(/\] link "Privacy"/);
   expect(pageState(states[1]!)).toMatch(/\[e\d+\] contentinfo \(collapsed: 2 links — "About us", "Contact"\)\n \[e\d+\] link "Privacy" → \/privacy/);
   const log = JSON.parse(readRunFile('find_privacy', 'privacy', 'action_log.json')) as LogEntry[];
-  expect(log[1]!.outcome.description).toMatch(/^Found 1 element\(s\) holding "privacy"; they stay listed in the next page state:\n\[e\d+\] link "Privacy" → \/privacy \(in contentinfo, under "Council approves harbour budget after long debate"\)$/);
+  expect(log[1]!.outcome.description).toMatch(
+    /^Found 1 element\(s\) holding "privacy"; they stay listed in the next page state:\n\[e\d+\] link "Privacy" → \/privacy \(in contentinfo, under "Council approves harbour budget after long debate"\)$/,
+  );
   expect(log[2]!.url_after).toBe('http://127.0.0.1:4102/privacy');
 });

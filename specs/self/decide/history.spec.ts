@@ -7,7 +7,14 @@ import type { HistoryEntry } from '../../../agent/decide/types';
 import { estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
 import { bundledTask } from '../helpers/agent-env';
 
-const ok = (step: number, name: string, args: Record<string, unknown>, description: string, url = 'http://h/list', extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
+const ok = (
+  step: number,
+  name: string,
+  args: Record<string, unknown>,
+  description: string,
+  url = 'http://h/list',
+  extra: Partial<HistoryEntry> = {},
+): HistoryEntry => ({
   step,
   action: { name, args },
   result: { success: true, description },
@@ -29,7 +36,16 @@ test.describe('history fitting', () => {
       const kind = step % 5;
       if (kind === 0) entries.push(ok(step, 'save_progress', { data: { prs: [{ number: step }] } }, `Progress saved: item ${step}`));
       else if (kind === 1) entries.push(ok(step, 'scroll', { direction: 'down' }, `Scrolled the page down ${long}`));
-      else if (kind === 2) entries.push(ok(step, 'extract', { field: 'title' }, `title = "${long}"`, 'http://h/list', { result: { success: true, description: `title = "${long}"`, effects: { extracted: { field: 'title', value: long, provenance: { source: 'dom', at: 't' } } } } }));
+      else if (kind === 2)
+        entries.push(
+          ok(step, 'extract', { field: 'title' }, `title = "${long}"`, 'http://h/list', {
+            result: {
+              success: true,
+              description: `title = "${long}"`,
+              effects: { extracted: { field: 'title', value: long, provenance: { source: 'dom', at: 't' } } },
+            },
+          }),
+        );
       else entries.push(ok(step, 'click', { target: `e${step}` }, `Clicked link "PR ${step}"`));
     }
     return entries;
@@ -68,10 +84,16 @@ test.describe('history fitting', () => {
 
   test('a stale entry keeps what matters later: screenshot filename, extract size, the failure', () => {
     const shot = ok(3, 'screenshot', { label: 'pr-241' }, 'Screenshot saved: 02_pr-241.png', 'http://h/pr', {
-      result: { success: true, description: 'Screenshot saved: 02_pr-241.png (full page, 1280x2000, taken after waiting for fonts)', effects: { artifact: { filename: '02_pr-241.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } },
+      result: {
+        success: true,
+        description: 'Screenshot saved: 02_pr-241.png (full page, 1280x2000, taken after waiting for fonts)',
+        effects: { artifact: { filename: '02_pr-241.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } },
+      },
     });
     expect(compactOutcome(shot)).toBe('[02_pr-241.png]');
-    expect(compactOutcome(failed(4, 'click', { target: 'e9' }, 'Ref e9 not found in the current page snapshot'))).toBe('FAILED: Ref e9 not found in the current page snapshot');
+    expect(compactOutcome(failed(4, 'click', { target: 'e9' }, 'Ref e9 not found in the current page snapshot'))).toBe(
+      'FAILED: Ref e9 not found in the current page snapshot',
+    );
   });
 
   test('the prompt budget is min(24K, max(8K, 8% of the context window))', () => {
@@ -84,10 +106,20 @@ test.describe('history fitting', () => {
 
 test.describe('step summaries', () => {
   const entries: HistoryEntry[] = [
-    ok(2, 'screenshot', { label: 'merged-list' }, 'Screenshot saved: 01_merged-list.png', 'http://h/list', { result: { success: true, description: 'Screenshot saved: 01_merged-list.png', effects: { artifact: { filename: '01_merged-list.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } } }),
+    ok(2, 'screenshot', { label: 'merged-list' }, 'Screenshot saved: 01_merged-list.png', 'http://h/list', {
+      result: {
+        success: true,
+        description: 'Screenshot saved: 01_merged-list.png',
+        effects: {
+          artifact: { filename: '01_merged-list.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' },
+        },
+      },
+    }),
     ok(3, 'click', { target: 'e22' }, 'Clicked link "Fix editor"', 'http://h/pr/1', { reflection: { next_goal: 'open the Files changed tab' } }),
     failed(4, 'click', { target: 'e99' }, 'Ref e99 not found'),
-    ok(5, 'save_progress', { data: {} }, 'Progress saved: PR 1 of 5', 'http://h/pr/1', { result: { success: true, description: 'Progress saved: PR 1 of 5', effects: { progress: { data: {} } } } }),
+    ok(5, 'save_progress', { data: {} }, 'Progress saved: PR 1 of 5', 'http://h/pr/1', {
+      result: { success: true, description: 'Progress saved: PR 1 of 5', effects: { progress: { data: {} } } },
+    }),
   ];
 
   test('the mechanical fallback says what was found, what failed and where the agent was heading', () => {
@@ -134,12 +166,27 @@ test.describe('run state', () => {
   test('a sample still on its first page lists no pages visited: the page state already names it', () => {
     const onePage = [ok(2, 'click', { target: 'e1' }, 'Clicked', 'http://h/a'), ok(3, 'scroll', { direction: 'down' }, 'Scrolled', 'http://h/a#top')];
     expect(renderRunState(deriveRunState(onePage))).toEqual([]);
-    expect(renderRunState(deriveRunState([...onePage, ok(4, 'click', { target: 'e2' }, 'Clicked', 'http://h/b')]))).toEqual(['Pages visited: h/a, h/b']);
+    expect(renderRunState(deriveRunState([...onePage, ok(4, 'click', { target: 'e2' }, 'Clicked', 'http://h/b')]))).toEqual([
+      'Pages visited: h/a, h/b',
+    ]);
   });
 
   test('collected data is in the prompt, cut at 2000 characters with the rest counted', () => {
     const prs = Array.from({ length: 30 }, (_, i) => ({ number: i, title: `Pull request number ${i} with a long enough title` }));
-    const message = messageText(buildUserMessage({ step: 16, maxSteps: 50, pageText: '', notices: [], accumulated: { prs }, extracted: {}, history: { lines: [], stable: true }, runState: ['Pages visited: h/pr/1'], summaries: ['Steps 2-5:\nFOUND: x'], lastStep: false }));
+    const message = messageText(
+      buildUserMessage({
+        step: 16,
+        maxSteps: 50,
+        pageText: '',
+        notices: [],
+        accumulated: { prs },
+        extracted: {},
+        history: { lines: [], stable: true },
+        runState: ['Pages visited: h/pr/1'],
+        summaries: ['Steps 2-5:\nFOUND: x'],
+        lastStep: false,
+      }),
+    );
     const data = message.slice(message.indexOf('## Data collected so far'), message.indexOf('## Run state'));
     expect(data.length).toBeLessThan(ACCUMULATED_PROMPT_CHARS + 120);
     expect(data).toMatch(/… \[\d+ more characters saved, not shown\]/);

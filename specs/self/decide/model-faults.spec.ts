@@ -26,7 +26,8 @@ function withFault(turn: number, fault: Record<string, unknown>) {
   return script;
 }
 
-const run = (agent: { run: Function }, sampleId: string) => agent.run(bundledTask('people_profile'), sampleOf({ sample_id: sampleId, username: 'ada' }));
+const run = (agent: { run: Function }, sampleId: string) =>
+  agent.run(bundledTask('people_profile'), sampleOf({ sample_id: sampleId, username: 'ada' }));
 const turnRequests = (sampleId: string) => server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);
 
 for (const [name, fault] of [
@@ -107,7 +108,9 @@ test('a model outage before any data ends as failed, with result, checkpoint and
 
 test('a model that answers without a tool call twice: one corrective turn, then the sample ends with a clear error', async ({ agent }) => {
   server.setScript('people_profile', 'ada-mute', withFault(0, { kind: 'text_only', times: 2 }));
-  await expect(run(agent, 'ada-mute')).rejects.toThrow(/ada-mute: failed — the model gave no usable answer after a corrective turn: model claude-sonnet-4-6 gave no usable answer twice: its answer contained no tool call \(stop_reason end_turn\)/);
+  await expect(run(agent, 'ada-mute')).rejects.toThrow(
+    /ada-mute: failed — the model gave no usable answer after a corrective turn: model claude-sonnet-4-6 gave no usable answer twice: its answer contained no tool call \(stop_reason end_turn\)/,
+  );
   const turns = turnRequests('ada-mute');
   expect(turns).toHaveLength(2);
   expect(turns[1]!.lastUserText).toContain('Your previous answer contained no tool call. Answer with a tool call only.');
@@ -132,7 +135,9 @@ test('on the last step the tools stay those of every turn; a call other than don
   expect(turns.every(t => JSON.stringify(t.tools) === JSON.stringify(turns[0]!.tools))).toBe(true);
   expect(turns[0]!.tools).toContain('click');
   expect(turns[1]!.lastUserText).toContain('LAST STEP: only done or fail are available now.');
-  expect(turns[2]!.lastUserText).toContain('Your previous answer called click, but only done or fail are available now. Answer with a tool call only (done or fail).');
+  expect(turns[2]!.lastUserText).toContain(
+    'Your previous answer called click, but only done or fail are available now. Answer with a tool call only (done or fail).',
+  );
   const log = JSON.parse(readRunFile('people_profile', 'ada-last', 'action_log.json')) as Array<{ action: { name: string } }>;
   expect(log.map(e => e.action.name)).toEqual(['goto', 'screenshot', 'done']);
 });

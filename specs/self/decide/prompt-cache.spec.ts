@@ -24,11 +24,17 @@ async function runProfile(agent: { run: Function }, sampleId: string, overrides:
   const username = sampleId.split('-')[0]!;
   // One call a turn, pinned stated, not read: eight decisions — enough steps to show the cache at work, and under the
   // step-10 summary, which rewrites the cached history.
-  server.setScript((overrides.task_id as string) ?? 'people_profile', sampleId, peopleProfileScript(username, { statedPinned: truth[username]!.pinned, oneCallPerTurn: true }));
+  server.setScript(
+    (overrides.task_id as string) ?? 'people_profile',
+    sampleId,
+    peopleProfileScript(username, { statedPinned: truth[username]!.pinned, oneCallPerTurn: true }),
+  );
   return agent.run(bundledTask('people_profile', overrides), sampleOf({ sample_id: sampleId, username }));
 }
 
-test('the prefix (tools, task block, sample block, history so far) is written once and read on every later step; only the step part is uncached', async ({ agent }) => {
+test('the prefix (tools, task block, sample block, history so far) is written once and read on every later step; only the step part is uncached', async ({
+  agent,
+}) => {
   const result = await runProfile(agent, 'ada-1');
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('done');
@@ -47,7 +53,9 @@ test('the prefix (tools, task block, sample block, history so far) is written on
   }
   const decide = result.usage.by_purpose!.decide!;
   expect(decide.cache_read_input_tokens).toBe(turns.reduce((sum, t) => sum + usage(t).cache_read_input_tokens, 0));
-  expect(decide.cache_read_input_tokens / (decide.cache_read_input_tokens + decide.cache_creation_input_tokens + decide.input_tokens)).toBeGreaterThan(0.7);
+  expect(
+    decide.cache_read_input_tokens / (decide.cache_read_input_tokens + decide.cache_creation_input_tokens + decide.input_tokens),
+  ).toBeGreaterThan(0.7);
 });
 
 test('the next sample of the task reads tools and task block and writes only its own sample block', async ({ agent }) => {

@@ -10,7 +10,14 @@ import { TaskSpecSchema } from '../../../agent/task/schema';
 import { taskJson } from '../helpers/temp';
 
 const task = TaskSpecSchema.parse(
-  taskJson({ required_fields: ['name'], required_artifacts: ['profile'], stop_condition: 'name read', judgment_required: true, judgment_question: 'Is it material?', judgment_output_schema: { answer: 'yes | no' } }),
+  taskJson({
+    required_fields: ['name'],
+    required_artifacts: ['profile'],
+    stop_condition: 'name read',
+    judgment_required: true,
+    judgment_question: 'Is it material?',
+    judgment_output_schema: { answer: 'yes | no' },
+  }),
 );
 const sample = { sample_id: 'ada', row: { sample_id: 'ada', username: 'ada' }, line: 2, source: 't' };
 
@@ -23,14 +30,25 @@ test('system blocks: a cached task block free of the sample (goal and schema inc
   expect(taskBlock!.cache_control).toEqual({ type: 'ephemeral' });
   expect(taskBlock!.text).toContain('Collect the fields.');
   expect(taskBlock!.text).toContain('Is it material?');
-  for (const part of ['## Goal', 'Done when: name read', '## Output schema', 'Required: fields ["name"], screenshots ["profile"]', '## Tool arguments', '- next_goal (optional, on every tool but done and fail)'])
+  for (const part of [
+    '## Goal',
+    'Done when: name read',
+    '## Output schema',
+    'Required: fields ["name"], screenshots ["profile"]',
+    '## Tool arguments',
+    '- next_goal (optional, on every tool but done and fail)',
+  ])
     expect(taskBlock!.text).toContain(part);
   expect(taskBlock!.text).not.toContain('ada');
   expect(sampleBlock!.cache_control).toEqual({ type: 'ephemeral' });
   // The sample's id and attempt travel as request headers, not in the prompt.
-  expect(sampleBlock!.text).toBe('Sample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample\'s input):\n- click "Profile stats" for exact counts');
+  expect(sampleBlock!.text).toBe(
+    'Sample input:\n- username: ada\n\nTips from earlier samples of this run (may not apply; {{column}} = this sample\'s input):\n- click "Profile stats" for exact counts',
+  );
   expect(buildSystemBlocks(task, { ...sample, sample_id: 'bob', row: { sample_id: 'bob', username: 'bob' } })[0]!.text).toBe(taskBlock!.text);
-  expect(buildSystemBlocks(task, sample, { reflection: 'full' })[0]!.text).toContain('- evaluation_previous_step, memory_update, next_goal (on every tool)');
+  expect(buildSystemBlocks(task, sample, { reflection: 'full' })[0]!.text).toContain(
+    '- evaluation_previous_step, memory_update, next_goal (on every tool)',
+  );
   // What a task does not require is not listed.
   const fieldsOnly = TaskSpecSchema.parse(taskJson({ required_fields: ['name'], required_artifacts: [] }));
   expect(buildSystemBlocks(fieldsOnly, sample)[0]!.text).toMatch(/\nRequired: fields \["name"\]\n|\nRequired: fields \["name"\]$/);
@@ -51,7 +69,10 @@ test('page text is fenced and cannot close the fence itself', () => {
 });
 
 test('the user message: the history first, one cached block per step, then only what changes this step, in order', () => {
-  const history = { lines: ['Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png', 'Step 3: click(target="e4") → Clicked [e4] button "Go"'], stable: true };
+  const history = {
+    lines: ['Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png', 'Step 3: click(target="e4") → Clicked [e4] button "Go"'],
+    stable: true,
+  };
   const blocks = buildUserMessage({
     step: 4,
     maxSteps: 10,
@@ -69,20 +90,41 @@ test('the user message: the history first, one cached block per step, then only 
   expect(blocks[1]!.text).toBe(`## Action history (recent)\n${history.lines[0]}`);
   expect(blocks[2]!.text).toBe(history.lines[1]);
   const message = messageText(blocks);
-  const order = ['## Earlier steps (condensed)', '## Action history', '## Current page state', '**Step 4 of 10 — 6 remaining**', '## Notices', '## Visible interactive elements', '## Data collected so far', '## Run state'];
+  const order = [
+    '## Earlier steps (condensed)',
+    '## Action history',
+    '## Current page state',
+    '**Step 4 of 10 — 6 remaining**',
+    '## Notices',
+    '## Visible interactive elements',
+    '## Data collected so far',
+    '## Run state',
+  ];
   const positions = order.map(s => message.indexOf(s));
   expect(positions.every(p => p >= 0)).toBe(true);
   expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   expect(message).not.toContain('## Output schema');
   // History past its budget is fitted (it changes from step to step): one block, no breakpoint.
-  const fitted = buildUserMessage({ step: 4, maxSteps: 10, pageText: '', notices: [], accumulated: {}, extracted: {}, history: { ...history, stable: false }, lastStep: true });
+  const fitted = buildUserMessage({
+    step: 4,
+    maxSteps: 10,
+    pageText: '',
+    notices: [],
+    accumulated: {},
+    extracted: {},
+    history: { ...history, stable: false },
+    lastStep: true,
+  });
   expect(fitted.map(b => b.cache_control)).toEqual([undefined, undefined]);
   expect(messageText(fitted)).toContain('LAST STEP: only done or fail');
 });
 
 test('the prompt history keeps each entry in one form for good; a long last outcome is repeated in full after it', () => {
   const long = 'x'.repeat(600);
-  const entries = [entry(2, 'click', { target: 'e1' }, 'Clicked [e1] link "A"'), { ...entry(3, 'click', { target: 'e2' }, ''), result: { success: false, description: 'click failed', error: long } }];
+  const entries = [
+    entry(2, 'click', { target: 'e1' }, 'Clicked [e1] link "A"'),
+    { ...entry(3, 'click', { target: 'e2' }, ''), result: { success: false, description: 'click failed', error: long } },
+  ];
   const history = promptHistory(entries, 10_000);
   expect(history.stable).toBe(true);
   expect(history.lines[0]).toBe('Step 2: click(target="e1") → Clicked [e1] link "A"');
@@ -101,8 +143,20 @@ test('accumulated data is truncated at a budget with the size said', () => {
 });
 
 test('stale history entries are compacted: a screenshot becomes its filename, an extract its size', () => {
-  const shot = entry(2, 'screenshot', { label: 'p' }, 'Screenshot saved: 01_p.png with a long description', { result: { success: true, description: 'Screenshot saved: 01_p.png', effects: { artifact: { filename: '01_p.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } } } });
-  const read = entry(3, 'extract', { field: 'bio' }, 'bio = "…"', { result: { success: true, description: 'bio = "long text"', effects: { extracted: { field: 'bio', value: 'x'.repeat(100), provenance: { source: 'dom', at: 't' } } } } });
+  const shot = entry(2, 'screenshot', { label: 'p' }, 'Screenshot saved: 01_p.png with a long description', {
+    result: {
+      success: true,
+      description: 'Screenshot saved: 01_p.png',
+      effects: { artifact: { filename: '01_p.png', sha256: 'a'.repeat(64), bytes: 1, kind: 'screenshot', source_url: 'u', timestamp: 't' } },
+    },
+  });
+  const read = entry(3, 'extract', { field: 'bio' }, 'bio = "…"', {
+    result: {
+      success: true,
+      description: 'bio = "long text"',
+      effects: { extracted: { field: 'bio', value: 'x'.repeat(100), provenance: { source: 'dom', at: 't' } } },
+    },
+  });
   expect(formatEntry(shot, false, false)).toBe('Step 2: screenshot(label="p") → [01_p.png]');
   // An argument the outcome already quotes (the field) is not repeated.
   expect(formatEntry(read, false, false)).toBe('Step 3: extract() → [bio: 102 chars saved]');
@@ -140,7 +194,10 @@ test('the tools block: every action, a generic target and next_goal without a de
   // The dispatcher enforces these and names the bound when an argument breaks it.
   expect(json).not.toMatch(/"(minimum|maximum|exclusiveMinimum|minLength|maxLength|minItems|maxItems)":/);
   expect(tools.map(t => t.cache_control)).toEqual([...tools.slice(1).map(() => undefined), { type: 'ephemeral' }]);
-  const withoutUpload = modelToolDefinitions(light, actionNames().filter(name => name !== 'upload'));
+  const withoutUpload = modelToolDefinitions(
+    light,
+    actionNames().filter(name => name !== 'upload'),
+  );
   expect(withoutUpload.map(t => t.name)).not.toContain('upload');
   // A budget, so the block cannot grow back unnoticed: 8,323 characters before it was compacted, 7,787 after the
   // first pass, 7,124 after the second (descriptions the system prompt or the tool's own description already say),

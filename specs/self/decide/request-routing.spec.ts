@@ -32,11 +32,20 @@ function promptOf(request: RecordedRequest): string {
 }
 
 function step(n: number): HistoryEntry {
-  return { step: n, action: { name: 'click', args: { target: `e${n}` } }, result: { success: true, description: `Clicked item ${n}` }, url: 'http://127.0.0.1:4101/people/ada' };
+  return {
+    step: n,
+    action: { name: 'click', args: { target: `e${n}` } },
+    result: { success: true, description: `Clicked item ${n}` },
+    url: 'http://127.0.0.1:4101/people/ada',
+  };
 }
 
 test('every kind of model request names its task, sample and attempt in headers, and its prompt carries no routing line', async ({ agent }) => {
-  const task = bundledTask('people_profile', { judgment_required: true, judgment_question: 'Is this person widely followed?', judgment_output_schema: { answer: 'yes | no' } });
+  const task = bundledTask('people_profile', {
+    judgment_required: true,
+    judgment_question: 'Is this person widely followed?',
+    judgment_output_schema: { answer: 'yes | no' },
+  });
   const taskId = task.spec.task_id;
   const script = peopleProfileScript('ada', { judgments: [{ answer: 'yes' }] });
   server.setScript(taskId, 'ada', {
@@ -47,7 +56,9 @@ test('every kind of model request names its task, sample and attempt in headers,
     ],
     vision: [{ contains: 'Which badge is shown', answer: '- badge: green' }],
   });
-  server.setScript(taskId, JUDGE_SAMPLE_ID, { text: [{ contains: 'Judge these', answer: JSON.stringify({ ada: { judgment: { answer: 'yes' }, fields: {} } }) }] });
+  server.setScript(taskId, JUDGE_SAMPLE_ID, {
+    text: [{ contains: 'Judge these', answer: JSON.stringify({ ada: { judgment: { answer: 'yes' }, fields: {} } }) }],
+  });
   server.setDefaultScript(PLANNER_TASK_ID, plannerScript(twoProfilesPlan()));
 
   // A model-decided sample: its decisions and the memory distillation after it.
@@ -59,7 +70,11 @@ test('every kind of model request names its task, sample and attempt in headers,
   const signal = AbortSignal.timeout(30_000);
   expect(await visionAsker(client, () => {}, route)('Which badge is shown?', PNG, signal)).toEqual({ kind: 'facts', text: '- badge: green' });
   const summarizer = new StepSummarizer(client, task.spec.goal, () => {}, route);
-  await summarizer.update(10, Array.from({ length: 9 }, (_, i) => step(i + 2)), signal);
+  await summarizer.update(
+    10,
+    Array.from({ length: 9 }, (_, i) => step(i + 2)),
+    signal,
+  );
   expect(summarizer.shown).toEqual(['Steps 2-5:\nFOUND: items\nGAPS: none\nNEXT: done']);
   expect((await judgeSamples(client, task.spec, [result])).judgments.get('ada')?.judgment).toEqual({ answer: 'yes' });
   expect((await planTask(TWO_PROFILES_REQUEST, client)).attempts).toBe(1);

@@ -14,8 +14,20 @@ const PROFILE = `<title>Ada</title><main><h1>Ada Lovelace</h1>${Array.from({ len
 const CANVAS = `<title>Dashboard</title><main><h1>Signups</h1><canvas id="c" width="1000" height="600"></canvas></main>`;
 /** A notice set as a picture (its words drawn inside an SVG image): the tree sees an image and nothing it says. */
 const NOTICE_SVG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="1000" height="700" fill="#fff"/><text x="40" y="120" font-size="48">Closed on 24 December</text></svg>')}`;
-const noticePage = (alt: string) => `<title>Opening hours</title><main><h1>Opening hours</h1><img src="${NOTICE_SVG}" width="1000" height="700"${alt}>${Array.from({ length: 12 }, (_, i) => `<p>Fact ${i}</p><a href="/x${i}">Link ${i}</a>`).join('')}</main>`;
-const confidence = (c: Partial<DomConfidence>): DomConfidence => ({ score: 1, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 0, semanticNodes: 40, interactive: 20, viewportTextChars: 900, totalNodes: 300, ...c });
+const noticePage = (alt: string) =>
+  `<title>Opening hours</title><main><h1>Opening hours</h1><img src="${NOTICE_SVG}" width="1000" height="700"${alt}>${Array.from({ length: 12 }, (_, i) => `<p>Fact ${i}</p><a href="/x${i}">Link ${i}</a>`).join('')}</main>`;
+const confidence = (c: Partial<DomConfidence>): DomConfidence => ({
+  score: 1,
+  canvasShare: 0,
+  unnamedImageShare: 0,
+  unlabeledInteractive: 0,
+  svgOnlyIcons: 0,
+  semanticNodes: 40,
+  interactive: 20,
+  viewportTextChars: 900,
+  totalNodes: 300,
+  ...c,
+});
 
 /** A stand-in for the model: records every question and screenshot, answers from a list. */
 function recordingAsk(answers: VisionAnswer[]) {
@@ -32,10 +44,16 @@ const signal = () => new AbortController().signal;
 test.describe('when vision is asked', () => {
   test('only for a low score with a reason a screenshot can resolve; a sparse page whose text is in the tree is not one', () => {
     expect(visionReasons(confidence({ score: 0.95, svgOnlyIcons: 3, interactive: 43 }))).toEqual([]);
-    expect(visionReasons(confidence({ score: 0.4, canvasShare: 0.2 }))).toEqual(['a canvas covers 20% of the viewport (drawn content is not in the tree)']);
-    expect(visionReasons(confidence({ score: 0.38, svgOnlyIcons: 7, interactive: 9 }))).toEqual(['7 icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)']);
+    expect(visionReasons(confidence({ score: 0.4, canvasShare: 0.2 }))).toEqual([
+      'a canvas covers 20% of the viewport (drawn content is not in the tree)',
+    ]);
+    expect(visionReasons(confidence({ score: 0.38, svgOnlyIcons: 7, interactive: 9 }))).toEqual([
+      '7 icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)',
+    ]);
     expect(visionReasons(confidence({ score: 0.3, unlabeledInteractive: 2, interactive: 4 }))).toEqual(['2 of 4 controls have no name']);
-    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 120 }))).toEqual(['pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)']);
+    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 120 }))).toEqual([
+      'pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)',
+    ]);
     // A photo beside the text of an article: the tree already has what the viewport says.
     expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 1200 }))).toEqual([]);
     // A page still loading, or a short one: low score (few semantic nodes), nothing a screenshot would add.
@@ -53,16 +71,23 @@ test.describe('when vision is asked', () => {
   });
 
   test('answers: facts are kept, NONE adds nothing, empty / refusing / wordless / text-less answers are unusable', () => {
-    const text = (t: string, stop: 'end_turn' | 'max_tokens' = 'end_turn') => readVisionAnswer({ content: [{ type: 'text', text: t, citations: null }], stop_reason: stop });
+    const text = (t: string, stop: 'end_turn' | 'max_tokens' = 'end_turn') =>
+      readVisionAnswer({ content: [{ type: 'text', text: t, citations: null }], stop_reason: stop });
     expect(text('- build: red X (failed)')).toEqual({ kind: 'facts', text: '- build: red X (failed)' });
     expect(text('- build: red X', 'max_tokens')).toEqual({ kind: 'facts', text: '- build: red X … (answer cut)' });
     expect(text('NONE.')).toEqual({ kind: 'nothing' });
     expect(text('   ')).toMatchObject({ kind: 'unusable', problem: 'the answer was empty' });
     expect(text("I'm sorry, I can't help with identifying that.")).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('declined') });
     expect(text('{}[]')).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('not an answer') });
-    expect(readVisionAnswer({ content: [], stop_reason: 'end_turn' })).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('no text') });
+    expect(readVisionAnswer({ content: [], stop_reason: 'end_turn' })).toMatchObject({
+      kind: 'unusable',
+      problem: expect.stringContaining('no text'),
+    });
     // A refusal stopped by the API is unusable whatever words came before it.
-    expect(readVisionAnswer({ content: [{ type: 'text', text: '- build: red X', citations: null }], stop_reason: 'refusal' })).toEqual({ kind: 'unusable', problem: 'the model refused to answer (stop_reason refusal)' });
+    expect(readVisionAnswer({ content: [{ type: 'text', text: '- build: red X', citations: null }], stop_reason: 'refusal' })).toEqual({
+      kind: 'unusable',
+      problem: 'the model refused to answer (stop_reason refusal)',
+    });
   });
 });
 
@@ -101,7 +126,10 @@ test.describe('the per-sample gate', () => {
 
   test('the same screenshot and page state is asked once; a visible change asks again', async ({ page }) => {
     await page.setContent(CANVAS);
-    const { ask, asked } = recordingAsk([{ kind: 'facts', text: '- chart: peaks in June at 502' }, { kind: 'facts', text: '- chart: now red' }]);
+    const { ask, asked } = recordingAsk([
+      { kind: 'facts', text: '- chart: peaks in June at 502' },
+      { kind: 'facts', text: '- chart: now red' },
+    ]);
     const gate = new VisionGate(ask, { goal: 'find the month with most signups', onNote: () => {} });
     const first = await gate.look(page, await observe(page), 2, signal());
     expect(first).toBe(`${VISION_SECTION_TITLE}\n- chart: peaks in June at 502`);
@@ -162,15 +190,18 @@ test.describe('in a model-decided sample', () => {
 
   function checksTask() {
     const file = path.join(tempDir(), 'widget_checks.json');
-    fs.writeFileSync(file, JSON.stringify({
-      task_id: 'widget_checks',
-      start_url: `${WIDGETS}/svg-status`,
-      system_prompt: 'Report CI check results.',
-      goal: 'Count the failing checks and screenshot the list.',
-      output_schema: { failing: 'number', checks_heading: 'string' },
-      required_fields: ['failing'],
-      allowed_domains: ['127.0.0.1:4102'],
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        task_id: 'widget_checks',
+        start_url: `${WIDGETS}/svg-status`,
+        system_prompt: 'Report CI check results.',
+        goal: 'Count the failing checks and screenshot the list.',
+        output_schema: { failing: 'number', checks_heading: 'string' },
+        required_fields: ['failing'],
+        allowed_domains: ['127.0.0.1:4102'],
+      }),
+    );
     return loadTaskFile(file);
   }
 
@@ -182,7 +213,10 @@ test.describe('in a model-decided sample', () => {
   ];
 
   test('several steps on the same checks page: one vision call, its answer in every later prompt, counted apart', async ({ agent }) => {
-    server.setScript('widget_checks', 'one', { steps, vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X\n- e2e tests: red X' }] });
+    server.setScript('widget_checks', 'one', {
+      steps,
+      vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X\n- e2e tests: red X' }],
+    });
     const result = await agent.run(checksTask(), sampleOf({ sample_id: 'one' }));
     expect(server.errors).toEqual([]);
     expect(result.status).toBe('done');

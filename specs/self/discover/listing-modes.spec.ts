@@ -41,19 +41,37 @@ test('numbered pages: every one of the 137 members across all 6 pages, in listin
   expect(members).toHaveLength(137);
   expect(rows.map(r => r.sample_id)).toEqual(members);
   expect(report).toMatchObject({ items: 137, complete: true, mode: 'pagination', stop_reason: 'there is no next page', decider: 'recipe' });
-  expect(report.pages.map(p => [p.page_number, p.new_items])).toEqual([[1, 25], [2, 25], [3, 25], [4, 25], [5, 25], [6, 12]]);
+  expect(report.pages.map(p => [p.page_number, p.new_items])).toEqual([
+    [1, 25],
+    [2, 25],
+    [3, 25],
+    [4, 25],
+    [5, 25],
+    [6, 12],
+  ]);
   rows.forEach((row, i) => {
     const page = Math.floor(i / MEMBERS_PER_PAGE) + 1;
-    expect(row).toMatchObject({ url: `http://127.0.0.1:4101/people/${row.sample_id}`, username: row.sample_id, discovered_page: String(page), discovered_from: `http://127.0.0.1:4101/orgs/acme/members?page=${page}` });
+    expect(row).toMatchObject({
+      url: `http://127.0.0.1:4101/people/${row.sample_id}`,
+      username: row.sample_id,
+      discovered_page: String(page),
+      discovered_from: `http://127.0.0.1:4101/orgs/acme/members?page=${page}`,
+    });
     expect(Number.isNaN(Date.parse(row.discovered_at!))).toBe(false);
   });
   // The file is the suite loader's input: it loads as the tests will load it.
   expect(loadSamplesCsv(orgMembers().spec, report.samples_file)).toHaveLength(137);
-  expect(JSON.parse(fs.readFileSync(path.join(path.dirname(report.samples_file), '_discovery', 'discovery.json'), 'utf8'))).toMatchObject({ items: 137, complete: true });
+  expect(JSON.parse(fs.readFileSync(path.join(path.dirname(report.samples_file), '_discovery', 'discovery.json'), 'utf8'))).toMatchObject({
+    items: 137,
+    complete: true,
+  });
 });
 
 test('"load more": clicks until the button is gone, one batch per click', async () => {
-  const { report, rows } = await discover(orgMembers({ start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', next: { role: 'button', name: 'Load more' } }), 'more');
+  const { report, rows } = await discover(
+    orgMembers({ start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', next: { role: 'button', name: 'Load more' } }),
+    'more',
+  );
   expect(rows.map(r => r.sample_id)).toEqual(members);
   expect(report).toMatchObject({ complete: true, mode: 'load_more', stop_reason: 'the load-more control is gone' });
   expect(report.pages.map(p => p.new_items)).toEqual([25, 25, 25, 25, 25, 12]);
@@ -81,7 +99,12 @@ test('max_items caps discovery mid-page; the same run id reuses the list instead
   const log = path.join(discoveryDir('org_members', 'capped'), 'action_log.json');
   const browsed = fs.readFileSync(log, 'utf8');
 
-  const again = await discoverTask(task, { runId: 'capped', decider: 'recipe', maxItems: 50, browser: () => Promise.reject(new Error('must not browse')) });
+  const again = await discoverTask(task, {
+    runId: 'capped',
+    decider: 'recipe',
+    maxItems: 50,
+    browser: () => Promise.reject(new Error('must not browse')),
+  });
   expect(again).toMatchObject({ reused: true, items: 30 });
   expect(fs.readFileSync(log, 'utf8')).toBe(browsed);
 
@@ -91,7 +114,10 @@ test('max_items caps discovery mid-page; the same run id reuses the list instead
 
 test('a discover block that cannot fill the task inputs, or needs a model it has not got, fails before browsing with a message saying what to fix', async () => {
   const noColumn = orgMembers({ record_from: {} });
-  const attempt = discoverTask({ ...noColumn, spec: { ...noColumn.spec, discover: { ...noColumn.spec.discover!, record: {} } } }, { runId: 'bad', decider: 'recipe' });
+  const attempt = discoverTask(
+    { ...noColumn, spec: { ...noColumn.spec, discover: { ...noColumn.spec.discover!, record: {} } } },
+    { runId: 'bad', decider: 'recipe' },
+  );
   await expect(attempt).rejects.toThrow(BwaInputError);
   await expect(attempt).rejects.toThrow(/input_schema\.username: discovery cannot fill "username": add it to discover\.record/);
 
@@ -100,7 +126,9 @@ test('a discover block that cannot fill the task inputs, or needs a model it has
   const previousKey = process.env.ANTHROPIC_API_KEY;
   delete process.env.ANTHROPIC_API_KEY;
   try {
-    await expect(discoverTask(withoutLink, { runId: 'bad', decider: 'auto' })).rejects.toThrow(/without a model needs discover\.item_link .* or set ANTHROPIC_API_KEY/);
+    await expect(discoverTask(withoutLink, { runId: 'bad', decider: 'auto' })).rejects.toThrow(
+      /without a model needs discover\.item_link .* or set ANTHROPIC_API_KEY/,
+    );
   } finally {
     if (previousKey !== undefined) process.env.ANTHROPIC_API_KEY = previousKey;
   }

@@ -42,11 +42,20 @@ test('the model pages through the listing with save_progress; items are checked 
   const report = await discoverTask(task, { runId: 'model-discovery', decider: 'model' });
   expect(server.errors).toEqual([]);
   expect(report).toMatchObject({ decider: 'model', items: 60, complete: true, stop_reason: 'max_items (60) reached' });
-  expect(report.pages.map(p => [p.page_number, p.new_items])).toEqual([[1, 25], [2, 25], [3, 10]]);
+  expect(report.pages.map(p => [p.page_number, p.new_items])).toEqual([
+    [1, 25],
+    [2, 25],
+    [3, 10],
+  ]);
 
   const rows = readCsv(report.samples_file);
   expect(rows.map(r => r.sample_id)).toEqual(members.slice(0, 60));
-  expect(rows.find(r => r.sample_id === 'ada')).toMatchObject({ url: 'http://127.0.0.1:4101/people/ada', username: 'ada', discovered_page: '1', discovered_from: MEMBERS_URL });
+  expect(rows.find(r => r.sample_id === 'ada')).toMatchObject({
+    url: 'http://127.0.0.1:4101/people/ada',
+    username: 'ada',
+    discovered_page: '1',
+    discovered_from: MEMBERS_URL,
+  });
   expect(rows[59]).toMatchObject({ discovered_page: '3', discovered_from: 'http://127.0.0.1:4101/orgs/acme/members?page=3' });
 
   const turns = server.requests.filter(r => r.kind === 'decider' && r.key?.taskId === 'org_members');
@@ -56,14 +65,21 @@ test('the model pages through the listing with save_progress; items are checked 
   expect(system).toContain('An item is: a member of the organisation');
   expect(system).toContain('save_progress({"data": {"items": [{"url": "<the item link\'s target exactly as shown after → in the page state>"}');
   expect(system).toContain(`"username": the member's login`);
-  expect(turns[0]!.key, 'the discovery sample is named in the request headers').toEqual({ taskId: 'org_members', sampleId: '_discovery', attempt: '0' });
+  expect(turns[0]!.key, 'the discovery sample is named in the request headers').toEqual({
+    taskId: 'org_members',
+    sampleId: '_discovery',
+    attempt: '0',
+  });
   expect(turns[0]!.lastUserText).toMatch(/\[e\d+\] link "Next" → \/orgs\/acme\/members\?page=2/);
   expect(turns[1]!.lastUserText).toContain('25 new item(s) recorded, 25 in total; 1 not recorded — /people/nobody is not a link on this page');
 });
 
 test('"load more" with the model: items it puts in done instead of saving are checked and saved too', async () => {
   const members = await acmeMembers();
-  const tasks = orgMembersTasksDir({}, { start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', item_link: undefined, next: undefined, mode: 'load_more', max_items: 40 });
+  const tasks = orgMembersTasksDir(
+    {},
+    { start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', item_link: undefined, next: undefined, mode: 'load_more', max_items: 40 },
+  );
   const task = loadTaskFile(path.join(tasks, 'org_members.json'));
   // The model saves the member links shown, clicks "Load more" and reports the links that appear in done.
   server.setScript('org_members', '_discovery', loadMoreScript({ itemHref: MEMBER_HREF, more: { role: 'button', name: 'Load more' } }));

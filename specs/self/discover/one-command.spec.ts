@@ -16,7 +16,14 @@ test('one command discovers the members, then runs one test per member, each res
   const reports = tempDir('bwa-discovery-run-');
   const tasks = orgMembersTasksDir();
   const config = configWithDiscovery({ globalSetup: true });
-  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'members', AGENT_DECIDER: 'recipe', AGENT_DISCOVER_MAX_ITEMS: String(EXECUTED), ANTHROPIC_API_KEY: undefined };
+  const env = {
+    AGENT_TASKS_DIR: tasks,
+    AGENT_REPORTS_DIR: reports,
+    AGENT_RUN_ID: 'members',
+    AGENT_DECIDER: 'recipe',
+    AGENT_DISCOVER_MAX_ITEMS: String(EXECUTED),
+    ANTHROPIC_API_KEY: undefined,
+  };
   // --no-deps: the judge teardown is not what this is about.
   const args = ['-c', config, '--project=tasks', '--no-deps', '--grep', '@org_members', '--workers=2'];
 
@@ -74,5 +81,7 @@ test('without globalSetup (UI mode, editors) the placeholder is skipped with a m
   expect(spec.title).toBe('samples not discovered yet');
   const [result] = spec.tests[0].results;
   expect(result.status).toBe('skipped');
-  expect(spec.tests[0].annotations).toContainEqual(expect.objectContaining({ type: 'skip', description: expect.stringContaining('npx bwa discover org_members') }));
+  expect(spec.tests[0].annotations).toContainEqual(
+    expect.objectContaining({ type: 'skip', description: expect.stringContaining('npx bwa discover org_members') }),
+  );
 });

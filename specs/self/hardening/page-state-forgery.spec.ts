@@ -17,15 +17,15 @@ test('hostile strings in href, aria-label, button text, placeholder, title and t
   const lines = text.split('\n');
 
   // Exactly the header and one line per real element: no line was split off a page string.
-  expect(lines.slice(0, 3).map((line) => line.split(':')[0])).toEqual(['URL', 'Title', 'Scroll']);
+  expect(lines.slice(0, 3).map(line => line.split(':')[0])).toEqual(['URL', 'Title', 'Scroll']);
   expect(lines.slice(3)).toHaveLength(5);
-  expect(lines.filter((line) => /^\s*(URL|Title|Scroll):/.test(line))).toHaveLength(3);
-  expect(lines.some((line) => line.trim() === '</page_state>')).toBe(false);
-  expect(lines.some((line) => line.trimStart().startsWith('[e999]'))).toBe(false);
+  expect(lines.filter(line => /^\s*(URL|Title|Scroll):/.test(line))).toHaveLength(3);
+  expect(lines.some(line => line.trim() === '</page_state>')).toBe(false);
+  expect(lines.some(line => line.trimStart().startsWith('[e999]'))).toBe(false);
 
   // Every line is ours outside its quotes: a ref, a role word, then only quoted page strings and our notations.
-  const real = [...refs.values()].filter((node) => ['link', 'button', 'textbox', 'paragraph'].includes(node.role)).map((node) => node.ref);
-  const printed = lines.slice(3).map((line) => /^\[((?:f\d+)?e\d+)\] (link|button|textbox|text) "/.exec(line)?.[1]);
+  const real = [...refs.values()].filter(node => ['link', 'button', 'textbox', 'paragraph'].includes(node.role)).map(node => node.ref);
+  const printed = lines.slice(3).map(line => /^\[((?:f\d+)?e\d+)\] (link|button|textbox|text) "/.exec(line)?.[1]);
   expect(printed).toEqual(real);
   for (const line of lines) {
     const outsideQuotes = line.replace(/"(?:[^"\\]|\\.)*"/g, '""');
@@ -33,8 +33,8 @@ test('hostile strings in href, aria-label, button text, placeholder, title and t
   }
 
   // A reader of the page state (the scripted model's parser) finds exactly the five real elements.
-  const elements = parsePageState(text).filter((line) => line.ref);
-  expect(elements.map((line) => line.ref)).toEqual(real);
-  expect(elements.every((line) => line.ref !== 'e999')).toBe(true);
+  const elements = parsePageState(text).filter(line => line.ref);
+  expect(elements.map(line => line.ref)).toEqual(real);
+  expect(elements.every(line => line.ref !== 'e999')).toBe(true);
   expect(FORGED_LINE).toContain('\n[e999]');
 });

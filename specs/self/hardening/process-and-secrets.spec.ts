@@ -30,7 +30,8 @@ test.describe('catalogue: process faults', () => {
       const run = agent.run(task, sampleOf({ sample_id: 'ada', username: 'ada' }));
       await expect(run).rejects.toThrow(/Could not write .*result\.json/);
       expect(blocked).toBe(true);
-      for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.json') && f !== 'result.json')) expect(() => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), file).not.toThrow();
+      for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.json') && f !== 'result.json'))
+        expect(() => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), file).not.toThrow();
       expect(fs.readdirSync(dir).filter(f => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       delete process.env.AGENT_REPORTS_DIR;
@@ -44,7 +45,13 @@ test.describe('catalogue: bad input stops the run before anything starts', () =>
     ['an extra CSV column', 'sample_id,username,colour\nada,ada,red\n', /unknown column\(s\) colour/],
     ['an unsafe sample id', 'sample_id,username\n../../etc,ada\n', /line 2, column sample_id: "\.\.\/\.\.\/etc" contains a path separator/],
     ['an empty CSV', '', /the file is empty/],
-    ['a non-UTF-8 CSV', Buffer.from([0x73, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x5f, 0x69, 0x64, 0x2c, 0x75, 0x73, 0x65, 0x72, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x61, 0x2c, 0xe9, 0x0a]), /line 2: not valid UTF-8/],
+    [
+      'a non-UTF-8 CSV',
+      Buffer.from([
+        0x73, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x5f, 0x69, 0x64, 0x2c, 0x75, 0x73, 0x65, 0x72, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x61, 0x2c, 0xe9, 0x0a,
+      ]),
+      /line 2: not valid UTF-8/,
+    ],
   ] as const) {
     test(`${name} → exit ≠ 0, no sample ran, the message names file and line`, async () => {
       const tasks = tempDir('bwa-bad-input-');
@@ -109,7 +116,13 @@ test.describe('catalogue: secrets', () => {
     // The field was really filled (the page shows the value masked or not, but the agent acted)…
     expect(typed).toContain('type(');
     // …and the value is nowhere we write or send.
-    const everything = [JSON.stringify(server.requests), readRunFile('secret_form', 's1', 'action_log.json'), readRunFile('secret_form', 's1', 'result.json'), readRunFile('secret_form', 's1', 'checkpoint.json'), logged.join('\n')];
+    const everything = [
+      JSON.stringify(server.requests),
+      readRunFile('secret_form', 's1', 'action_log.json'),
+      readRunFile('secret_form', 's1', 'result.json'),
+      readRunFile('secret_form', 's1', 'checkpoint.json'),
+      logged.join('\n'),
+    ];
     for (const text of everything) expect(text).not.toContain(SECRET);
     expect(readRunFile('secret_form', 's1', 'action_log.json')).toContain('{{secret:FORM_TOKEN}}');
   });

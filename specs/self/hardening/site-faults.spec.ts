@@ -10,12 +10,39 @@ import { tempDir } from '../helpers/temp';
  * gathered so far (action log, checkpoint, result) is always written.
  */
 const CASES: Array<{ fault: string; startUrl: string; expected: Result['status']; error: RegExp; actionTimeout?: number }> = [
-  { fault: 'HTTP 500 on every attempt', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=500', expected: 'failed', error: /start page failed 3 times: HTTP 500/ },
-  { fault: '429 with Retry-After on every attempt', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=429', expected: 'failed', error: /start page failed: HTTP 429 at .*still rate limited after waiting 2 s/ },
-  { fault: 'connection reset', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=reset', expected: 'failed', error: /start page failed 3 times: .*(ERR_|reset|EMPTY_RESPONSE)/i },
-  { fault: 'a 30 s response with a 4 s action timeout', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=slow', expected: 'failed', error: /timed out|Timeout/, actionTimeout: 4_000 },
+  {
+    fault: 'HTTP 500 on every attempt',
+    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=500',
+    expected: 'failed',
+    error: /start page failed 3 times: HTTP 500/,
+  },
+  {
+    fault: '429 with Retry-After on every attempt',
+    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=429',
+    expected: 'failed',
+    error: /start page failed: HTTP 429 at .*still rate limited after waiting 2 s/,
+  },
+  {
+    fault: 'connection reset',
+    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=reset',
+    expected: 'failed',
+    error: /start page failed 3 times: .*(ERR_|reset|EMPTY_RESPONSE)/i,
+  },
+  {
+    fault: 'a 30 s response with a 4 s action timeout',
+    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=slow',
+    expected: 'failed',
+    error: /timed out|Timeout/,
+    actionTimeout: 4_000,
+  },
   { fault: 'an infinite redirect', startUrl: 'http://127.0.0.1:4102/redirect-loop', expected: 'failed', error: /TOO_MANY_REDIRECTS|redirect/i },
-  { fault: 'a renderer that hangs after load', startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=crash', expected: 'failed', error: /timed out|Timeout|crash/i, actionTimeout: 4_000 },
+  {
+    fault: 'a renderer that hangs after load',
+    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=crash',
+    expected: 'failed',
+    error: /timed out|Timeout|crash/i,
+    actionTimeout: 4_000,
+  },
 ];
 
 let reports: string;
@@ -32,7 +59,11 @@ for (const [index, c] of CASES.entries()) {
     if (c.actionTimeout) test.use({ agentActionTimeout: c.actionTimeout });
     test(`site fault: ${c.fault} → ${c.expected}, evidence kept`, async ({ agent }) => {
       test.setTimeout(120_000);
-      const task = bundledTask('people_profile', { task_id: `fault_${index}`, start_url: c.startUrl, allowed_domains: ['127.0.0.1:4101', '127.0.0.1:4102'] });
+      const task = bundledTask('people_profile', {
+        task_id: `fault_${index}`,
+        start_url: c.startUrl,
+        allowed_domains: ['127.0.0.1:4101', '127.0.0.1:4102'],
+      });
       const run = agent.run(task, sampleOf({ sample_id: 'ada', username: 'ada' }));
       if (c.expected === 'failed') await expect(run).rejects.toThrow(/ada: failed/);
       else await run;

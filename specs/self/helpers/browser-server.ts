@@ -14,7 +14,11 @@ const STARTUP_TIMEOUT_MS = 90_000;
 
 /** `bwa browser-server` as a user starts it (the package's bin), resolved once it has printed its endpoint. */
 export async function startBrowserServer(args: string[] = [], env: Record<string, string | undefined> = {}): Promise<RunningBrowserServer> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), 'browser-server', ...args], { cwd: PROJECT_ROOT, env: nestedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), 'browser-server', ...args], {
+    cwd: PROJECT_ROOT,
+    env: nestedEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
   const endpoint = await new Promise<string>((resolve, reject) => {

@@ -15,7 +15,10 @@ export function importGraph(roots: readonly string[]): ImportGraph {
   for (const file of roots.flatMap(root => tsFiles(path.resolve(root)))) {
     const source = fs.readFileSync(file, 'utf8');
     const specifiers = [...source.matchAll(STATIC_IMPORT), ...source.matchAll(DYNAMIC_IMPORT)].map(match => match[1]!);
-    const imports = specifiers.filter(s => s.startsWith('.')).map(s => resolveTs(file, s)).filter((f): f is string => f !== undefined);
+    const imports = specifiers
+      .filter(s => s.startsWith('.'))
+      .map(s => resolveTs(file, s))
+      .filter((f): f is string => f !== undefined);
     graph.set(file, [...new Set(imports)]);
   }
   return graph;

@@ -40,7 +40,14 @@ export function startRecipeRun(task: string, sampleIds: readonly string[], env: 
   const grep = `(?=.*@${task}\\b)(?=.* (${sampleIds.map(escapeRegExp).join('|')}) )`;
   const run = startNested({
     args: ['--project=tasks', '--grep', grep, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
-    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'recipe', AGENT_DECIDER: 'recipe', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...env },
+    env: {
+      AGENT_REPORTS_DIR: reports,
+      AGENT_RUN_ID: 'recipe',
+      AGENT_DECIDER: 'recipe',
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: undefined,
+      ...env,
+    },
   });
   return { task, sampleIds, reports, ...run };
 }
@@ -56,7 +63,8 @@ export async function recipeRows(run: RecipeRun): Promise<{ rows: Row[]; result:
   const rows = parse(fs.readFileSync(path.join(run.reports, 'runs', 'recipe', run.task, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
   const listed = rows.map(r => r.sample_id).sort();
   const asked = [...run.sampleIds].sort();
-  if (JSON.stringify(listed) !== JSON.stringify(asked)) throw new Error(`combined.csv of ${run.task} lists ${listed.length} samples, ${asked.length} were run: ${JSON.stringify({ listed, asked })}`);
+  if (JSON.stringify(listed) !== JSON.stringify(asked))
+    throw new Error(`combined.csv of ${run.task} lists ${listed.length} samples, ${asked.length} were run: ${JSON.stringify({ listed, asked })}`);
   return { rows, result };
 }
 

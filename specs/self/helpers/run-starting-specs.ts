@@ -17,7 +17,9 @@ export function runStartingSpecs(root: string): string[] {
     if (seen.has(file)) return false;
     seen.add(file);
     // The module that defines the starters is imported for its constants too; only a call counts.
-    const answer = STARTS_A_RUN.test(withoutComments(fs.readFileSync(file, 'utf8'))) || (graph.get(file) ?? []).some(dep => !dep.endsWith('nested-run.ts') && startsRuns(dep, seen));
+    const answer =
+      STARTS_A_RUN.test(withoutComments(fs.readFileSync(file, 'utf8'))) ||
+      (graph.get(file) ?? []).some(dep => !dep.endsWith('nested-run.ts') && startsRuns(dep, seen));
     memo.set(file, answer);
     return answer;
   };

@@ -24,7 +24,10 @@ test.afterAll(async () => server.close());
 function workerPids(runnerPid: number): number[] {
   let children: number[];
   try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(runnerPid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(runnerPid)], { encoding: 'utf8' })
+      .split('\n')
+      .map(Number)
+      .filter(Boolean);
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -52,7 +55,9 @@ test('a sample whose worker is SIGKILLed resumes in the retry from its checkpoin
   server.setScript('pr_audit_chain', 'anvil', prAuditChainScript('acme/anvil'), 1);
   const tasksDir = tempDir('bwa-resume-kill-tasks-');
   writeFiles(tasksDir, {
-    'pr_audit_chain.json': fs.readFileSync(path.join(PROJECT_ROOT, 'tasks/pr_audit_chain.json'), 'utf8').replace('"$schema": "./task.schema.json",', ''),
+    'pr_audit_chain.json': fs
+      .readFileSync(path.join(PROJECT_ROOT, 'tasks/pr_audit_chain.json'), 'utf8')
+      .replace('"$schema": "./task.schema.json",', ''),
     'inputs/pr_audit_chain.csv': 'sample_id,owner,repo\nanvil,acme,anvil\n',
   });
   const reports = tempDir('bwa-resume-kill-reports-');
@@ -100,9 +105,14 @@ test('a sample whose worker is SIGKILLed resumes in the retry from its checkpoin
   expect(result.notes).toContain("earlier attempt's evidence kept in attempt-1/");
   expect(result.judgment.answer).toBe(anvil.audit_answer);
   const retryTurns = server.requests.filter(r => r.kind === 'decider' && r.key.attempt === '1');
-  expect(retryTurns[0]!.lastUserText).toContain(`This sample was interrupted at step ${killedCheckpoint.step} of an earlier attempt and resumes from its checkpoint`);
+  expect(retryTurns[0]!.lastUserText).toContain(
+    `This sample was interrupted at step ${killedCheckpoint.step} of an earlier attempt and resumes from its checkpoint`,
+  );
   for (const pr of anvil.recent_merged.slice(0, savedBeforeKill)) expect(retryTurns[0]!.lastUserText).toContain(pr.title);
   // The retry redid no PR it had already saved: it audited exactly the rest, in list order.
-  const retried = retryTurns.flatMap(r => r.response.toolUses ?? []).filter(u => u.name === 'save_progress').map(u => (u.input.data as { prs: Array<{ number: number }> }).prs[0]!.number);
+  const retried = retryTurns
+    .flatMap(r => r.response.toolUses ?? [])
+    .filter(u => u.name === 'save_progress')
+    .map(u => (u.input.data as { prs: Array<{ number: number }> }).prs[0]!.number);
   expect(retried).toEqual(anvil.recent_merged.slice(savedBeforeKill).map(pr => pr.number));
 });

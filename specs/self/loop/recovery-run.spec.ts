@@ -3,7 +3,18 @@ import { EvidenceStore } from '../../../agent/evidence/store';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, readShownTitle, repoTruth, section, stateShownPr, stepOf } from '../workflows/audit-env';
+import {
+  AUDIT_URL,
+  auditTruth,
+  deciderTurns,
+  openNthPr,
+  readSampleJson,
+  readShownTitle,
+  repoTruth,
+  section,
+  stateShownPr,
+  stepOf,
+} from '../workflows/audit-env';
 
 /** Recovery and run state in real scripted runs: what the monitor notices shows up in the next request. */
 
@@ -25,7 +36,9 @@ const sample = (id: string) => sampleOf({ sample_id: id, owner: 'acme', repo: 'a
 const notices = (r: RecordedRequest) => section(r, 'Notices') ?? '';
 const openFirstPr = () => openNthPr(0);
 
-test('run state: a failed URL, a target blocked after 2 failures, the visible elements after 3 failures, an exhausted page (its saved heading, stated by the script, shown as collected)', async ({ agent }) => {
+test('run state: a failed URL, a target blocked after 2 failures, the visible elements after 3 failures, an exhausted page (its saved heading, stated by the script, shown as collected)', async ({
+  agent,
+}) => {
   const pr = anvil.recent_merged[0]!;
   server.setScript('pr_audit_chain', 'state', {
     steps: [
@@ -54,7 +67,9 @@ test('run state: a failed URL, a target blocked after 2 failures, the visible el
   expect(section(at(8), 'Data collected so far')).toContain(pr.title);
 });
 
-test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, only done|fail at 8; the loop notice at 3 repeats', async ({ agent }) => {
+test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, only done|fail at 8; the loop notice at 3 repeats', async ({
+  agent,
+}) => {
   const pr = anvil.recent_merged[0]!;
   // Read from the heading the page state prints, so the title checked below went through the prompt.
   const readTitle = readShownTitle();
@@ -91,7 +106,9 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
 
 test('spam: a fourth scroll on the same page without new data leaves only done and fail', async ({ agent }) => {
   const scroll = { tool: 'scroll', args: { direction: 'down' } };
-  server.setScript('pr_audit_chain', 'spam', { steps: [openFirstPr(), scroll, scroll, scroll, scroll, { tool: 'fail', args: { reason: 'nothing more to read here' } }] });
+  server.setScript('pr_audit_chain', 'spam', {
+    steps: [openFirstPr(), scroll, scroll, scroll, scroll, { tool: 'fail', args: { reason: 'nothing more to read here' } }],
+  });
   await expect(agent.run(looseTask(), sample('spam'))).rejects.toThrow(/spam: failed — nothing more to read here/);
   expect(server.errors).toEqual([]);
   const turns = deciderTurns(server.requests, 'spam');

@@ -6,7 +6,14 @@ import { isPagination, RecoveryMonitor, type StepObservation } from '../../../ag
 
 const success: ActionResult = { success: true, description: 'ok' };
 const call = (name: string, args: Record<string, unknown> = {}): ActionCall => ({ name, args });
-const seen = (name: string, extra: Partial<StepObservation> = {}): StepObservation => ({ url: 'http://h/list', signature: 'same page', call: call(name, { target: 'e5' }), result: success, newData: false, ...extra });
+const seen = (name: string, extra: Partial<StepObservation> = {}): StepObservation => ({
+  url: 'http://h/list',
+  signature: 'same page',
+  call: call(name, { target: 'e5' }),
+  result: success,
+  newData: false,
+  ...extra,
+});
 
 test('stagnation escalates once per level: nudge at 3, demand + checkpoint at 5, done|fail only at 8', () => {
   const monitor = new RecoveryMonitor(50);
@@ -23,7 +30,14 @@ test('stagnation escalates once per level: nudge at 3, demand + checkpoint at 5,
     }
     expect(monitor.forceFinish).toBe(i >= 8);
   }
-  const levelOf = (list: string[]) => (list.some(n => n.startsWith('The page has not changed for 3 steps')) ? 1 : list.some(n => n.startsWith('CHANGE YOUR STRATEGY NOW: 5 steps')) ? 2 : list.some(n => n.includes('8 steps without progress: you MUST call done')) ? 3 : 0);
+  const levelOf = (list: string[]) =>
+    list.some(n => n.startsWith('The page has not changed for 3 steps'))
+      ? 1
+      : list.some(n => n.startsWith('CHANGE YOUR STRATEGY NOW: 5 steps'))
+        ? 2
+        : list.some(n => n.includes('8 steps without progress: you MUST call done'))
+          ? 3
+          : 0;
   expect(notices.map(levelOf)).toEqual([0, 0, 0, 1, 0, 2, 0, 0, 3, 0]);
   expect(monitor.checkpointRequested).toBe(false);
 });
@@ -39,12 +53,15 @@ test('new data or a new page resets stagnation', () => {
 
 test('spam: 4 actions of one type on one URL without new data leaves only done and fail', () => {
   const monitor = new RecoveryMonitor(50);
-  const scroll = (i: number) => monitor.after({ url: 'http://h/list', signature: `s${i}`, call: call('scroll', { direction: 'down', n: i }), result: success, newData: false });
+  const scroll = (i: number) =>
+    monitor.after({ url: 'http://h/list', signature: `s${i}`, call: call('scroll', { direction: 'down', n: i }), result: success, newData: false });
   expect(scroll(1)).toEqual([]);
   scroll(2);
   scroll(3);
   expect(monitor.forceFinish).toBe(false);
-  expect(scroll(4)).toContainEqual('STOP: 4 scroll actions on this page without new data. Only done and fail are available now — finish with what you have.');
+  expect(scroll(4)).toContainEqual(
+    'STOP: 4 scroll actions on this page without new data. Only done and fail are available now — finish with what you have.',
+  );
   expect(monitor.forceFinish).toBe(true);
 });
 
@@ -52,7 +69,13 @@ test('repeats are counted since the last new data: a list visited item by item i
   const monitor = new RecoveryMonitor(50);
   for (let item = 1; item <= 6; item++) {
     monitor.after({ url: 'http://h/list', signature: 'list', call: call('click', { target: `e${item}` }), result: success, newData: false });
-    monitor.after({ url: `http://h/pr/${item}`, signature: `pr${item}`, call: call('save_progress', { data: { n: item } }), result: success, newData: true });
+    monitor.after({
+      url: `http://h/pr/${item}`,
+      signature: `pr${item}`,
+      call: call('save_progress', { data: { n: item } }),
+      result: success,
+      newData: true,
+    });
     monitor.after({ url: `http://h/pr/${item}`, signature: `pr${item}`, call: call('go_back'), result: success, newData: false });
   }
   expect(monitor.forceFinish).toBe(false);
@@ -60,10 +83,19 @@ test('repeats are counted since the last new data: a list visited item by item i
 
 test('the same action 3 times is a loop notice (once), extracts and screenshots are never spam', () => {
   const monitor = new RecoveryMonitor(50);
-  const same = () => monitor.after({ url: 'http://h/pr/1', signature: undefined, call: call('extract', { field: 'title', target: 'e16' }), result: success, newData: false });
+  const same = () =>
+    monitor.after({
+      url: 'http://h/pr/1',
+      signature: undefined,
+      call: call('extract', { field: 'title', target: 'e16' }),
+      result: success,
+      newData: false,
+    });
   expect(same()).toEqual([]);
   expect(same()).toEqual([]);
-  expect(same()).toEqual(['You have taken the same action (extract) on this page 3 times without progress. Try a different approach, or call done or fail.']);
+  expect(same()).toEqual([
+    'You have taken the same action (extract) on this page 3 times without progress. Try a different approach, or call done or fail.',
+  ]);
   expect(same()).toEqual([]);
   same();
   expect(monitor.forceFinish).toBe(false);
@@ -77,18 +109,32 @@ test('budget warnings at 75% and 90%, each once; pagination grants 3 more steps'
     '18: URGENT: 90% of the step budget is used (18 of 20)',
   ]);
   const paged = new RecoveryMonitor(20);
-  expect(paged.after({ url: 'http://h/list', call: call('click', { target: 'e55' }), result: success, newData: false, targetName: 'Next' })).toContainEqual(
-    'Pagination detected: +3 steps (budget now 23).',
-  );
+  expect(
+    paged.after({ url: 'http://h/list', call: call('click', { target: 'e55' }), result: success, newData: false, targetName: 'Next' }),
+  ).toContainEqual('Pagination detected: +3 steps (budget now 23).');
   expect(paged.effectiveMaxSteps).toBe(23);
-  expect(paged.after({ url: 'http://h/list', call: call('click', { target: 'e56' }), result: { success: false, description: 'x', error: 'x' }, newData: false, targetName: 'Next' })).toEqual([]);
+  expect(
+    paged.after({
+      url: 'http://h/list',
+      call: call('click', { target: 'e56' }),
+      result: { success: false, description: 'x', error: 'x' },
+      newData: false,
+      targetName: 'Next',
+    }),
+  ).toEqual([]);
   expect(['Next', 'next page', 'Load more', 'Show more', 'Older', '»', '2'].every(isPagination)).toBe(true);
   expect(['Nextcloud', 'Files changed', 'Back to merged pull requests'].some(isPagination)).toBe(false);
 });
 
 test('three failures in a row ask for the visible elements; only infra errors feed the circuit breaker', () => {
   const monitor = new RecoveryMonitor(50);
-  const fail = (infra: boolean) => monitor.after({ url: 'http://h', call: call('goto', { url: 'http://h/x' }), result: { success: false, description: 'x', error: 'x', infra }, newData: false });
+  const fail = (infra: boolean) =>
+    monitor.after({
+      url: 'http://h',
+      call: call('goto', { url: 'http://h/x' }),
+      result: { success: false, description: 'x', error: 'x', infra },
+      newData: false,
+    });
   fail(true);
   fail(true);
   expect(monitor.consecutiveInfraErrors).toBe(2);

@@ -3,7 +3,18 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
-import { AUDIT_URL, auditTruth, deciderTurns, openNthPr, readSampleJson, repoTruth, savedByModel, shownPrNumber, stateShownPr, stepOf } from '../workflows/audit-env';
+import {
+  AUDIT_URL,
+  auditTruth,
+  deciderTurns,
+  openNthPr,
+  readSampleJson,
+  repoTruth,
+  savedByModel,
+  shownPrNumber,
+  stateShownPr,
+  stepOf,
+} from '../workflows/audit-env';
 import { prHeading } from '../../../fixtures/model-scripts/pr-audit-chain';
 import { modelSettings } from '../../../agent/decide/model-settings';
 import type { PromptView } from '../../../fixtures/model-server/script-schema';
@@ -41,7 +52,10 @@ const firstSaved = (sampleId: string) => {
 const consolidatedDone = { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 1 } } };
 
 /** result.json, checkpoint.json (same final status) and action_log.json are all on disk. */
-function expectRecord(sampleId: string, status: Result['status']): { result: Result; log: Array<{ step: number; action: { name: string }; outcome: { success: boolean; error?: string } }> } {
+function expectRecord(
+  sampleId: string,
+  status: Result['status'],
+): { result: Result; log: Array<{ step: number; action: { name: string }; outcome: { success: boolean; error?: string } }> } {
   const result = readSampleJson<Result>('pr_audit_chain', sampleId, 'result.json');
   expect(result.status).toBe(status);
   expect(readSampleJson('pr_audit_chain', sampleId, 'checkpoint.json')).toMatchObject({ status, step: result.steps });
@@ -55,8 +69,12 @@ function consolidationRequests(sampleId: string) {
   return server.requests.filter(r => r.key.sampleId === sampleId && (r.toolChoice as { type?: string })?.type === 'tool');
 }
 
-test('max_time_seconds: a site slower than the time left stops the run; the saved item (stated) is passed through into partial_success', async ({ agent }) => {
-  server.setScript('pr_audit_chain', 'timeout', { steps: [...saveFirstPr(), { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&delay=60000` } }, consolidatedDone] });
+test('max_time_seconds: a site slower than the time left stops the run; the saved item (stated) is passed through into partial_success', async ({
+  agent,
+}) => {
+  server.setScript('pr_audit_chain', 'timeout', {
+    steps: [...saveFirstPr(), { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&delay=60000` } }, consolidatedDone],
+  });
   // Enough time for the first steps on a loaded machine; the slow page outlasts what is left of it.
   const result = await agent.run(task({ max_time_seconds: 25 }), sample('timeout'));
   expect(server.errors).toEqual([]);
@@ -72,9 +90,16 @@ test('max_time_seconds: a site slower than the time left stops the run; the save
   expect(log.at(-1)).toMatchObject({ action: { name: 'goto' }, outcome: { success: false } });
 });
 
-test('network circuit breaker: max_consecutive_network_errors infra failures in a row end the run (the saved item, stated, passed through)', async ({ agent }) => {
-  const faulty = (n: number, fault: string) => ({ tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&try=${n}&fault=${fault}` } });
-  server.setScript('pr_audit_chain', 'network', { steps: [...saveFirstPr(), faulty(1, '500'), faulty(2, 'reset'), faulty(3, '500'), consolidatedDone] });
+test('network circuit breaker: max_consecutive_network_errors infra failures in a row end the run (the saved item, stated, passed through)', async ({
+  agent,
+}) => {
+  const faulty = (n: number, fault: string) => ({
+    tool: 'goto',
+    args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&try=${n}&fault=${fault}` },
+  });
+  server.setScript('pr_audit_chain', 'network', {
+    steps: [...saveFirstPr(), faulty(1, '500'), faulty(2, 'reset'), faulty(3, '500'), consolidatedDone],
+  });
   const result = await agent.run(task({ max_consecutive_network_errors: 3 }), sample('network'));
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
@@ -82,13 +107,24 @@ test('network circuit breaker: max_consecutive_network_errors infra failures in 
   expect(result.extracted.prs!.value).toEqual(firstSaved('network'));
   const { log } = expectRecord('network', 'partial_success');
   const failures = log.filter(e => !e.outcome.success);
-  expect(failures.map(e => e.outcome.error)).toEqual([expect.stringContaining('HTTP 500'), expect.stringMatching(/ERR_(CONNECTION_RESET|EMPTY_RESPONSE)/), expect.stringContaining('HTTP 500')]);
+  expect(failures.map(e => e.outcome.error)).toEqual([
+    expect.stringContaining('HTTP 500'),
+    expect.stringMatching(/ERR_(CONNECTION_RESET|EMPTY_RESPONSE)/),
+    expect.stringContaining('HTTP 500'),
+  ]);
   expect(consolidationRequests('network')).toHaveLength(1);
 });
 
-test('max_steps with data: the final step offers only done|fail; an unusable final answer leads to consolidation and partial_success (the saved item, stated, passed through)', async ({ agent }) => {
+test('max_steps with data: the final step offers only done|fail; an unusable final answer leads to consolidation and partial_success (the saved item, stated, passed through)', async ({
+  agent,
+}) => {
   server.setScript('pr_audit_chain', 'steps-data', {
-    steps: [...saveFirstPr(), { tool: 'click', target: { role: 'link', name: 'Files changed' } }, { tool: 'go_back', args: {} }, { ...consolidatedDone, fault: { kind: 'malformed' } }],
+    steps: [
+      ...saveFirstPr(),
+      { tool: 'click', target: { role: 'link', name: 'Files changed' } },
+      { tool: 'go_back', args: {} },
+      { ...consolidatedDone, fault: { kind: 'malformed' } },
+    ],
   });
   // A malformed answer does not use up its script step: the consolidation request is answered with it, well-formed.
   const result = await agent.run(task({ max_steps: 6 }), sample('steps-data'));
@@ -101,7 +137,11 @@ test('max_steps with data: the final step offers only done|fail; an unusable fin
   expect(last.tools).toEqual(turns[0]!.tools);
   expect(last.lastUserText).toContain('LAST STEP: only done or fail are available now.');
   const { log } = expectRecord('steps-data', 'partial_success');
-  expect(log.at(-1)).toMatchObject({ step: 6, action: { name: 'done' }, outcome: { success: false, error: expect.stringContaining('Invalid arguments for done') } });
+  expect(log.at(-1)).toMatchObject({
+    step: 6,
+    action: { name: 'done' },
+    outcome: { success: false, error: expect.stringContaining('Invalid arguments for done') },
+  });
   expect(consolidationRequests('steps-data')).toHaveLength(1);
   expect(result.extracted).toMatchObject({ prs: { value: firstSaved('steps-data') }, total_audited: { value: 1 } });
 });
@@ -110,21 +150,31 @@ test('max_steps without data: failed, with no consolidation call', async ({ agen
   server.setScript('pr_audit_chain', 'steps-empty', {
     steps: [openNthPr(0), { tool: 'click', target: { role: 'link', name: 'Files changed' } }, { ...consolidatedDone, fault: { kind: 'malformed' } }],
   });
-  await expect(agent.run(task({ max_steps: 4 }), sample('steps-empty'))).rejects.toThrow(/steps-empty: failed — the step budget was used up: 4 steps/);
+  await expect(agent.run(task({ max_steps: 4 }), sample('steps-empty'))).rejects.toThrow(
+    /steps-empty: failed — the step budget was used up: 4 steps/,
+  );
   expect(server.errors).toEqual([]);
   const { result } = expectRecord('steps-empty', 'failed');
   expect(result.extracted).toEqual({});
   expect(consolidationRequests('steps-empty')).toHaveLength(0);
 });
 
-test('model failure with data: after the SDK retries and the fallback fail, the fallback model consolidates → partial_success (the saved item, stated, passed through)', async ({ agent }) => {
+test('model failure with data: after the SDK retries and the fallback fail, the fallback model consolidates → partial_success (the saved item, stated, passed through)', async ({
+  agent,
+}) => {
   process.env.AGENT_FALLBACK_MODEL = FALLBACK;
   // 3 primary attempts (AGENT_MODEL_RETRIES=2) + 1 fallback attempt are all overloaded; the 5th request is answered.
-  server.setScript('pr_audit_chain', 'outage', { steps: [...saveFirstPr(), { ...consolidatedDone, fault: { kind: '529', times: 4, retry_after_ms: 10 } }] });
+  server.setScript('pr_audit_chain', 'outage', {
+    steps: [...saveFirstPr(), { ...consolidatedDone, fault: { kind: '529', times: 4, retry_after_ms: 10 } }],
+  });
   const result = await agent.run(task({}), sample('outage'));
   expect(server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
-  expect(result.error).toMatch(new RegExp(`^the model could not be reached: model ${PRIMARY}: overloaded \\(529\\) after retries .*; fallback model ${FALLBACK}: overloaded \\(529\\)`));
+  expect(result.error).toMatch(
+    new RegExp(
+      `^the model could not be reached: model ${PRIMARY}: overloaded \\(529\\) after retries .*; fallback model ${FALLBACK}: overloaded \\(529\\)`,
+    ),
+  );
   const outageTurn = server.requests.filter(r => r.key.sampleId === 'outage' && r.turn === 3);
   expect(outageTurn.map(r => [r.model, r.response.status])).toEqual([
     [PRIMARY, 529],
@@ -185,7 +235,9 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
       e => `${e.step}${e.sub_step ? `.${e.sub_step}` : ''} ${e.action.name}`,
     );
 
-  test('at most 3 actions per turn, each logged as its own sub-step; calls past the limit and a batch cut by a navigation are said on the next turn', async ({ agent }) => {
+  test('at most 3 actions per turn, each logged as its own sub-step; calls past the limit and a batch cut by a navigation are said on the next turn', async ({
+    agent,
+  }) => {
     const pr = first();
     server.setScript('pr_audit_chain', 'batch', {
       steps: [
@@ -207,7 +259,10 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
             { tool: 'screenshot', args: { label: 'stale-2' } },
           ],
         },
-        { what: 'screenshot the files, labelled with the number the heading shows', decide: (view: PromptView) => ({ tool: 'screenshot', target: { text: 'Showing ' }, args: { label: `pr-${shownPrNumber(view)}-files` } }) },
+        {
+          what: 'screenshot the files, labelled with the number the heading shows',
+          decide: (view: PromptView) => ({ tool: 'screenshot', target: { text: 'Showing ' }, args: { label: `pr-${shownPrNumber(view)}-files` } }),
+        },
         { tool: 'done', args: { extracted: { repo_name: 'acme/anvil', total_audited: 0 } } },
       ],
     });
@@ -228,13 +283,19 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     ]);
     const turns = deciderTurns(server.requests, 'batch');
     expect(turns[0]!.toolChoice).toEqual({ type: 'any', disable_parallel_tool_use: false });
-    expect(turns.find(t => stepOf(t) === 5)!.lastUserText).toContain('2 more action(s) of your batch were not run: the page navigated. Look at the new page state.');
+    expect(turns.find(t => stepOf(t) === 5)!.lastUserText).toContain(
+      '2 more action(s) of your batch were not run: the page navigated. Look at the new page state.',
+    );
     expect(turns.find(t => stepOf(t) === 4)!.lastUserText).not.toContain('of your batch were not run');
-    expect(turns.find(t => stepOf(t) === 4)!.lastUserText).toContain('1 more action(s) of your last turn were not run (screenshot): at most 3 per turn.');
+    expect(turns.find(t => stepOf(t) === 4)!.lastUserText).toContain(
+      '1 more action(s) of your last turn were not run (screenshot): at most 3 per turn.',
+    );
     expect(turns[0]!.system[0]!.text).toContain('or up to 3 for independent actions');
   });
 
-  test('AGENT_MULTI_ACTIONS=0: one call a turn is asked for and said, and a model that would batch makes the same calls one per turn', async ({ agent }) => {
+  test('AGENT_MULTI_ACTIONS=0: one call a turn is asked for and said, and a model that would batch makes the same calls one per turn', async ({
+    agent,
+  }) => {
     process.env.AGENT_MULTI_ACTIONS = '0';
     server.setScript('pr_audit_chain', 'serial', {
       steps: [

@@ -10,14 +10,17 @@ import { RunMemory } from '../../../agent/memory/run-memory';
  */
 async function main(): Promise<void> {
   const [dir, worker, countText, readyDir, writersText] = process.argv.slice(2);
-  if (!dir || !worker || !countText || !readyDir || !writersText) throw new Error('usage: memory-writer.ts <dir> <worker> <count> <readyDir> <writers>');
+  if (!dir || !worker || !countText || !readyDir || !writersText)
+    throw new Error('usage: memory-writer.ts <dir> <worker> <count> <readyDir> <writers>');
   const memory = new RunMemory(dir);
   fs.writeFileSync(path.join(readyDir, worker), '');
   while (fs.readdirSync(readyDir).length < Number(writersText)) await new Promise(resolve => setTimeout(resolve, 5));
   const at = new Date().toISOString();
   for (let i = 0; i < Number(countText); i++) {
     await memory.addPatterns([{ task_id: 't', host: 'h', tip: `worker ${worker} tip ${i}`, keywords: ['tip'], from_sample: `w${worker}`, at }]);
-    await memory.addWarnings([{ task_id: 't', host: 'h', warning: `worker ${worker} warning ${i}`, keywords: ['warning'], from_sample: `w${worker}`, at }]);
+    await memory.addWarnings([
+      { task_id: 't', host: 'h', warning: `worker ${worker} warning ${i}`, keywords: ['warning'], from_sample: `w${worker}`, at },
+    ]);
   }
 }
 

@@ -23,7 +23,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => env.restore());
 
-test('run memory: a done sample teaches the next samples of its task (every step, chosen at the start), a failed one warns them; other tasks see nothing', async ({ agent }) => {
+test('run memory: a done sample teaches the next samples of its task (every step, chosen at the start), a failed one warns them; other tasks see nothing', async ({
+  agent,
+}) => {
   const runId = process.env.AGENT_RUN_ID;
   // A run of its own, so memory written by other tests of this worker cannot leak in.
   process.env.AGENT_RUN_ID = `memory-${process.pid}-${Date.now()}`;
@@ -38,7 +40,9 @@ test('run memory: a done sample teaches the next samples of its task (every step
     const distill = server.requests.find(r => r.kind === 'text' && r.key.sampleId === 'mem-done' && r.lastUserText.includes('navigation tips'))!;
     expect(distill.model).toBe(FAST_MODEL);
     expect(deciderTurns(server.requests, 'mem-done').every(t => !t.system[1]!.text.includes(TIPS_HEADER))).toBe(true);
-    expect(memory.patterns().map(p => [p.task_id, p.tip, p.from_sample])).toEqual(CONTRIBUTOR_TIPS.map(tip => ['contributor_audit', tip, 'mem-done']));
+    expect(memory.patterns().map(p => [p.task_id, p.tip, p.from_sample])).toEqual(
+      CONTRIBUTOR_TIPS.map(tip => ['contributor_audit', tip, 'mem-done']),
+    );
 
     // 2. The next sample of the same task gets the tips, marked with how many samples they held on, in every
     // decision (the sample block stays byte-identical, so it stays cached); it then fails.
@@ -63,9 +67,19 @@ test('run memory: a done sample teaches the next samples of its task (every step
     ]);
 
     // 3. Another task of the same run: no tips, no warnings.
-    server.setScript('pr_audit_chain', 'mem-other', { steps: [{ tool: 'screenshot', args: { label: 'merged-list' } }, { tool: 'fail', args: { reason: 'stopping early' } }] });
-    await expect(agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'mem-other', owner: 'acme', repo: 'anvil' }))).rejects.toThrow(/mem-other: failed/);
-    expect(deciderTurns(server.requests, 'mem-other').map(t => /Tips from earlier samples|Warning \(/.test(t.system[1]!.text))).toEqual([false, false]);
+    server.setScript('pr_audit_chain', 'mem-other', {
+      steps: [
+        { tool: 'screenshot', args: { label: 'merged-list' } },
+        { tool: 'fail', args: { reason: 'stopping early' } },
+      ],
+    });
+    await expect(agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'mem-other', owner: 'acme', repo: 'anvil' }))).rejects.toThrow(
+      /mem-other: failed/,
+    );
+    expect(deciderTurns(server.requests, 'mem-other').map(t => /Tips from earlier samples|Warning \(/.test(t.system[1]!.text))).toEqual([
+      false,
+      false,
+    ]);
 
     // 4. A later sample of the first task sees the tips and the warning, and not the other task's failure.
     server.setScript('contributor_audit', 'mem-later', { steps: [{ tool: 'fail', args: { reason: 'only looking' } }] });
@@ -86,10 +100,14 @@ test('run memory is safe with 4 worker processes appending at once: no update lo
   const writers = [1, 2, 3, 4].map(
     worker =>
       new Promise<{ code: number | null; output: string }>(resolve => {
-        const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'memory-writer.ts'), dir, String(worker), String(perWorker), ready, '4'], {
-          cwd: PROJECT_ROOT,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          ['--require', 'tsx/cjs', path.join(__dirname, 'memory-writer.ts'), dir, String(worker), String(perWorker), ready, '4'],
+          {
+            cwd: PROJECT_ROOT,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let output = '';
         child.stdout.on('data', chunk => (output += String(chunk)));
         child.stderr.on('data', chunk => (output += String(chunk)));
@@ -99,11 +117,24 @@ test('run memory is safe with 4 worker processes appending at once: no update lo
   for (const writer of await Promise.all(writers)) expect(writer.code, writer.output).toBe(0);
   const memory = new RunMemory(dir);
   const expected = (kind: string) => [1, 2, 3, 4].flatMap(w => Array.from({ length: perWorker }, (_, i) => `worker ${w} ${kind} ${i}`)).sort();
-  expect(memory.patterns().map(p => p.tip).sort()).toEqual(expected('tip'));
-  expect(memory.warnings().map(w => w.warning).sort()).toEqual(expected('warning'));
+  expect(
+    memory
+      .patterns()
+      .map(p => p.tip)
+      .sort(),
+  ).toEqual(expected('tip'));
+  expect(
+    memory
+      .warnings()
+      .map(w => w.warning)
+      .sort(),
+  ).toEqual(expected('warning'));
   // Each worker's own appends stay in its order; no lock file is left behind.
   for (const w of [1, 2, 3, 4]) {
-    const mine = memory.patterns().filter(p => p.from_sample === `w${w}`).map(p => p.tip);
+    const mine = memory
+      .patterns()
+      .filter(p => p.from_sample === `w${w}`)
+      .map(p => p.tip);
     expect(mine).toEqual(Array.from({ length: perWorker }, (_, i) => `worker ${w} tip ${i}`));
   }
   expect(fs.readdirSync(dir).sort()).toEqual(['failures.json', 'patterns.json']);

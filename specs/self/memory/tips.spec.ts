@@ -15,7 +15,17 @@ const BASE = 'http://127.0.0.1:4101/people';
 
 function entry(step: number, name: string, args: Record<string, unknown>, extra: Partial<ActionLogEntry> = {}): ActionLogEntry {
   const url = extra.url_after ?? `${BASE}/${extra.url_before ?? ''}`;
-  return { step, timestamp: 't', decider: 'model', action: { name, args }, outcome: { success: true, description: 'ok' }, url_before: url, url_after: url, duration_ms: 1, ...extra };
+  return {
+    step,
+    timestamp: 't',
+    decider: 'model',
+    action: { name, args },
+    outcome: { success: true, description: 'ok' },
+    url_before: url,
+    url_after: url,
+    duration_ms: 1,
+    ...extra,
+  };
 }
 
 /** A done profile sample the way a wandering model did it: one failed guess, a hover for nothing, a toggle, a detour. */
@@ -27,13 +37,28 @@ function profileRun(username: string, name: string, followers: number): { result
     entry(2, 'screenshot', { label: 'profile' }, at),
     entry(3, 'extract', { field: 'display_name', target: 'e4' }, { ...at, locator: { role: 'heading', name } }),
     entry(4, 'hover', { target: 'e9' }, { ...at, locator: { role: 'link', name: 'Repositories' } }),
-    entry(5, 'click', { target: 'css=.stats-toggle' }, { ...at, outcome: { success: false, description: 'click failed', error: 'no element matches css=.stats-toggle' } }),
+    entry(
+      5,
+      'click',
+      { target: 'css=.stats-toggle' },
+      { ...at, outcome: { success: false, description: 'click failed', error: 'no element matches css=.stats-toggle' } },
+    ),
     entry(6, 'click', { target: 'e20' }, { ...at, locator: { text: 'Profile stats' } }),
     entry(7, 'click', { target: 'e20' }, { ...at, locator: { text: 'Profile stats' } }),
     entry(8, 'click', { target: 'e21' }, { ...at, locator: { text: 'Profile stats' } }),
-    entry(9, 'click', { target: 'e30' }, { url_before: page, url_after: `${page}/analytical-engine`, locator: { role: 'link', name: `${username}/analytical-engine` } }),
+    entry(
+      9,
+      'click',
+      { target: 'e30' },
+      { url_before: page, url_after: `${page}/analytical-engine`, locator: { role: 'link', name: `${username}/analytical-engine` } },
+    ),
     entry(10, 'go_back', {}, { url_before: `${page}/analytical-engine`, url_after: page }),
-    entry(11, 'extract', { field: 'followers', target: 'e40', pattern: '([\\d,]+) followers' }, { ...at, locator: { text: `${followers.toLocaleString('en-US')} followers` } }),
+    entry(
+      11,
+      'extract',
+      { field: 'followers', target: 'e40', pattern: '([\\d,]+) followers' },
+      { ...at, locator: { text: `${followers.toLocaleString('en-US')} followers` } },
+    ),
     entry(12, 'done', { extracted: {} }, at),
   ];
   const result = {
@@ -54,18 +79,27 @@ function profileRun(username: string, name: string, followers: number): { result
 test('a done sample teaches its efficient route: no failed guess, idle hover, toggle or detour, and none of its values', () => {
   const { result, log } = profileRun('ada', 'Ada Lovelace', 1234);
   const [pattern] = heuristicPatterns(task, result, log);
-  expect(pattern!.tip).toBe('Efficient route (5 actions, no detours): screenshot "profile" → read display_name from heading → click the text "Profile stats" → read followers from the text → done');
-  for (const value of ['ada', 'Lovelace', '1,234', '1234', 'css=', 'e20', 'Repositories', 'analytical-engine']) expect(pattern!.tip).not.toContain(value);
+  expect(pattern!.tip).toBe(
+    'Efficient route (5 actions, no detours): screenshot "profile" → read display_name from heading → click the text "Profile stats" → read followers from the text → done',
+  );
+  for (const value of ['ada', 'Lovelace', '1,234', '1234', 'css=', 'e20', 'Repositories', 'analytical-engine'])
+    expect(pattern!.tip).not.toContain(value);
 });
 
 test('the same route learned on two samples is one tip held on 2 samples, listed first; warnings carry no values either', async () => {
   const memory = new RunMemory(tempDir('bwa-tips-'));
-  for (const [user, name, followers] of [['ada', 'Ada Lovelace', 1234], ['grace', 'Grace Hopper', 52]] as const) {
+  for (const [user, name, followers] of [
+    ['ada', 'Ada Lovelace', 1234],
+    ['grace', 'Grace Hopper', 52],
+  ] as const) {
     const { result, log } = profileRun(user, name, followers);
     await memory.addPatterns(heuristicPatterns(task, result, log));
   }
   const failed = profileRun('linus', 'Linus T', 9);
-  failed.log[0] = { ...failed.log[0]!, outcome: { success: false, description: 'HTTP 500', error: 'HTTP 500 at http://127.0.0.1:4101/people/linus' } };
+  failed.log[0] = {
+    ...failed.log[0]!,
+    outcome: { success: false, description: 'HTTP 500', error: 'HTTP 500 at http://127.0.0.1:4101/people/linus' },
+  };
   const warnings = heuristicWarnings(task, { ...failed.result, status: 'failed', error: 'the start page failed' }, failed.log);
   expect(warnings.map(w => w.warning)).toEqual([
     'go to http://127.0.0.1:4101/people/{{username}} failed: HTTP 500 at http://127.0.0.1:4101/people/{{username}}',
@@ -89,7 +123,18 @@ test('distilled tips: a known tip repeated word for word counts again; tips with
     const client = new ModelClient(modelSettings({ AGENT_FAST_MODEL: 'claude-fast' } as NodeJS.ProcessEnv), 'test-key', noRedaction);
     const known = 'Open "Profile stats" on a profile for the exact follower count';
     server.setDefaultScript('people_profile', {
-      text: [{ contains: 'navigation tips', answer: [`- ${known} (held on 1 sample)`, '- Ada Lovelace is in the heading', '- Click css=.stats-toggle first', '- The [e12] link opens the stats', 'A line that is no tip'].join('\n') }],
+      text: [
+        {
+          contains: 'navigation tips',
+          answer: [
+            `- ${known} (held on 1 sample)`,
+            '- Ada Lovelace is in the heading',
+            '- Click css=.stats-toggle first',
+            '- The [e12] link opens the stats',
+            'A line that is no tip',
+          ].join('\n'),
+        },
+      ],
     });
     const { result, log } = profileRun('ada', 'Ada Lovelace', 1234);
     const usage = emptyUsage();

@@ -70,7 +70,12 @@ test('"every member" becomes a task with a discover block; the schema refuses th
 
   const file = path.join(tasksDir, 'acme_member_profiles.json');
   const written = JSON.parse(fs.readFileSync(file, 'utf8'));
-  expect(written).toMatchObject({ task_id: 'acme_member_profiles', start_url: '{{url}}', required_fields: ['name', 'followers'], discover: { start_url: 'http://127.0.0.1:4101/orgs/acme/members' } });
+  expect(written).toMatchObject({
+    task_id: 'acme_member_profiles',
+    start_url: '{{url}}',
+    required_fields: ['name', 'followers'],
+    discover: { start_url: 'http://127.0.0.1:4101/orgs/acme/members' },
+  });
   expect(written.$schema).toMatch(/task\.schema\.json$/);
   expect(fs.existsSync(path.join(tasksDir, 'inputs', 'acme_member_profiles.csv'))).toBe(false);
   expect(printed).toContain(`Wrote ${file} (the first plan was refused by the schema check and corrected)`);
@@ -94,7 +99,9 @@ test('named items become samples: the task and its CSV are written, printed, and
 
   server.reset();
   server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
-  await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(/people_followers\.json and .*people_followers\.csv already exist: not overwritten \(use --force/);
+  await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(
+    /people_followers\.json and .*people_followers\.csv already exist: not overwritten \(use --force/,
+  );
   server.reset();
   server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
   expect((await plan(TWO_PROFILES_REQUEST, '--force')).code).toBe(0);
@@ -103,7 +110,9 @@ test('named items become samples: the task and its CSV are written, printed, and
 test('a plan still invalid after one correction is an error naming the fields; nothing is written', async () => {
   const bad = withUnknownRequiredField(twoProfilesPlan());
   server.setDefaultScript('plan', plannerScript(bad, bad));
-  await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(/still invalid after one correction:\n {2}• task\.required_fields\[1\]: "follower_count" is not a key of output_schema/);
+  await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(
+    /still invalid after one correction:\n {2}• task\.required_fields\[1\]: "follower_count" is not a key of output_schema/,
+  );
   expect(fs.readdirSync(tasksDir)).toEqual([]);
 });
 
@@ -111,7 +120,9 @@ test('without ANTHROPIC_API_KEY: a clear message, and no request', async () => {
   const key = process.env.ANTHROPIC_API_KEY;
   delete process.env.ANTHROPIC_API_KEY;
   try {
-    await expect(plan(ORG_MEMBERS_REQUEST)).rejects.toThrow(/bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY .*\nWithout a key, write tasks\/<task_id>\.json by hand/);
+    await expect(plan(ORG_MEMBERS_REQUEST)).rejects.toThrow(
+      /bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY .*\nWithout a key, write tasks\/<task_id>\.json by hand/,
+    );
   } finally {
     process.env.ANTHROPIC_API_KEY = key;
   }
@@ -125,9 +136,31 @@ test('plan checks: discovery and samples are either-or; sample rows meet the CSV
     problems: '  • samples: leave samples out when needs_discovery is true: they are discovered',
   });
   const withSamples = twoProfilesPlan();
-  expect(validatePlan({ ...withSamples, needs_discovery: true })).toMatchObject({ ok: false, problems: expect.stringContaining('task.discover: needs_discovery is true') });
-  const badRows = { ...withSamples, samples: [{ sample_id: 'ada', username: 'ada' }, { sample_id: '../etc', username: 'x' }, { sample_id: 'c', user: 'c' }] };
-  expect(validatePlan(badRows)).toMatchObject({ ok: false, problems: '  • samples[2].user: not a column of input_schema (columns: sample_id, username)' });
-  const badId = { ...withSamples, samples: [{ sample_id: 'ada', username: 'ada' }, { sample_id: '../etc', username: 'x' }] };
-  expect(validatePlan(badId)).toMatchObject({ ok: false, problems: expect.stringContaining('samples[1], column sample_id: "../etc" contains a path separator') });
+  expect(validatePlan({ ...withSamples, needs_discovery: true })).toMatchObject({
+    ok: false,
+    problems: expect.stringContaining('task.discover: needs_discovery is true'),
+  });
+  const badRows = {
+    ...withSamples,
+    samples: [
+      { sample_id: 'ada', username: 'ada' },
+      { sample_id: '../etc', username: 'x' },
+      { sample_id: 'c', user: 'c' },
+    ],
+  };
+  expect(validatePlan(badRows)).toMatchObject({
+    ok: false,
+    problems: '  • samples[2].user: not a column of input_schema (columns: sample_id, username)',
+  });
+  const badId = {
+    ...withSamples,
+    samples: [
+      { sample_id: 'ada', username: 'ada' },
+      { sample_id: '../etc', username: 'x' },
+    ],
+  };
+  expect(validatePlan(badId)).toMatchObject({
+    ok: false,
+    problems: expect.stringContaining('samples[1], column sample_id: "../etc" contains a path separator'),
+  });
 });

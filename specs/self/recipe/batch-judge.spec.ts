@@ -21,8 +21,14 @@ test.afterAll(async () => {
 /** The bundled task with its first rows only, in a tasks folder of its own. */
 function tasksWithFirstRows(): { dir: string; ids: string[] } {
   const dir = tempDir('bwa-judge-tasks-');
-  const lines = fs.readFileSync(path.resolve('tasks', 'inputs', `${TASK}.csv`), 'utf8').trim().split('\n');
-  writeFiles(dir, { [`${TASK}.json`]: fs.readFileSync(path.resolve('tasks', `${TASK}.json`), 'utf8'), [`inputs/${TASK}.csv`]: lines.slice(0, SAMPLES + 1).join('\n') + '\n' });
+  const lines = fs
+    .readFileSync(path.resolve('tasks', 'inputs', `${TASK}.csv`), 'utf8')
+    .trim()
+    .split('\n');
+  writeFiles(dir, {
+    [`${TASK}.json`]: fs.readFileSync(path.resolve('tasks', `${TASK}.json`), 'utf8'),
+    [`inputs/${TASK}.csv`]: lines.slice(0, SAMPLES + 1).join('\n') + '\n',
+  });
   return { dir, ids: lines.slice(1, SAMPLES + 1).map(line => line.slice(0, line.indexOf(','))) };
 }
 
@@ -38,7 +44,18 @@ async function runBatchJudged(ids: string[], tasks: string) {
   const reports = tempDir('bwa-judge-reports-');
   const run = await runNested({
     args: ['--project=tasks', `--grep=@${TASK}`, '--workers=2'],
-    env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'judged', AGENT_DECIDER: 'recipe', AGENT_JUDGE: 'batch', AGENT_JUDGE_BATCH: '2', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, AGENT_MODEL_RETRIES: '0', AGENT_TRACE: 'off' },
+    env: {
+      AGENT_TASKS_DIR: tasks,
+      AGENT_REPORTS_DIR: reports,
+      AGENT_RUN_ID: 'judged',
+      AGENT_DECIDER: 'recipe',
+      AGENT_JUDGE: 'batch',
+      AGENT_JUDGE_BATCH: '2',
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: server.url,
+      AGENT_MODEL_RETRIES: '0',
+      AGENT_TRACE: 'off',
+    },
   });
   const runDir = path.join(reports, 'runs', 'judged');
   const result = (id: string) => Result.parse(JSON.parse(fs.readFileSync(path.join(runDir, TASK, id, 'result.json'), 'utf8')));
@@ -48,19 +65,23 @@ async function runBatchJudged(ids: string[], tasks: string) {
   return { run, result, log, csv, manifest };
 }
 
-test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch with each sample\'s facts and retries only what it got wrong; the judgments it states are passed through; a sample it never answers stays needs_review and the judge test fails naming it', async () => {
+test("AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which asks once per batch with each sample's facts and retries only what it got wrong; the judgments it states are passed through; a sample it never answers stays needs_review and the judge test fails naming it", async () => {
   test.setTimeout(240_000);
   const { dir, ids } = tasksWithFirstRows();
   const wrongFirst = ids[1]!;
   const forgotten = ids[4]!;
   const judged = ids.filter(id => id !== forgotten);
   // The judge's answers name every sample but the forgotten one, whatever the batch holds.
-  const answer = (overrides: Record<string, unknown> = {}) => JSON.stringify(Object.fromEntries(judged.map(id => [id, overrides[id] ?? verdictFor(id)])));
+  const answer = (overrides: Record<string, unknown> = {}) =>
+    JSON.stringify(Object.fromEntries(judged.map(id => [id, overrides[id] ?? verdictFor(id)])));
   server.reset();
   server.setScript(TASK, 'judge-batch', {
     text: [
       // Batches of two: the first answer gives one sample a value outside the schema; asked again alone, it is right.
-      { contains: 'Judge these 2 samples', answer: `Here you are:\n\`\`\`json\n${answer({ [wrongFirst]: verdictFor(wrongFirst, 'maybe') })}\n\`\`\`` },
+      {
+        contains: 'Judge these 2 samples',
+        answer: `Here you are:\n\`\`\`json\n${answer({ [wrongFirst]: verdictFor(wrongFirst, 'maybe') })}\n\`\`\``,
+      },
       { contains: 'Judge these 1 samples', answer: answer({ [wrongFirst]: verdictFor(wrongFirst, 'yes') }) },
     ],
     on_unmatched: 'error',
@@ -78,7 +99,10 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
     const r = result(id);
     expect(r.status, `${id}: ${r.error}`).toBe('done');
     expect(r.judgment, 'the judgment the scripted judge stated, passed through').toEqual(judgmentFor(id, id === wrongFirst ? 'yes' : 'no'));
-    expect(r.extracted.material_change, 'the verdict the scripted judge stated, passed through').toMatchObject({ value: id === wrongFirst ? 'yes' : 'no', provenance: { source: 'model' } });
+    expect(r.extracted.material_change, 'the verdict the scripted judge stated, passed through').toMatchObject({
+      value: id === wrongFirst ? 'yes' : 'no',
+      provenance: { source: 'model' },
+    });
     expect(r.extracted.file_path?.provenance.source, 'facts stay as the recipe read them').toBe('dom');
     // The judge was asked with the facts the recipe read for this sample.
     const asked = calls.filter(c => c.lastUserText.includes(`## sample_id ${JSON.stringify(id)}`));
@@ -99,7 +123,9 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
   expect(left.judgment).toBeNull();
   expect(left.judgment_batch?.usage.model_calls, 'asked again once, alone').toBe(2);
   // The run's own outputs (written by the reporter from attachments) carry the judged results.
-  expect(Object.fromEntries(csv.map(row => [row.sample_id, row.status]))).toEqual(Object.fromEntries(ids.map(id => [id, id === forgotten ? 'needs_review' : 'done'])));
+  expect(Object.fromEntries(csv.map(row => [row.sample_id, row.status]))).toEqual(
+    Object.fromEntries(ids.map(id => [id, id === forgotten ? 'needs_review' : 'done'])),
+  );
   expect(JSON.parse(csv.find(row => row.sample_id === wrongFirst)!.judgment!).answer, 'stated by the judge, passed through').toBe('yes');
   expect(csv.find(row => row.sample_id === wrongFirst)!.material_change, 'stated by the judge, passed through').toBe('yes');
   expect(manifest.counts.done).toBe(SAMPLES - 1);
@@ -108,5 +134,8 @@ test('AGENT_JUDGE=batch: recipe samples leave the judgment to the judge, which a
   expect(first.lastUserText).toContain('<page_state>');
   // Routed by its x-bwa-task / x-bwa-sample headers (the calls above): the prompt carries no routing line.
   expect(first.system.map(b => b.text).join('\n')).not.toMatch(/^(?:task_id|sample_id|attempt):/m);
-  expect(first.system.some(b => b.cache_control), 'the instructions are cached across batches').toBe(true);
+  expect(
+    first.system.some(b => b.cache_control),
+    'the instructions are cached across batches',
+  ).toBe(true);
 });

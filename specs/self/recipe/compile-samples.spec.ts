@@ -42,7 +42,9 @@ test.afterAll(async () => {
 const runSigned = (browser: Browser, task: LoadedTask, sampleId: string, mode: DeciderMode) =>
   runSampleAlone(browser, task, sampleOf({ sample_id: sampleId, ...ROWS[sampleId]! }), mode, { storageState: authStatePath('peoplesearch') });
 
-test('a recipe that does not hold on the other recorded sample is compiled again from that sample, which names the current employer', async ({ browser }) => {
+test('a recipe that does not hold on the other recorded sample is compiled again from that sample, which names the current employer', async ({
+  browser,
+}) => {
   // Two model runs, two compilations with their replays, one replay: eight samples through the browser.
   // 2.6 min alone at load ~19; over 4 min in the full suite at load ~25 with three other files running.
   test.setTimeout(420_000);
@@ -65,7 +67,9 @@ test('a recipe that does not hold on the other recorded sample is compiled again
   expect(from.source.sampleId).toBe('maria_garcia_globex');
   expect(from.others.map(o => o.sampleId)).toEqual(['maria_garcia_initech']);
   expect(from.compiled.verifiedOn.map(v => v.sample_id)).toEqual(['maria_garcia_globex', 'maria_garcia_initech']);
-  expect(from.compiled.notes.join('\n')).toContain('compiled from maria_garcia_globex; recipes from other sources were passed over — maria_garcia_initech: held on 1 of 2 samples');
+  expect(from.compiled.notes.join('\n')).toContain(
+    'compiled from maria_garcia_globex; recipes from other sources were passed over — maria_garcia_initech: held on 1 of 2 samples',
+  );
 
   await saveCompiled(task, from.compiled, from.source, { kind: 'explicit' });
   const replayed = await runSigned(browser, task, 'priya_nair_initech', 'recipe');

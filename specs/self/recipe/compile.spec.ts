@@ -19,19 +19,38 @@ test.beforeEach(() => env.server.reset());
 
 const REF = /"(?:f\d+)?e\d+"/;
 
-test('compiled from a scripted model run: no refs, row values as {{username}}, pinned names the model stated (passed through, not read) bound to the elements that show them, replays on its sample and on others with no model', async ({ agent, browser }) => {
+test('compiled from a scripted model run: no refs, row values as {{username}}, pinned names the model stated (passed through, not read) bound to the elements that show them, replays on its sample and on others with no model', async ({
+  agent,
+  browser,
+}) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   env.server.setScript('people_profile', 'ada', peopleProfileScript('ada', { statedPinned: people.ada!.pinned }));
   const result = await agent.run(task, personSample('ada'));
   expect(result.status).toBe('done');
   expect(result.extracted.pinned!.provenance.source).toBe('model');
 
-  const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
+  const compiled = await compileRecipe({
+    prepare: o => SampleSession.prepare(o),
+    task,
+    source: sourceOf(result),
+    browser,
+    runId: process.env.AGENT_RUN_ID!,
+  });
   const text = JSON.stringify(compiled.steps);
   expect(text).not.toMatch(REF);
   for (const adaOnly of ['Ada Lovelace', 'London, UK', '1,234', 'analytical-engine']) expect(text).not.toContain(adaOnly);
   expect(compiled.startUrl).toBe('http://127.0.0.1:4101/people/{{username}}');
-  expect(compiled.steps.map(s => s.action)).toEqual(['screenshot', 'extract', 'extract', 'extract', 'extract', 'click', 'extract', 'extract', 'done']);
+  expect(compiled.steps.map(s => s.action)).toEqual([
+    'screenshot',
+    'extract',
+    'extract',
+    'extract',
+    'extract',
+    'click',
+    'extract',
+    'extract',
+    'done',
+  ]);
   // The pinned names the model only stated are bound to the elements that show them.
   expect(compiled.fields.pinned).toMatchObject({ how: 'dom' });
   expect(compiled.verifiedOn).toEqual([{ sample_id: 'ada', fields: 6 }]);
@@ -48,14 +67,23 @@ test('compiled from a scripted model run: no refs, row values as {{username}}, p
   expect(env.server.requests.filter(r => r.key?.sampleId !== 'ada')).toEqual([]);
 });
 
-test('pruning: a pause, a failed click and a detour are left out; a goto and a click on the sample\'s own item become templates', async ({ agent, browser }) => {
+test("pruning: a pause, a failed click and a detour are left out; a goto and a click on the sample's own item become templates", async ({
+  agent,
+  browser,
+}) => {
   const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
   env.server.setScript('people_search', 'ada', searchScript('ada'));
   const result = await agent.run(task, personSample('ada'));
   expect(env.server.errors).toEqual([]);
   expect(result.status).toBe('done');
 
-  const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task, source: sourceOf(result), browser, runId: process.env.AGENT_RUN_ID! });
+  const compiled = await compileRecipe({
+    prepare: o => SampleSession.prepare(o),
+    task,
+    source: sourceOf(result),
+    browser,
+    runId: process.env.AGENT_RUN_ID!,
+  });
   const [search, open, ...rest] = compiled.steps;
   expect(search).toMatchObject({ action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}' });
   expect(search!.expect_url).toBe('^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$');
@@ -71,7 +99,9 @@ test('pruning: a pause, a failed click and a detour are left out; a goto and a c
   expect(valuesOf(grace)).toMatchObject({ display_name: 'Grace Hopper', followers: people.grace!.followers });
 });
 
-test('AGENT_RECORD=1: once two model samples are done the recipe is compiled over both; later samples replay it with no model call', async ({ browser }) => {
+test('AGENT_RECORD=1: once two model samples are done the recipe is compiled over both; later samples replay it with no model call', async ({
+  browser,
+}) => {
   // Four samples and a compilation in one test: 1.7 min alone at load ~25, past the 2-minute default in the full suite.
   test.setTimeout(300_000);
   const task = bundledTask('people_profile', { recipe: undefined });
@@ -85,7 +115,9 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
     expect(recipeStore().lookup(task).hit).toBe(false);
     const second = await runOne(browser, task, 'grace', 'auto');
     expect(second.decider).toBe('model');
-    expect(second.notes.join('\n')).toMatch(/recipe compiled from (ada|grace), checked on (ada|grace): .*recipes\/people_profile\.json \(revision 1, 9 steps\)/);
+    expect(second.notes.join('\n')).toMatch(
+      /recipe compiled from (ada|grace), checked on (ada|grace): .*recipes\/people_profile\.json \(revision 1, 9 steps\)/,
+    );
     const stored = recipeStore().lookup(task);
     expect(stored.hit).toBe(true);
 
@@ -102,7 +134,9 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
   }
 });
 
-test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is slow still sees the other one done and compiles over both', async ({ browser }) => {
+test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is slow still sees the other one done and compiles over both', async ({
+  browser,
+}) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   process.env.AGENT_RECORD = '1';
   // Run memory as bwa runs by default (the scripted-model helper turns it off).
@@ -110,13 +144,30 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
   try {
     env.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
     // The fast model takes 3 s to write grace's navigation tips (run memory, on by default).
-    const slowTips = { contains: 'navigation tips', answer: '- Open the profile page and read the header card', fault: { kind: 'slow' as const, delay_ms: 3_000 } };
-    env.server.setScript('people_profile', 'grace', { ...(peopleProfileScript('grace') as object), text: [slowTips] } as Parameters<typeof env.server.setScript>[2]);
+    const slowTips = {
+      contains: 'navigation tips',
+      answer: '- Open the profile page and read the header card',
+      fault: { kind: 'slow' as const, delay_ms: 3_000 },
+    };
+    env.server.setScript('people_profile', 'grace', { ...(peopleProfileScript('grace') as object), text: [slowTips] } as Parameters<
+      typeof env.server.setScript
+    >[2]);
     // As the fixture runs a sample: it adds what it taught to the run memory (runOne leaves that out).
     const run = async (username: string) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       try {
-        return await (await SampleSession.prepare({ task, sample: personSample(username), context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: 'auto', afterLoop: recordRecipe })).run();
+        return await (
+          await SampleSession.prepare({
+            task,
+            sample: personSample(username),
+            context,
+            page: await context.newPage(),
+            runId: process.env.AGENT_RUN_ID!,
+            attempt: 0,
+            deciderMode: 'auto',
+            afterLoop: recordRecipe,
+          })
+        ).run();
       } finally {
         await context.close();
       }
@@ -133,15 +184,30 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
   }
 });
 
-test('a value no page shows, stated the same on both recorded samples, is written into done; a judgment task keeps it for the judge', async ({ agent, browser }) => {
-  const task = bundledTask('people_profile', { task_id: 'people_checked', recipe: undefined, output_schema: { ...bundledTask('people_profile').spec.output_schema, profile_checked: 'boolean' } });
-  const withCheck = (username: string) => peopleProfileScript(username, { statedPinned: people[username]!.pinned, stated: { profile_checked: true } });
+test('a value no page shows, stated the same on both recorded samples, is written into done; a judgment task keeps it for the judge', async ({
+  agent,
+  browser,
+}) => {
+  const task = bundledTask('people_profile', {
+    task_id: 'people_checked',
+    recipe: undefined,
+    output_schema: { ...bundledTask('people_profile').spec.output_schema, profile_checked: 'boolean' },
+  });
+  const withCheck = (username: string) =>
+    peopleProfileScript(username, { statedPinned: people[username]!.pinned, stated: { profile_checked: true } });
   env.server.setScript('people_checked', 'ada', withCheck('ada'));
   env.server.setScript('people_checked', 'grace', withCheck('grace'));
   const [ada, grace] = [await agent.run(task, personSample('ada')), await agent.run(task, personSample('grace'))];
   expect([ada.status, grace.status]).toEqual(['done', 'done']);
 
-  const compiled = await compileRecipe({ prepare: o => SampleSession.prepare(o), task, source: sourceOf(ada), others: [sourceOf(grace)], browser, runId: process.env.AGENT_RUN_ID! });
+  const compiled = await compileRecipe({
+    prepare: o => SampleSession.prepare(o),
+    task,
+    source: sourceOf(ada),
+    others: [sourceOf(grace)],
+    browser,
+    runId: process.env.AGENT_RUN_ID!,
+  });
   expect(compiled.fields.profile_checked).toMatchObject({ how: 'constant' });
   expect(compiled.steps.at(-1)).toMatchObject({ action: 'done', extracted: { profile_checked: true } });
 

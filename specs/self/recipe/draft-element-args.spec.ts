@@ -26,7 +26,7 @@ test('a drag replays with the elements recorded for both of its targets, never t
   expect(draft.steps[0]).toMatchObject({ action: 'drag', target: { text: 'Write tests' }, args: { to: { role: 'region', name: 'Done' } } });
 
   const unrecorded = [log[0]!, entry(1, 'drag', { target: 'e12', to: 'e18' }, { locator: { text: 'Write tests' } })];
-  expect(() => draftRecipe(task, { runId: 'r', sampleId: 's', row: { sample_id: 's', username: 'ada' }, log: unrecorded, extracted: {} }, 'conservative')).toThrow(
-    'step 1 (drag): its to was a ref ("e18") with no element recorded, so it cannot be replayed',
-  );
+  expect(() =>
+    draftRecipe(task, { runId: 'r', sampleId: 's', row: { sample_id: 's', username: 'ada' }, log: unrecorded, extracted: {} }, 'conservative'),
+  ).toThrow('step 1 (drag): its to was a ref ("e18") with no element recorded, so it cannot be replayed');
 });

@@ -57,7 +57,9 @@ test('a field the first samples all had, empty for more than 20% of the rest, is
 test('no drift: empties at most 20% or a single one, a field already missing in the first samples, too few samples to judge', () => {
   const steady = Array.from({ length: 8 }, (_, i) => sample(i, { display_name: `P${i}`, company: i === 5 ? null : 'Acme', followers: i }));
   expect(detectDrift(steady)).toEqual([]);
-  const neverThere = Array.from({ length: 8 }, (_, i) => sample(i, { display_name: `P${i}`, company: i === 1 || i > 4 ? null : 'Acme', followers: i }));
+  const neverThere = Array.from({ length: 8 }, (_, i) =>
+    sample(i, { display_name: `P${i}`, company: i === 1 || i > 4 ? null : 'Acme', followers: i }),
+  );
   expect(detectDrift(neverThere)).toEqual([]);
   expect(detectDrift(driftingRun().slice(0, 5))).toEqual([]);
   // One empty of three later samples is over a fifth, but one profile without a company is data, not drift.
@@ -75,7 +77,10 @@ test('the reporter prints drift in the run summary and records it in manifest.js
   try {
     const reporter = new BwaReporter();
     for (const result of driftingRun()) {
-      const testResult = { attachments: [{ name: 'bwa-result', contentType: 'application/json', body: Buffer.from(JSON.stringify(result)) }], annotations: [] } as unknown as TestResult;
+      const testResult = {
+        attachments: [{ name: 'bwa-result', contentType: 'application/json', body: Buffer.from(JSON.stringify(result)) }],
+        annotations: [],
+      } as unknown as TestResult;
       reporter.onTestEnd({ titlePath: () => ['', result.sample_id] } as unknown as TestCase, testResult);
     }
     reporter.onEnd({ status: 'passed' } as never);

@@ -14,7 +14,11 @@ const SAMPLES = ['ada', 'grace', 'petrov-j', 'esther_petrov'];
 /** What `bwa recipe compile` wrote for the search flow of specs/self/recipe/compile.spec.ts. */
 const SEARCH_RECIPE = [
   { action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}', expect_url: '^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$' },
-  { action: 'click', target: { css: '[data-login="{{username}}"] a.member-name' }, expect_url: '^http://127\\.0\\.0\\.1:4101/people/[^/]+(?:[?#].*)?$' },
+  {
+    action: 'click',
+    target: { css: '[data-login="{{username}}"] a.member-name' },
+    expect_url: '^http://127\\.0\\.0\\.1:4101/people/[^/]+(?:[?#].*)?$',
+  },
   { action: 'screenshot', label: 'profile' },
   { action: 'extract', field: 'display_name', target: { css: '[itemprop="name"]' }, pattern: '^\\s*(.+)\\s*$' },
   { action: 'extract', field: 'bio', missing: 'null', target: { css: 'div.p-note div' }, pattern: '^\\s*(.+)\\s*$' },
@@ -30,8 +34,17 @@ const SEARCH_RECIPE = [
 test('bwa recipe export writes a plain Playwright spec that passes on the fixture site, with the same values', async () => {
   const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
   writeEntry(task, {
-    format: RECIPE_FORMAT, task_id: 'people_search', task_hash: task.hash, revision: 1, compiled_at: '2026-01-01T00:00:00.000Z',
-    source: { run_id: 'r', sample_id: 'ada' }, steps: SEARCH_RECIPE, fields: {}, verified_on: [], notes: [], history: [],
+    format: RECIPE_FORMAT,
+    task_id: 'people_search',
+    task_hash: task.hash,
+    revision: 1,
+    compiled_at: '2026-01-01T00:00:00.000Z',
+    source: { run_id: 'r', sample_id: 'ada' },
+    steps: SEARCH_RECIPE,
+    fields: {},
+    verified_on: [],
+    notes: [],
+    history: [],
   });
   const tasksDir = path.dirname(task.file);
   fs.mkdirSync(path.join(tasksDir, 'inputs'), { recursive: true });
@@ -77,7 +90,10 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
     const run = await runNested({ args: ['--config', path.join(outDir, 'playwright.config.js'), '--reporter=json'] });
     expect(run.code, run.output.slice(-3000)).toBe(0);
     const report = JSON.parse(run.output.slice(run.output.indexOf('{')));
-    const tests = report.suites.flatMap((s: { suites: Array<{ specs: unknown[] }> }) => s.suites.flatMap(inner => inner.specs)) as Array<{ title: string; tests: Array<{ results: Array<{ status: string; attachments: Array<{ name: string; body?: string }> }> }> }>;
+    const tests = report.suites.flatMap((s: { suites: Array<{ specs: unknown[] }> }) => s.suites.flatMap(inner => inner.specs)) as Array<{
+      title: string;
+      tests: Array<{ results: Array<{ status: string; attachments: Array<{ name: string; body?: string }> }> }>;
+    }>;
     expect(tests.map(t => t.title).sort()).toEqual([...SAMPLES].sort());
     const people = await peopleTruth();
     for (const spec of tests) {

@@ -71,10 +71,26 @@ export function writeEntry(task: LoadedTask, entry: unknown): void {
 export const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
 /** One sample through SampleSession in its own context, with the decider mode asked for (no fixture option needed). */
-export async function runSampleAlone(browser: Browser, task: LoadedTask, sample: Sample, mode: DeciderMode, contextOptions: BrowserContextOptions = {}): Promise<Result> {
+export async function runSampleAlone(
+  browser: Browser,
+  task: LoadedTask,
+  sample: Sample,
+  mode: DeciderMode,
+  contextOptions: BrowserContextOptions = {},
+): Promise<Result> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   try {
-    const session = await SampleSession.prepare({ task, sample, context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: mode, learn: false, afterLoop: recordRecipe });
+    const session = await SampleSession.prepare({
+      task,
+      sample,
+      context,
+      page: await context.newPage(),
+      runId: process.env.AGENT_RUN_ID!,
+      attempt: 0,
+      deciderMode: mode,
+      learn: false,
+      afterLoop: recordRecipe,
+    });
     return await session.run();
   } finally {
     await context.close();
@@ -82,6 +98,7 @@ export async function runSampleAlone(browser: Browser, task: LoadedTask, sample:
 }
 
 /** A people_profile sample (the username is its id) run alone. */
-export const runOne = (browser: Browser, task: LoadedTask, username: string, mode: DeciderMode) => runSampleAlone(browser, task, personSample(username), mode);
+export const runOne = (browser: Browser, task: LoadedTask, username: string, mode: DeciderMode) =>
+  runSampleAlone(browser, task, personSample(username), mode);
 
 export const valuesOf = (result: Result) => Object.fromEntries(Object.entries(result.extracted).map(([k, f]) => [k, f.value]));

@@ -20,7 +20,13 @@ test.beforeEach(() => env.server.reset());
 
 /** The people_profile recipe as compile writes it, with step 2 pointing at an element the page does not have. */
 function brokenRecipe(task: LoadedTask): void {
-  const extract = (field: string, css: string, more: Record<string, unknown> = {}) => ({ action: 'extract', field, target: { css }, pattern: '^\\s*(.+)\\s*$', ...more });
+  const extract = (field: string, css: string, more: Record<string, unknown> = {}) => ({
+    action: 'extract',
+    field,
+    target: { css },
+    pattern: '^\\s*(.+)\\s*$',
+    ...more,
+  });
   storeRecipe(task, [
     { action: 'screenshot', label: 'profile' },
     extract('display_name', '.p-fullname-renamed'),
@@ -51,12 +57,16 @@ function storeRecipe(task: LoadedTask, steps: RecipeStep[]): void {
   });
 }
 
-test('a step that no longer fits: the model repairs it, the replay resumes, the sample ends done and the recipe is rewritten', async ({ browser }) => {
+test('a step that no longer fits: the model repairs it, the replay resumes, the sample ends done and the recipe is rewritten', async ({
+  browser,
+}) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   brokenRecipe(task);
   const ada = people.ada!;
   env.server.setScript('people_profile', 'ada', {
-    steps: [{ tool: 'extract', target: { role: 'heading', name: ada.display_name }, args: { field: 'display_name', pattern: `^(${ada.display_name})` } }],
+    steps: [
+      { tool: 'extract', target: { role: 'heading', name: ada.display_name }, args: { field: 'display_name', pattern: `^(${ada.display_name})` } },
+    ],
     on_exhausted: 'error',
   });
   const healed = await runOne(browser, task, 'ada', 'auto');
@@ -120,14 +130,22 @@ test('model mode never replays a stored recipe', async ({ browser }) => {
   expect(storedEntry(task).revision).toBe(1);
 });
 
-test('a replay that ends done makes no model call, not even the fast model\'s run-memory tips, though a key is set', async ({ browser }) => {
+test("a replay that ends done makes no model call, not even the fast model's run-memory tips, though a key is set", async ({ browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   storeRecipe(task, bundledTask('people_profile').spec.recipe!);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let replayed: Result;
   try {
     // As the fixture runs it: the sample then adds what it taught to the run memory.
-    const session = await SampleSession.prepare({ task, sample: personSample('linus'), context, page: await context.newPage(), runId: process.env.AGENT_RUN_ID!, attempt: 0, deciderMode: 'auto' });
+    const session = await SampleSession.prepare({
+      task,
+      sample: personSample('linus'),
+      context,
+      page: await context.newPage(),
+      runId: process.env.AGENT_RUN_ID!,
+      attempt: 0,
+      deciderMode: 'auto',
+    });
     replayed = await session.run();
   } finally {
     await context.close();
@@ -138,7 +156,9 @@ test('a replay that ends done makes no model call, not even the fast model\'s ru
   expect(env.server.requests).toEqual([]);
 });
 
-test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the batch judge, with no model turn for the judgment', async ({ browser }) => {
+test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the batch judge, with no model turn for the judgment', async ({
+  browser,
+}) => {
   const judged = { judgment_required: true, judgment_question: 'Is this profile complete?', judgment_output_schema: { answer: 'yes | no' } };
   const task = bundledTask('people_profile', judged);
   storeRecipe(task, task.spec.recipe!);

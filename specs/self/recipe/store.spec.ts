@@ -9,7 +9,10 @@ import { loadTaskFile } from '../../../agent/task/load-task';
 import { bundledTask } from '../helpers/agent-env';
 import { writeEntry } from './helpers';
 
-const STEPS = [{ action: 'extract', field: 'display_name', target: { css: '[itemprop="name"]' } }, { action: 'done', extracted: {} }];
+const STEPS = [
+  { action: 'extract', field: 'display_name', target: { css: '[itemprop="name"]' } },
+  { action: 'done', extracted: {} },
+];
 
 function entryFor(task: { spec: { task_id: string }; hash: string }, overrides: Record<string, unknown> = {}) {
   return {
@@ -52,17 +55,23 @@ test('a stale entry (the task spec changed), another format, a step naming no ac
   expect(fileRecipeStore.lookup(loadTaskFile(task.file)).hit).toBe(true);
 
   writeEntry(task, entryFor(task, { format: RECIPE_FORMAT + 1 }));
-  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: `stored in format ${RECIPE_FORMAT + 1}, this bwa reads format ${RECIPE_FORMAT}` });
+  expect(fileRecipeStore.lookup(task)).toMatchObject({
+    hit: false,
+    reason: `stored in format ${RECIPE_FORMAT + 1}, this bwa reads format ${RECIPE_FORMAT}`,
+  });
   // Steps are typed from the action registry: a step naming no action is no recipe.
   writeEntry(task, entryFor(task, { steps: [{ action: 'teleport' }] }));
-  expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: expect.stringMatching(/^not a recipe entry \(unknown action "teleport"/) });
+  expect(fileRecipeStore.lookup(task)).toMatchObject({
+    hit: false,
+    reason: expect.stringMatching(/^not a recipe entry \(unknown action "teleport"/),
+  });
   writeEntry(task, entryFor(task, { task_id: 'other' }));
   expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: 'recorded for task other' });
   fs.writeFileSync(recipeFileFor(task), '{ "format": 1, "steps": [');
   expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: expect.stringMatching(/^unreadable/) });
 });
 
-test('decider choice: auto with a key self-heals a compiled recipe; without one, or in recipe mode, it replays; a miss falls back to the spec\'s recipe', () => {
+test("decider choice: auto with a key self-heals a compiled recipe; without one, or in recipe mode, it replays; a miss falls back to the spec's recipe", () => {
   const task = bundledTask('people_profile');
   const model = { kind: 'model', needsView: true, decide: async () => ({ actions: [] }) };
   const compiled = { steps: STEPS, revision: 1 };

@@ -11,7 +11,12 @@ import { tempDir } from '../helpers/temp';
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">"'\`&amp;`;
 const AT = '2026-01-01T00:00:00.000Z';
 // The smallest valid PNG (1×1), so the thumbnail really loads.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360f8cf000000030101' + '00c9fe92ef0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360f8cf000000030101' +
+    '00c9fe92ef0000000049454e44ae426082',
+  'hex',
+);
 
 function result(sampleId: string, status: Result['status'], overrides: Partial<Result> = {}): Result {
   return {
@@ -43,14 +48,28 @@ test('the evidence index shows page-derived text as text: no markup, no script, 
   const source = path.join(root, 'worker');
   fs.mkdirSync(source);
   fs.writeFileSync(path.join(source, '01_page.png'), PNG);
-  const shot = { filename: '01_page.png', sha256: sha256(PNG), bytes: PNG.length, kind: 'screenshot' as const, label: HOSTILE, source_url: 'javascript:alert(2)', timestamp: AT };
+  const shot = {
+    filename: '01_page.png',
+    sha256: sha256(PNG),
+    bytes: PNG.length,
+    kind: 'screenshot' as const,
+    label: HOSTILE,
+    source_url: 'javascript:alert(2)',
+    timestamp: AT,
+  };
   const samples = [
     { result: result('a1', 'done', { artifacts: [shot] }), files: new Map([['01_page.png', path.join(source, '01_page.png')]]), resumed: false },
     { result: result('b2', 'needs_review'), files: new Map<string, string>(), resumed: false },
   ];
   const runDir = path.join(root, 'runs', 'idx');
   const manifest = writeRun(runDir, 'idx', samples);
-  expect(indexRun(runDir, manifest, samples.map(s => ({ ...s, traceSources: [] })))).toEqual([]);
+  expect(
+    indexRun(
+      runDir,
+      manifest,
+      samples.map(s => ({ ...s, traceSources: [] })),
+    ),
+  ).toEqual([]);
 
   const html = fs.readFileSync(path.join(runDir, 'index.html'), 'utf8');
   expect(html).not.toContain('<script>window');

@@ -39,7 +39,11 @@ test('HTML report: every agent step is a test step with its outcome nested and i
     const result = reported.results.at(-1)!;
     const agentSteps = result.steps.filter(s => AGENT_STEP.test(s.title));
     expect(agentSteps.map(s => Number(AGENT_STEP.exec(s.title)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    for (const step of agentSteps) expect(step.steps.filter(s => OUTCOME.test(s.title)), step.title).toHaveLength(1);
+    for (const step of agentSteps)
+      expect(
+        step.steps.filter(s => OUTCOME.test(s.title)),
+        step.title,
+      ).toHaveLength(1);
 
     const screenshotStep = agentSteps.find(s => s.title === 'Step 2 · screenshot "profile"')!;
     expect(screenshotStep.steps.map(s => s.title)).toContain('✓ Screenshot saved: 01_profile.png');
@@ -136,7 +140,9 @@ test('evidence index: every sample with status, fields, loaded thumbnails, hashe
 
   const thumbs = page.locator('img.thumb');
   await expect(thumbs).toHaveCount(6);
-  await expect.poll(() => thumbs.evaluateAll(imgs => imgs.filter(i => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length)).toBe(6);
+  await expect
+    .poll(() => thumbs.evaluateAll(imgs => imgs.filter(i => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length))
+    .toBe(6);
   const text = await page.locator('body').innerText();
   for (const artifact of manifest.artifacts) expect(text).toContain(artifact.sha256);
 
@@ -180,7 +186,11 @@ test('merge-reports writes the index too, with each trace taken out of the blob 
   });
   expect(shard.code, shard.output).toBe(0);
   const reporter = path.join(PROJECT_ROOT, 'agent/report/reporter.ts');
-  const merge = await runNested({ command: ['merge-reports'], args: ['--reporter', reporter, blobDir], env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'merged' } });
+  const merge = await runNested({
+    command: ['merge-reports'],
+    args: ['--reporter', reporter, blobDir],
+    env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'merged' },
+  });
   expect(merge.code, merge.output).toBe(0);
 
   const merged = path.join(reports, 'runs', 'merged');

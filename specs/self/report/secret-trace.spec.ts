@@ -57,7 +57,10 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
     const traces = findFiles(reports, name => name === 'trace.zip');
     expect(traces.length).toBeGreaterThanOrEqual(2); // test-results/ and the run folder's copy
     const trace = readZip(fs.readFileSync(traces[0]!));
-    const contextTrace = [...trace].filter(([name]) => /^\d+-trace\.trace$/.test(name)).map(([, data]) => data.toString('utf8')).join('\n');
+    const contextTrace = [...trace]
+      .filter(([name]) => /^\d+-trace\.trace$/.test(name))
+      .map(([, data]) => data.toString('utf8'))
+      .join('\n');
     expect(contextTrace).toContain('"__playwright_value_":"{{secret:ACCESS_TOKEN}}"');
     expect(trace.get('test.trace')?.toString('utf8')).toContain('Typed \\"{{secret:ACCESS_TOKEN}}\\"');
 
@@ -80,4 +83,3 @@ function findFiles(root: string, match: (name: string) => boolean): string[] {
   }
   return found.sort();
 }
-

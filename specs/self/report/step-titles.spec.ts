@@ -6,7 +6,9 @@ const redactor = new Redactor({ TOKEN: 'hunter2-secret' });
 
 test('the outcome step names what happened, on one line, with secrets put back as placeholders', () => {
   expect(outcomeTitle({ success: true, description: 'Screenshot saved: 01_profile.png' }, redactor)).toBe('✓ Screenshot saved: 01_profile.png');
-  expect(outcomeTitle({ success: false, description: 'click', error: 'No element matches button "Go"\n  try scrolling' }, redactor)).toBe('✗ No element matches button "Go" try scrolling');
+  expect(outcomeTitle({ success: false, description: 'click', error: 'No element matches button "Go"\n  try scrolling' }, redactor)).toBe(
+    '✗ No element matches button "Go" try scrolling',
+  );
   expect(outcomeTitle({ success: false, description: 'Typed hunter2-secret' }, redactor)).toBe('✗ Typed {{secret:TOKEN}}');
   const long = outcomeTitle({ success: true, description: `x = "${'a'.repeat(500)}"` }, redactor);
   expect(long).toHaveLength(200);

@@ -60,35 +60,57 @@ test('writeRun lays out results, copies evidence from attachment paths, and list
   const png = Buffer.from('fake png bytes');
   fs.writeFileSync(path.join(source, 'resource-1.png'), png);
   fs.writeFileSync(path.join(source, 'log.json'), '[]');
-  const artifact = { filename: '01_profile.png', sha256: sha256(png), bytes: png.length, kind: 'screenshot' as const, source_url: 'http://x', timestamp: 't' };
+  const artifact = {
+    filename: '01_profile.png',
+    sha256: sha256(png),
+    bytes: png.length,
+    kind: 'screenshot' as const,
+    source_url: 'http://x',
+    timestamp: 't',
+  };
   const runDir = tempDir();
   const manifest = writeRun(runDir, 'r1', [
-    { result: result('a', { name: 'Ann' }, { artifacts: [artifact] }), files: new Map([['01_profile.png', path.join(source, 'resource-1.png')], ['action_log.json', path.join(source, 'log.json')]]), resumed: false },
+    {
+      result: result('a', { name: 'Ann' }, { artifacts: [artifact] }),
+      files: new Map([
+        ['01_profile.png', path.join(source, 'resource-1.png')],
+        ['action_log.json', path.join(source, 'log.json')],
+      ]),
+      resumed: false,
+    },
     { result: result('b', { name: 'Bob' }, { status: 'failed', error: 'boom' }), files: new Map(), resumed: true },
   ]);
   expect(fs.readFileSync(path.join(runDir, 'demo/a/01_profile.png'))).toEqual(png);
   expect(fs.existsSync(path.join(runDir, 'demo/a/action_log.json'))).toBe(true);
   expect(JSON.parse(fs.readFileSync(path.join(runDir, 'demo/b/result.json'), 'utf8')).status).toBe('failed');
-  expect(manifest.artifacts).toEqual([{ path: 'demo/a/01_profile.png', sha256: artifact.sha256, bytes: png.length, task_id: 'demo', sample_id: 'a' }]);
+  expect(manifest.artifacts).toEqual([
+    { path: 'demo/a/01_profile.png', sha256: artifact.sha256, bytes: png.length, task_id: 'demo', sample_id: 'a' },
+  ]);
   expect(manifest.counts).toEqual({ done: 1, partial_success: 0, needs_review: 0, failed: 1, total: 2, resumed: 1 });
   expect(manifest.problems).toEqual([]);
   const onDisk = JSON.parse(fs.readFileSync(path.join(runDir, 'manifest.json'), 'utf8')) as Manifest;
   expect(onDisk.samples.map(s => s.result)).toEqual(['demo/a/result.json', 'demo/b/result.json']);
   expect(onDisk.samples[0]!.result_sha256).toBe(sha256(fs.readFileSync(path.join(runDir, 'demo/a/result.json'))));
-  expect(fs.readFileSync(path.join(runDir, 'demo/combined.csv'), 'utf8').split('\n')[0]).toBe('sample_id,status,name,followers,pinned,note,steps,artifacts,error');
+  expect(fs.readFileSync(path.join(runDir, 'demo/combined.csv'), 'utf8').split('\n')[0]).toBe(
+    'sample_id,status,name,followers,pinned,note,steps,artifacts,error',
+  );
 });
 
 test('writeRun reports evidence whose bytes no longer match the recorded hash', () => {
   const source = tempDir();
   fs.writeFileSync(path.join(source, 'x.png'), 'tampered');
   const artifact = { filename: '01_x.png', sha256: sha256('original'), bytes: 8, kind: 'screenshot' as const, source_url: 'u', timestamp: 't' };
-  const manifest = writeRun(tempDir(), 'r1', [{ result: result('a', {}, { artifacts: [artifact] }), files: new Map([['01_x.png', path.join(source, 'x.png')]]), resumed: false }]);
+  const manifest = writeRun(tempDir(), 'r1', [
+    { result: result('a', {}, { artifacts: [artifact] }), files: new Map([['01_x.png', path.join(source, 'x.png')]]), resumed: false },
+  ]);
   expect(manifest.problems).toEqual(['demo/a/01_x.png: sha256 differs from the hash recorded when it was written']);
 });
 
 test('the printed line shows status and key fields', () => {
   expect(sampleLine(result('ada', { name: 'Ada Lovelace', followers: 1234 }), false)).toBe('  ✓ demo/ada done name=Ada Lovelace followers=1234');
-  expect(sampleLine(result('x', {}, { status: 'failed', error: 'HTTP 500 at http://x' }), true)).toBe('  ✗ demo/x failed (resumed) — HTTP 500 at http://x');
+  expect(sampleLine(result('x', {}, { status: 'failed', error: 'HTTP 500 at http://x' }), true)).toBe(
+    '  ✗ demo/x failed (resumed) — HTTP 500 at http://x',
+  );
 });
 
 test('run usage: the samples summed by purpose, a batch judge call counted once, and an older result without by_purpose read as it is', () => {
@@ -97,15 +119,33 @@ test('run usage: the samples summed by purpose, a batch judge call counted once,
   const vision = callUsage('vision', { input_tokens: 1900, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 40 });
   const first = emptyUsage();
   for (const u of [decide, cached, vision]) addUsage(first, u);
-  const batch = { id: 'r1/demo/judge-1', size: 2, model: 'm', at: 't', usage: callUsage('judge', { input_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 50 }) };
+  const batch = {
+    id: 'r1/demo/judge-1',
+    size: 2,
+    model: 'm',
+    at: 't',
+    usage: callUsage('judge', { input_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 50 }),
+  };
   const older = { model_calls: 2, input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   expect(Result.parse(result('c', {}, { usage: older })).usage).toEqual(older);
-  const total = runUsage([result('a', {}, { usage: first, judgment_batch: batch }), result('b', {}, { usage: emptyUsage(), judgment_batch: batch }), result('c', {}, { usage: older })]);
-  expect(total).toMatchObject({ model_calls: 6, input_tokens: 2630, cache_creation_input_tokens: 1000, cache_read_input_tokens: 1000, output_tokens: 135 });
+  const total = runUsage([
+    result('a', {}, { usage: first, judgment_batch: batch }),
+    result('b', {}, { usage: emptyUsage(), judgment_batch: batch }),
+    result('c', {}, { usage: older }),
+  ]);
+  expect(total).toMatchObject({
+    model_calls: 6,
+    input_tokens: 2630,
+    cache_creation_input_tokens: 1000,
+    cache_read_input_tokens: 1000,
+    output_tokens: 135,
+  });
   expect(total.by_purpose).toEqual({
     decide: { calls: 2, input_tokens: 220, cache_creation_input_tokens: 1000, cache_read_input_tokens: 1000, output_tokens: 40 },
     vision: { calls: 1, input_tokens: 1900, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 40 },
     judge: { calls: 1, input_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 50 },
   });
-  expect(describeUsage(total)).toBe('6 model calls (decide 2, vision 1, judge 1); input 4,630 tokens (uncached 2,630 · cache write 1,000 · cache read 1,000); output 135');
+  expect(describeUsage(total)).toBe(
+    '6 model calls (decide 2, vision 1, judge 1); input 4,630 tokens (uncached 2,630 · cache write 1,000 · cache read 1,000); output 135',
+  );
 });

@@ -13,7 +13,11 @@ const argv = (...args: string[]) => ['/usr/bin/node', '/x/node_modules/@playwrig
 const selected = (...args: string[]) => selectTasks(TASKS, parseTestArgs(argv(...args)), PROJECTS);
 
 test('the CLI selection reaches globalSetup only through argv: --grep, --grep-invert, --project, file filters', () => {
-  expect(parseTestArgs(argv('--project=tasks', '--grep', '@org_members', '--workers=2', '-c', 'x.config.ts'))).toEqual({ grep: '@org_members', projects: ['tasks'], files: [] });
+  expect(parseTestArgs(argv('--project=tasks', '--grep', '@org_members', '--workers=2', '-c', 'x.config.ts'))).toEqual({
+    grep: '@org_members',
+    projects: ['tasks'],
+    files: [],
+  });
   expect(parseTestArgs(argv('--reporter', 'list', '-G', '@b', 'specs/tasks.spec.ts:12', '--project', 'tasks', 'self'))).toEqual({
     grepInvert: '@b',
     projects: ['tasks', 'self'],

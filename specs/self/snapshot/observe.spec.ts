@@ -26,7 +26,7 @@ const PROFILE = `
 
 /** The profile at a real-looking address, so its "Home" link points at the site's front page. */
 async function openProfile(page: Page): Promise<void> {
-  await page.route('http://profile.test/**', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: PROFILE }));
+  await page.route('http://profile.test/**', route => route.fulfill({ contentType: 'text/html; charset=utf-8', body: PROFILE }));
   await page.goto('http://profile.test/ada');
 }
 
@@ -34,14 +34,16 @@ test.describe('observe() on a live page', () => {
   test('every ref in the output resolves with page.getByRef to the element the line describes', async ({ page }) => {
     await page.setContent(PROFILE);
     const observation = await observe(page);
-    const described = observation.nodes.filter((node) => node.ref && node.name && ['link', 'button', 'heading', 'textbox', 'checkbox', 'combobox'].includes(node.role));
+    const described = observation.nodes.filter(
+      node => node.ref && node.name && ['link', 'button', 'heading', 'textbox', 'checkbox', 'combobox'].includes(node.role),
+    );
     expect(described.length).toBeGreaterThanOrEqual(8);
     for (const node of described) {
       const locator = page.getByRef(node.ref ?? '');
       await expect(locator).toHaveRole(node.role as Parameters<typeof page.getByRole>[0]);
       await expect(locator).toHaveAccessibleName(node.name ?? '');
     }
-    const follow = observation.nodes.find((node) => node.role === 'button' && node.name === 'Follow');
+    const follow = observation.nodes.find(node => node.role === 'button' && node.name === 'Follow');
     await page.getByRef(follow?.ref ?? '').click();
     await expect(page.locator('#follow')).toHaveText('Unfollow');
   });
@@ -50,7 +52,9 @@ test.describe('observe() on a live page', () => {
     await openProfile(page);
     const { text, title, scroll } = await observe(page);
     expect(title).toBe('Ada Lovelace (ada)');
-    expect(text).toMatch(/^URL: "http:\/\/profile.test\/ada"\nTitle: "Ada Lovelace \(ada\)"\nScroll: 0\/0 px \(viewport 900\) · \d+ nodes, \d+ lines, 2 collapsed, 0 below the fold\n/);
+    expect(text).toMatch(
+      /^URL: "http:\/\/profile.test\/ada"\nTitle: "Ada Lovelace \(ada\)"\nScroll: 0\/0 px \(viewport 900\) · \d+ nodes, \d+ lines, 2 collapsed, 0 below the fold\n/,
+    );
     expect(text).toMatch(/\[e\d+\] banner \(collapsed: 2 links — "Explore", "Pricing"\)\n \[e\d+\] link "Home" → \/\n/);
     expect(text).toMatch(/\[e\d+\] contentinfo \(collapsed: 1 link — "Terms"\)$/);
     expect(text).toMatch(/\[e\d+\] heading "Ada Lovelace" \(level 1\)/);
@@ -78,7 +82,7 @@ test.describe('observe() on a live page', () => {
     expect(text).toMatch(/\[e\d+\] combobox "Country" value="Spain" options: "France", "Spain"/);
     expect(text).toMatch(/\[e\d+\] button "Save" \(disabled\)/);
     expect(text).not.toContain('correct horse');
-    expect(nodes.find((node) => node.name === 'Password')?.value).toBe(MASKED_VALUE);
+    expect(nodes.find(node => node.name === 'Password')?.value).toBe(MASKED_VALUE);
   });
 
   test('refs inside an iframe (fNeM) resolve and act inside the frame', async ({ page }) => {
@@ -86,8 +90,8 @@ test.describe('observe() on a live page', () => {
       <iframe srcdoc="<label>Name <input id='name'></label><button onclick=&quot;document.body.dataset.sent=document.getElementById('name').value&quot;>Send</button>"></iframe>`);
     await expect(page.frameLocator('iframe').getByRole('button', { name: 'Send' })).toBeVisible();
     const observation = await observe(page);
-    const textbox = observation.nodes.find((node) => node.role === 'textbox');
-    const send = observation.nodes.find((node) => node.role === 'button' && node.name === 'Send');
+    const textbox = observation.nodes.find(node => node.role === 'textbox');
+    const send = observation.nodes.find(node => node.role === 'button' && node.name === 'Send');
     expect(textbox?.ref).toMatch(/^f\d+e\d+$/);
     expect(send?.frameRef).toMatch(/^e\d+$/);
     expect(observation.text).toMatch(new RegExp(`\\[${send?.frameRef}\\] iframe\\n \\[${textbox?.ref}\\] textbox "Name"`));
@@ -103,7 +107,7 @@ test.describe('observe() on a live page', () => {
     const observation = await observe(page);
     expect(observation.scroll.y).toBe(1200);
     expect(observation.scroll.atEnd).toBe(false);
-    const onScreen = observation.nodes.filter((node) => node.inViewport).map((node) => node.text);
+    const onScreen = observation.nodes.filter(node => node.inViewport).map(node => node.text);
     expect(onScreen).toContain('Paragraph number 20');
     expect(onScreen).not.toContain('Paragraph number 0');
     expect(observation.stats.belowFold).toBeGreaterThan(0);

@@ -29,9 +29,14 @@ async function status(harness: ActionHarness): Promise<string> {
 }
 
 function expectEveryControlListedOrStubbed(observation: Observation): void {
-  const printed = new Set([...observation.text.matchAll(/\[((?:f\d+)?[ec]\d+)\]/g)].map((match) => match[1]));
-  const missing = observation.outline.entries.filter(({ node }) => node.ref && (isInteractiveRole(node.role) || node.clickable)
-    && !printed.has(node.ref) && !observation.stubs.some((stub) => printed.has(stub.ref) && stub.covers.has(node.ref as string)));
+  const printed = new Set([...observation.text.matchAll(/\[((?:f\d+)?[ec]\d+)\]/g)].map(match => match[1]));
+  const missing = observation.outline.entries.filter(
+    ({ node }) =>
+      node.ref &&
+      (isInteractiveRole(node.role) || node.clickable) &&
+      !printed.has(node.ref) &&
+      !observation.stubs.some(stub => printed.has(stub.ref) && stub.covers.has(node.ref as string)),
+  );
   expect(missing.map(({ node }) => `${node.ref} ${node.role} ${node.name ?? ''}`)).toEqual([]);
 }
 
@@ -77,7 +82,10 @@ test.describe('icon-only controls', () => {
 test.describe('text as a reader sees it', () => {
   test('a link and a button inside running text keep their refs in place, and act in one step', async ({ harness }) => {
     const text = await lookAt(harness, 'inline-links');
-    const line = /\[e\d+\] text "Lorem ipsum dolor sit amet, then click on the link" \[(e\d+)\] link "laoreet" → #laoreet "inside the text, or press" \[(e\d+)\] button "show more" "to read on\."/.exec(text);
+    const line =
+      /\[e\d+\] text "Lorem ipsum dolor sit amet, then click on the link" \[(e\d+)\] link "laoreet" → #laoreet "inside the text, or press" \[(e\d+)\] button "show more" "to read on\."/.exec(
+        text,
+      );
     expect(line, text).not.toBeNull();
     await harness.ok('click', { target: line?.[1] });
     expect(await status(harness)).toBe('Opened: laoreet');
@@ -87,14 +95,18 @@ test.describe('text as a reader sees it', () => {
 
   test('a headline, byline and date inside the site header are kept with the logo link; the menu collapses into a stub', async ({ harness }) => {
     const text = await lookAt(harness, 'banner-headline');
-    expect(text).toMatch(/\[e\d+\] banner \(collapsed: 8 links — "World", "Politics", "Business", …\)\n \[e\d+\] link "Daily Lab" → \/\n \[e\d+\] heading "Council approves harbour budget after long debate" \(level 1\)\n \[e\d+\] text "By Ada Byron"\n \[e\d+\] text "March 3, 2025"\n/);
+    expect(text).toMatch(
+      /\[e\d+\] banner \(collapsed: 8 links — "World", "Politics", "Business", …\)\n \[e\d+\] link "Daily Lab" → \/\n \[e\d+\] heading "Council approves harbour budget after long debate" \(level 1\)\n \[e\d+\] text "By Ada Byron"\n \[e\d+\] text "March 3, 2025"\n/,
+    );
     expect(text).toContain('text "The committee approved the budget on Tuesday after a long debate about the harbour works."');
     expect(text).not.toContain('"Sport"');
   });
 
   test('a layout table holding the whole page is read like a page: headline, byline, and the body by whole sentences', async ({ harness }) => {
     const text = await lookAt(harness, 'layout-table');
-    expect(text).toMatch(/\[e\d+\] heading "Annual harbour report" \(level 1\)\n\[e\d+\] text "by the Harbour Board"\n\[e\d+\] text "Paragraph 1 of the report says the harbour works will take 2 years\. [^"]*\. …" \(\+\d+ chars\)\n/);
+    expect(text).toMatch(
+      /\[e\d+\] heading "Annual harbour report" \(level 1\)\n\[e\d+\] text "by the Harbour Board"\n\[e\d+\] text "Paragraph 1 of the report says the harbour works will take 2 years\. [^"]*\. …" \(\+\d+ chars\)\n/,
+    );
     expect(text).toMatch(/\[e\d+\] link "Download the full report" → \/reports\/2024\.pdf/);
     expect(text).not.toMatch(/row "/);
   });
@@ -110,7 +122,9 @@ test.describe('text as a reader sees it', () => {
 });
 
 test.describe('form facts', () => {
-  test('input types, formats, limits and states are shown; a password only as filled; a textarea as multiline with its exact spaces', async ({ harness }) => {
+  test('input types, formats, limits and states are shown; a password only as filled; a textarea as multiline with its exact spaces', async ({
+    harness,
+  }) => {
     const text = await lookAt(harness, 'typed-inputs');
     for (const line of [
       /\[e\d+\] textbox "Arrival date" type=date \(required\)/,
@@ -127,7 +141,8 @@ test.describe('form facts', () => {
       /\[e\d+\] textbox "Notes" value=" {2}two leading spaces" multiline/,
       /\[e\d+\] textbox "Booking code" value="BK-2291" \(readonly\)/,
       /\[e\d+\] textbox "Voucher" value="none" \(disabled\)/,
-    ]) expect(text).toMatch(line);
+    ])
+      expect(text).toMatch(line);
     expect(text).not.toContain('hunter22');
   });
 });
@@ -158,7 +173,9 @@ test.describe('observation has no side effects', () => {
 });
 
 test.describe('a page built to overflow', () => {
-  test(`${OVERFLOW_NAV_LINKS} menu links, ${OVERFLOW_ROWS} matching rows and 300 paragraphs fit the default budget, and nothing is lost for good`, async ({ harness }) => {
+  test(`${OVERFLOW_NAV_LINKS} menu links, ${OVERFLOW_ROWS} matching rows and 300 paragraphs fit the default budget, and nothing is lost for good`, async ({
+    harness,
+  }) => {
     const text = await lookAt(harness, 'overflow', { keywords: ['invoice'] });
     const observation = harness.observation();
     expect(observation.stats.rawNodes).toBeGreaterThan(20_000);
@@ -195,8 +212,12 @@ test.describe('bad pages', () => {
   test('a page whose snapshot fails gives the agent a page state saying so, from which it can scroll, go back or refresh', async () => {
     const failing = {
       url: () => 'http://127.0.0.1:4102/crashed',
-      ariaSnapshotJSON: async () => { throw new Error('Target crashed'); },
-      evaluate: async () => { throw new Error('Target crashed'); },
+      ariaSnapshotJSON: async () => {
+        throw new Error('Target crashed');
+      },
+      evaluate: async () => {
+        throw new Error('Target crashed');
+      },
       screenshot: async () => Buffer.alloc(0),
     };
     const view = pageViewer({ task: { keywords: [], goal: 'read the page' } as unknown as TaskSpec });

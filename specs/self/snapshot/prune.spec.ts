@@ -18,7 +18,10 @@ function site(...mainChildren: Array<string | AriaJsonNode>): AriaJsonNode[] {
         ]),
       ]),
       el('main', { ref: 'e7', box: box(60, 1800) }, mainChildren),
-      el('contentinfo', { ref: 'e8', box: box(1900, 80) }, ['Copyright 2024', el('link', { name: 'Terms', ref: 'e9', url: '/terms', box: box(1900) })]),
+      el('contentinfo', { ref: 'e8', box: box(1900, 80) }, [
+        'Copyright 2024',
+        el('link', { name: 'Terms', ref: 'e9', url: '/terms', box: box(1900) }),
+      ]),
     ]),
   ];
 }
@@ -47,7 +50,7 @@ test.describe('pass 1: page chrome and wrappers', () => {
     ]);
     expect(observation.text).toContain('2 collapsed, ');
     expect(observation.text.split('\n')[0]).toBe(`URL: ${JSON.stringify(URL)}`);
-    expect(observation.stubs.map((stub) => stub.ref)).toEqual(['e2', 'e8']);
+    expect(observation.stubs.map(stub => stub.ref)).toEqual(['e2', 'e8']);
     expect([...(observation.stubs[0]?.covers ?? [])]).toEqual(expect.arrayContaining(['e4', 'e5', 'e6']));
   });
 
@@ -64,7 +67,14 @@ test.describe('pass 1: page chrome and wrappers', () => {
       el('navigation', { name: 'Pagination', ref: 'e11', box: box(100) }, [el('link', { name: 'Next', ref: 'e12', url: '?page=2', box: box(100) })]),
     );
     const lines = bodyLines(buildObservation(json, metrics(), URL).text);
-    expect(lines).toEqual([BANNER_STUB, HOME_LINK, '[e10] heading "Results" (level 1)', '[e11] navigation "Pagination"', ' [e12] link "Next" → ?page=2', FOOTER_STUB]);
+    expect(lines).toEqual([
+      BANNER_STUB,
+      HOME_LINK,
+      '[e10] heading "Results" (level 1)',
+      '[e11] navigation "Pagination"',
+      ' [e12] link "Next" → ?page=2',
+      FOOTER_STUB,
+    ]);
   });
 
   test('a page that is nothing but chrome keeps its chrome', () => {
@@ -78,7 +88,9 @@ test.describe('pass 1: page chrome and wrappers', () => {
         el('generic', { ref: 'e21', box: box(70) }, [
           el('list', { ref: 'e22', box: box(70) }, [el('listitem', { ref: 'e23', text: 'first item', box: box(70) })]),
         ]),
-        el('dialog', { name: 'Confirm', ref: 'e24', box: box(100) }, [el('generic', { ref: 'e25', box: box(100) }, [el('button', { name: 'OK', ref: 'e26', box: box(100) })])]),
+        el('dialog', { name: 'Confirm', ref: 'e24', box: box(100) }, [
+          el('generic', { ref: 'e25', box: box(100) }, [el('button', { name: 'OK', ref: 'e26', box: box(100) })]),
+        ]),
       ]),
     );
     expect(bodyLines(buildObservation(json, metrics(), URL).text)).toEqual([
@@ -124,7 +136,10 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
       el('table', { name: 'People', ref: 'e20', box: box(70) }, [
         el('caption', { ref: 'e21', text: 'People', box: box(70) }),
         el('rowgroup', { ref: 'e22', box: box(90) }, [
-          el('row', { ref: 'e23', box: box(90) }, [el('columnheader', { name: 'Name', ref: 'e24' }), el('columnheader', { name: 'Age', ref: 'e25' })]),
+          el('row', { ref: 'e23', box: box(90) }, [
+            el('columnheader', { name: 'Name', ref: 'e24' }),
+            el('columnheader', { name: 'Age', ref: 'e25' }),
+          ]),
           el('row', { ref: 'e26', box: box(110) }, [
             el('cell', { name: 'Ada', ref: 'e27' }, [el('link', { name: 'Ada', ref: 'e28', url: '/ada', box: box(110) })]),
             el('cell', { name: '36', ref: 'e29' }),
@@ -142,11 +157,14 @@ test.describe('pass 2: semantic roles and meaningful text', () => {
     expect(observation.refs.get('e29')?.name).toBe('36');
   });
 
-  test('folds a native select\'s ref-less options into the combobox line, surfacing keyword matches', () => {
+  test("folds a native select's ref-less options into the combobox line, surfacing keyword matches", () => {
     const countries = ['France', 'Spain', 'Italy', 'Peru', 'Chad', 'Iran', 'Oman', 'Cuba', 'Fiji', 'Portugal'];
     const json = site(
-      el('combobox', { name: 'Country', ref: 'e20', box: box(70) },
-        countries.map((name) => el('option', name === 'Spain' ? { name, selected: true } : { name }))),
+      el(
+        'combobox',
+        { name: 'Country', ref: 'e20', box: box(70) },
+        countries.map(name => el('option', name === 'Spain' ? { name, selected: true } : { name })),
+      ),
     );
     const observation = buildObservation(json, metrics(), URL, { keywords: ['portugal'] });
     expect(bodyLines(observation.text).slice(2, -1)).toEqual([
@@ -191,16 +209,30 @@ test.describe('values and states', () => {
       el('button', { name: 'More', ref: 'e28', box: box(220, 20, 10, 60) }),
       el('textbox', { name: 'Code', ref: 'e29', text: 'BK-1', box: box(250, 20, 10, 80) }),
     );
-    const fact = (at: { x: number; y: number; width: number; height: number }, extra: Partial<ControlFact>): ControlFact =>
-      ({ box: at, tag: 'input', type: 'text', required: false, readonly: false, password: false, multiple: false, ...extra });
-    const lines = bodyLines(buildObservation(json, metrics({
-      controls: [
-        fact({ x: 258, y: 70, width: 177, height: 21 }, { required: true }),
-        fact({ x: 10, y: 190, width: 200, height: 20 }, { type: 'email' }),
-        fact({ x: 10, y: 250, width: 80, height: 20 }, { readonly: true, pattern: '[A-Z]{2}-\\d+' }),
-      ],
-      toggles: [{ box: { x: 10, y: 220, width: 60, height: 20 }, expanded: false, summary: false }],
-    }), URL).text).slice(2, -1);
+    const fact = (at: { x: number; y: number; width: number; height: number }, extra: Partial<ControlFact>): ControlFact => ({
+      box: at,
+      tag: 'input',
+      type: 'text',
+      required: false,
+      readonly: false,
+      password: false,
+      multiple: false,
+      ...extra,
+    });
+    const lines = bodyLines(
+      buildObservation(
+        json,
+        metrics({
+          controls: [
+            fact({ x: 258, y: 70, width: 177, height: 21 }, { required: true }),
+            fact({ x: 10, y: 190, width: 200, height: 20 }, { type: 'email' }),
+            fact({ x: 10, y: 250, width: 80, height: 20 }, { readonly: true, pattern: '[A-Z]{2}-\\d+' }),
+          ],
+          toggles: [{ box: { x: 10, y: 220, width: 60, height: 20 }, expanded: false, summary: false }],
+        }),
+        URL,
+      ).text,
+    ).slice(2, -1);
     expect(lines).toEqual([
       '[e20] textbox "Search" value="hello" (required)',
       '[e21] checkbox "Remember me" (checked)',
@@ -220,7 +252,15 @@ test.describe('values and states', () => {
       el('textbox', { name: 'Passphrase', ref: 'e20', text: 'hunter2', box: box(70, 21, 10, 177) }),
       el('textbox', { name: 'Field 7', ref: 'e21', text: 'typed-secret', box: box(100, 21, 10, 177) }),
     );
-    const password: ControlFact = { box: { x: 10, y: 100, width: 177, height: 21 }, tag: 'input', type: 'password', required: false, readonly: false, password: true, multiple: false };
+    const password: ControlFact = {
+      box: { x: 10, y: 100, width: 177, height: 21 },
+      tag: 'input',
+      type: 'password',
+      required: false,
+      readonly: false,
+      password: true,
+      multiple: false,
+    };
     const observation = buildObservation(json, metrics({ controls: [password] }), URL);
     expect(observation.text).not.toContain('hunter2');
     expect(observation.text).not.toContain('typed-secret');

@@ -38,9 +38,24 @@ test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / 
   expect(computeConfidence({ ...clean, unnamedImageShare: 0.2 }, counts).score).toBeCloseTo(0.8, 3);
   expect(computeConfidence({ ...clean, unnamedImageShare: 0.9 }, counts).score).toBeCloseTo(0.4, 3);
   expect(computeConfidence(clean, { ...counts, semanticNodes: 9 }).score).toBeCloseTo(0.7, 3);
-  expect(computeConfidence({ canvasShare: 1, unnamedImageShare: 1, svgOnlyIcons: 50, totalElements: 5 }, { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1, viewportTextChars: 0 }).score).toBe(0);
+  expect(
+    computeConfidence(
+      { canvasShare: 1, unnamedImageShare: 1, svgOnlyIcons: 50, totalElements: 5 },
+      { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1, viewportTextChars: 0 },
+    ).score,
+  ).toBe(0);
   const full = computeConfidence({ ...clean, svgOnlyIcons: 7 }, { ...counts, interactive: 10 });
-  expect(full).toEqual({ score: 0.44, canvasShare: 0, unnamedImageShare: 0, unlabeledInteractive: 0, svgOnlyIcons: 7, semanticNodes: 80, interactive: 10, viewportTextChars: 500, totalNodes: 400 });
+  expect(full).toEqual({
+    score: 0.44,
+    canvasShare: 0,
+    unnamedImageShare: 0,
+    unlabeledInteractive: 0,
+    svgOnlyIcons: 7,
+    semanticNodes: 80,
+    interactive: 10,
+    viewportTextChars: 500,
+    totalNodes: 400,
+  });
 });
 
 test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from AGENT_CONTEXT_WINDOW as the README says', () => {
@@ -56,7 +71,10 @@ test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from A
     process.env.AGENT_SNAPSHOT_TOKENS = '150';
     expect(() => settings.snapshotTokens).toThrow('AGENT_SNAPSHOT_TOKENS must be a whole number from 200 to 200000 (got "150")');
   } finally {
-    for (const [name, value] of [['AGENT_CONTEXT_WINDOW', saved.window], ['AGENT_SNAPSHOT_TOKENS', saved.tokens]] as const) {
+    for (const [name, value] of [
+      ['AGENT_CONTEXT_WINDOW', saved.window],
+      ['AGENT_SNAPSHOT_TOKENS', saved.tokens],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -64,11 +82,16 @@ test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from A
 });
 
 test('a long address keeps its site and how its path ends; a same-site one prints as a path; tracking goes', () => {
-  const article = formatAddress('https://www.news.example/politics/2019/11/20/council-approves-harbour-budget-after-long-debate/', 'http://127.0.0.1:4101');
+  const article = formatAddress(
+    'https://www.news.example/politics/2019/11/20/council-approves-harbour-budget-after-long-debate/',
+    'http://127.0.0.1:4101',
+  );
   // The ellipsis is not plain ASCII, so the shortened address is quoted like any page string.
   expect(article).toBe('"https://www.news.example/pol…-after-long-debate/"');
   expect(JSON.parse(article).length).toBeLessThanOrEqual(48);
-  expect(formatAddress('http://127.0.0.1:4101/files/reports/annual/2023/annual-report-2023-final.pdf', 'http://127.0.0.1:4101')).toBe('"/files/reports/annual/2023/a…port-2023-final.pdf"');
+  expect(formatAddress('http://127.0.0.1:4101/files/reports/annual/2023/annual-report-2023-final.pdf', 'http://127.0.0.1:4101')).toBe(
+    '"/files/reports/annual/2023/a…port-2023-final.pdf"',
+  );
   expect(formatAddress('https://shop.example/item?id=7&utm_source=mail&utm_medium=x', undefined)).toBe('https://shop.example/item?id=7');
   expect(formatAddress('https://a.example/x', undefined)).toBe('https://a.example/x');
 });

@@ -54,8 +54,8 @@ test.describe('widget lab pages', () => {
     await open(page, 'shadow-dom');
     await expect(page.getByRole('button', { name: 'Subscribe' })).toBeVisible();
     const observation = await observe(page);
-    const email = find(observation, (node) => node.role === 'textbox' && node.name === 'Email address');
-    const subscribe = find(observation, (node) => node.role === 'button' && node.name === 'Subscribe');
+    const email = find(observation, node => node.role === 'textbox' && node.name === 'Email address');
+    const subscribe = find(observation, node => node.role === 'button' && node.name === 'Subscribe');
     await page.getByRef(email.ref ?? '').fill('ada@example.com');
     await page.getByRef(subscribe.ref ?? '').click();
     await expect(page.locator('#result')).toHaveText('Subscribed: ada@example.com');
@@ -65,8 +65,8 @@ test.describe('widget lab pages', () => {
     await open(page, 'iframe-same');
     await expect(page.frameLocator('iframe').getByRole('button', { name: 'Send' })).toBeVisible();
     const observation = await observe(page);
-    const name = find(observation, (node) => node.role === 'textbox' && node.name === 'Your name');
-    const send = find(observation, (node) => node.role === 'button' && node.name === 'Send');
+    const name = find(observation, node => node.role === 'textbox' && node.name === 'Your name');
+    const send = find(observation, node => node.role === 'button' && node.name === 'Send');
     expect(name.ref).toMatch(/^f\d+e\d+$/);
     expect(name.frameRef).toBeDefined();
     await page.getByRef(name.ref ?? '').fill('Grace');
@@ -79,7 +79,7 @@ test.describe('widget lab pages', () => {
     await open(page, 'iframe-cross');
     await expect(page.frameLocator('iframe').getByRole('heading', { level: 1 })).toBeVisible();
     const observation = await observe(page);
-    const follow = find(observation, (node) => node.role === 'button' && node.name === 'Follow' && !!node.frameRef);
+    const follow = find(observation, node => node.role === 'button' && node.name === 'Follow' && !!node.frameRef);
     await expect(page.getByRef(follow.ref ?? '')).toHaveAccessibleName('Follow');
     expect(observation.text).toMatch(/\[\w+\] iframe\n( \[\w+\] .*\n)+/);
   });
@@ -90,7 +90,7 @@ test.describe('widget lab pages', () => {
     expect(invoice.stats.rawNodes).toBeGreaterThan(10_000);
     expect(invoice.text).toMatch(/row "Invoice INV-7731 \| 2025-11-03 \| Globex Ltd \| \$4,210\.00 \| Overdue"/);
     expect(invoice.stats.estimatedTokens).toBeLessThanOrEqual(defaultTokenBudget());
-    const row = find(invoice, (node) => node.text?.includes('INV-7731') ?? false);
+    const row = find(invoice, node => node.text?.includes('INV-7731') ?? false);
     await expect(page.getByRef(row.ref ?? '')).toContainText('Globex Ltd');
 
     const totals = await observe(page, { keywords: ['quarterly totals'] });
@@ -116,7 +116,9 @@ test.describe('widget lab pages', () => {
     await open(page, 'exact-text');
     await page.locator('#answer').fill(' Ship to  Dock 7');
     const observation = await observe(page);
-    expect(observation.text).toMatch(/\[e\d+\] textbox "Delivery instruction" value="Ship to  Dock 7 " multiline \(readonly, spacing: 1 space at the end, doubled spaces inside\)/);
+    expect(observation.text).toMatch(
+      /\[e\d+\] textbox "Delivery instruction" value="Ship to  Dock 7 " multiline \(readonly, spacing: 1 space at the end, doubled spaces inside\)/,
+    );
     expect(observation.text).toMatch(/\[e\d+\] textbox "Answer" value=" Ship to  Dock 7" \(spacing: 1 space at the start, doubled spaces inside\)/);
   });
 });

@@ -15,7 +15,17 @@ test('one test per (task, sample), titled task › sample and tagged @task_id, i
 
 test('a bad task spec stops the run before any test starts, naming file and field', async () => {
   const tasks = tempDir('bwa-bad-tasks-');
-  writeFiles(tasks, { 'broken.json': JSON.stringify({ task_id: 'broken', start_url: 'x', system_prompt: 'x', goal: 'x', output_schema: {}, allowed_domains: ['a'], max_steps: 'lots' }) });
+  writeFiles(tasks, {
+    'broken.json': JSON.stringify({
+      task_id: 'broken',
+      start_url: 'x',
+      system_prompt: 'x',
+      goal: 'x',
+      output_schema: {},
+      allowed_domains: ['a'],
+      max_steps: 'lots',
+    }),
+  });
   const run = await runNested({ args: ['--project=tasks'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: tempDir() } });
   expect(run.code).not.toBe(0);
   expect(run.output).toContain('broken.json: invalid task spec');
@@ -24,5 +34,7 @@ test('a bad task spec stops the run before any test starts, naming file and fiel
 });
 
 test('a missing Chromium gives one clear error naming the apt package', () => {
-  expect(() => chromiumPath({ AGENT_CHROMIUM_PATH: '/nonexistent/chromium' })).toThrow(/Chromium not found at \/nonexistent\/chromium\. Install Debian's Chromium with `apt-get install -y chromium`/);
+  expect(() => chromiumPath({ AGENT_CHROMIUM_PATH: '/nonexistent/chromium' })).toThrow(
+    /Chromium not found at \/nonexistent\/chromium\. Install Debian's Chromium with `apt-get install -y chromium`/,
+  );
 });

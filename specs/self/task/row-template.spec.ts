@@ -3,7 +3,12 @@ import { recipeStepCall } from '../../../agent/decide/recipe-decider';
 import { fillStartUrl, fillTemplatesDeep } from '../../../agent/task/row-template';
 import type { Sample } from '../../../agent/task/samples';
 
-const sample: Sample = { sample_id: 'ada', row: { sample_id: 'ada', username: 'ada lovelace', url: 'https://example.com/a?b=1' }, line: 2, source: 'people.csv' };
+const sample: Sample = {
+  sample_id: 'ada',
+  row: { sample_id: 'ada', username: 'ada lovelace', url: 'https://example.com/a?b=1' },
+  line: 2,
+  source: 'people.csv',
+};
 
 test('a start URL: a value inside it is percent-encoded, a whole-URL template is used as it is', () => {
   expect(fillStartUrl('https://example.com/search?q={{ username }}', sample)).toBe('https://example.com/search?q=ada%20lovelace');
@@ -14,7 +19,9 @@ test('a column the row lacks is an error naming the template, the column and the
   expect(() => fillStartUrl('https://example.com/people/{{user}}', sample)).toThrow(
     'sample ada: start_url: {{user}} in "https://example.com/people/{{user}}" is not a column of the sample (columns: sample_id, username, url)',
   );
-  expect(() => fillStartUrl('{{link}}', sample)).toThrow(/\{\{link\}\} in "\{\{link\}\}" is not a column of the sample \(columns: sample_id, username, url\)/);
+  expect(() => fillStartUrl('{{link}}', sample)).toThrow(
+    /\{\{link\}\} in "\{\{link\}\}" is not a column of the sample \(columns: sample_id, username, url\)/,
+  );
   expect(() => recipeStepCall({ action: 'type', target: { label: 'Name' }, text: 'Dear {{first_name}}' }, sample.row, 'recipe step 2')).toThrow(
     'recipe step 2.text: {{first_name}} in "Dear {{first_name}}" is not a column of the sample (columns: sample_id, username, url)',
   );

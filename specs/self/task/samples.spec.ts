@@ -23,12 +23,16 @@ test('BOM, CRLF and quoted fields with commas, quotes and newlines', () => {
 
 test('missing and unknown columns are named, on the header line', () => {
   expect(csv('sample_id,company,rank\na,,\n')).toThrow(/demo\.csv: line 1 \(header\): missing column\(s\) username/);
-  expect(csv('sample_id,username,company,rank,colour\na,a,,,red\n')).toThrow(/unknown column\(s\) colour \(declare them in input_schema of task demo\)/);
+  expect(csv('sample_id,username,company,rank,colour\na,a,,,red\n')).toThrow(
+    /unknown column\(s\) colour \(declare them in input_schema of task demo\)/,
+  );
   expect(csv('username,company,rank\na,,\n')).toThrow(/missing column sample_id/);
 });
 
 test('duplicate sample ids name both lines', () => {
-  expect(csv('sample_id,username,company,rank\nada,ada,,\ngrace,g,,\nada,x,,\n')).toThrow(/line 4, column sample_id: duplicate "ada" \(first on line 2\)/);
+  expect(csv('sample_id,username,company,rank\nada,ada,,\ngrace,g,,\nada,x,,\n')).toThrow(
+    /line 4, column sample_id: duplicate "ada" \(first on line 2\)/,
+  );
 });
 
 test('unsafe sample ids are rejected with their line number', () => {

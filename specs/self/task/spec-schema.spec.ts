@@ -36,8 +36,17 @@ test('wrong types name the JSON path and what was expected', () => {
 });
 
 test('a recipe step with an unknown action names the file, the step and every action there is', () => {
-  const run = load(taskJson({ recipe: [{ action: 'goto', url: 'https://example.com/' }, { action: 'clik', target: 'Next' }] }));
-  expect(run).toThrow(/demo\.json: invalid task spec\n\s+• recipe\[1\]\.action: unknown action "clik" \(expected one of: goto, go_back, .*, click, .*, done, fail\)/);
+  const run = load(
+    taskJson({
+      recipe: [
+        { action: 'goto', url: 'https://example.com/' },
+        { action: 'clik', target: 'Next' },
+      ],
+    }),
+  );
+  expect(run).toThrow(
+    /demo\.json: invalid task spec\n\s+• recipe\[1\]\.action: unknown action "clik" \(expected one of: goto, go_back, .*, click, .*, done, fail\)/,
+  );
   const schema = JSON.parse(fs.readFileSync(JSON_SCHEMA_FILE, 'utf8'));
   expect(JSON.stringify(schema)).toContain('"enum":["goto","go_back","refresh","switch_tab","click"');
 });

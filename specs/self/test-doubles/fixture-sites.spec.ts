@@ -235,7 +235,9 @@ test('widgets: the hostile CSV download arrives intact under a name the browser 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export contacts (CSV)' }).click()]);
   expect(download.suggestedFilename()).not.toContain('/');
   const saved = await download.path();
-  const sha256 = createHash('sha256').update(await readFile(saved)).digest('hex');
+  const sha256 = createHash('sha256')
+    .update(await readFile(saved))
+    .digest('hex');
   expect(sha256).toBe(widgets.cases.download.hostile_csv.sha256);
 });
 

@@ -7,12 +7,16 @@ import { startModelServer } from '../../../fixtures/model-server';
 import { routeHeaders } from '../../../agent/decide/request-route';
 
 const EPHEMERAL = { type: 'ephemeral' as const };
-const TOOLS = [{ name: 'click', description: 'Click an element', input_schema: { type: 'object' as const, properties: { target: { type: 'string' } } } }];
+const TOOLS = [
+  { name: 'click', description: 'Click an element', input_schema: { type: 'object' as const, properties: { target: { type: 'string' } } } },
+];
 // ~1,100 tokens each: one block alone is over the 1,024-token minimum of Sonnet-class models.
 const TASK_RULES = `Task rules. ${'Read every field from the page, never guess. '.repeat(90)}`;
 const OTHER_RULES = TASK_RULES.replace('Task rules.', 'Other rules.');
 
-function request(opts: { system?: string; sample?: string; page?: string; model?: string; toolChoice?: MessagesRequest['tool_choice'] } = {}): MessagesRequest {
+function request(
+  opts: { system?: string; sample?: string; page?: string; model?: string; toolChoice?: MessagesRequest['tool_choice'] } = {},
+): MessagesRequest {
   return {
     model: opts.model ?? 'claude-sonnet-4-6',
     max_tokens: 100,
@@ -46,7 +50,12 @@ test('a stable prefix is written once, then read on every later step; the per-st
   const steps = [1, 2, 3, 4].map(step => cache.usage(request({ page: `page state of step ${step}` }), 'ok'));
   const prefix = countInputTokens(request()) - estimateTokens('page state of step 1') - 1;
   expect(steps[0]).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: prefix });
-  for (const later of steps.slice(1)) expect(later).toMatchObject({ cache_read_input_tokens: prefix, cache_creation_input_tokens: 0, input_tokens: estimateTokens('page state of step 2') + 1 });
+  for (const later of steps.slice(1))
+    expect(later).toMatchObject({
+      cache_read_input_tokens: prefix,
+      cache_creation_input_tokens: 0,
+      input_tokens: estimateTokens('page state of step 2') + 1,
+    });
 });
 
 test('a changed system prompt is a miss: everything from the changed block on is written again', () => {
@@ -67,7 +76,8 @@ test('another sample of the task reads the task block and writes only its own sa
 
 test('a prefix under the model minimum is neither written nor read; a one-off minimum overrides the table', () => {
   const haiku = new PromptCache();
-  for (let i = 0; i < 2; i++) expect(haiku.usage(request({ model: 'claude-haiku-4-5' }), 'ok')).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+  for (let i = 0; i < 2; i++)
+    expect(haiku.usage(request({ model: 'claude-haiku-4-5' }), 'ok')).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
   const short = request({ system: 'Short rules.' });
   const sonnet = new PromptCache();
   sonnet.usage(short, 'ok');
@@ -102,7 +112,11 @@ test('a changed tool_choice keeps tools and system cached; only the messages are
 
 test('the 20-block lookback: a breakpoint finds a prefix cached up to 19 blocks before it, not further', () => {
   const blocks = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'text' as const, text: `history line ${i} ${'x'.repeat(40)}` }));
-  const conversation = (n: number): MessagesRequest => ({ ...request(), system: 'Rules.', messages: [{ role: 'user', content: blocks(n).map((b, i, all) => (i === all.length - 1 ? { ...b, cache_control: EPHEMERAL } : b)) }] });
+  const conversation = (n: number): MessagesRequest => ({
+    ...request(),
+    system: 'Rules.',
+    messages: [{ role: 'user', content: blocks(n).map((b, i, all) => (i === all.length - 1 ? { ...b, cache_control: EPHEMERAL } : b)) }],
+  });
   const cache = new PromptCache({ minimumTokens: 1 });
   cache.usage(conversation(5), 'ok');
   const near = cache.usage(conversation(5 + LOOKBACK_BLOCKS - 1), 'ok');
@@ -122,7 +136,19 @@ test('the server reports cache usage like the API and refuses more than 4 breakp
     const second = await client.messages.create(body('step two'));
     expect(first.usage).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: expect.any(Number) });
     expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
-    const five = { ...body('x'), cache_control: EPHEMERAL, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'a', cache_control: EPHEMERAL }, { type: 'text' as const, text: 'b', cache_control: EPHEMERAL }] }] };
+    const five = {
+      ...body('x'),
+      cache_control: EPHEMERAL,
+      messages: [
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: 'a', cache_control: EPHEMERAL },
+            { type: 'text' as const, text: 'b', cache_control: EPHEMERAL },
+          ],
+        },
+      ],
+    };
     const refused = await client.messages.create(five).catch((error: unknown) => error);
     expect((refused as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
     expect(String((refused as Error).message)).toContain('A maximum of 4 blocks with cache_control may be provided. Found 5.');

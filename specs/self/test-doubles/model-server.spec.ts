@@ -17,7 +17,11 @@ const tool = (name: string, properties: Record<string, unknown>, required: strin
 const TOOLS = [
   tool('click', { target: { type: 'string' } }, ['target']),
   tool('type', { target: { type: 'string' }, text: { type: 'string' } }, ['target', 'text']),
-  tool('extract', { target: { type: 'string' }, field: { type: 'string' }, pattern: { type: 'string' }, type: { type: 'string', enum: ['string', 'number'] } }, ['target', 'field']),
+  tool(
+    'extract',
+    { target: { type: 'string' }, field: { type: 'string' }, pattern: { type: 'string' }, type: { type: 'string', enum: ['string', 'number'] } },
+    ['target', 'field'],
+  ),
   tool('screenshot', { label: { type: 'string' } }, ['label']),
   tool('done', { extracted: { type: 'object' } }),
   tool('fail', { reason: { type: 'string' } }, ['reason']),
@@ -43,7 +47,13 @@ const SYSTEM: Anthropic.TextBlockParam[] = [{ type: 'text', text: SYSTEM_TEXT, c
 
 /** A client whose requests name task "profile", sample "s1", the way the agent's client names them (headers). */
 function routedClient(baseURL: string, options: { maxRetries?: number; timeout?: number } = {}): Anthropic {
-  return new Anthropic({ apiKey: 'test-key', baseURL, maxRetries: 2, ...options, defaultHeaders: routeHeaders({ taskId: 'profile', sampleId: 's1' }) });
+  return new Anthropic({
+    apiKey: 'test-key',
+    baseURL,
+    maxRetries: 2,
+    ...options,
+    defaultHeaders: routeHeaders({ taskId: 'profile', sampleId: 's1' }),
+  });
 }
 
 function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string; attempt?: number; serial?: boolean } = {}) {
@@ -78,7 +88,7 @@ async function failureOf(call: Promise<unknown>): Promise<string> {
 }
 
 function toolUses(message: Anthropic.Message) {
-  return message.content.flatMap((block) => (block.type === 'tool_use' ? [{ name: block.name, input: block.input as Record<string, unknown> }] : []));
+  return message.content.flatMap(block => (block.type === 'tool_use' ? [{ name: block.name, input: block.input as Record<string, unknown> }] : []));
 }
 
 let server: ModelServer;
@@ -98,14 +108,14 @@ test.beforeEach(() => {
 test.describe('page state parsing', () => {
   test('reads refs, roles, escaped names, values and ref-less text lines', () => {
     const lines = parsePageState(`Some instructions first.\n${PAGE}\nAfter the state.`);
-    expect(lines.map((l) => l.raw)).not.toContain('After the state.');
-    expect(lines.find((l) => l.ref === 'e12')).toMatchObject({ role: 'link', name: 'linux', rest: '→ /torvalds/linux', indent: 2 });
-    expect(lines.find((l) => l.ref === 'f1e3')).toMatchObject({ role: 'button', name: 'Submit "now"', rest: '(in iframe e17)' });
-    expect(lines.find((l) => l.ref === 'e18')).toMatchObject({ role: 'textbox', name: 'Search', rest: 'value="hello" (required)' });
-    const textLine = lines.find((l) => l.role === 'text');
+    expect(lines.map(l => l.raw)).not.toContain('After the state.');
+    expect(lines.find(l => l.ref === 'e12')).toMatchObject({ role: 'link', name: 'linux', rest: '→ /torvalds/linux', indent: 2 });
+    expect(lines.find(l => l.ref === 'f1e3')).toMatchObject({ role: 'button', name: 'Submit "now"', rest: '(in iframe e17)' });
+    expect(lines.find(l => l.ref === 'e18')).toMatchObject({ role: 'textbox', name: 'Search', rest: 'value="hello" (required)' });
+    const textLine = lines.find(l => l.role === 'text');
     expect(textLine).toMatchObject({ name: '1,234 followers · 12 following', indent: 2 });
     expect(textLine?.ref).toBeUndefined();
-    const urlLine = lines.find((l) => l.raw.startsWith('URL:'));
+    const urlLine = lines.find(l => l.raw.startsWith('URL:'));
     expect([urlLine?.role, urlLine?.name, urlLine?.ref]).toEqual([undefined, undefined, undefined]);
   });
 
@@ -133,9 +143,18 @@ test.describe('target resolution', () => {
     });
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(toolUses(await decide(client))[0]);
-    expect(answers.map((a) => a?.input.target)).toEqual(['e13', 'e14', 'e12', 'f1e3']);
-    expect(answers[0]?.input).toMatchObject({ next_goal: 'open page 2', evaluation_previous_step: expect.any(String), memory_update: expect.any(String) });
-    expect(server.requests.map((r) => [r.kind, r.turn])).toEqual([['decider', 1], ['decider', 2], ['decider', 3], ['decider', 4]]);
+    expect(answers.map(a => a?.input.target)).toEqual(['e13', 'e14', 'e12', 'f1e3']);
+    expect(answers[0]?.input).toMatchObject({
+      next_goal: 'open page 2',
+      evaluation_previous_step: expect.any(String),
+      memory_update: expect.any(String),
+    });
+    expect(server.requests.map(r => [r.kind, r.turn])).toEqual([
+      ['decider', 1],
+      ['decider', 2],
+      ['decider', 3],
+      ['decider', 4],
+    ]);
     expect(server.errors).toEqual([]);
   });
 
@@ -161,14 +180,26 @@ test.describe('target resolution', () => {
   });
 
   test('a refs target answers the refs as one target when every one is in the prompt, else a 400', async () => {
-    server.setScript('profile', 's1', { steps: [{ tool: 'extract', target: { refs: ['e13', 'e12'] }, args: { field: 'links' } }, { tool: 'extract', target: { refs: ['e12', 'e99'] }, args: { field: 'links' } }] });
+    server.setScript('profile', 's1', {
+      steps: [
+        { tool: 'extract', target: { refs: ['e13', 'e12'] }, args: { field: 'links' } },
+        { tool: 'extract', target: { refs: ['e12', 'e99'] }, args: { field: 'links' } },
+      ],
+    });
     expect(toolUses(await decide(client))[0]?.input.target).toBe('e13 e12');
     expect(await failureOf(decide(client))).toContain('step 2 (extract refs e12 e99) — element not found in page state');
   });
 
   test('a batch step answers several tool_use blocks in one message', async () => {
     server.setScript('profile', 's1', {
-      steps: [{ batch: [{ tool: 'type', target: { role: 'textbox', name: 'Search' }, args: { text: 'a@b.c' } }, { tool: 'click', target: { role: 'button', name: 'submit' } }] }],
+      steps: [
+        {
+          batch: [
+            { tool: 'type', target: { role: 'textbox', name: 'Search' }, args: { text: 'a@b.c' } },
+            { tool: 'click', target: { role: 'button', name: 'submit' } },
+          ],
+        },
+      ],
     });
     const message = await decide(client);
     expect(message.stop_reason).toBe('tool_use');
@@ -181,14 +212,23 @@ test.describe('target resolution', () => {
   test('a batch asked for without parallel calls is answered one call per request, each resolved in the page state it came with', async () => {
     server.setScript('profile', 's1', {
       steps: [
-        { batch: [{ tool: 'type', target: { role: 'textbox', name: 'Search' }, args: { text: 'a@b.c' } }, { tool: 'click', target: { role: 'button', name: 'submit' } }] },
+        {
+          batch: [
+            { tool: 'type', target: { role: 'textbox', name: 'Search' }, args: { text: 'a@b.c' } },
+            { tool: 'click', target: { role: 'button', name: 'submit' } },
+          ],
+        },
         { tool: 'done', args: { extracted: {} } },
       ],
     });
-    expect(toolUses(await decide(client, { serial: true }))).toEqual([{ name: 'type', input: expect.objectContaining({ target: 'e18', text: 'a@b.c' }) }]);
+    expect(toolUses(await decide(client, { serial: true }))).toEqual([
+      { name: 'type', input: expect.objectContaining({ target: 'e18', text: 'a@b.c' }) },
+    ]);
     // The next page state numbers the button anew: the held call finds it there, not where the first one saw it.
     const renumbered = PAGE.replace('[f1e3] button', '[f2e9] button');
-    expect(toolUses(await decide(client, { serial: true, page: renumbered }))).toEqual([{ name: 'click', input: expect.objectContaining({ target: 'f2e9' }) }]);
+    expect(toolUses(await decide(client, { serial: true, page: renumbered }))).toEqual([
+      { name: 'click', input: expect.objectContaining({ target: 'f2e9' }) },
+    ]);
     expect(toolUses(await decide(client, { serial: true }))[0]?.name).toBe('done');
     expect(server.requests.map(r => r.turn)).toEqual([1, 2, 3]);
     expect(server.errors).toEqual([]);
@@ -206,7 +246,10 @@ test.describe('target resolution', () => {
 test.describe('faults', () => {
   test('429 with retry-after is absorbed by the SDK retry and the step is not skipped', async () => {
     server.setScript('profile', 's1', {
-      steps: [{ tool: 'screenshot', args: { label: 'profile' }, fault: { kind: '429', retry_after_s: 0.2 } }, { tool: 'done', args: { extracted: {} } }],
+      steps: [
+        { tool: 'screenshot', args: { label: 'profile' }, fault: { kind: '429', retry_after_s: 0.2 } },
+        { tool: 'done', args: { extracted: {} } },
+      ],
     });
     expect(toolUses(await decide(client))[0]?.name).toBe('screenshot');
     expect(toolUses(await decide(client))[0]?.name).toBe('done');
@@ -218,7 +261,12 @@ test.describe('faults', () => {
 
   test('a 429 carries retry-after, the error body shape and a request-id', async () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'x' }, fault: { kind: 429, retry_after_s: 3 } }] });
-    const raw = await client.messages.create({ model: 'm', max_tokens: 10, system: SYSTEM, tools: TOOLS, tool_choice: { type: 'any' }, messages: [{ role: 'user', content: PAGE }] }, { maxRetries: 0 }).catch((e: unknown) => e);
+    const raw = await client.messages
+      .create(
+        { model: 'm', max_tokens: 10, system: SYSTEM, tools: TOOLS, tool_choice: { type: 'any' }, messages: [{ role: 'user', content: PAGE }] },
+        { maxRetries: 0 },
+      )
+      .catch((e: unknown) => e);
     expect(raw).toBeInstanceOf(Anthropic.RateLimitError);
     const error = raw as APIError;
     expect(error.headers?.get('retry-after')).toBe('3');
@@ -235,14 +283,17 @@ test.describe('faults', () => {
     });
     expect(toolUses(await decide(client))[0]?.input.label).toBe('a');
     expect(toolUses(await decide(client))[0]?.input.label).toBe('b');
-    expect(server.requests.map((r) => r.response.status)).toEqual([529, 529, 200, 500, 200]);
-    expect(server.requests.map((r) => r.headers.retryCount)).toEqual(['0', '1', '2', '0', '1']);
+    expect(server.requests.map(r => r.response.status)).toEqual([529, 529, 200, 500, 200]);
+    expect(server.requests.map(r => r.headers.retryCount)).toEqual(['0', '1', '2', '0', '1']);
   });
 
   test('a reset connection is retried', async () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'a' }, fault: { kind: 'reset' } }] });
     expect(toolUses(await decide(client))[0]?.input.label).toBe('a');
-    expect(server.requests.map((r) => [r.response.status, r.response.faults])).toEqual([[0, 'reset'], [200, undefined]]);
+    expect(server.requests.map(r => [r.response.status, r.response.faults])).toEqual([
+      [0, 'reset'],
+      [200, undefined],
+    ]);
   });
 
   test('a slow answer trips the client timeout; the step stays for the next request', async () => {
@@ -250,7 +301,10 @@ test.describe('faults', () => {
     const impatient = routedClient(server.url, { maxRetries: 0, timeout: 300 });
     await expect(decide(impatient)).rejects.toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
     expect(toolUses(await decide(client))[0]?.input.label).toBe('late');
-    expect(server.requests.map((r) => [r.turn, r.response.status, r.response.faults])).toEqual([[1, 0, 'slow'], [1, 200, undefined]]);
+    expect(server.requests.map(r => [r.turn, r.response.status, r.response.faults])).toEqual([
+      [1, 0, 'slow'],
+      [1, 200, undefined],
+    ]);
   });
 
   test('malformed, text_only and overlong answers come back as they are, then the real step', async () => {
@@ -277,12 +331,14 @@ test.describe('faults', () => {
   });
 
   test('fault.model hits only that model, so a fallback model gets the step', async () => {
-    server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'a' }, fault: { kind: '529', model: 'claude-primary', times: 5, retry_after_ms: 10 } }] });
+    server.setScript('profile', 's1', {
+      steps: [{ tool: 'screenshot', args: { label: 'a' }, fault: { kind: '529', model: 'claude-primary', times: 5, retry_after_ms: 10 } }],
+    });
     await expect(decide(client, { model: 'claude-primary' })).rejects.toBeInstanceOf(Anthropic.InternalServerError);
     const answer = await decide(client, { model: 'claude-fallback' });
     expect(answer.model).toBe('claude-fallback');
     expect(toolUses(answer)[0]?.input.label).toBe('a');
-    expect(server.requests.map((r) => [r.model, r.response.status])).toEqual([
+    expect(server.requests.map(r => [r.model, r.response.status])).toEqual([
       ['claude-primary', 529],
       ['claude-primary', 529],
       ['claude-primary', 529],
@@ -324,7 +380,16 @@ test.describe('request validation', () => {
       [{ ...base, max_tokens: 0 }, /max_tokens: Input should be greater than or equal to 1/],
       [{ ...base, messages: [] }, /messages: List should have at least 1 item/],
       [{ ...base, messages: [{ role: 'assistant', content: 'hi' }] }, /first message must use the "user" role/],
-      [{ ...base, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, /roles must alternate/],
+      [
+        {
+          ...base,
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'user', content: 'b' },
+          ],
+        },
+        /roles must alternate/,
+      ],
       [{ ...base, messages: [{ role: 'user', content: [{ type: 'txt', text: 'a' }] }] }, /messages.0.content.0.type: Input tag/],
       [{ ...base, tools: [{ name: 'click', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'nope' } }, /tool_choice.name/],
       [{ ...base, stream: true }, /non-streaming requests only/],
@@ -333,18 +398,34 @@ test.describe('request validation', () => {
     for (const [body, expected] of cases) {
       const error = await client.post('/v1/messages', { body }).catch((e: unknown) => e);
       expect(error, String(expected)).toBeInstanceOf(Anthropic.BadRequestError);
-      expect((error as APIError).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(expected) } });
+      expect((error as APIError).error).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringMatching(expected) },
+      });
     }
     expect(server.errors).toHaveLength(cases.length);
   });
 
   test('tool_use blocks need their tool_result, and a real multi-turn conversation passes', async () => {
-    server.setScript('profile', 's1', { steps: [{ tool: 'click', target: { ref: 'e12' } }, { tool: 'done', args: { extracted: { name: 'Linus' } } }] });
+    server.setScript('profile', 's1', {
+      steps: [
+        { tool: 'click', target: { ref: 'e12' } },
+        { tool: 'done', args: { extracted: { name: 'Linus' } } },
+      ],
+    });
     const first = await decide(client);
-    const history: Anthropic.MessageParam[] = [{ role: 'user', content: PAGE }, { role: 'assistant', content: first.content }];
-    const unanswered = client.messages.create({ ...base, tools: TOOLS, tool_choice: { type: 'any' }, messages: [...history, { role: 'user', content: PAGE }] });
+    const history: Anthropic.MessageParam[] = [
+      { role: 'user', content: PAGE },
+      { role: 'assistant', content: first.content },
+    ];
+    const unanswered = client.messages.create({
+      ...base,
+      tools: TOOLS,
+      tool_choice: { type: 'any' },
+      messages: [...history, { role: 'user', content: PAGE }],
+    });
     expect(await failureOf(unanswered)).toMatch(/`tool_use` ids were found without `tool_result` blocks/);
-    const toolUseId = first.content.find((b) => b.type === 'tool_use')?.id ?? '';
+    const toolUseId = first.content.find(b => b.type === 'tool_use')?.id ?? '';
     const second = await client.messages.create({
       ...base,
       tools: TOOLS,
@@ -357,7 +438,12 @@ test.describe('request validation', () => {
   test('headers: a key is required, and anthropic-version', async () => {
     server.setScript('profile', 's1', { text: [{ contains: 'hi', answer: 'hello' }] });
     const route = routeHeaders({ taskId: 'profile', sampleId: 's1' });
-    const post = (headers: Record<string, string>) => fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...route, ...headers }, body: JSON.stringify(base) });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...route, ...headers },
+        body: JSON.stringify(base),
+      });
     expect((await post({ 'anthropic-version': '2023-06-01' })).status).toBe(401);
     const noVersion = await post({ 'x-api-key': 'k' });
     expect(noVersion.status).toBe(400);
@@ -369,23 +455,45 @@ test.describe('request validation', () => {
 test.describe('auxiliary requests', () => {
   test('vision and text requests are answered from their rules and never consume a step', async () => {
     server.setScript('profile', 's1', {
-      steps: [{ tool: 'screenshot', args: { label: 'one' } }, { tool: 'screenshot', args: { label: 'two' } }],
+      steps: [
+        { tool: 'screenshot', args: { label: 'one' } },
+        { tool: 'screenshot', args: { label: 'two' } },
+      ],
       vision: [{ contains: 'checks', answer: 'build: passed (green check); lint: failed (red x)' }],
       text: [{ contains: 'FOUND', answer: 'FOUND: name\nGAPS: none\nNEXT: done', once: true }],
     });
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     expect(toolUses(await decide(client))[0]?.input.label).toBe('one');
     const vision = await client.messages.create({
-      model: 'm', max_tokens: 200, system: SYSTEM,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }, { type: 'text', text: 'What do the CI checks show?' }] }],
+      model: 'm',
+      max_tokens: 200,
+      system: SYSTEM,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+            { type: 'text', text: 'What do the CI checks show?' },
+          ],
+        },
+      ],
     });
     expect(vision.content).toEqual([expect.objectContaining({ type: 'text', text: 'build: passed (green check); lint: failed (red x)' })]);
-    const summary = () => client.messages.create({ model: 'm', max_tokens: 200, system: SYSTEM, messages: [{ role: 'user', content: 'Summarise as FOUND/GAPS/NEXT.' }] });
+    const summary = () =>
+      client.messages.create({ model: 'm', max_tokens: 200, system: SYSTEM, messages: [{ role: 'user', content: 'Summarise as FOUND/GAPS/NEXT.' }] });
     expect((await summary()).content[0]).toMatchObject({ text: expect.stringContaining('FOUND: name') });
     // The once-rule is used up: the same request now matches nothing, and fails.
-    expect(await failureOf(summary())).toMatch(/no "text" rule matches the request \("Summarise as FOUND\/GAPS\/NEXT\.…"\) \[task profile, sample s1\]/);
+    expect(await failureOf(summary())).toMatch(
+      /no "text" rule matches the request \("Summarise as FOUND\/GAPS\/NEXT\.…"\) \[task profile, sample s1\]/,
+    );
     expect(toolUses(await decide(client))[0]?.input.label).toBe('two');
-    expect(server.requests.map((r) => [r.kind, r.turn, r.hasImage, r.response.status])).toEqual([['decider', 1, false, 200], ['vision', undefined, true, 200], ['text', undefined, false, 200], ['text', undefined, false, 400], ['decider', 2, false, 200]]);
+    expect(server.requests.map(r => [r.kind, r.turn, r.hasImage, r.response.status])).toEqual([
+      ['decider', 1, false, 200],
+      ['vision', undefined, true, 200],
+      ['text', undefined, false, 200],
+      ['text', undefined, false, 400],
+      ['decider', 2, false, 200],
+    ]);
     expect(server.errors).toEqual([expect.stringContaining('no "text" rule matches')]);
   });
 
@@ -393,7 +501,9 @@ test.describe('auxiliary requests', () => {
     const ask = (c: Anthropic) => c.messages.create({ model: 'm', max_tokens: 50, messages: [{ role: 'user', content: 'Write navigation tips.' }] });
     expect(await failureOf(ask(client))).toMatch(/no script answers the text request \("Write navigation tips\.…"\) \[task profile, sample s1\]/);
     const unrouted = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
-    expect(await failureOf(ask(unrouted))).toMatch(new RegExp(`a text request \\("Write navigation tips\\.…"\\) has no ${ROUTE_HEADERS.task} header`));
+    expect(await failureOf(ask(unrouted))).toMatch(
+      new RegExp(`a text request \\("Write navigation tips\\.…"\\) has no ${ROUTE_HEADERS.task} header`),
+    );
     server.setScript('profile', 's1', { text: [{ contains: 'something else', answer: 'x' }] });
     expect(await failureOf(ask(client))).toMatch(/no "text" rule matches/);
     expect(server.errors).toHaveLength(3);
@@ -408,7 +518,10 @@ test.describe('scripts', () => {
     server.setScript('profile', 'err', { steps: [] });
     expect(await failureOf(decide(client, { sample: 'err' }))).toMatch(/step 1 \(script exhausted after 0 step\(s\)\)/);
     server.setScript('profile', 'fail', { steps: [], on_exhausted: 'fail' });
-    expect(toolUses(await decide(client, { sample: 'fail' }))[0]).toMatchObject({ name: 'fail', input: { reason: expect.stringContaining('exhausted') } });
+    expect(toolUses(await decide(client, { sample: 'fail' }))[0]).toMatchObject({
+      name: 'fail',
+      input: { reason: expect.stringContaining('exhausted') },
+    });
     server.setScript('profile', 'rep', { steps: [{ tool: 'click', target: { name: 'linux' } }], on_exhausted: 'repeat_last' });
     await decide(client, { sample: 'rep' });
     expect(toolUses(await decide(client, { sample: 'rep' }))[0]?.input.target).toBe('e12');
@@ -432,7 +545,9 @@ test.describe('scripts', () => {
       await fromFiles.close();
     }
     expect(() => loadScriptFile(badFile)).toThrow(/broken\.json: at steps\[0\]\.fault\.kind/);
-    expect(() => server.setScript('t', 's', { steps: [{ tool: 'click', targt: { ref: 'e1' } }] } as never)).toThrow(/setScript\("t", "s"\): at steps\[0\]/);
+    expect(() => server.setScript('t', 's', { steps: [{ tool: 'click', targt: { ref: 'e1' } }] } as never)).toThrow(
+      /setScript\("t", "s"\): at steps\[0\]/,
+    );
   });
 
   test('requests are routed by their x-bwa-* headers (URL-decoded), never by the prompt', async () => {
@@ -440,26 +555,46 @@ test.describe('scripts', () => {
     server.setScript('profile', odd, { steps: [{ tool: 'screenshot', args: { label: 'odd' } }] });
     expect(toolUses(await decide(client, { sample: odd }))[0]?.input.label).toBe('odd');
     expect(server.requests[0]?.key).toEqual({ taskId: 'profile', sampleId: odd });
-    expect(server.requests[0]?.system.map((b) => b.text).join('\n')).not.toMatch(/task_id|sample_id|attempt:/);
-    const body = { model: 'm', max_tokens: 10, system: SYSTEM, tools: TOOLS, tool_choice: { type: 'any' as const }, messages: [{ role: 'user' as const, content: PAGE }] };
+    expect(server.requests[0]?.system.map(b => b.text).join('\n')).not.toMatch(/task_id|sample_id|attempt:/);
+    const body = {
+      model: 'm',
+      max_tokens: 10,
+      system: SYSTEM,
+      tools: TOOLS,
+      tool_choice: { type: 'any' as const },
+      messages: [{ role: 'user' as const, content: PAGE }],
+    };
     const unrouted = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
-    expect(await failureOf(unrouted.messages.create(body))).toBe(`model-server: the request has no ${ROUTE_HEADERS.task} header, so no script can be chosen`);
-    expect(await failureOf(client.messages.create(body, { headers: { [ROUTE_HEADERS.sample]: '%E0%A4%A' }, maxRetries: 0 }))).toMatch(/the x-bwa-sample header is not URL-encoded/);
+    expect(await failureOf(unrouted.messages.create(body))).toBe(
+      `model-server: the request has no ${ROUTE_HEADERS.task} header, so no script can be chosen`,
+    );
+    expect(await failureOf(client.messages.create(body, { headers: { [ROUTE_HEADERS.sample]: '%E0%A4%A' }, maxRetries: 0 }))).toMatch(
+      /the x-bwa-sample header is not URL-encoded/,
+    );
   });
 
   test('an x-bwa-attempt header replays the script for a retried sample', async () => {
-    server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'first' } }, { tool: 'screenshot', args: { label: 'second' } }] });
+    server.setScript('profile', 's1', {
+      steps: [
+        { tool: 'screenshot', args: { label: 'first' } },
+        { tool: 'screenshot', args: { label: 'second' } },
+      ],
+    });
     expect(toolUses(await decide(client, { attempt: 0 }))[0]?.input.label).toBe('first');
     expect(toolUses(await decide(client, { attempt: 1 }))[0]?.input.label).toBe('first');
     expect(toolUses(await decide(client, { attempt: 1 }))[0]?.input.label).toBe('second');
-    expect(server.requests.map((r) => [r.key.attempt, r.turn])).toEqual([['0', 1], ['1', 1], ['1', 2]]);
+    expect(server.requests.map(r => [r.key.attempt, r.turn])).toEqual([
+      ['0', 1],
+      ['1', 1],
+      ['1', 2],
+    ]);
   });
 
   test('GET /__requests and POST /__reset', async () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'a' } }] });
     await decide(client);
     const listed = (await (await fetch(`${server.url}/__requests`)).json()) as Array<{ key: unknown; tools: string[] }>;
-    expect(listed).toEqual([expect.objectContaining({ key: { taskId: 'profile', sampleId: 's1' }, tools: TOOLS.map((t) => t.name) })]);
+    expect(listed).toEqual([expect.objectContaining({ key: { taskId: 'profile', sampleId: 's1' }, tools: TOOLS.map(t => t.name) })]);
     expect(server.requests[0]?.toolInputSchemas.click).toEqual(TOOLS[0]?.input_schema);
     expect(server.requests[0]?.system[0]).toMatchObject({ cache_control: { type: 'ephemeral' } });
     await fetch(`${server.url}/__reset`, { method: 'POST' });
@@ -470,15 +605,22 @@ test.describe('scripts', () => {
 
 test.describe('computed steps', () => {
   const pageWith = (lines: string[]) => ['<page_state>', ...lines, '</page_state>'].join('\n');
-  const results = (first: string, second: string) => pageWith(['[e1] link "Ann Lee"', `  text "${first}"`, '[e2] link "Ann Lee"', `  text "${second}"`]);
+  const results = (first: string, second: string) =>
+    pageWith(['[e1] link "Ann Lee"', `  text "${first}"`, '[e2] link "Ann Lee"', `  text "${second}"`]);
   /** The link printed above the line that names the company, as a model reads a result list. */
   const openAcme = {
     what: 'open the result whose company is Acme',
     decide: ({ page }: PromptView) => {
-      const at = page.findIndex((line) => line.raw.includes('Acme'));
-      const link = page.slice(0, Math.max(at, 0)).reverse().find((line) => line.role === 'link');
+      const at = page.findIndex(line => line.raw.includes('Acme'));
+      const link = page
+        .slice(0, Math.max(at, 0))
+        .reverse()
+        .find(line => line.role === 'link');
       if (at < 0 || !link?.ref) throw new Error('no result shows the company Acme');
-      return [{ tool: 'click', target: { ref: link.ref } }, { tool: 'screenshot', args: { label: 'planned' } }];
+      return [
+        { tool: 'click', target: { ref: link.ref } },
+        { tool: 'screenshot', args: { label: 'planned' } },
+      ];
     },
   };
 
@@ -487,12 +629,17 @@ test.describe('computed steps', () => {
     expect(toolUses(await decide(client, { page: results('Globex', 'Acme') }))[0]?.input.target).toBe('e2');
     expect(toolUses(await decide(client))[0]?.input.label).toBe('planned');
     expect(toolUses(await decide(client))[0]?.input.label).toBe('after the plan');
-    expect(server.requests.map((r) => r.turn), 'planned steps are numbered in the order they are answered').toEqual([1, 2, 3]);
+    expect(
+      server.requests.map(r => r.turn),
+      'planned steps are numbered in the order they are answered',
+    ).toEqual([1, 2, 3]);
     server.reset();
     server.setScript('profile', 's1', { steps: [openAcme] });
     expect(toolUses(await decide(client, { page: results('Acme', 'Globex') }))[0]?.input.target).toBe('e1');
     server.reset();
     server.setScript('profile', 's1', { steps: [openAcme] });
-    expect(await failureOf(decide(client, { page: results('Globex', 'Initech') }))).toMatch(/step 1 \(decide: open the result whose company is Acme\) — no result shows the company Acme/);
+    expect(await failureOf(decide(client, { page: results('Globex', 'Initech') }))).toMatch(
+      /step 1 \(decide: open the result whose company is Acme\) — no result shows the company Acme/,
+    );
   });
 });

@@ -9,20 +9,29 @@ import { runBwa } from '../report/cli-run';
 test('a missing samples CSV: the hint offers AGENT_URL only to a task whose start_url takes {{url}}', () => {
   const dir = tempDir('bwa-csv-hint-');
   writeFiles(dir, { 'demo.json': JSON.stringify(taskJson()) });
-  expect(() => loadSuite({ tasksDir: dir })).toThrow(`${path.join(dir, 'inputs', 'demo.csv')}: not found (samples for task demo) — write it with the header "sample_id,username" and one row per sample`);
+  expect(() => loadSuite({ tasksDir: dir })).toThrow(
+    `${path.join(dir, 'inputs', 'demo.csv')}: not found (samples for task demo) — write it with the header "sample_id,username" and one row per sample`,
+  );
   expect(() => loadSuite({ tasksDir: dir })).not.toThrow(/AGENT_URL/);
 
   const adHoc = tempDir('bwa-csv-hint-url-');
   writeFiles(adHoc, { 'demo.json': JSON.stringify(taskJson({ start_url: '{{url}}', input_schema: { url: 'string' } })) });
-  expect(() => loadSuite({ tasksDir: adHoc })).toThrow('write it with the header "sample_id,url" and one row per sample, or set AGENT_URL=<url> for one ad-hoc sample');
+  expect(() => loadSuite({ tasksDir: adHoc })).toThrow(
+    'write it with the header "sample_id,url" and one row per sample, or set AGENT_URL=<url> for one ad-hoc sample',
+  );
 });
 
 test('AGENT_URL: a task with {{url}} gets the ad-hoc sample; another is one error naming it', () => {
   const dir = tempDir('bwa-agent-url-unit-');
-  writeFiles(dir, { 'demo.json': JSON.stringify(taskJson()), 'pages.json': JSON.stringify(taskJson({ task_id: 'pages', start_url: '{{url}}', input_schema: { url: 'string' } })) });
+  writeFiles(dir, {
+    'demo.json': JSON.stringify(taskJson()),
+    'pages.json': JSON.stringify(taskJson({ task_id: 'pages', start_url: '{{url}}', input_schema: { url: 'string' } })),
+  });
   const [demo, pages] = loadSuite({ tasksDir: dir, adHocUrl: 'http://127.0.0.1:4101/people/ada' });
   expect(demo?.samples).toEqual([]);
-  expect(demo?.error).toMatch(/^AGENT_URL is set, but task demo cannot use it: its start_url \(http:\/\/127\.0\.0\.1:4101\/people\/\{\{username\}\}\) has no \{\{url\}\}/);
+  expect(demo?.error).toMatch(
+    /^AGENT_URL is set, but task demo cannot use it: its start_url \(http:\/\/127\.0\.0\.1:4101\/people\/\{\{username\}\}\) has no \{\{url\}\}/,
+  );
   expect(pages?.error).toBeUndefined();
   expect(pages?.samples.map(s => s.row.url)).toEqual(['http://127.0.0.1:4101/people/ada']);
 });
@@ -48,9 +57,18 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
     'inputs/modelonly.csv': 'sample_id,username\nada,ada\n',
     'signed.json': JSON.stringify(taskJson({ task_id: 'signed', auth_profile: 'shop', recipe: [{ action: 'screenshot', label: 'page' }] })),
     'inputs/signed.csv': 'sample_id,username\nada,ada\n',
-    'auth/shop.json': JSON.stringify({ start_url: 'http://127.0.0.1:4101/login', steps: [{ action: 'type', target: { label: 'Password' }, text: '{{secret:SHOP_PASSWORD}}' }], check: { url: '/account' } }),
+    'auth/shop.json': JSON.stringify({
+      start_url: 'http://127.0.0.1:4101/login',
+      steps: [{ action: 'type', target: { label: 'Password' }, text: '{{secret:SHOP_PASSWORD}}' }],
+      check: { url: '/account' },
+    }),
   });
-  const run = await runBwa(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, SECRET_SHOP_PASSWORD: undefined, AGENT_AUTH_DIR: tempDir('bwa-validate-auth-') });
+  const run = await runBwa(['validate'], {
+    AGENT_TASKS_DIR: dir,
+    ANTHROPIC_API_KEY: undefined,
+    SECRET_SHOP_PASSWORD: undefined,
+    AGENT_AUTH_DIR: tempDir('bwa-validate-auth-'),
+  });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).toContain('modelonly                1 samples · model only');
   expect(run.stdout).toContain('  ✗ model only: cannot run without ANTHROPIC_API_KEY');

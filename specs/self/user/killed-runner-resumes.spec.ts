@@ -79,7 +79,10 @@ test('a runner killed with SIGKILL mid-run resumes: nothing done twice, nothing 
   // A sample cut off mid-flight keeps what it had written, moved aside into attempt-1/.
   for (const [sample, files] of cutOff) {
     const dir = path.join(runDir, 'slow_people', sample);
-    expect(fs.readdirSync(dir).filter(name => name.startsWith('attempt-')), sample).toEqual(['attempt-1']);
+    expect(
+      fs.readdirSync(dir).filter(name => name.startsWith('attempt-')),
+      sample,
+    ).toEqual(['attempt-1']);
     expect(fs.readdirSync(path.join(dir, 'attempt-1')), sample).toEqual(expect.arrayContaining(files));
   }
 });

@@ -15,7 +15,12 @@ test.setTimeout(300_000);
  * bytes apart — antialiasing, load timing — so each run's hashes are checked against its own files instead).
  */
 function comparable(manifest: Manifest) {
-  return { counts: manifest.counts, artifacts: manifest.artifacts.map(({ bytes: _bytes, sha256: _sha, ...rest }) => rest), samples: manifest.samples.map(({ result_sha256: _hash, ...rest }) => rest), problems: manifest.problems };
+  return {
+    counts: manifest.counts,
+    artifacts: manifest.artifacts.map(({ bytes: _bytes, sha256: _sha, ...rest }) => rest),
+    samples: manifest.samples.map(({ result_sha256: _hash, ...rest }) => rest),
+    problems: manifest.problems,
+  };
 }
 
 test('sharding on one machine as the README shows it: both shards land, merge-reports finds the run id and lays the run out as one run would, verify guards combined.csv', async () => {
@@ -24,10 +29,16 @@ test('sharding on one machine as the README shows it: both shards land, merge-re
   const reports = path.join(root, 'reports');
   writeTask(tasks, bookTask('books', await freePort(), writeSiteScript(root)), ['b1,b1', 'b2,b2', 'b3,b3']);
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports };
-  const single = await runNested({ args: ['--grep', '@books', '--trace=off', '--reporter=dot,./agent/report/reporter.ts'], env: { ...env, AGENT_RUN_ID: 'single' } });
+  const single = await runNested({
+    args: ['--grep', '@books', '--trace=off', '--reporter=dot,./agent/report/reporter.ts'],
+    env: { ...env, AGENT_RUN_ID: 'single' },
+  });
   expect(single.code, single.output).toBe(0);
   for (const shard of ['1/2', '2/2']) {
-    const run = await runNested({ args: ['--grep', '@books', `--shard=${shard}`, '--reporter=blob', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'audit-42' } });
+    const run = await runNested({
+      args: ['--grep', '@books', `--shard=${shard}`, '--reporter=blob', '--trace=off'],
+      env: { ...env, AGENT_RUN_ID: 'audit-42' },
+    });
     expect(run.code, run.output).toBe(0);
   }
   const blobs = path.join(reports, 'blob', 'audit-42');
@@ -39,7 +50,13 @@ test('sharding on one machine as the README shows it: both shards land, merge-re
   expect(merge.output).toContain('bwa run audit-42: 3 samples — 3 done');
   const run = path.join(reports, 'runs', 'audit-42');
   const csv = fs.readFileSync(path.join(run, 'books', 'combined.csv'), 'utf8');
-  expect(csv.trim().split('\n').slice(1).map(line => line.split(',')[0])).toEqual(['b1', 'b2', 'b3']);
+  expect(
+    csv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map(line => line.split(',')[0]),
+  ).toEqual(['b1', 'b2', 'b3']);
   const manifest = JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8')) as Manifest;
   expect(manifest.reports.map(r => r.path).sort()).toEqual(['books/combined.csv', 'index.html']);
   // The same combined.csv and manifest as the run on one machine; every screenshot copied out of the blob
@@ -50,7 +67,10 @@ test('sharding on one machine as the README shows it: both shards land, merge-re
   expect(manifest.artifacts).toHaveLength(3);
   for (const artifact of manifest.artifacts) {
     const bytes = fs.readFileSync(path.join(run, artifact.path));
-    expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, artifact.path).toEqual({ bytes: artifact.bytes, sha256: artifact.sha256 });
+    expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, artifact.path).toEqual({
+      bytes: artifact.bytes,
+      sha256: artifact.sha256,
+    });
   }
   expect(manifest.problems).toEqual([]);
 
@@ -67,12 +87,22 @@ test('merge-reports over blobs of two runs without AGENT_RUN_ID stops and says h
   const reports = path.join(root, 'reports');
   const spec = bookTask('books', await freePort(), writeSiteScript(root));
   const blobs = path.join(root, 'all-blobs');
-  for (const [id, row] of [['first', 'b1,b1'], ['second', 'b2,b2']] as const) {
+  for (const [id, row] of [
+    ['first', 'b1,b1'],
+    ['second', 'b2,b2'],
+  ] as const) {
     writeTask(tasks, spec, [row]);
-    const run = await runNested({ args: ['--grep', '@books', '--reporter=blob', '--trace=off'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: id, PLAYWRIGHT_BLOB_OUTPUT_FILE: path.join(blobs, `${id}.zip`) } });
+    const run = await runNested({
+      args: ['--grep', '@books', '--reporter=blob', '--trace=off'],
+      env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: id, PLAYWRIGHT_BLOB_OUTPUT_FILE: path.join(blobs, `${id}.zip`) },
+    });
     expect(run.code, run.output).toBe(0);
   }
-  const merge = await runNested({ command: ['merge-reports'], args: ['--reporter=./agent/report/reporter.ts', blobs], env: { AGENT_REPORTS_DIR: reports } });
+  const merge = await runNested({
+    command: ['merge-reports'],
+    args: ['--reporter=./agent/report/reporter.ts', blobs],
+    env: { AGENT_REPORTS_DIR: reports },
+  });
   expect(merge.code, merge.output).toBe(1);
   expect(merge.output).toContain('the blob reports hold samples of 2 runs (first, second): set AGENT_RUN_ID=<id> to name the merged run');
 });
@@ -85,7 +115,11 @@ test('a recipe typo stops the run before anything starts, naming the file, the s
   recipe[1] = { action: 'extract', feild: 'title', target: { role: 'heading' } };
   writeTask(tasks, spec, ['b1,b1']);
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports') };
-  const expected = [`${path.join(tasks, 'books.json')}: invalid recipe`, 'recipe[1]: unknown key(s) "feild" for extract (its arguments: field, target,', 'recipe[1].field: Invalid input: expected string, received undefined'];
+  const expected = [
+    `${path.join(tasks, 'books.json')}: invalid recipe`,
+    'recipe[1]: unknown key(s) "feild" for extract (its arguments: field, target,',
+    'recipe[1].field: Invalid input: expected string, received undefined',
+  ];
   const run = await runNested({ args: ['--grep', '@books'], env });
   expect(run.code).toBe(1);
   for (const line of expected) expect(run.output).toContain(line);
@@ -99,22 +133,32 @@ test('AGENT_URL on a task whose start_url has no {{url}} is an error naming the 
   const root = tempDir('bwa-agent-url-');
   const tasks = path.join(root, 'tasks');
   writeTask(tasks, bookTask('books', await freePort(), writeSiteScript(root)), ['b1,b1']);
-  const run = await runNested({ args: ['--grep', '@books', '--reporter=line'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports'), AGENT_URL: 'http://127.0.0.1:1/anything' } });
+  const run = await runNested({
+    args: ['--grep', '@books', '--reporter=line'],
+    env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports'), AGENT_URL: 'http://127.0.0.1:1/anything' },
+  });
   expect(run.code).toBe(1);
   expect(run.output).toContain('AGENT_URL is set, but task books cannot use it: its start_url');
   expect(run.output).toContain('has no {{url}} — run it without AGENT_URL');
 });
 
-test('the user config lists tasks only; the project\'s own tests are under npm test', async () => {
+test("the user config lists tasks only; the project's own tests are under npm test", async () => {
   const all = await runNested({ args: ['--list'] });
   expect(all.code, all.output).toBe(0);
   const listed = all.output.split('\n').filter(line => /^\s+\[\w+\] ›/.test(line));
   expect(listed.length).toBeGreaterThan(100);
   expect(listed.filter(line => !line.includes('[tasks] › specs/tasks.spec.ts'))).toEqual([]);
   const grep = await runNested({ args: ['--list', '--grep', 'tracker'] });
-  expect(grep.output.split('\n').filter(line => /^\s+\[\w+\] ›/.test(line)).every(line => line.includes('[tasks] › specs/tasks.spec.ts:') && line.includes('tracker_tickets'))).toBe(true);
+  expect(
+    grep.output
+      .split('\n')
+      .filter(line => /^\s+\[\w+\] ›/.test(line))
+      .every(line => line.includes('[tasks] › specs/tasks.spec.ts:') && line.includes('tracker_tickets')),
+  ).toBe(true);
   // The own config holds them in two projects: tests that start whole runs (like this one) and in-process ones.
-  const own = await runNested({ args: ['-c', 'playwright.self.config.ts', '--list', 'specs/self/user/local-shards.spec.ts', 'specs/self/task/samples.spec.ts'] });
+  const own = await runNested({
+    args: ['-c', 'playwright.self.config.ts', '--list', 'specs/self/user/local-shards.spec.ts', 'specs/self/task/samples.spec.ts'],
+  });
   expect(own.output).toContain('[self-runs] › specs/self/user/local-shards.spec.ts');
   expect(own.output).toContain('[self] › specs/self/task/samples.spec.ts');
 });
@@ -127,7 +171,10 @@ test('AGENT_FAIL_ON=needs_review makes a needs_review sample fail its test (and 
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RETRIES: '0' };
   const lenient = await runNested({ args: ['--grep', '@books', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'lenient' } });
   expect(lenient.code, lenient.output).toBe(0);
-  const strict = await runNested({ args: ['--grep', '@books', '--trace=off'], env: { ...env, AGENT_RUN_ID: 'strict', AGENT_FAIL_ON: 'needs_review' } });
+  const strict = await runNested({
+    args: ['--grep', '@books', '--trace=off'],
+    env: { ...env, AGENT_RUN_ID: 'strict', AGENT_FAIL_ON: 'needs_review' },
+  });
   expect(strict.code, strict.output).toBe(1);
   expect(strict.output).toContain('nodata: needs_review — recipe step 3 (extract) failed');
   const record = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'strict', 'books', 'nodata', 'result.json'), 'utf8'));

@@ -52,7 +52,15 @@ test.beforeAll(async ({}, testInfo) => {
   try {
     const run = await runNested({
       args: ['--workers=2', '--retries=0', '--trace=off'],
-      env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: RUN, AGENT_STOP_AFTER: '2', SECRET_SHOP_PASSWORD: 'not-the-password', ANTHROPIC_API_KEY: undefined, AGENT_AUTH_DIR: path.join(root, '.auth') },
+      env: {
+        AGENT_TASKS_DIR: tasks,
+        AGENT_REPORTS_DIR: reports,
+        AGENT_RUN_ID: RUN,
+        AGENT_STOP_AFTER: '2',
+        SECRET_SHOP_PASSWORD: 'not-the-password',
+        ANTHROPIC_API_KEY: undefined,
+        AGENT_AUTH_DIR: path.join(root, '.auth'),
+      },
     });
     output = run.output;
     code = run.code;
@@ -67,7 +75,13 @@ test('every selected sample is in the evidence: result.json, combined.csv, manif
   expect(manifest.counts).toMatchObject({ total: 13, done: 2, needs_review: 1, failed: 10 });
   expect(output).toContain(`bwa run ${RUN}: 13 samples — 2 done, 0 partial, 1 needs review, 10 failed`);
   const index = fs.readFileSync(path.join(runFolder(), 'index.html'), 'utf8');
-  for (const [task, samples] of Object.entries({ books: ['b1', 'b2', 'nodata'], nokey: ['n1', 'n2'], locked: ['l1', 'l2'], busy: ['u1', 'u2'], dead: ['d1', 'd2', 'd3', 'd4'] })) {
+  for (const [task, samples] of Object.entries({
+    books: ['b1', 'b2', 'nodata'],
+    nokey: ['n1', 'n2'],
+    locked: ['l1', 'l2'],
+    busy: ['u1', 'u2'],
+    dead: ['d1', 'd2', 'd3', 'd4'],
+  })) {
     const csv = fs.readFileSync(path.join(runFolder(), task, 'combined.csv'), 'utf8');
     for (const sample of samples) {
       expect(result(task, sample).sample_id).toBe(sample);
@@ -81,9 +95,18 @@ test('every selected sample is in the evidence: result.json, combined.csv, manif
 test('a failure before the loop is recorded with its reason, and stays with its own task', () => {
   expect(result('books', 'b1')).toMatchObject({ status: 'done', extracted: { title: { value: 'Dune' }, price: { value: '9.99' } } });
   expect(result('books', 'nodata').status).toBe('needs_review');
-  for (const sample of ['n1', 'n2']) expect(result('nokey', sample)).toMatchObject({ status: 'failed', error: expect.stringContaining('has no recipe and no ANTHROPIC_API_KEY') });
-  for (const sample of ['l1', 'l2']) expect(result('locked', sample)).toMatchObject({ status: 'failed', error: expect.stringMatching(/auth_profile "shop": sign-in check failed .*wrong credentials/) });
-  for (const sample of ['u1', 'u2']) expect(result('busy', sample)).toMatchObject({ status: 'failed', error: expect.stringMatching(/task busy needs the server at http:\/\/127\.0\.0\.1:\d+\/health: .*EADDRINUSE/) });
+  for (const sample of ['n1', 'n2'])
+    expect(result('nokey', sample)).toMatchObject({ status: 'failed', error: expect.stringContaining('has no recipe and no ANTHROPIC_API_KEY') });
+  for (const sample of ['l1', 'l2'])
+    expect(result('locked', sample)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/auth_profile "shop": sign-in check failed .*wrong credentials/),
+    });
+  for (const sample of ['u1', 'u2'])
+    expect(result('busy', sample)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/task busy needs the server at http:\/\/127\.0\.0\.1:\d+\/health: .*EADDRINUSE/),
+    });
   // The own site was started for the tasks that need it; no stand-in site of the project was.
   expect(output).toMatch(/bwa: started node .*own-site\.cjs/);
   expect(output).not.toContain('fixtures/serve.ts');
@@ -104,7 +127,10 @@ test('statuses are visible: a needs_review sample is labelled in the HTML report
   expect(tests.find(t => t.title === 'nodata')?.tags).toContain('@needs_review');
   expect(tests.find(t => t.title === 'b1')?.tags).not.toContain('@needs_review');
   const allure = path.join(reports, 'allure-results', RUN);
-  const names = fs.readdirSync(allure).filter(f => f.endsWith('-result.json')).map(f => JSON.parse(fs.readFileSync(path.join(allure, f), 'utf8')).name as string);
+  const names = fs
+    .readdirSync(allure)
+    .filter(f => f.endsWith('-result.json'))
+    .map(f => JSON.parse(fs.readFileSync(path.join(allure, f), 'utf8')).name as string);
   expect(names).toContain('nodata [needs_review]');
   expect(names).toContain('b1');
   // Per run: this run's test output lives under its own id.
@@ -112,7 +138,10 @@ test('statuses are visible: a needs_review sample is labelled in the HTML report
 });
 
 test('reports stay put: --list and a run that finds no tests leave the HTML report alone', async () => {
-  const hash = () => createHash('sha256').update(fs.readFileSync(path.join(reports, 'html', 'index.html'))).digest('hex');
+  const hash = () =>
+    createHash('sha256')
+      .update(fs.readFileSync(path.join(reports, 'html', 'index.html')))
+      .digest('hex');
   const before = hash();
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports };
   expect((await runNested({ args: ['--list'], env })).code).toBe(0);

@@ -27,15 +27,27 @@ function shell(command: string, env: Record<string, string>): Promise<{ code: nu
   return new Promise(resolve => child.on('close', code => resolve({ code, output })));
 }
 
-test('the README walkthrough, followed literally against a site of the user\'s own, ends with evidence on disk', async () => {
+test("the README walkthrough, followed literally against a site of the user's own, ends with evidence on disk", async () => {
   const root = tempDir('bwa-walkthrough-');
   const port = await freePort();
   const site = spawn(process.execPath, [writeSiteScript(root), String(port)], { stdio: 'ignore' });
   const siteUrl = `http://127.0.0.1:${port}`;
   const tasks = path.join(root, 'tasks');
-  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports'), AGENT_RUN_ID: 'first-task', AGENT_AUTH_DIR: path.join(root, '.auth') };
+  const env = {
+    AGENT_TASKS_DIR: tasks,
+    AGENT_REPORTS_DIR: path.join(root, 'reports'),
+    AGENT_RUN_ID: 'first-task',
+    AGENT_AUTH_DIR: path.join(root, '.auth'),
+  };
   try {
-    await expect.poll(() => fetch(`${siteUrl}/health`).then(r => r.ok, () => false)).toBe(true);
+    await expect
+      .poll(() =>
+        fetch(`${siteUrl}/health`).then(
+          r => r.ok,
+          () => false,
+        ),
+      )
+      .toBe(true);
     const blocks = walkthrough();
     expect(blocks.map(b => b.lang)).toEqual(['bash', 'csv', 'json', 'bash', 'bash']);
     const taskFile = path.join(tasks, 'book_prices.json');
@@ -67,7 +79,9 @@ test('the README walkthrough, followed literally against a site of the user\'s o
     const csv = fs.readFileSync(path.join(evidence, 'combined.csv'), 'utf8');
     expect(csv).toMatch(/^dune,done,Dune,9\.99,/m);
     expect(csv).toMatch(/^emma,done,Emma,4\.5,/m);
-    for (const sample of ['dune', 'emma']) for (const file of ['result.json', 'action_log.json', '01_page.png']) expect(fs.existsSync(path.join(evidence, sample, file)), `${sample}/${file}`).toBe(true);
+    for (const sample of ['dune', 'emma'])
+      for (const file of ['result.json', 'action_log.json', '01_page.png'])
+        expect(fs.existsSync(path.join(evidence, sample, file)), `${sample}/${file}`).toBe(true);
     const verify = await shell('npx bwa verify first-task', env);
     expect(verify.code, verify.output).toBe(0);
   } finally {
@@ -91,7 +105,12 @@ test('bwa init refuses to overwrite; bwa validate names what is left to fill in'
 test('bwa auth import takes a storage state saved by codegen and refuses anything else', async () => {
   const root = tempDir('bwa-auth-import-');
   const env = { AGENT_AUTH_DIR: path.join(root, '.auth') };
-  const state = { cookies: [{ name: 'session', value: 's3cret', domain: 'shop.example.com', path: '/', expires: -1, httpOnly: true, secure: true, sameSite: 'Lax' }], origins: [] };
+  const state = {
+    cookies: [
+      { name: 'session', value: 's3cret', domain: 'shop.example.com', path: '/', expires: -1, httpOnly: true, secure: true, sameSite: 'Lax' },
+    ],
+    origins: [],
+  };
   fs.writeFileSync(path.join(root, 'shop-state.json'), JSON.stringify(state));
   fs.writeFileSync(path.join(root, 'bad.json'), JSON.stringify({ cookies: 'none' }));
   const imported = await shell(`npx bwa auth import shop ${path.join(root, 'shop-state.json')}`, env);

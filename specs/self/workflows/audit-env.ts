@@ -22,7 +22,8 @@ export function repoTruth(truth: AuditTruth, repo: string): RepoTruth {
 
 /** What a correct audit saves for a pull request / a contributor: the site's truth, to check the agent's reading against. */
 export const truePr = (pr: PrTruth): Record<string, unknown> => Object.fromEntries(PR_FIELDS.map(field => [field, pr[field]]));
-export const trueContributor = (c: ContributorTruth): Record<string, unknown> => Object.fromEntries(CONTRIBUTOR_FIELDS.map(field => [field, c[field]]));
+export const trueContributor = (c: ContributorTruth): Record<string, unknown> =>
+  Object.fromEntries(CONTRIBUTOR_FIELDS.map(field => [field, c[field]]));
 
 export function sampleFile(taskId: string, sampleId: string, file: string): string {
   return path.join(process.env.AGENT_REPORTS_DIR!, 'runs', process.env.AGENT_RUN_ID!, taskId, sampleId, file);
@@ -84,7 +85,10 @@ export function shownPrNumber(view: PromptView): string {
 export function stateShownPr(note?: string): ScriptStepInput {
   return {
     what: 'save the pull request heading as shown',
-    decide: (view: PromptView) => ({ tool: 'save_progress', args: { data: { prs: [{ heading: prHeading(view).name }] }, ...(note ? { note } : {}) } }),
+    decide: (view: PromptView) => ({
+      tool: 'save_progress',
+      args: { data: { prs: [{ heading: prHeading(view).name }] }, ...(note ? { note } : {}) },
+    }),
   };
 }
 

@@ -39,14 +39,25 @@ async function runModelSample(browser: Browser, server: ModelServer, name: strin
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   if (breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: breaks });
   try {
-    const session = await SampleSession.prepare({ task: bundledTask(TASK), sample: sampleOf({ sample_id: name, code: t.code }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-blame-${name}-`) });
+    const session = await SampleSession.prepare({
+      task: bundledTask(TASK),
+      sample: sampleOf({ sample_id: name, code: t.code }),
+      context,
+      page: await context.newPage(),
+      runId: 'model',
+      attempt: 0,
+      deciderMode: 'model',
+      dir: tempDir(`bwa-blame-${name}-`),
+    });
     return await session.run();
   } finally {
     await context.close();
   }
 }
 
-test('scripted model: search, the source file (not the docs) chosen from the results, blame, the commit, facts read from the DOM, the judgment derived from the diff it was shown', async ({ browser }) => {
+test('scripted model: search, the source file (not the docs) chosen from the results, blame, the commit, facts read from the DOM, the judgment derived from the diff it was shown', async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   const { server } = env;
   try {
@@ -66,20 +77,27 @@ test('scripted model: search, the source file (not the docs) chosen from the res
       for (const ref of judgment.evidence_refs) expect.soft(files, `${row.sample_id} evidence_refs`).toContain(ref);
     }
     for (const result of results) {
-      expect(result.extracted.commit_sha!.provenance).toMatchObject({ source: 'dom', url: expect.stringContaining(`/commit/${truth[result.sample_id]!.commit_sha}`) });
+      expect(result.extracted.commit_sha!.provenance).toMatchObject({
+        source: 'dom',
+        url: expect.stringContaining(`/commit/${truth[result.sample_id]!.commit_sha}`),
+      });
       for (const field of FACT_FIELDS) expect.soft(result.extracted[field]?.provenance.source, `${result.sample_id}.${field} provenance`).toBe('dom');
       // The model's answer, from the diff it read (the judgment reasoning quotes it).
       expect(result.extracted.material_change!.provenance.source).toBe('model');
     }
     // The search for a documented function listed the docs first; the model still opened the source file.
-    const decoy = server.requests.find(r => r.kind === 'decider' && r.key.sampleId === 'calculateRefundTotal' && r.lastUserText.includes('docs/api.md'));
+    const decoy = server.requests.find(
+      r => r.kind === 'decider' && r.key.sampleId === 'calculateRefundTotal' && r.lastUserText.includes('docs/api.md'),
+    );
     expect(decoy?.lastUserText).toContain('src/refunds/calculate.ts');
   } finally {
     await env.restore();
   }
 });
 
-test('break one thing: the commit page hides its diff ("too large to display") — a rename the truth calls immaterial is judged inconclusive', async ({ browser }) => {
+test('break one thing: the commit page hides its diff ("too large to display") — a rename the truth calls immaterial is judged inconclusive', async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   try {
     const name = 'calculateRefundTotal';

@@ -13,7 +13,17 @@ import { tempDir } from '../helpers/temp';
 
 const TASK = 'commit_audit';
 /** Read from pages: the recipe and the model must both get these exactly right. */
-const FACT_FIELDS = ['commit_sha', 'pr_number', 'pr_creator', 'approvers', 'merger', 'checks_passed', 'checks_failed', 'ci_failure_details', 'tracker_url'] as const;
+const FACT_FIELDS = [
+  'commit_sha',
+  'pr_number',
+  'pr_creator',
+  'approvers',
+  'merger',
+  'checks_passed',
+  'checks_failed',
+  'ci_failure_details',
+  'tracker_url',
+] as const;
 
 /**
  * Positions (1 = oldest audited commit) covering every special case: two approvers and all checks green (1);
@@ -42,14 +52,25 @@ async function runModelSample(browser: Browser, server: ModelServer, t: CommitTr
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   if (breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: breaks });
   try {
-    const session = await SampleSession.prepare({ task: bundledTask(TASK), sample: sampleOf({ sample_id: id, sha: t.commit_sha }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-audit-${id}-`) });
+    const session = await SampleSession.prepare({
+      task: bundledTask(TASK),
+      sample: sampleOf({ sample_id: id, sha: t.commit_sha }),
+      context,
+      page: await context.newPage(),
+      runId: 'model',
+      attempt: 0,
+      deciderMode: 'model',
+      dir: tempDir(`bwa-audit-${id}-`),
+    });
     return await session.run();
   } finally {
     await context.close();
   }
 }
 
-test('scripted model: the whole chain across three hosts, every fact read from the DOM; on the checks page the vision answer (what the icons show — pixels a scripted eye cannot see, so it is stated from the site\'s check list and checked only as passed through into the prompt) picks the log to open; merged_with_failures and the judgment derived from what was read', async ({ browser }) => {
+test("scripted model: the whole chain across three hosts, every fact read from the DOM; on the checks page the vision answer (what the icons show — pixels a scripted eye cannot see, so it is stated from the site's check list and checked only as passed through into the prompt) picks the log to open; merged_with_failures and the judgment derived from what was read", async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   const { server } = env;
   try {
@@ -62,7 +83,8 @@ test('scripted model: the whole chain across three hosts, every fact read from t
       const t = truthOf(row.sample_id!);
       const result = results.find(r => r.sample_id === row.sample_id)!;
       expect.soft(row.status, `${row.sample_id}: ${row.error}`).toBe('done');
-      for (const field of [...FACT_FIELDS, 'merged_with_failures'] as const) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(t[field]));
+      for (const field of [...FACT_FIELDS, 'merged_with_failures'] as const)
+        expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(t[field]));
       // A fact the page shows was read from it (an absent one — no pull request, no log — is null from either).
       for (const field of FACT_FIELDS) {
         if (t[field] !== null) expect.soft(result.extracted[field]?.provenance.source, `${row.sample_id}.${field} provenance`).toBe('dom');
@@ -89,7 +111,9 @@ test('scripted model: the whole chain across three hosts, every fact read from t
   }
 });
 
-test('break one thing: the CI host shows an infrastructure annotation for a material unit-test failure — the run reports that annotation and judges "no" instead of the truth\'s "yes"', async ({ browser }) => {
+test('break one thing: the CI host shows an infrastructure annotation for a material unit-test failure — the run reports that annotation and judges "no" instead of the truth\'s "yes"', async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   try {
     const t = truth[1]!; // position 2: a material unit-test failure
@@ -124,6 +148,10 @@ test('recipe: every commit of the acceptance set (all 60 with BWA_FULL=1), two w
   }
   expect(rows.filter(r => r.ci_failure_details !== '').length).toBe(rows.filter(r => truthOf(r.sample_id!).ci_failure_details).length);
   // Every kind of commit is in the set: a direct push, an expired log, all green, a failure with its log.
-  const kinds = new Set(rows.map(r => truthOf(r.sample_id!)).map(t => (t.pr_number === null ? 'push' : !t.checks_failed ? 'green' : t.ci_failure_details ? 'failure' : 'expired')));
+  const kinds = new Set(
+    rows
+      .map(r => truthOf(r.sample_id!))
+      .map(t => (t.pr_number === null ? 'push' : !t.checks_failed ? 'green' : t.ci_failure_details ? 'failure' : 'expired')),
+  );
   expect([...kinds].sort()).toEqual(['expired', 'failure', 'green', 'push']);
 });

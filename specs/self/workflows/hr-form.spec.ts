@@ -75,14 +75,26 @@ function expectEvidence(result: Result, dir: string): void {
   expect(createHash('sha256').update(bytes).digest('hex')).toBe(expected.report_sha256);
 }
 
-test('inputs: the CSV is written from the site\'s hires and every attachment exists', async () => {
+test("inputs: the CSV is written from the site's hires and every attachment exists", async () => {
   expect(fs.readFileSync(path.join(INPUTS, 'hr_form.csv'), 'utf8')).toBe(hrInputCsv());
   for (const file of ATTACHMENT_FILES) expect(fs.existsSync(path.join(INPUTS, 'hr_form', file)), file).toBe(true);
   // The server checks the submission again: an office outside the chosen state is refused.
   const response = await fetch(`${SITE}/api/hires`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ first_name: 'A', last_name: 'B', email: 'a@b.test', job_title: 'x', employment_type: 'Full-time', start_date: '2026-04-01', country: 'Germany', state: 'Bavaria', office: 'Berlin', attachments: ['a.pdf'], confirmed: true }),
+    body: JSON.stringify({
+      first_name: 'A',
+      last_name: 'B',
+      email: 'a@b.test',
+      job_title: 'x',
+      employment_type: 'Full-time',
+      start_date: '2026-04-01',
+      country: 'Germany',
+      state: 'Bavaria',
+      office: 'Berlin',
+      attachments: ['a.pdf'],
+      confirmed: true,
+    }),
   });
   expect(response.status).toBe(422);
   expect((await response.json()).errors).toEqual(['Berlin is not an office in Bavaria, Germany']);
@@ -90,7 +102,14 @@ test('inputs: the CSV is written from the site\'s hires and every attachment exi
 
 test('filling a one-page form field by field is not spam; the same field again and again is', () => {
   const monitor = new RecoveryMonitor(45);
-  const act = (name: string, target: string) => monitor.after({ url: `${SITE}/hires/new`, signature: target, call: { name, args: { target } }, result: { success: true, description: 'ok' }, newData: false });
+  const act = (name: string, target: string) =>
+    monitor.after({
+      url: `${SITE}/hires/new`,
+      signature: target,
+      call: { name, args: { target } },
+      result: { success: true, description: 'ok' },
+      newData: false,
+    });
   for (const field of ['First name', 'Last name', 'Email', 'Job title', 'Start date']) act('type', field);
   for (const tab of ['Employment', 'Start date', 'April 15, 2026', 'Review', 'Submit']) act('click', tab);
   expect(monitor.forceFinish).toBe(false);
@@ -106,7 +125,8 @@ test('scripted model: fills every tab, survives a validation error, submits, rea
     for (const id of ids) env.server.setScript(TASK, id, hrFormScript({ hire: hires.get(id)!, submitTooEarly: id === SUBMITS_TOO_EARLY }));
     // Side by side, as Playwright workers would run them (each sample has its own context and script), 5 at a time.
     const results: Array<{ result: Result; dir: string }> = [];
-    for (let i = 0; i < ids.length; i += 5) results.push(...(await Promise.all(ids.slice(i, i + 5).map(id => runModelSample(browser, hires.get(id)!)))));
+    for (let i = 0; i < ids.length; i += 5)
+      results.push(...(await Promise.all(ids.slice(i, i + 5).map(id => runModelSample(browser, hires.get(id)!)))));
     expect(env.server.errors).toEqual([]);
     const rows = parse(combinedCsv(results.map(r => r.result)), { columns: true }) as Row[];
     expect(rows).toHaveLength(ids.length);
@@ -118,24 +138,41 @@ test('scripted model: fills every tab, survives a validation error, submits, rea
     }
     // The model was shown the validation error before it fixed the form.
     const early = env.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === SUBMITS_TOO_EARLY);
-    expect(early.some(r => r.lastUserText.includes('Fix 1 error before submitting') && r.lastUserText.includes('Confirm that the information is correct'))).toBe(true);
+    expect(
+      early.some(r => r.lastUserText.includes('Fix 1 error before submitting') && r.lastUserText.includes('Confirm that the information is correct')),
+    ).toBe(true);
   } finally {
     await env.restore();
   }
 });
 
 async function runModelSample(browser: Browser, hire: Hire, breaks?: string): Promise<{ result: Result; dir: string }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...(breaks ? { extraHTTPHeaders: { [BREAK_HEADER]: breaks } } : {}) });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+    ...(breaks ? { extraHTTPHeaders: { [BREAK_HEADER]: breaks } } : {}),
+  });
   try {
     const dir = tempDir(`bwa-${hire.sample_id}-`);
-    const session = await SampleSession.prepare({ task: bundledTask(TASK), sample: sampleOf({ ...hire }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir });
+    const session = await SampleSession.prepare({
+      task: bundledTask(TASK),
+      sample: sampleOf({ ...hire }),
+      context,
+      page: await context.newPage(),
+      runId: 'model',
+      attempt: 0,
+      deciderMode: 'model',
+      dir,
+    });
     return { result: await session.run(), dir };
   } finally {
     await context.close();
   }
 }
 
-test('break one thing: the result page lists only the first attachment — the model reports the count it shows, not the truth\'s', async ({ browser }) => {
+test("break one thing: the result page lists only the first attachment — the model reports the count it shows, not the truth's", async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   try {
     const hire = allHires().find(h => truth[h.sample_id]!.attachment_count >= 2)!;

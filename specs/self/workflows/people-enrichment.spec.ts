@@ -30,7 +30,16 @@ const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/people_enrichmen
  * used to work at the company; a similar name at the company; no results at all; a company whose name is
  * the start of another's; a promotion (tenure counts from the first role there); a profile without school.
  */
-const MODEL_SUBSET = ['maria_garcia_initech', 'maria_garcia_hooli', 'wei_chen_contoso', 'zora_quill_hooli', 'sam_patel_acme', 'john_lee_acme_robotics', 'priya_nair_initech', 'tomas_ortega'];
+const MODEL_SUBSET = [
+  'maria_garcia_initech',
+  'maria_garcia_hooli',
+  'wei_chen_contoso',
+  'zora_quill_hooli',
+  'sam_patel_acme',
+  'john_lee_acme_robotics',
+  'priya_nair_initech',
+  'tomas_ortega',
+];
 
 interface SessionStats {
   accepted: number;
@@ -109,12 +118,26 @@ function expectMatchesTruth(row: Row): void {
  * Runs samples in-process, each in its own context that starts signed in, `parallel` at a time. Each group's
  * sessions are prepared first and then all start at once: a real burst, however slow the machine is.
  */
-async function runSamples(browser: Browser, task: LoadedTask, ids: readonly string[], opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel: number; breaks?: string }): Promise<Result[]> {
+async function runSamples(
+  browser: Browser,
+  task: LoadedTask,
+  ids: readonly string[],
+  opts: { stateFile: string; mode: 'model' | 'recipe'; runId: string; parallel: number; breaks?: string },
+): Promise<Result[]> {
   const inputs = inputRows();
   const prepare = async (id: string) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: opts.stateFile });
     if (opts.breaks) await context.setExtraHTTPHeaders({ [BREAK_HEADER]: opts.breaks });
-    const session = await SampleSession.prepare({ task, sample: sampleOf(inputs.get(id)!), context, page: await context.newPage(), runId: opts.runId, attempt: 0, deciderMode: opts.mode, dir: tempDir(`bwa-${id}-`) });
+    const session = await SampleSession.prepare({
+      task,
+      sample: sampleOf(inputs.get(id)!),
+      context,
+      page: await context.newPage(),
+      runId: opts.runId,
+      attempt: 0,
+      deciderMode: opts.mode,
+      dir: tempDir(`bwa-${id}-`),
+    });
     return { context, session };
   };
   const finish = async ({ context, session }: Awaited<ReturnType<typeof prepare>>) => {
@@ -125,11 +148,12 @@ async function runSamples(browser: Browser, task: LoadedTask, ids: readonly stri
     }
   };
   const results: Result[] = [];
-  for (let i = 0; i < ids.length; i += opts.parallel) results.push(...(await Promise.all((await Promise.all(ids.slice(i, i + opts.parallel).map(prepare))).map(finish))));
+  for (let i = 0; i < ids.length; i += opts.parallel)
+    results.push(...(await Promise.all((await Promise.all(ids.slice(i, i + opts.parallel).map(prepare))).map(finish))));
   return results;
 }
 
-test('inputs: the CSV is written from the site\'s lookups; the site is a login wall', async () => {
+test("inputs: the CSV is written from the site's lookups; the site is a login wall", async () => {
   expect(fs.readFileSync(CSV_FILE, 'utf8')).toBe(enrichmentInputCsv());
   const response = await fetch(`${SITE}/in/maria-garcia-2b71c4`, { redirect: 'manual' });
   expect(response.status).toBe(302);
@@ -142,7 +166,7 @@ test('sign-in profile: the secrets it needs are read from its steps; missing one
   expect(missingSecrets(profile, PEOPLESEARCH_ENV)).toEqual([]);
 });
 
-test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same burst with them gets none', async ({ browser }) => {
+test("rate limit: a burst without the spec's rate_limits gets 429s; the same burst with them gets none", async ({ browser }) => {
   const burst = ['maria_garcia_globex', 'maria_garcia_umbrella', 'john_lee_globex', 'wei_chen_northwind', 'sam_patel_acme_robotics'];
   // More first pages at once than the site serves a session per second.
   expect(burst.length).toBeGreaterThan(RATE_LIMIT.requests);
@@ -151,7 +175,12 @@ test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same bu
   process.env.AGENT_REPORTS_DIR = reports;
   try {
     const unlimitedState = await signIn(browser, tempDir('bwa-auth-unlimited-'));
-    const unlimited = await runSamples(browser, bundledTask(TASK, { rate_limits: {} }), burst, { stateFile: unlimitedState, mode: 'recipe', runId: 'unlimited', parallel: burst.length });
+    const unlimited = await runSamples(browser, bundledTask(TASK, { rate_limits: {} }), burst, {
+      stateFile: unlimitedState,
+      mode: 'recipe',
+      runId: 'unlimited',
+      parallel: burst.length,
+    });
     const withoutLimit = await sessionStats(unlimitedState);
     expect(withoutLimit.rejected, 'the site answered 429 to the unpaced burst').toBeGreaterThan(0);
     // (The loop retries a start page that answered 429, so these samples may still finish — later.)
@@ -159,11 +188,19 @@ test('rate limit: a burst without the spec\'s rate_limits gets 429s; the same bu
 
     const limitedState = await signIn(browser, tempDir('bwa-auth-limited-'));
     const before = await sessionStats(limitedState);
-    const limited = await runSamples(browser, bundledTask(TASK), burst, { stateFile: limitedState, mode: 'recipe', runId: 'limited', parallel: burst.length });
+    const limited = await runSamples(browser, bundledTask(TASK), burst, {
+      stateFile: limitedState,
+      mode: 'recipe',
+      runId: 'limited',
+      parallel: burst.length,
+    });
     const after = await sessionStats(limitedState);
     for (const row of parse(combinedCsv(limited), { columns: true }) as Row[]) expectMatchesTruth(row);
     // Two pages per sample (results, profile), every one served.
-    expect({ accepted: after.accepted - before.accepted, rejected: after.rejected - before.rejected }).toEqual({ accepted: burst.length * 2, rejected: 0 });
+    expect({ accepted: after.accepted - before.accepted, rejected: after.rejected - before.rejected }).toEqual({
+      accepted: burst.length * 2,
+      rejected: 0,
+    });
   } finally {
     if (previousReports === undefined) delete process.env.AGENT_REPORTS_DIR;
     else process.env.AGENT_REPORTS_DIR = previousReports;
@@ -199,7 +236,9 @@ test('scripted model: same-name people told apart by current company, no wrong p
   }
 });
 
-test('break one thing: results in reverse order still open the same person (chosen by current company, not position); results without their "Current:" line open nobody and go to review', async ({ browser }) => {
+test('break one thing: results in reverse order still open the same person (chosen by current company, not position); results without their "Current:" line open nobody and go to review', async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   try {
     const stateFile = await signIn(browser, tempDir('bwa-auth-break-'));
@@ -207,7 +246,13 @@ test('break one thing: results in reverse order still open the same person (chos
     const run = async (breaks: string) => {
       env.server.reset();
       env.server.setScript(TASK, id, peopleEnrichmentScript(lookupOf(id)));
-      const [result] = await runSamples(browser, bundledTask(TASK), [id], { stateFile, mode: 'model', runId: `break-${breaks}`, parallel: 1, breaks });
+      const [result] = await runSamples(browser, bundledTask(TASK), [id], {
+        stateFile,
+        mode: 'model',
+        runId: `break-${breaks}`,
+        parallel: 1,
+        breaks,
+      });
       expect(env.server.errors).toEqual([]);
       return result!;
     };
@@ -224,7 +269,9 @@ test('break one thing: results in reverse order still open the same person (chos
   }
 });
 
-test('recipe: every lookup of the acceptance set (all 30 with BWA_FULL=1), two workers sharing one session — fields match the truth and the site never answered 429', async ({ browser }) => {
+test('recipe: every lookup of the acceptance set (all 30 with BWA_FULL=1), two workers sharing one session — fields match the truth and the site never answered 429', async ({
+  browser,
+}) => {
   const started = await startEnrichmentRun(browser);
   const { rows } = await recipeRows(started);
   for (const row of rows) expectMatchesTruth(row);

@@ -21,7 +21,9 @@ test.beforeEach(() => server.reset());
 
 const task = () => bundledTask('people_profile');
 
-test('Claude path: every profile field matches the site truth and was read from the DOM — but barbara\'s company, which her profile does not show: the model states it null', async ({ agent }) => {
+test("Claude path: every profile field matches the site truth and was read from the DOM — but barbara's company, which her profile does not show: the model states it null", async ({
+  agent,
+}) => {
   const results = [];
   for (const id of ['ada', 'barbara']) {
     server.setScript('people_profile', id, peopleProfileScript(id));
@@ -31,7 +33,15 @@ test('Claude path: every profile field matches the site truth and was read from 
   const rows = parse(combinedCsv(results), { columns: true }) as Array<Record<string, string>>;
   for (const row of rows) {
     const person = truth[row.sample_id!]!;
-    expect(row).toMatchObject({ status: 'done', display_name: person.display_name, bio: person.bio, company: person.company ?? '', location: person.location, followers: String(person.followers), pinned: JSON.stringify(person.pinned) });
+    expect(row).toMatchObject({
+      status: 'done',
+      display_name: person.display_name,
+      bio: person.bio,
+      company: person.company ?? '',
+      location: person.location,
+      followers: String(person.followers),
+      pinned: JSON.stringify(person.pinned),
+    });
   }
   for (const result of results) {
     for (const field of ['display_name', 'bio', 'company', 'location', 'followers', 'pinned']) {
@@ -49,7 +59,14 @@ test('Claude path: every profile field matches the site truth and was read from 
   expect(ada.usage.model_calls).toBe(server.requests.filter(r => r.key.sampleId === 'ada' && r.response.status === 200).length);
   expect(ada.usage.input_tokens + ada.usage.cache_read_input_tokens + ada.usage.cache_creation_input_tokens).toBeGreaterThan(0);
   // One decision per turn; a turn of several independent calls (screenshot and the reads of the profile) logs each as a sub-step.
-  const modelEntries = (JSON.parse(readRunFile('people_profile', 'ada', 'action_log.json')) as Array<{ decider: string; step: number; sub_step?: number; action: { name: string } }>).filter(e => e.decider === 'model');
+  const modelEntries = (
+    JSON.parse(readRunFile('people_profile', 'ada', 'action_log.json')) as Array<{
+      decider: string;
+      step: number;
+      sub_step?: number;
+      action: { name: string };
+    }>
+  ).filter(e => e.decider === 'model');
   expect(new Set(modelEntries.map(e => e.step)).size).toBe(deciderTurns.length);
   expect(modelEntries.filter(e => e.step === 2).map(e => `${e.sub_step} ${e.action.name}`)).toEqual(['1 screenshot', '2 extract', '3 extract']);
 });
@@ -112,13 +129,17 @@ test('judgment mode: an invalid judgment is bounced; a valid one lands in result
   expect(result.status).toBe('done');
   expect(result.judgment).toEqual({ answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] });
   const bounce = server.requests.find(r => r.lastUserText.includes('You called done but'));
-  expect(bounce?.lastUserText).toMatch(/judgment\.answer must be one of yes \/ no \/ inconclusive; judgment\.confidence must be a number in 0\.0-1\.0/);
+  expect(bounce?.lastUserText).toMatch(
+    /judgment\.answer must be one of yes \/ no \/ inconclusive; judgment\.confidence must be a number in 0\.0-1\.0/,
+  );
 });
 
 test.describe('break one thing', () => {
   test.use({ extraHTTPHeaders: { [BREAK_HEADER]: COMPANY_HIDDEN_BREAK } });
 
-  test('profiles show no company — the model reads the one detail as the location and reports the company null, where the truth has one', async ({ agent }) => {
+  test('profiles show no company — the model reads the one detail as the location and reports the company null, where the truth has one', async ({
+    agent,
+  }) => {
     // A sample id of its own: the run skips a sample it has already seen done.
     const [id, login] = ['ada-company-hidden', 'ada'];
     expect(truth[login]!.company).not.toBeNull();

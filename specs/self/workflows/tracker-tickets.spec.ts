@@ -35,7 +35,13 @@ const recipe = recipeRunInBackground(async () => {
     const t = truth[ticketOf(r.url!)];
     return !t || t.assignee === 'unassigned' || t.due_date === null;
   });
-  return startRecipeRun(TASK, acceptanceSamples(TASK, special.map(r => r.sample_id!)));
+  return startRecipeRun(
+    TASK,
+    acceptanceSamples(
+      TASK,
+      special.map(r => r.sample_id!),
+    ),
+  );
 });
 
 /** The cell combined.csv holds for a value: '' for null, JSON for lists. */
@@ -54,7 +60,9 @@ function expectMatchesTruth(row: Row, mode: 'recipe' | 'model'): void {
   for (const field of FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe('');
 }
 
-test('scripted model: waits for hydration, reads "unassigned" from the page, retries a transient error, fails on a missing ticket', async ({ browser }) => {
+test('scripted model: waits for hydration, reads "unassigned" from the page, retries a transient error, fails on a missing ticket', async ({
+  browser,
+}) => {
   const env = await useScriptedModel();
   const server: ModelServer = env.server;
   try {
@@ -70,7 +78,16 @@ test('scripted model: waits for hydration, reads "unassigned" from the page, ret
       const slowUrl = `${url}${url.includes('?') ? '&' : '?'}hydrate_ms=3000`;
       server.setScript(TASK, id, trackerTicketScript({ sample_id: id, url: slowUrl }));
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url: slowUrl }), context, page: await context.newPage(), runId: 'model', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-${ref}-`) });
+      const session = await SampleSession.prepare({
+        task,
+        sample: sampleOf({ sample_id: id, url: slowUrl }),
+        context,
+        page: await context.newPage(),
+        runId: 'model',
+        attempt: 0,
+        deciderMode: 'model',
+        dir: tempDir(`bwa-tracker-${ref}-`),
+      });
       results.push(await session.run());
       await context.close();
     }
@@ -113,7 +130,16 @@ test('break one thing: the tracker shows no due dates — the model reads none a
     const id = Object.keys(truth).find(key => truth[key]!.due_date !== null && truth[key]!.assignee !== 'unassigned')!;
     env.server.setScript(TASK, id, trackerTicketScript({ sample_id: id, url: `${TRACKER}/acme/issue/${id}` }));
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: { [BREAK_HEADER]: DUE_DATE_HIDDEN_BREAK } });
-    const session = await SampleSession.prepare({ task, sample: sampleOf({ sample_id: id, url: `${TRACKER}/acme/issue/${id}` }), context, page: await context.newPage(), runId: 'model-break', attempt: 0, deciderMode: 'model', dir: tempDir(`bwa-tracker-break-${id}-`) });
+    const session = await SampleSession.prepare({
+      task,
+      sample: sampleOf({ sample_id: id, url: `${TRACKER}/acme/issue/${id}` }),
+      context,
+      page: await context.newPage(),
+      runId: 'model-break',
+      attempt: 0,
+      deciderMode: 'model',
+      dir: tempDir(`bwa-tracker-break-${id}-`),
+    });
     const result = await session.run();
     await context.close();
     expect(env.server.errors).toEqual([]);
