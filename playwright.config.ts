@@ -3,6 +3,7 @@ import 'dotenv/config';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { browserUse } from './agent/browser/remote';
+import { env } from './agent/env/read';
 import { prepareRunEnvironment } from './agent/setup/run-env';
 import { settings } from './agent/settings';
 
@@ -16,10 +17,10 @@ export default defineConfig({
   // Starts the selected tasks' web_servers, signs in their auth profiles, discovers their samples — before the tests load.
   globalSetup: './agent/setup/global-setup.ts',
   fullyParallel: true,
-  forbidOnly: Boolean(process.env.CI),
-  retries: Number(process.env.AGENT_RETRIES ?? 1),
+  forbidOnly: Boolean(env.CI),
+  retries: env.AGENT_RETRIES,
   // Samples wait on pages more than on the CPU: two workers even on a 2-core machine.
-  workers: process.env.AGENT_WORKERS ? Number(process.env.AGENT_WORKERS) : Math.max(2, Math.floor(os.cpus().length / 2)),
+  workers: env.AGENT_WORKERS ?? Math.max(2, Math.floor(os.cpus().length / 2)),
   timeout: 120_000,
   reporter: [
     ['list'],

@@ -2,6 +2,7 @@ import './specs/self/self-env';
 import { defineConfig } from '@playwright/test';
 import * as path from 'node:path';
 import base from './playwright.config';
+import { env } from './agent/env/read';
 import { FIXTURE_SITES } from './fixtures/serve';
 import { runStartingSpecs } from './specs/self/helpers/run-starting-specs';
 import { SELF_PROJECTS, TEST_DOUBLES_DIR } from './specs/self/projects';
@@ -19,7 +20,7 @@ export default defineConfig({
   // Three workers, of which at most two hold tests that start whole runs of their own: on the 2-core machine the
   // suite keeps both cores busy with three (27.7 min, 3,292 CPU-s), and a fourth only adds contention — timeouts in
   // tests that bound an action's time, at load averages of 20 to 36.
-  workers: Number(process.env.BWA_SELF_WORKERS ?? 3),
+  workers: env.BWA_SELF_WORKERS,
   use: {
     ...base.use,
     // In-process tests keep no trace (each records one at a noticeable CPU cost, and CI keeps none); debug one

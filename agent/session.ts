@@ -4,7 +4,8 @@ import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';
 import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
-import { redactorFor, secretsFromEnv } from './browser/secrets';
+import { redactorFor } from './browser/secrets';
+import { env, secretsFromEnv } from './env/read';
 import { ModelClient } from './decide/model-client';
 import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
@@ -73,7 +74,7 @@ export class SampleSession {
     const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
     const factories: DeciderFactories = {
       model: () =>
-        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), process.env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
+        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
           attempt: options.attempt,
           // Chosen once, now: the sample's prompt prefix stays byte-identical; what is learned meanwhile serves the next sample.
           tips: memory.hints(spec.task_id, spec.goal),
@@ -85,7 +86,7 @@ export class SampleSession {
     const compiled = options.decider || options.deciderMode === 'model' ? undefined : compiledRecipe(task);
     const decider = options.decider
       ? options.decider(() => tabsRef?.active ?? page)
-      : selectDecider(spec, options.deciderMode, Boolean(process.env.ANTHROPIC_API_KEY), factories, compiled);
+      : selectDecider(spec, options.deciderMode, Boolean(env.ANTHROPIC_API_KEY), factories, compiled);
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
     const archived = archivePreviousAttempt(dir);
     const store = new EvidenceStore(dir, redactorFor(secrets));

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discoverTask } from '../discover/discover-samples';
+import { passOnUnlessSet } from '../env/read';
 import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles } from '../task/load-task';
@@ -19,7 +20,7 @@ export const discoverCommand = {
     const { taskId, force, maxItems } = parseArgs(args);
     const file = path.join(settings.tasksDir, `${taskId}.json`);
     if (!fs.existsSync(file)) throw new BwaInputError('BWA_TASK_MISSING', `${file}: no such task${discoveringTasks()}`);
-    process.env.AGENT_RUN_ID ||= newRunId();
+    passOnUnlessSet('AGENT_RUN_ID', newRunId);
     const report = await discoverTask(loadTaskFile(file), { force, maxItems, log: line => console.log(line) });
     console.log(`\nRun them:  AGENT_RUN_ID=${settings.runId} npx playwright test --project=tasks --grep @${taskId}`);
     return report.complete ? 0 : 1;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ModelCallError, ModelClient } from '../decide/model-client';
 import { modelSettings } from '../decide/model-settings';
 import { discoverTask } from '../discover/discover-samples';
+import { env, passOnUnlessSet } from '../env/read';
 import { planTask } from '../plan/planner';
 import { describePlan, writePlan } from '../plan/write-plan';
 import { newRunId, settings } from '../settings';
@@ -22,7 +23,7 @@ export const planCommand = {
   usage: USAGE,
   async run(args: string[]): Promise<number> {
     const { sentence, force, run } = parseArgs(args);
-    if (!process.env.ANTHROPIC_API_KEY)
+    if (!env.ANTHROPIC_API_KEY)
       throw new BwaInputError(
         'BWA_NO_API_KEY',
         'bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY (in the environment or .env).\nWithout a key, write tasks/<task_id>.json by hand — start from tasks/people_profile.json — and check it with `npx bwa validate`.',
@@ -38,7 +39,7 @@ export const planCommand = {
     console.log(describePlan(outcome.plan, written, outcome.attempts));
     if (!run) return 0;
     const id = outcome.plan.spec.task_id;
-    process.env.AGENT_RUN_ID ||= newRunId();
+    passOnUnlessSet('AGENT_RUN_ID', newRunId);
     if (outcome.plan.needsDiscovery) {
       const report = await discoverTask(loadTaskFile(written.taskFile), { log: line => console.log(line) });
       if (!report.complete) console.log('Discovery stopped early; running the samples it found.');
@@ -52,7 +53,7 @@ function runTests(taskId: string): Promise<number> {
   const cli = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
   const args = ['test', '--project=tasks', '--grep', `@${taskId}(?![\\w-])`];
   console.log(`\nnpx playwright ${args.join(' ')}   (AGENT_RUN_ID=${settings.runId})`);
-  const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit' });
   return new Promise(resolve => child.on('close', code => resolve(code ?? 1)));
 }
 

@@ -9,7 +9,8 @@ import { saveCompiled } from '../recipe/record';
 import { chooseSources, readRunSamples } from '../recipe/run-sources';
 import { recipeStore } from '../recipe/recipe-store';
 import { SampleSession } from '../session';
-import { RUN_ID_PATTERN, runDir, settings } from '../settings';
+import { RUN_ID_PATTERN } from '../env/variables';
+import { runDir, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
 

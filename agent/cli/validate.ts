@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { env } from '../env/read';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/recipe-store';
@@ -14,7 +15,7 @@ export const validateCommand = {
   usage: 'bwa validate',
   async run(): Promise<number> {
     const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps });
-    const hasKey = Boolean(process.env.ANTHROPIC_API_KEY);
+    const hasKey = Boolean(env.ANTHROPIC_API_KEY);
     let unrunnable = 0;
     for (const { task, samples, missing, error } of suite) {
       const decider = task.spec.recipe?.length || compiledRecipe(task) ? 'recipe' : 'model only';

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { verifyRun } from '../report/verify-run';
-import { RUN_ID_PATTERN, runDir, settings } from '../settings';
+import { RUN_ID_PATTERN } from '../env/variables';
+import { runDir, settings } from '../settings';
 
 export const verifyCommand = {
   name: 'verify',

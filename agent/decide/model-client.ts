@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { callUsage, type ModelPurpose, type Usage } from '../evidence/usage';
-import { secretsFromEnv } from '../browser/secrets';
+import { env, secretsFromEnv } from '../env/read';
 import { Redactor } from '../evidence/redact';
 import type { ModelSettings } from './model-settings';
 import { routeHeaders, type RequestRoute } from './request-route';
@@ -67,13 +67,13 @@ export class ModelClient {
 
   constructor(
     readonly settings: ModelSettings,
-    apiKey = process.env.ANTHROPIC_API_KEY,
+    apiKey = env.ANTHROPIC_API_KEY,
     // Safe by default: every client redacts the secrets of its environment, however it was constructed.
     private readonly redactor: Redactor = new Redactor(secretsFromEnv()),
   ) {
     if (!apiKey) throw new ModelCallError('ANTHROPIC_API_KEY is not set', false);
-    // baseURL defaults to ANTHROPIC_BASE_URL (the SDK reads it): tests point it at fixtures/model-server.
-    this.client = new Anthropic({ apiKey, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
+    // Tests point ANTHROPIC_BASE_URL at fixtures/model-server.
+    this.client = new Anthropic({ apiKey, baseURL: env.ANTHROPIC_BASE_URL, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
   }
 
   async create(params: MessageParams, options: CallOptions): Promise<ModelReply> {

@@ -1,4 +1,6 @@
-/** Model-side settings, from the environment (README "Environment variables" mirrors this). */
+import { envOf, type EnvSource } from '../env/read';
+
+/** Model-side settings, from the environment (docs/environment.md lists each variable). */
 export interface ModelSettings {
   model: string;
   fastModel: string;
@@ -12,37 +14,20 @@ export interface ModelSettings {
   maxActionsPerStep: number;
 }
 
-function intFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got "${raw}")`);
-  return value;
-}
-
-function switchFromEnv(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (/^(1|true|on|yes)$/i.test(raw)) return true;
-  if (/^(0|false|off|no)$/i.test(raw)) return false;
-  throw new Error(`${name} must be 1 or 0 (got "${raw}")`);
-}
-
-export function modelSettings(env: NodeJS.ProcessEnv = process.env): ModelSettings {
-  const reflection = (env.AGENT_REFLECTION ?? 'light').toLowerCase();
-  if (reflection !== 'light' && reflection !== 'full') throw new Error(`AGENT_REFLECTION must be light or full (got "${reflection}")`);
+export function modelSettings(source?: EnvSource): ModelSettings {
+  const env = envOf(source);
   return {
-    model: env.AGENT_MODEL || 'claude-sonnet-4-6',
-    fastModel: env.AGENT_FAST_MODEL || 'claude-haiku-4-5',
-    fallbackModel: env.AGENT_FALLBACK_MODEL || undefined,
-    reflection,
-    maxTokens: intFromEnv('AGENT_MAX_TOKENS', 2048, env),
-    maxRetries: intFromEnv('AGENT_MODEL_RETRIES', 3, env),
-    timeoutMs: intFromEnv('AGENT_MODEL_TIMEOUT_MS', 120_000, env),
-    contextWindow: intFromEnv('AGENT_CONTEXT_WINDOW', 200_000, env),
+    model: env.AGENT_MODEL,
+    fastModel: env.AGENT_FAST_MODEL,
+    fallbackModel: env.AGENT_FALLBACK_MODEL,
+    reflection: env.AGENT_REFLECTION,
+    maxTokens: env.AGENT_MAX_TOKENS,
+    maxRetries: env.AGENT_MODEL_RETRIES,
+    timeoutMs: env.AGENT_MODEL_TIMEOUT_MS,
+    contextWindow: env.AGENT_CONTEXT_WINDOW,
     // Independent actions on one page state (a form's fields, a screenshot and its reads) in one turn: each saves a
     // whole request. The loop runs them in order and drops the rest once one fails or the page changes.
-    multiActions: switchFromEnv('AGENT_MULTI_ACTIONS', true, env),
-    maxActionsPerStep: Math.min(3, Math.max(1, intFromEnv('AGENT_MAX_ACTIONS_PER_STEP', 3, env))),
+    multiActions: env.AGENT_MULTI_ACTIONS,
+    maxActionsPerStep: env.AGENT_MAX_ACTIONS_PER_STEP,
   };
 }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openBrowser } from '../browser/remote';
 import type { DeciderMode } from '../decide/select-decider';
+import { env } from '../env/read';
 import { readJsonIfExists, writeJsonAtomic } from '../fs/atomic';
 import { settings } from '../settings';
 import { discoveredSamplesPath } from '../task/discovered';
@@ -76,7 +77,7 @@ export async function discoverTask(task: LoadedTask, options: DiscoverOptions = 
     return report;
   }
   const decider = chooseDecider(task, block, options.decider ?? settings.decider);
-  const maxItems = Math.min(block.max_items, options.maxItems ?? maxItemsFromEnv() ?? Infinity);
+  const maxItems = Math.min(block.max_items, options.maxItems ?? env.AGENT_DISCOVER_MAX_ITEMS ?? Infinity);
   const startedAt = new Date().toISOString();
   log(
     `bwa discover ${spec.task_id}: browsing ${block.start_url} (${decider === 'model' ? 'model' : 'item_link/next locators'}, up to ${maxItems} items)`,
@@ -132,7 +133,7 @@ export function summaryLine(report: DiscoveryReport): string {
 }
 
 function chooseDecider(task: LoadedTask, block: DiscoverBlock, mode: DeciderMode): DiscoveryDeciderKind {
-  const hasKey = Boolean(process.env.ANTHROPIC_API_KEY);
+  const hasKey = Boolean(env.ANTHROPIC_API_KEY);
   if (mode === 'model' || (mode === 'auto' && hasKey)) {
     if (!hasKey)
       throw new BwaInputError(
@@ -147,14 +148,6 @@ function chooseDecider(task: LoadedTask, block: DiscoverBlock, mode: DeciderMode
       `${task.file}: discovering ${task.spec.task_id} without a model needs discover.item_link (a locator matching every item link; plus discover.next for more pages) — or set ANTHROPIC_API_KEY to let Claude browse the listing`,
     );
   return 'recipe';
-}
-
-function maxItemsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.AGENT_DISCOVER_MAX_ITEMS;
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new BwaInputError('BWA_ENV', `AGENT_DISCOVER_MAX_ITEMS must be a positive integer (got "${raw}")`);
-  return value;
 }
 
 function reusedReport(task: LoadedTask, file: string, dir: string): DiscoveryReport {

@@ -1,4 +1,5 @@
 import type { ModelClient } from '../decide/model-client';
+import { env } from '../env/read';
 import type { ActionLogEntry, Result, Usage } from '../evidence/result-schema';
 import type { TaskSpec } from '../task/schema';
 import { distillPatterns, heuristicPatterns, heuristicWarnings } from './distill';
@@ -19,7 +20,7 @@ export async function learnFromSample(
     if (result.status === 'done') {
       let patterns;
       try {
-        if (!client || process.env.AGENT_MEMORY_DISTILL === 'off') throw new Error('heuristic only');
+        if (!client || !env.AGENT_MEMORY_DISTILL) throw new Error('heuristic only');
         const known = memory.tips(task.task_id).map(t => t.tip);
         patterns = await distillPatterns(client, task, result, log, known, AbortSignal.timeout(DISTILL_TIMEOUT_MS), onUsage);
       } catch {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { env } from '../env/read';
 import { settings } from '../settings';
 
 /**
@@ -8,7 +9,7 @@ import { settings } from '../settings';
  * reports/allure-results/<run_id> into reports/allure-report with the JavaScript Allure 3 CLI (no Java).
  * Honours AGENT_REPORTS_DIR like every other bwa output.
  */
-export function generateAllureReport(reportsDir = settings.reportsDir, runId = process.env.AGENT_RUN_ID): { code: number; output: string } {
+export function generateAllureReport(reportsDir = settings.reportsDir, runId = env.AGENT_RUN_ID): { code: number; output: string } {
   const results = path.join(reportsDir, 'allure-results', runId ?? latestRun(path.join(reportsDir, 'allure-results')) ?? '');
   const report = path.join(reportsDir, 'allure-report');
   if (!fs.existsSync(results) || fs.readdirSync(results).length === 0) {

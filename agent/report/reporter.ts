@@ -8,7 +8,7 @@ import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
 import { redactTrace } from './trace-redaction';
 import { traceAttachments } from './traces';
-import { secretsFromEnv } from '../browser/secrets';
+import { env, secretsFromEnv } from '../env/read';
 import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../fs/atomic';
 import { detectDrift } from '../recipe/drift';
@@ -102,8 +102,8 @@ export default class BwaReporter implements Reporter {
  * The run to lay out: AGENT_RUN_ID when set (playwright.config.ts sets it for every run; set by hand it names a
  * merged run), else the run id each result.json carries — so `merge-reports` needs no AGENT_RUN_ID.
  */
-export function runIdOf(results: readonly Result[], env = process.env.AGENT_RUN_ID): { id: string } | { error: string } {
-  if (env) return { id: env };
+export function runIdOf(results: readonly Result[], fromEnv = env.AGENT_RUN_ID): { id: string } | { error: string } {
+  if (fromEnv) return { id: fromEnv };
   const carried = [...new Set(results.map(r => r.run_id))];
   if (carried.length === 1) return { id: carried[0]! };
   return {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBrowserServer, openBrowser } from '../browser/remote';
 import { discoverTask } from '../discover/discover-samples';
+import { passOn } from '../env/read';
 import { parseTestArgs, selectTasks } from './run-selection';
 import { settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
@@ -59,7 +60,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   }
   for (const reason of Object.values(blockers)) console.log(`bwa: ✗ ${reason}`);
   // Workers inherit the main process's environment: each sample of a blocked task fails at once with its reason.
-  process.env.AGENT_TASK_BLOCKERS = JSON.stringify(blockers);
+  passOn('AGENT_TASK_BLOCKERS', JSON.stringify(blockers));
   return servers.stop;
 }
 

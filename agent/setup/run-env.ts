@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
+import { env, passOnUnlessSet } from '../env/read';
 import { newRunId, settings } from '../settings';
 
 /**
@@ -7,12 +8,12 @@ import { newRunId, settings } from '../settings';
  * is already set): names the run, this invocation, and the files of the run no other run may touch.
  */
 export function prepareRunEnvironment(argv: readonly string[] = process.argv): { runId: string; reportsDir: string } {
-  const runId = (process.env.AGENT_RUN_ID ||= newRunId());
-  process.env.AGENT_INVOCATION_ID ||= randomUUID();
+  const runId = passOnUnlessSet('AGENT_RUN_ID', newRunId);
+  passOnUnlessSet('AGENT_INVOCATION_ID', randomUUID);
   const reportsDir = settings.reportsDir;
   // Playwright's blob reporter clears its folder before writing: one file per run and shard, so shards run one
   // after another on one machine (or two runs in one checkout) keep each other's reports.
-  if (!process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR) process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE ||= path.join(reportsDir, 'blob', runId, blobName(argv));
+  if (!env.PLAYWRIGHT_BLOB_OUTPUT_DIR) passOnUnlessSet('PLAYWRIGHT_BLOB_OUTPUT_FILE', () => path.join(reportsDir, 'blob', runId, blobName(argv)));
   return { runId, reportsDir };
 }
 

@@ -6,7 +6,9 @@ import { dispatch } from '../actions/core/dispatch';
 import { isUrlAllowed } from '../browser/domains';
 import { installEvaluateShim } from '../browser/evaluate-shim';
 import { ContextTabs } from '../browser/context-tabs';
-import { makeSecretResolver, redactorFor, SECRET_ENV_PREFIX, secretsFromEnv } from '../browser/secrets';
+import { makeSecretResolver, redactorFor } from '../browser/secrets';
+import { secretsFromEnv, type EnvSource } from '../env/read';
+import { SECRET_ENV_PREFIX } from '../env/variables';
 import { recipeStepCall } from '../decide/recipe-decider';
 import { EvidenceStore } from '../evidence/store';
 import { authStatePath, profileSecretNames, type AuthProfile } from '../task/auth-profile';
@@ -15,20 +17,21 @@ const SIGN_IN_TIMEOUT_MS = 60_000;
 const CHECK_SECONDS = 10;
 
 /** SECRET_* variables the profile needs that the environment does not set. */
-export function missingSecrets(profile: AuthProfile, env: NodeJS.ProcessEnv = process.env): string[] {
+export function missingSecrets(profile: AuthProfile, source?: EnvSource): string[] {
+  const secrets = secretsFromEnv(source);
   return profileSecretNames(profile)
-    .map(name => `${SECRET_ENV_PREFIX}${name}`)
-    .filter(variable => !env[variable]);
+    .filter(name => !(name in secrets))
+    .map(name => `${SECRET_ENV_PREFIX}${name}`);
 }
 
 /**
  * Signs in once in a fresh context by replaying the profile's steps through the action dispatcher, checks that it
  * worked, and saves the storage state where the tasks' contexts load it. Throws a reason naming the profile.
  */
-export async function signIn(browser: Browser, name: string, profile: AuthProfile, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const missing = missingSecrets(profile, env);
+export async function signIn(browser: Browser, name: string, profile: AuthProfile, source?: EnvSource): Promise<string> {
+  const missing = missingSecrets(profile, source);
   if (missing.length) throw new Error(`auth_profile "${name}" needs ${missing.join(' and ')} — set ${missing.length > 1 ? 'them' : 'it'} in .env`);
-  const secrets = secretsFromEnv(env);
+  const secrets = secretsFromEnv(source);
   const redactor = redactorFor(secrets);
   const allowed = profile.allowed_domains ?? [new URL(profile.start_url).host];
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bwa-sign-in-'));

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { env } from '../env/read';
 import { BwaInputError, formatZodIssues } from './input-errors';
 import { parseJsonFile } from './load-task';
 import { SemanticLocator } from './locator-schema';
@@ -38,7 +39,7 @@ export function authProfileFile(tasksDir: string, profile: string): string {
 
 /** auth_profile "people" → .auth/people.json: the storage state a sign-in or `bwa auth import` left (git-ignored). */
 export function authStatePath(profile: string): string {
-  return path.resolve(process.env.AGENT_AUTH_DIR ?? '.auth', `${checkProfileName(profile)}.json`);
+  return path.join(env.AGENT_AUTH_DIR, `${checkProfileName(profile)}.json`);
 }
 
 /** The profile's sign-in steps, or undefined when it has none (then only an imported storage state can serve it). */

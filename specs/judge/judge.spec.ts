@@ -1,7 +1,8 @@
 import { test } from '@playwright/test';
 import 'dotenv/config';
 import * as path from 'node:path';
-import { redactorFor, secretsFromEnv } from '../../agent/browser/secrets';
+import { redactorFor } from '../../agent/browser/secrets';
+import { secretsFromEnv } from '../../agent/env/read';
 import { ModelClient } from '../../agent/decide/model-client';
 import { usageTokens } from '../../agent/evidence/result-schema';
 import { modelSettings } from '../../agent/decide/model-settings';

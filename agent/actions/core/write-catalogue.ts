@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeGenerated } from '../../fs/generated-file';
 import { CAUSED_REQUESTS_MS } from './limits';
 import { actionNames, endsBatch, getAction, mayStartRequests, toolDefinitions } from '../registry';
 
@@ -81,20 +81,4 @@ function cell(text: string): string {
   return markdown(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function main(): void {
-  const rendered = renderActionCatalogue();
-  if (process.argv.includes('--check')) {
-    const current = fs.existsSync(CATALOGUE_FILE) ? fs.readFileSync(CATALOGUE_FILE, 'utf8') : '';
-    if (current !== rendered) {
-      console.error(`${path.relative(process.cwd(), CATALOGUE_FILE)} is stale: run \`npm run actions:doc\` and commit it`);
-      process.exit(1);
-    }
-    console.log('docs/actions.md is up to date');
-    return;
-  }
-  fs.mkdirSync(path.dirname(CATALOGUE_FILE), { recursive: true });
-  fs.writeFileSync(CATALOGUE_FILE, rendered);
-  console.log(`wrote ${path.relative(process.cwd(), CATALOGUE_FILE)}`);
-}
-
-if (require.main === module) main();
+if (require.main === module) writeGenerated(CATALOGUE_FILE, renderActionCatalogue(), 'npm run actions:doc');

@@ -178,7 +178,7 @@ test('AGENT_BROWSER_WS and its headers are checked where they are read, without 
     process.env.AGENT_BROWSER_WS = 'wss://grid.example/playwright';
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc"';
     expect(() => settings.browserServer).toThrow(
-      'AGENT_BROWSER_WS_HEADERS is not valid JSON: give an object of header name → text, e.g. {"Authorization":"Bearer <token>"}',
+      'AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (not valid JSON), e.g. {"Authorization":"Bearer <token>"}',
     );
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc", "X-Retries": 3}';
     expect(() => settings.browserServer).toThrow('AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text ("X-Retries" is not)');

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
 import { killGroup, PROJECT_ROOT, startNested, type NestedRunResult } from './nested-run';
 import { tempDir } from './temp';
+import { readEnv } from '../../../agent/env/read';
 
 export type Row = Record<string, string>;
 
@@ -25,7 +26,7 @@ export interface RecipeRun {
 export function acceptanceSamples(task: string, specialCases: readonly string[], stride = 12): string[] {
   const rows = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'tasks', 'inputs', `${task}.csv`), 'utf8'), { columns: true }) as Row[];
   const ids = rows.map(r => r.sample_id!);
-  if (process.env.BWA_FULL) return ids;
+  if (readEnv('BWA_FULL')) return ids;
   return ids.filter((id, i) => i % stride === 0 || specialCases.includes(id));
 }
 

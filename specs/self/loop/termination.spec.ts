@@ -317,9 +317,11 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     expect(turns[0]!.system[0]!.text).toContain('- Each turn, call the tool for the best next action.\n');
   });
 
-  test('AGENT_MULTI_ACTIONS takes 1 or 0 and names anything else', () => {
+  test('AGENT_MULTI_ACTIONS is a switch, on by default, and names anything else', () => {
     expect(modelSettings({}).multiActions).toBe(true);
     expect(modelSettings({ AGENT_MULTI_ACTIONS: 'off' }).multiActions).toBe(false);
-    expect(() => modelSettings({ AGENT_MULTI_ACTIONS: 'maybe' })).toThrow('AGENT_MULTI_ACTIONS must be 1 or 0 (got "maybe")');
+    expect(() => modelSettings({ AGENT_MULTI_ACTIONS: 'maybe' })).toThrow(
+      'AGENT_MULTI_ACTIONS must be a switch: 1, 0, true, false, on, off, yes or no (got "maybe")',
+    );
   });
 });

@@ -44,7 +44,9 @@ test('AGENT_FAIL_ON is one option for the exit-code policy: listed statuses fail
     process.env.AGENT_FAIL_ON = 'needs_review, partial_success';
     expect(settings.failOn).toEqual(['needs_review', 'partial_success']);
     process.env.AGENT_FAIL_ON = 'needs-review';
-    expect(() => settings.failOn).toThrow('AGENT_FAIL_ON lists statuses from partial_success, needs_review, comma-separated (got "needs-review")');
+    expect(() => settings.failOn).toThrow(
+      'AGENT_FAIL_ON must be a comma-separated list of needs_review or partial_success ("needs-review" is not one of them) (got "needs-review")',
+    );
   } finally {
     restoreEnv(saved);
   }

@@ -10,6 +10,7 @@ import { DIFFS_HIDDEN_BREAK } from '../../../fixtures/sites/codehost/site';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
+import { readEnv } from '../../../agent/env/read';
 
 const TASK = 'blame_materiality';
 const FACT_FIELDS = ['file_path', 'last_modified_date', 'author', 'commit_sha'] as const;
@@ -61,7 +62,7 @@ test('scripted model: search, the source file (not the docs) chosen from the res
   const env = await useScriptedModel();
   const { server } = env;
   try {
-    const names = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
+    const names = readEnv('BWA_FULL') ? Object.keys(truth) : MODEL_SUBSET;
     const results: Result[] = [];
     for (const name of names) results.push(await runModelSample(browser, server, name));
     expect(server.errors).toEqual([]);
@@ -114,7 +115,7 @@ test('break one thing: the commit page hides its diff ("too large to display") â
 
 test('recipe: every code string of the acceptance set (all 60 with BWA_FULL=1), two workers â€” file, author, date and commit match the site truth', async () => {
   const { rows } = await recipeRows(recipe());
-  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 5);
+  expect(rows.length).toBeGreaterThanOrEqual(readEnv('BWA_FULL') ? 60 : 5);
   for (const row of rows) {
     const t = truth[row.sample_id!]!;
     for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(t[field]);

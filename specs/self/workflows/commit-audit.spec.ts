@@ -10,6 +10,7 @@ import { CI_ANNOTATION_BREAK, INFRASTRUCTURE_FAILURE } from '../../../fixtures/s
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
+import { readEnv } from '../../../agent/env/read';
 
 const TASK = 'commit_audit';
 /** Read from pages: the recipe and the model must both get these exactly right. */
@@ -74,7 +75,7 @@ test("scripted model: the whole chain across three hosts, every fact read from t
   const env = await useScriptedModel();
   const { server } = env;
   try {
-    const cases = process.env.BWA_FULL ? truth : MODEL_POSITIONS.map(k => truth[k - 1]!);
+    const cases = readEnv('BWA_FULL') ? truth : MODEL_POSITIONS.map(k => truth[k - 1]!);
     const results: Result[] = [];
     for (const t of cases) results.push(await runModelSample(browser, server, t));
     expect(server.errors).toEqual([]);
@@ -130,7 +131,7 @@ test('break one thing: the CI host shows an infrastructure annotation for a mate
 
 test('recipe: every commit of the acceptance set (all 60 with BWA_FULL=1), two workers — every fact field matches the site truth', async () => {
   const { rows } = await recipeRows(recipe());
-  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 5);
+  expect(rows.length).toBeGreaterThanOrEqual(readEnv('BWA_FULL') ? 60 : 5);
   for (const row of rows) {
     const t = truthOf(row.sample_id!);
     for (const field of FACT_FIELDS) expect.soft(row[field], `${row.sample_id}.${field}`).toBe(cell(t[field]));

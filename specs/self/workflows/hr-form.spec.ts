@@ -18,6 +18,7 @@ import { hrInputCsv } from '../../../fixtures/sites/hr/write-inputs';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
+import { readEnv } from '../../../agent/env/read';
 
 const TASK = 'hr_form';
 const SITE = 'http://127.0.0.1:4107';
@@ -121,7 +122,7 @@ test('scripted model: fills every tab, survives a validation error, submits, rea
   const env = await useScriptedModel();
   try {
     const hires = new Map(allHires().map(h => [h.sample_id, h]));
-    const ids = process.env.BWA_FULL ? [...hires.keys()] : MODEL_SUBSET;
+    const ids = readEnv('BWA_FULL') ? [...hires.keys()] : MODEL_SUBSET;
     for (const id of ids) env.server.setScript(TASK, id, hrFormScript({ hire: hires.get(id)!, submitTooEarly: id === SUBMITS_TOO_EARLY }));
     // Side by side, as Playwright workers would run them (each sample has its own context and script), 5 at a time.
     const results: Array<{ result: Result; dir: string }> = [];

@@ -19,6 +19,7 @@ import { loadAuthProfile } from '../../../agent/task/auth-profile';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
+import { readEnv } from '../../../agent/env/read';
 
 const TASK = 'people_enrichment';
 const SITE = 'http://127.0.0.1:4106';
@@ -212,7 +213,7 @@ test('scripted model: same-name people told apart by current company, no wrong p
   const env = await useScriptedModel();
   try {
     const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
-    const ids = process.env.BWA_FULL ? Object.keys(truth) : MODEL_SUBSET;
+    const ids = readEnv('BWA_FULL') ? Object.keys(truth) : MODEL_SUBSET;
     for (const id of ids) env.server.setScript(TASK, id, peopleEnrichmentScript(lookupOf(id)));
     const results = await runSamples(browser, bundledTask(TASK), ids, { stateFile, mode: 'model', runId: 'model', parallel: 4 });
     expect(env.server.errors).toEqual([]);

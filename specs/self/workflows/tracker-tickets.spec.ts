@@ -12,6 +12,7 @@ import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, t
 import { tempDir } from '../helpers/temp';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { DUE_DATE_HIDDEN_BREAK } from '../../../fixtures/sites/tracker/site';
+import { readEnv } from '../../../agent/env/read';
 
 const TASK = 'tracker_tickets';
 const FIELDS = ['ticket_number', 'title', 'ticket_status', 'assignee', 'due_date'] as const;
@@ -68,7 +69,7 @@ test('scripted model: waits for hydration, reads "unassigned" from the page, ret
   try {
     const task = bundledTask(TASK);
     const inputs = new Map((parse(fs.readFileSync(CSV_FILE, 'utf8'), { columns: true }) as Row[]).map(r => [r.sample_id!, r.url!]));
-    const ids = process.env.BWA_FULL ? [...inputs.keys(), 'ENG-105-retry'] : MODEL_SUBSET;
+    const ids = readEnv('BWA_FULL') ? [...inputs.keys(), 'ENG-105-retry'] : MODEL_SUBSET;
     const results: Result[] = [];
     for (const id of ids) {
       const transient = id.endsWith('-retry');
@@ -114,7 +115,7 @@ test('scripted model: waits for hydration, reads "unassigned" from the page, ret
 
 test('recipe: every ticket of the acceptance set (all 60 with BWA_FULL=1), two workers — every field matches the site truth', async () => {
   const { rows } = await recipeRows(recipe());
-  expect(rows.length).toBeGreaterThanOrEqual(process.env.BWA_FULL ? 60 : 5);
+  expect(rows.length).toBeGreaterThanOrEqual(readEnv('BWA_FULL') ? 60 : 5);
   for (const row of rows) expectMatchesTruth(row, 'recipe');
   const unassigned = rows.filter(r => r.assignee === 'unassigned').map(r => r.sample_id);
   expect(unassigned.length).toBeGreaterThanOrEqual(5);

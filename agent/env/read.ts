@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import { BwaInputError } from '../task/input-errors';
+import type { EnvVariable } from './kinds';
+import { ENV_VARIABLES, SECRET_ENV_PREFIX, type EnvName } from './variables';
+
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+type ValueOf<V> = V extends EnvVariable<infer T> ? T : never;
+export type EnvValues = { readonly [K in EnvName]: ValueOf<(typeof ENV_VARIABLES)[K]> };
+
+/** A variable whose text its schema rejects: the message names the variable and what it takes (never a secret's value). */
+export class EnvError extends BwaInputError {
+  constructor(
+    readonly variable: EnvName,
+    message: string,
+  ) {
+    super('BWA_ENV', message);
+    this.name = 'EnvError';
+  }
+}
+
+/** The one place process.env is read: unset and blank are the same, and the value is checked each time it is read. */
+export function readEnv<K extends EnvName>(name: K, source: EnvSource = process.env): EnvValues[K] {
+  const variable: EnvVariable = ENV_VARIABLES[name];
+  const raw = source[name];
+  const parsed = variable.schema.safeParse(raw?.trim() ? raw : undefined);
+  if (parsed.success) return parsed.data as EnvValues[K];
+  throw new EnvError(name, rejection(name, variable, raw!, parsed.error));
+}
+
+/**
+ * Every variable as a property read when it is used, never at import: workers inherit what the main process set
+ * (AGENT_RUN_ID, AGENT_INVOCATION_ID) and tests change the environment between reads. A source other than this
+ * process's environment is for tests and callers that hold one.
+ */
+export function envOf(source?: EnvSource): EnvValues {
+  const view = {} as EnvValues;
+  for (const name of Object.keys(ENV_VARIABLES) as EnvName[])
+    Object.defineProperty(view, name, { enumerable: true, get: () => readEnv(name, source ?? process.env) });
+  return view;
+}
+
+export const env: EnvValues = envOf();
+
+/** Sets a variable this process's workers (and the children it starts) inherit. */
+export function passOn(name: EnvName, value: string): void {
+  process.env[name] = value;
+}
+
+/** The variable's value, set first to `make()` when it is unset or empty. */
+export function passOnUnlessSet(name: EnvName, make: () => string): string {
+  const current = process.env[name];
+  if (current) return current;
+  const value = make();
+  process.env[name] = value;
+  return value;
+}
+
+/**
+ * Secrets live in the environment (usually .env) as SECRET_<NAME>=value and appear everywhere else only as
+ * {{secret:NAME}}. The prefix keeps a task spec from typing arbitrary environment variables (an API key) into a page.
+ */
+export function secretsFromEnv(source?: EnvSource): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source ?? process.env))
+    if (key.startsWith(SECRET_ENV_PREFIX) && value) secrets[key.slice(SECRET_ENV_PREFIX.length)] = value;
+  return secrets;
+}
+
+function rejection(name: EnvName, variable: EnvVariable, raw: string, error: z.ZodError): string {
+  const details = error.issues.filter(issue => issue.code === 'custom').map(issue => issue.message);
+  const detail = details.length ? ` (${details.join('; ')})` : '';
+  const got = variable.sensitive ? '' : ` (got "${raw}")`;
+  const example = variable.example ? `, e.g. ${variable.example}` : '';
+  return `${name} must be ${variable.takes}${detail}${got}${example}`;
+}

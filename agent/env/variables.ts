@@ -1,0 +1,183 @@
+import { address, folder, jsonTextRecord, oneOf, onOff, someOf, text, wholeNumber, type EnvVariable } from './kinds';
+
+/**
+ * Every environment variable bwa reads, each with the schema its text is checked against and what it means.
+ * Nothing else reads the environment (agent/env/read.ts is the one reader); docs/environment.md is generated from
+ * this file (`npm run env:doc`).
+ */
+
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+const RUN = {
+  AGENT_DECIDER: oneOf(['auto', 'model', 'recipe'], 'auto', {
+    description:
+      "`auto`: a fresh compiled recipe (`tasks/recipes/<task_id>.json`) replays, and with a key the model repairs a step that fails (self-heal); otherwise the model when a key is set, else the recipe (compiled, then the spec's own). `model`: always the model, never a recipe. `recipe`: a recipe only, never a model call (a failed step → `needs_review` naming it)",
+  }),
+  AGENT_RECORD: onOff(false, {
+    description:
+      'on: once `AGENT_RECORD_SAMPLES` model-decided samples of a task are done, they are compiled into `tasks/recipes/<task_id>.json` during the run (later samples of `auto` runs replay it)',
+  }),
+  AGENT_RECORD_SAMPLES: wholeNumber(
+    { min: 1, max: 10, fallback: 2 },
+    { description: 'how many done model samples a recorded recipe is compiled over' },
+  ),
+  AGENT_JUDGE: oneOf(['inline', 'batch'], 'inline', {
+    description:
+      '`inline`: each sample asks the model for its judgment; `batch`: replayed samples leave it to the `judge` project, which judges `AGENT_JUDGE_BATCH` samples per model call after the run',
+  }),
+  AGENT_JUDGE_BATCH: wholeNumber({ min: 1, max: 50, fallback: 10 }, { description: 'samples per batch judgment call' }),
+  AGENT_MEMORY_DISTILL: onOff(true, { description: "off: run memory learns the efficient route as it is, without the fast model's wording" }),
+  AGENT_RUN_ID: text(undefined, {
+    takes: 'a name safe as a folder name: up to 100 letters, digits, ".", "_" and "-", starting with a letter or digit',
+    pattern: RUN_ID_PATTERN,
+    fallbackText: 'new per invocation',
+    description: 'names `reports/runs/<id>/`; reuse it to resume (set once by `playwright.config.ts` in the main process; workers inherit it)',
+  }),
+  AGENT_URL: address(['http', 'https'], undefined, {
+    description:
+      'run one ad-hoc sample with this URL instead of the CSV (only for tasks whose `start_url` has `{{url}}`; for another task it is an error naming it)',
+  }),
+  AGENT_FAIL_ON: someOf(['needs_review', 'partial_success'], {
+    description: "statuses that fail their test besides `failed`, so a CI job's exit code follows them. Unset: they pass, labelled in every report",
+  }),
+  AGENT_STOP_AFTER: wholeNumber(
+    { min: 1, max: 1000, fallback: 3 },
+    {
+      description:
+        'after this many samples of one task in a row could not reach their start page (connection refused, timeout, DNS), the task\'s other samples fail at once ("stopped early"); a later run with the same `AGENT_RUN_ID` tries them again',
+    },
+  ),
+  AGENT_DISCOVER_MAX_ITEMS: wholeNumber(
+    { min: 1, fallback: undefined, fallbackText: "the task's `discover.max_items`" },
+    { description: 'lower cap on discovered samples (try a listing task on a few items first)' },
+  ),
+  AGENT_TRACE: oneOf(['on', 'off', 'retain-on-failure'], 'retain-on-failure', {
+    description:
+      '`on` records a trace for every sample (audit runs); `off` records none (large runs: a trace is recorded, at a CPU cost on every action, even when a passing sample throws it away)',
+  }),
+  AGENT_RETRIES: wholeNumber({ min: 0, fallback: 1 }, { description: 'Playwright retries for failed samples' }),
+  AGENT_WORKERS: wholeNumber(
+    { min: 1, fallback: undefined, fallbackText: 'half the cores, at least 2' },
+    { description: "parallel workers (Playwright's `--workers` overrides it)" },
+  ),
+};
+
+const MODEL = {
+  ANTHROPIC_API_KEY: text(undefined, { takes: 'an Anthropic API key', sensitive: true, description: 'enables the model decider (Claude)' }),
+  ANTHROPIC_BASE_URL: address(['http', 'https'], 'https://api.anthropic.com', {
+    description: 'where the model requests go (tests point it at `fixtures/model-server`)',
+  }),
+  AGENT_MODEL: text('claude-sonnet-4-6', { takes: 'a model id', description: 'the model that decides each step (and answers vision questions)' }),
+  AGENT_FAST_MODEL: text('claude-haiku-4-5', { takes: 'a model id', description: 'step summaries and run-memory distillation' }),
+  AGENT_FALLBACK_MODEL: text(undefined, {
+    takes: 'a model id',
+    description:
+      "one attempt on this model when the primary still fails after the SDK's retries (also used for the final consolidation after a primary failure); the switch is noted in `result.json`",
+  }),
+  AGENT_MODEL_RETRIES: wholeNumber({ min: 0, fallback: 3 }, { description: "the SDK's retries per model call (it honours `retry-after`)" }),
+  AGENT_MODEL_TIMEOUT_MS: wholeNumber({ min: 1, fallback: 120_000 }, { description: 'per model call, in milliseconds' }),
+  AGENT_MAX_TOKENS: wholeNumber({ min: 1, fallback: 2048 }, { description: '`max_tokens` per decision' }),
+  AGENT_CONTEXT_WINDOW: wholeNumber(
+    { min: 1, fallback: 200_000 },
+    { description: 'sets the prompt budget: min(24K, max(8K, 8% of it)) tokens; 40% of that for the page state, 30% for history' },
+  ),
+  AGENT_SNAPSHOT_TOKENS: wholeNumber(
+    { min: 200, max: 200_000, fallback: undefined, fallbackText: 'from the budget' },
+    { description: "the page state's token budget, never exceeded; see [page-state.md](page-state.md)" },
+  ),
+  AGENT_REFLECTION: oneOf(['light', 'full'], 'light', {
+    description:
+      '`light`: optional `next_goal` on each tool call; `full`: `evaluation_previous_step`, `memory_update`, `next_goal` required, and shown in the history',
+  }),
+  AGENT_MULTI_ACTIONS: onOff(true, {
+    description:
+      'the model may return up to `AGENT_MAX_ACTIONS_PER_STEP` independent actions in one turn (several fields of a form, a screenshot and its reads), each logged as a sub-step; the rest of a batch is not run after a failure, a navigation, a >20% change in interactive elements, a download or a save_progress, and the model is told so. off: one action per turn (`tool_choice.disable_parallel_tool_use`)',
+  }),
+  AGENT_MAX_ACTIONS_PER_STEP: wholeNumber(
+    { min: 1, max: 3, fallback: 3 },
+    { description: 'the most actions one turn may hold; calls past it are not run, and the model is told which' },
+  ),
+};
+
+const BROWSER = {
+  AGENT_CHROMIUM_PATH: text('/usr/bin/chromium', { takes: 'the path of a Chromium binary', description: 'the Chromium binary' }),
+  AGENT_BROWSER_WS: address(['ws', 'wss', 'http', 'https'], undefined, {
+    takes: 'the ws:// (or wss://, http://, https://) address a Playwright browser server printed',
+    example: 'ws://10.0.0.5:3000/<path> (`bwa browser-server` prints it)',
+    sensitive: true,
+    description:
+      "every sample's browser comes from this Playwright browser server (`npx bwa browser-server` prints it) through Playwright's `connectOptions`; checked once before any sample starts ([ci.md](ci.md))",
+  }),
+  AGENT_BROWSER_WS_HEADERS: jsonTextRecord({
+    takes: 'a JSON object of header name → text',
+    example: '{"Authorization":"Bearer <token>"}',
+    sensitive: true,
+    description: 'headers for that connection',
+  }),
+};
+
+const FOLDERS = {
+  AGENT_TASKS_DIR: folder('tasks', { description: 'where task specs and `inputs/` live' }),
+  AGENT_REPORTS_DIR: folder('reports', { description: 'where reports and evidence go' }),
+  AGENT_AUTH_DIR: folder('.auth', { description: 'where the signed-in (or imported) storage states of auth profiles live' }),
+};
+
+/** Set by bwa in the main process for its workers (or by Playwright, or a CI system), read like the others. */
+const PASSED_ON = {
+  AGENT_INVOCATION_ID: text('none', {
+    takes: 'text',
+    description: 'set once per `playwright test` invocation in the main process (like `AGENT_RUN_ID`): a resumed run starts afresh',
+  }),
+  AGENT_TASK_BLOCKERS: jsonTextRecord({
+    takes: 'a JSON object of task id → reason',
+    description: 'written by globalSetup: task id → why its samples cannot run (its site did not start, its sign-in failed)',
+  }),
+  PLAYWRIGHT_BLOB_OUTPUT_DIR: text(undefined, {
+    takes: 'a folder',
+    description: "Playwright's: when set, bwa leaves the blob report's file name to Playwright",
+  }),
+  PLAYWRIGHT_BLOB_OUTPUT_FILE: text(undefined, {
+    takes: 'a file path',
+    fallbackText: '`reports/blob/<run_id>/report.zip`',
+    description:
+      "Playwright's blob report file: one per run and shard (`report-2-of-4.zip` for `--shard=2/4`), so shards run one after another keep each other's reports",
+  }),
+  CI: text(undefined, { takes: 'any text', description: 'set by CI systems: `test.only` fails the run' }),
+};
+
+const SELF_TESTS = {
+  BWA_FULL: onOff(false, {
+    description:
+      "on makes the reference-workflow tests run every sample of each task's CSV (60 tickets, commits, code strings) with the recipe and the scripted model; by default they run every third row plus every special case, which keeps `npm test` inside CI's budget",
+  }),
+  BWA_SELF_WORKERS: wholeNumber({ min: 1, fallback: 3 }, { description: 'workers of `npm test`' }),
+};
+
+/** Secrets: SECRET_<NAME>=value in the environment (usually .env), {{secret:NAME}} everywhere else. */
+export const SECRET_ENV_PREFIX = 'SECRET_';
+
+/** The groups docs/environment.md shows, in order. */
+export const ENV_GROUPS: ReadonlyArray<{ title: string; intro?: string; variables: Record<string, EnvVariable> }> = [
+  { title: 'Runs', variables: RUN },
+  { title: 'The model', variables: MODEL },
+  { title: 'The browser', variables: BROWSER },
+  { title: 'Folders', variables: FOLDERS },
+  {
+    title: 'Secrets',
+    variables: {
+      [`${SECRET_ENV_PREFIX}<NAME>`]: text(undefined, {
+        sensitive: true,
+        description: 'the value behind `{{secret:NAME}}` in a task or sign-in profile; never shown to the model, logs, results or traces',
+      }),
+    },
+  },
+  {
+    title: 'Passed on to workers',
+    intro: 'Set by bwa (or Playwright, or a CI system) in the main process; workers and `merge-reports` inherit them.',
+    variables: PASSED_ON,
+  },
+  { title: "The project's own tests", intro: 'Read only by `npm test` and its specs.', variables: SELF_TESTS },
+];
+
+export const ENV_VARIABLES = { ...RUN, ...MODEL, ...BROWSER, ...FOLDERS, ...PASSED_ON, ...SELF_TESTS };
+export type EnvName = keyof typeof ENV_VARIABLES;
