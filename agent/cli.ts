@@ -1,22 +1,15 @@
 import 'dotenv/config';
 import { authCommand } from './cli/auth';
 import { browserServerCommand } from './cli/browser-server';
+import { runCommand, type AnyCommand } from './cli/command';
 import { discoverCommand } from './cli/discover';
 import { initCommand } from './cli/init';
 import { planCommand } from './cli/plan';
+import { recipeCommand } from './cli/recipe';
 import { validateCommand } from './cli/validate';
 import { verifyCommand } from './cli/verify';
-import { recipeCommand } from './cli/recipe';
-import { BwaInputError } from './task/input-errors';
 
-export interface Command {
-  name: string;
-  summary: string;
-  usage: string;
-  run(args: string[]): Promise<number>;
-}
-
-const COMMANDS: Command[] = [
+export const COMMANDS: readonly AnyCommand[] = [
   initCommand,
   validateCommand,
   authCommand,
@@ -30,6 +23,8 @@ const COMMANDS: Command[] = [
 function help(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));
   return [
+    'usage: bwa <command> [options]',
+    '',
     'bwa — browser workflow agent (a Playwright Test plugin)',
     '',
     'Run tasks:   npx playwright test --grep @<task_id>',
@@ -40,10 +35,11 @@ function help(): string {
     'Options:',
     '  -h, --help  Show this help (or `bwa <command> --help`)',
     '',
-    'Environment: see README.md ("Environment variables").',
+    'Environment: docs/environment.md lists every variable.',
   ].join('\n');
 }
 
+/** `bwa …`: the exit code; usage errors (2) and input errors (1) are printed without a stack. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
@@ -52,20 +48,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find(c => c.name === name);
   if (!command) {
-    console.error(`bwa: unknown command "${name}"\n\n${help()}`);
+    console.error(`bwa: unknown command "${name}"\nusage: bwa <command> [options] (bwa --help lists the commands)`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`${command.usage}\n\n${command.summary}`);
-    return 0;
-  }
-  try {
-    return await command.run(rest);
-  } catch (error) {
-    if (error instanceof BwaInputError) {
-      console.error(`bwa ${name}: ${error.code}\n${error.message}`);
-      return 1;
-    }
-    throw error;
-  }
+  return runCommand(command, rest);
 }

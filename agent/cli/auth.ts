@@ -1,15 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { authStatePath, checkProfileName } from '../task/auth-profile';
+import { authStatePath, PROFILE_NAME_RULE, ProfileName } from '../task/auth-profile';
 import { BwaInputError } from '../task/input-errors';
 import { parseJsonFile } from '../task/load-task';
-
-const USAGE = `bwa auth import <profile> <storage-state.json>
-
-  Makes a signed-in browser state the auth_profile <profile>: tasks with "auth_profile": "<profile>" start signed
-  in. Record one by signing in by hand:  npx playwright codegen --save-storage=state.json <sign-in URL>
-  (A profile with steps in tasks/auth/<profile>.json signs in by itself at the start of every run instead.)`;
+import { defineCommand, type CommandGroup } from './command';
 
 /** What Playwright's storageState() writes (and `codegen --save-storage` saves). */
 const StorageState = z.object({
@@ -17,14 +12,17 @@ const StorageState = z.object({
   origins: z.array(z.object({ origin: z.string(), localStorage: z.array(z.object({ name: z.string(), value: z.string() })) }).loose()),
 });
 
-export const authCommand = {
-  name: 'auth',
-  summary: 'Sign-in profiles: `bwa auth import <profile> <file>` uses a storage state saved by `npx playwright codegen --save-storage`',
-  usage: USAGE,
-  async run(args: string[]): Promise<number> {
-    const [verb, profile, file] = args;
-    if (verb !== 'import' || !profile || !file) throw new BwaInputError('BWA_AUTH_USAGE', USAGE);
-    checkProfileName(profile);
+const authImportCommand = defineCommand({
+  name: 'auth import',
+  summary: 'Make a signed-in browser state (a Playwright storage state file) the auth_profile <profile>',
+  about: [
+    'Tasks with "auth_profile": "<profile>" then start signed in. Record one by signing in by hand:',
+    '  npx playwright codegen --save-storage=state.json <sign-in URL>',
+    '(A profile with steps in tasks/auth/<profile>.json signs in by itself at the start of every run instead.)',
+  ].join('\n'),
+  options: {},
+  positionals: [{ name: 'profile', value: { schema: ProfileName, takes: PROFILE_NAME_RULE } }, { name: 'storage-state.json' }],
+  async run({ args: { profile, 'storage-state.json': file } }) {
     const parsed = StorageState.safeParse(parseJsonFile(path.resolve(file), 'BWA_AUTH_STATE'));
     if (!parsed.success)
       throw new BwaInputError(
@@ -43,4 +41,10 @@ export const authCommand = {
     );
     return 0;
   },
+});
+
+export const authCommand: CommandGroup = {
+  name: 'auth',
+  summary: 'Sign-in profiles: `bwa auth import <profile> <file>` uses a storage state saved by `npx playwright codegen --save-storage`',
+  subcommands: [authImportCommand],
 };

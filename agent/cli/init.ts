@@ -1,17 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { z } from 'zod';
+import type { TextKind } from '../env/kinds';
 import { settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
-import { TaskSpecSchema, type TaskSpecInput } from '../task/schema';
-
-const USAGE = `bwa init <task_id> --url <start_url> [--field name:type …]
-
-  Writes tasks/<task_id>.json and tasks/inputs/<task_id>.csv to start from: the start URL (a {{column}} in it
-  becomes a CSV column), the fields to collect (type: string, number, integer, boolean, date, list; default
-  string), a recipe that screenshots the page and reads each field — with locators for you to fill in — and
-  notes ($comment) on what to fill in. Never overwrites an existing task.`;
+import { TASK_ID_RULE, TaskId, TaskSpecSchema, type TaskSpecInput } from '../task/schema';
+import { defineCommand } from './command';
 
 const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
   string: { descriptor: 'string | null' },
@@ -25,12 +21,47 @@ const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
 /** The text a locator to fill in carries: `bwa validate` and a run both name it until it is replaced. */
 export const FILL_IN = 'FILL IN';
 
-export const initCommand = {
+type Field = { name: string; type: string };
+
+const FIELD: TextKind<Field> = {
+  schema: z
+    .string()
+    .regex(new RegExp(`^[A-Za-z_][A-Za-z0-9_]*(:(${Object.keys(FIELD_TYPES).join('|')}))?$`))
+    .transform(text => {
+      const [name, type = 'string'] = text.split(':');
+      return { name: name!, type };
+    }),
+  takes: `name:type — a name of letters, digits and "_", a type of ${Object.keys(FIELD_TYPES).join(', ')} (default string), e.g. price:number`,
+};
+
+/** A start URL: http(s), with {{column}} templates. */
+const START_URL: TextKind<string> = {
+  schema: z.string().refine(url => z.url({ protocol: /^https?$/ }).safeParse(url.replace(/\{\{[^}]*\}\}/g, 'x')).success),
+  takes: 'an http(s) URL ({{column}} templates allowed)',
+};
+
+export const initCommand = defineCommand({
   name: 'init',
   summary: 'Start a task for your own site: a task spec and samples CSV with sensible defaults (never overwrites)',
-  usage: USAGE,
-  async run(args: string[]): Promise<number> {
-    const { taskId, url, fields } = parseArgs(args);
+  about: [
+    'Writes tasks/<task_id>.json and tasks/inputs/<task_id>.csv to start from: the start URL (a {{column}} in it',
+    'becomes a CSV column), the fields to collect, a recipe that screenshots the page and reads each field — with',
+    'locators for you to fill in — and notes ($comment) on what to fill in. Never overwrites an existing task.',
+  ].join('\n'),
+  positionals: [{ name: 'task_id', value: { schema: TaskId, takes: TASK_ID_RULE } }],
+  options: {
+    url: {
+      type: 'string',
+      placeholder: 'start_url',
+      required: true,
+      value: START_URL,
+      help: 'the first page of each sample; a {{column}} in it becomes a CSV column',
+    },
+    field: { type: 'string', placeholder: 'name:type', multiple: true, value: FIELD, help: 'a field to collect (repeat it; default: title)' },
+  },
+  async run({ args: { task_id: taskId }, options }) {
+    const url = options.url;
+    const fields = options.field.length ? options.field : [{ name: 'title', type: 'string' }];
     const taskFile = path.join(settings.tasksDir, `${taskId}.json`);
     const csvFile = path.join(settings.tasksDir, 'inputs', `${taskId}.csv`);
     for (const file of [taskFile, csvFile])
@@ -62,7 +93,7 @@ export const initCommand = {
     );
     return 0;
   },
-};
+});
 
 export function starterSpec(taskId: string, url: string, fields: Array<{ name: string; type: string }>): TaskSpecInput {
   const parsedUrl = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
@@ -97,38 +128,4 @@ export function starterSpec(taskId: string, url: string, fields: Array<{ name: s
       })),
     ],
   };
-}
-
-function parseArgs(args: string[]): { taskId: string; url: string; fields: Array<{ name: string; type: string }> } {
-  const positional: string[] = [];
-  const fields: Array<{ name: string; type: string }> = [];
-  let url: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [flag, inline] =
-      arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (flag === '--url') url = inline ?? args[++i];
-    else if (flag === '--field') fields.push(parseField(inline ?? args[++i] ?? ''));
-    else if (arg.startsWith('-')) throw new BwaInputError('BWA_INIT', `unknown option ${arg}\n${USAGE}`);
-    else positional.push(arg);
-  }
-  const taskId = positional[0];
-  if (!taskId || !url) throw new BwaInputError('BWA_INIT', `which task, and where does it start?\n${USAGE}`);
-  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(taskId))
-    throw new BwaInputError('BWA_INIT', `task_id "${taskId}": lowercase letters, digits, "_" or "-", starting with a letter or digit`);
-  try {
-    new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
-  } catch {
-    throw new BwaInputError('BWA_INIT', `--url "${url}" is not a URL (http(s)://…, {{column}} templates allowed)`);
-  }
-  return { taskId, url, fields: fields.length ? fields : [{ name: 'title', type: 'string' }] };
-}
-
-function parseField(text: string): { name: string; type: string } {
-  const [name = '', type = 'string'] = text.split(':');
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new BwaInputError('BWA_INIT', `--field "${text}": the name must be letters, digits and "_" (e.g. price:number)`);
-  if (!FIELD_TYPES[type])
-    throw new BwaInputError('BWA_INIT', `--field "${text}": type "${type}" is not one of ${Object.keys(FIELD_TYPES).join(', ')}`);
-  return { name, type };
 }

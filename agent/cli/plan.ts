@@ -9,20 +9,25 @@ import { describePlan, writePlan } from '../plan/write-plan';
 import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
+import { defineCommand, UsageError } from './command';
 
-const USAGE = `bwa plan "<what to do, in plain English>" [--force] [--run]
-
-  Asks Claude to turn the sentence into tasks/<task_id>.json and tasks/inputs/<task_id>.csv (or a discover
-  block, when the items must be found by browsing), checks them like any task, and prints them for review.
-  --force  replace an existing task of the same id
-  --run    go straight on: discover the samples if needed, then npx playwright test --project=tasks --grep @<task_id>`;
-
-export const planCommand = {
+export const planCommand = defineCommand({
   name: 'plan',
   summary: 'Write a task spec and its samples from a plain-English request (needs ANTHROPIC_API_KEY)',
-  usage: USAGE,
-  async run(args: string[]): Promise<number> {
-    const { sentence, force, run } = parseArgs(args);
+  about: [
+    'Asks Claude to turn the request into tasks/<task_id>.json and tasks/inputs/<task_id>.csv (or a discover',
+    'block, when the items must be found by browsing), checks them like any task, and prints them for review.',
+    'Quote the request, e.g. bwa plan "Go to the org\'s members page and, for every member, screenshot their profile',
+    'and extract name, company and followers"',
+  ].join('\n'),
+  options: {
+    force: { type: 'boolean', help: 'replace an existing task of the same id' },
+    run: { type: 'boolean', help: 'go straight on: discover the samples if needed, then npx playwright test --project=tasks --grep @<task_id>' },
+  },
+  positionals: [{ name: 'request', rest: true }],
+  async run({ args: { request }, options: { force, run } }) {
+    const sentence = request.join(' ').trim();
+    if (!sentence) throw new UsageError('say what to do, in plain English');
     if (!env.ANTHROPIC_API_KEY)
       throw new BwaInputError(
         'BWA_NO_API_KEY',
@@ -46,7 +51,7 @@ export const planCommand = {
     }
     return runTests(id);
   },
-};
+});
 
 /** The same command a user would type; AGENT_RUN_ID is passed on so the run finds the discovered samples. */
 function runTests(taskId: string): Promise<number> {
@@ -55,23 +60,4 @@ function runTests(taskId: string): Promise<number> {
   console.log(`\nnpx playwright ${args.join(' ')}   (AGENT_RUN_ID=${settings.runId})`);
   const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit' });
   return new Promise(resolve => child.on('close', code => resolve(code ?? 1)));
-}
-
-function parseArgs(args: string[]): { sentence: string; force: boolean; run: boolean } {
-  const words: string[] = [];
-  let force = false;
-  let run = false;
-  for (const arg of args) {
-    if (arg === '--force') force = true;
-    else if (arg === '--run') run = true;
-    else if (arg.startsWith('--')) throw new BwaInputError('BWA_USAGE', `unknown option ${arg}\n\n${USAGE}`);
-    else words.push(arg);
-  }
-  const sentence = words.join(' ').trim();
-  if (!sentence)
-    throw new BwaInputError(
-      'BWA_USAGE',
-      `say what to do, e.g. bwa plan "Go to the org's members page and, for every member, screenshot their profile and extract name, company and followers"\n\n${USAGE}`,
-    );
-  return { sentence, force, run };
 }

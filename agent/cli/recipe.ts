@@ -13,30 +13,42 @@ import { RUN_ID_PATTERN } from '../env/variables';
 import { runDir, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
+import { defineCommand, type CommandGroup } from './command';
 
-const USAGE = [
-  'bwa recipe compile <run_id> <task_id> [--sample <sample_id>]   compile a recipe from a done sample of a run',
-  'bwa recipe export <task_id> [--out <file>] [--csv <file>]        write the recipe as a plain Playwright spec',
-  'bwa recipe show <task_id>                                        print the stored recipe and whether it is fresh',
-].join('\n');
+const compileCommand = defineCommand({
+  name: 'recipe compile',
+  summary: 'compile a recipe from a done sample of a run',
+  about: 'The run is a run id (under AGENT_REPORTS_DIR/runs) or the path of a run folder.',
+  options: {
+    sample: { type: 'string', placeholder: 'sample_id', help: 'the done sample to compile from (default: the one whose recipe holds on the others)' },
+  },
+  positionals: [{ name: 'run_id' }, { name: 'task_id' }],
+  run: ({ args, options }) => compile(args.run_id, args.task_id, options.sample),
+});
 
-export const recipeCommand = {
+const exportCommand = defineCommand({
+  name: 'recipe export',
+  summary: 'write the recipe as a plain Playwright spec',
+  options: {
+    out: { type: 'string', placeholder: 'file', help: 'where to write the spec' },
+    csv: { type: 'string', placeholder: 'file', help: "the samples CSV the spec reads (default: the task's)" },
+  },
+  positionals: [{ name: 'task_id' }],
+  run: async ({ args, options }) => exportSpec(args.task_id, options.out, options.csv),
+});
+
+const showCommand = defineCommand({
+  name: 'recipe show',
+  summary: 'print the stored recipe and whether it is fresh',
+  options: {},
+  positionals: [{ name: 'task_id' }],
+  run: async ({ args }) => show(args.task_id),
+});
+
+export const recipeCommand: CommandGroup = {
   name: 'recipe',
   summary: 'Compile a replayable recipe from an agent run, show it, or export it as a Playwright spec',
-  usage: USAGE,
-  async run(args: string[]): Promise<number> {
-    const [sub, ...rest] = args;
-    const positional = rest.filter((a, i) => !a.startsWith('--') && !rest[i - 1]?.startsWith('--'));
-    const option = (name: string) => {
-      const at = rest.indexOf(`--${name}`);
-      return at >= 0 ? rest[at + 1] : undefined;
-    };
-    if (sub === 'compile' && positional.length === 2) return compile(positional[0]!, positional[1]!, option('sample'));
-    if (sub === 'export' && positional.length === 1) return exportSpec(positional[0]!, option('out'), option('csv'));
-    if (sub === 'show' && positional.length === 1) return show(positional[0]!);
-    console.error(`usage:\n${USAGE}`);
-    return 2;
-  },
+  subcommands: [compileCommand, exportCommand, showCommand],
 };
 
 function loadTask(taskId: string): LoadedTask {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { env } from '../env/read';
 import { checkRecipeSteps } from '../recipe/check-steps';
+import { defineCommand } from './command';
 import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/recipe-store';
 import { missingSecrets } from '../setup/sign-in';
@@ -9,11 +10,12 @@ import { authStatePath, loadAuthProfile } from '../task/auth-profile';
 import type { LoadedTask } from '../task/load-task';
 import { loadSuite } from '../task/suite';
 
-export const validateCommand = {
+export const validateCommand = defineCommand({
   name: 'validate',
   summary: 'Check every task spec, recipe, sign-in profile and samples CSV; list what would run and what cannot',
-  usage: 'bwa validate',
-  async run(): Promise<number> {
+  options: {},
+  positionals: [],
+  async run() {
     const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps });
     const hasKey = Boolean(env.ANTHROPIC_API_KEY);
     let unrunnable = 0;
@@ -37,7 +39,7 @@ export const validateCommand = {
       console.log(`\n${unrunnable} task(s) cannot run as things stand (their samples would fail with the reasons above); the others can.`);
     return 0;
   },
-};
+});
 
 /** Locators `bwa init` left for the user to fill in: the run would end each sample needs_review at that step. */
 function placeholderProblems(task: LoadedTask): string[] {

@@ -1,19 +1,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { verifyRun } from '../report/verify-run';
+import { defineCommand } from './command';
 import { RUN_ID_PATTERN } from '../env/variables';
 import { runDir, settings } from '../settings';
 
-export const verifyCommand = {
+export const verifyCommand = defineCommand({
   name: 'verify',
   summary: "Re-hash a run's evidence against manifest.json and each result.json (exit 1 on any mismatch)",
-  usage: 'bwa verify <run_id | path/to/reports/runs/<run_id>>',
-  async run(args: string[]): Promise<number> {
-    const target = args.find(a => !a.startsWith('-'));
-    if (!target) {
-      console.error(`bwa verify: which run? usage: ${this.usage}`);
-      return 2;
-    }
+  about: 'The run is a run id (under AGENT_REPORTS_DIR/runs), or the path of a run folder or of its manifest.json.',
+  options: {},
+  positionals: [{ name: 'run' }],
+  async run({ args: { run: target } }) {
     const dir = resolveRun(target);
     if (!dir) {
       console.error(`bwa verify: no run "${target}" (looked for ${target} and ${path.join(settings.reportsDir, 'runs', target)})`);
@@ -37,7 +35,7 @@ export const verifyCommand = {
     );
     return 0;
   },
-};
+});
 
 /** A run id (under AGENT_REPORTS_DIR/runs) or a path to the run folder or its manifest.json. */
 function resolveRun(target: string): string | undefined {

@@ -37,26 +37,36 @@ export function onOff(fallback: boolean, about: Described): EnvVariable<boolean>
   };
 }
 
+/** What a text value (a variable, a command-line option) takes: the schema its text is checked with, and the words errors use. */
+export interface TextKind<T = unknown> {
+  readonly schema: z.ZodType<T>;
+  readonly takes: string;
+}
+
+export function wholeNumberText(min: number, max?: number): TextKind<number> {
+  let number = z.int().min(min);
+  if (max !== undefined) number = number.max(max);
+  return {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/)
+      .transform(Number)
+      .pipe(number),
+    takes: max === undefined ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max}`,
+  };
+}
+
 export function wholeNumber<F extends number | undefined>(
   range: { min: number; max?: number; fallback: F; fallbackText?: string },
   about: Described,
 ): EnvVariable<number | F> {
-  const { min, max, fallback } = range;
-  let number = z.int().min(min);
-  if (max !== undefined) number = number.max(max);
-  const schema = z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/)
-    .transform(Number)
-    .pipe(number)
-    .optional()
-    .transform((value): number | F => value ?? fallback);
+  const { schema, takes } = wholeNumberText(range.min, range.max);
   return {
     ...about,
-    schema,
-    takes: max === undefined ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max}`,
-    fallback: range.fallbackText ?? (fallback === undefined ? '—' : `\`${fallback}\``),
+    schema: schema.optional().transform((value): number | F => value ?? range.fallback),
+    takes,
+    fallback: range.fallbackText ?? (range.fallback === undefined ? '—' : `\`${range.fallback}\``),
   };
 }
 

@@ -24,11 +24,12 @@ export const AuthProfileSchema = z.strictObject({
 export type AuthProfile = z.output<typeof AuthProfileSchema>;
 
 const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
+export const PROFILE_NAME_RULE = 'a plain name (letters, digits, "_", "-")';
+export const ProfileName = z.string().regex(PROFILE_NAME);
 const SECRET_NAME = /\{\{\s*secret:([A-Z][A-Z0-9_]*)\s*\}\}/g;
 
 export function checkProfileName(profile: string): string {
-  if (!PROFILE_NAME.test(profile))
-    throw new BwaInputError('BWA_AUTH_PROFILE', `auth_profile "${profile}" must be a plain name (letters, digits, "_", "-")`);
+  if (!PROFILE_NAME.test(profile)) throw new BwaInputError('BWA_AUTH_PROFILE', `auth_profile "${profile}" must be ${PROFILE_NAME_RULE}`);
   return profile;
 }
 

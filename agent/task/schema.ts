@@ -54,6 +54,9 @@ const WebServer = z.strictObject({
   timeout_seconds: z.number().int().positive().default(60).describe('How long to wait for url after starting'),
 });
 
+export const TASK_ID_RULE = 'lowercase letters, digits, "_" or "-", starting with a letter or digit, at most 64 chars';
+export const TaskId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, TASK_ID_RULE);
+
 export const TaskSpecSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -61,10 +64,7 @@ export const TaskSpecSchema = z
       .union([z.string(), z.array(z.string())])
       .optional()
       .describe('Notes for people editing the spec (ignored by bwa)'),
-    task_id: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, "_" or "-", starting with a letter or digit, at most 64 chars')
-      .describe('Unique id; also the Playwright tag (@task_id) and the reports folder name'),
+    task_id: TaskId.describe('Unique id; also the Playwright tag (@task_id) and the reports folder name'),
     phase: z.enum(['discovery', 'execution']).default('execution'),
     description: z.string().optional(),
     start_url: z.string().min(1).describe('First URL; {{column}} templates are filled from the sample row'),

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { invoke } from '../../../agent/cli/command';
 import { planCommand } from '../../../agent/cli/plan';
 import { PLAN_TOOL } from '../../../agent/plan/plan-tool';
 import { validatePlan } from '../../../agent/plan/validate-plan';
@@ -44,7 +45,7 @@ async function plan(...args: string[]): Promise<{ code: number; printed: string 
   const log = console.log;
   console.log = (...parts: unknown[]) => void lines.push(parts.join(' '));
   try {
-    return { code: await planCommand.run(args), printed: lines.join('\n') };
+    return { code: await invoke(planCommand, args), printed: lines.join('\n') };
   } finally {
     console.log = log;
   }
