@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { parseNumber } from '../values/coerce';
+import { findNumber } from '../values/numbers';
 import { readControlState, type ControlState } from './control-state';
 import { ELEMENT_TIMEOUT_MS } from '../core/limits';
 import { stateAfterHandlers } from './shown-value';
@@ -56,7 +56,7 @@ export async function setSliderValue(page: Page, locator: Locator, text: string,
 function wantedValue(state: ControlState, text: string, label: string): Wanted {
   const plain = readNumber(text, conventionsOf({ lang: state.lang }).decimalComma);
   if (namesItsValues(state)) return plain !== undefined && withinRange(state, plain) ? { number: plain } : { text: text.trim() };
-  const number = plain ?? parseNumber(text) ?? undefined;
+  const number = plain ?? findNumber(text)?.value;
   if (number !== undefined) return { number };
   if (state.valueText) return { text: text.trim() };
   throw new ActionError(`Cannot set ${label} to ${JSON.stringify(text)}: it takes a number${rangeText(state)}`);
@@ -120,7 +120,7 @@ function sameName(shownName: string, wanted: string): boolean {
   const squeeze = (text: string) => text.replace(/\s+/g, '').toLowerCase();
   if (squeeze(shownName) === squeeze(wanted)) return true;
   const bare = readNumber(wanted);
-  return bare !== undefined && parseNumber(shownName) === bare;
+  return bare !== undefined && findNumber(shownName)?.value === bare;
 }
 
 async function moveByKeys(locator: Locator, wanted: Wanted, start: ControlState, signal: AbortSignal): Promise<Position> {

@@ -1,45 +1,58 @@
+import { isoDate, isoTime, formatOffset, readDate, type DateContext } from './dates';
+import { findNumber } from './numbers';
+
 export const VALUE_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list'] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
 
-const SUFFIX: Record<string, number> = { k: 1e3, m: 1e6, b: 1e9 };
-
-/** "1,234" → 1234, "1.2k" → 1200, "$3.50" → 3.5; null when there is no number in the text. */
-export function parseNumber(text: string): number | null {
-  const match = /(-?\d[\d,]*(?:\.\d+)?|-?\.\d+)\s*([kmb])?\b/i.exec(text);
-  if (!match?.[1]) return null;
-  const base = Number(match[1].replace(/,/g, ''));
-  if (!Number.isFinite(base)) return null;
-  const multiplier = match[2] ? (SUFFIX[match[2].toLowerCase()] ?? 1) : 1;
-  return Math.round(base * multiplier * 1e6) / 1e6;
+/** How the page writes values: its languages, date order, decimal separator, and what relative dates count from. */
+export interface ReadConventions extends DateContext {
+  decimalComma?: boolean;
 }
 
-export function coerceValue(text: string, type: ValueType): unknown {
+export interface TypedRead {
+  value: unknown;
+  /** The words the value was read from, when they are not the whole text ("30 avril 2015" in "Publié le 30 avril 2015"). */
+  from?: string;
+  /** How it was read, when that is worth saying (a time and zone, a relative date, an ambiguous order). */
+  reading?: string;
+}
+
+/** Text → a value of the type, or undefined when the text holds none (a date that is not there, "maybe" as a boolean). */
+export function readTyped(text: string, type: ValueType, conventions: ReadConventions = {}): TypedRead | undefined {
   const trimmed = text.replace(/\s+/g, ' ').trim();
   switch (type) {
     case 'string':
-      return trimmed;
+      return { value: trimmed };
     case 'number':
-      return parseNumber(trimmed);
     case 'integer': {
-      const n = parseNumber(trimmed);
-      return n === null ? null : Math.round(n);
+      const found = findNumber(trimmed, conventions.decimalComma);
+      if (!found) return undefined;
+      return { value: type === 'integer' ? Math.round(found.value) : found.value, from: found.text };
     }
     case 'boolean':
-      if (/^(yes|true|on|checked|1|passed|success)$/i.test(trimmed)) return true;
-      if (/^(no|false|off|unchecked|0|failed|failure)$/i.test(trimmed)) return false;
-      return null;
+      if (/^(yes|true|on|checked|1|passed|success)$/i.test(trimmed)) return { value: true };
+      if (/^(no|false|off|unchecked|0|failed|failure)$/i.test(trimmed)) return { value: false };
+      return undefined;
     case 'date': {
-      const iso = /\d{4}-\d{2}-\d{2}/.exec(trimmed);
-      if (iso) return iso[0];
-      const parsed = Date.parse(trimmed);
-      return Number.isNaN(parsed) ? null : new Date(parsed).toISOString().slice(0, 10);
+      const read = readDate(trimmed, conventions);
+      if (!read) return undefined;
+      const at = read.time ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
+      const reading = [at ? `${isoDate(read.date)}${at} as written` : '', read.reading ?? ''].filter(Boolean).join('; ');
+      return { value: isoDate(read.date), from: read.text, ...(reading ? { reading } : {}) };
     }
     case 'list':
-      return text
-        .split(/\n|·|•/)
-        .map(s => s.trim())
-        .filter(Boolean);
+      return {
+        value: text
+          .split(/\n|·|•/)
+          .map(s => s.trim())
+          .filter(Boolean),
+      };
   }
+}
+
+/** The value alone (null when the text holds none): what recipes compare a replayed read against. */
+export function coerceValue(text: string, type: ValueType, conventions: ReadConventions = {}): unknown {
+  return readTyped(text, type, conventions)?.value ?? null;
 }
 
 export function applyPattern(text: string, pattern: string): string | null {

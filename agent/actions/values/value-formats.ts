@@ -1,4 +1,7 @@
-import { isoDate, isoTime, pad, parseDate, parseDateTime, parseMonth, parseTime, parseWeek, type DateReading } from './human-dates';
+import { isoDate, isoTime, languageDayFirst, pad, readDate, readMonth, readTime, readWeek, type DateContext } from './dates';
+import { decimalCommaOf, readNumber } from './numbers';
+
+export { readNumber } from './numbers';
 
 /** Input types whose value has a fixed machine format, whatever the page displays. */
 export const TYPED_INPUTS = ['date', 'time', 'datetime-local', 'month', 'week', 'number', 'range', 'color'] as const;
@@ -10,7 +13,7 @@ export function isTypedInput(type: string): type is TypedInput {
 
 /** What each field holds, said the way the model should write it when a value did not take. */
 export const VALUE_FORMAT: Record<TypedInput, string> = {
-  date: 'a date as YYYY-MM-DD (e.g. 2012-02-21; "Feb 21 2012" and "21/02/2012" are read too)',
+  date: 'a date as YYYY-MM-DD (e.g. 2012-02-21; "Feb 21 2012", "21/02/2012" and dates in the page\'s language are read too)',
   time: 'a time as HH:MM, 24-hour (e.g. 07:14; "7:14 AM" is read too)',
   'datetime-local': 'a date and time as YYYY-MM-DDTHH:MM (e.g. 2012-02-21T07:14; "Feb 21 2012 7:14 AM" is read too)',
   month: 'a month as YYYY-MM (e.g. 2012-02; "Feb 2012" is read too)',
@@ -31,6 +34,8 @@ export interface PageConventions {
 export interface Conventions {
   dayFirst?: boolean;
   decimalComma?: boolean;
+  /** The page's language, so dates in words are read in it ("21 février 2012"). */
+  lang?: string;
   /** Where the conventions came from, for the action's description. */
   source?: string;
 }
@@ -44,19 +49,13 @@ export function conventionsOf(page: PageConventions): Conventions {
 }
 
 function langConventions(lang: string | undefined): Conventions {
-  if (!lang) return {};
-  try {
-    const order = new Intl.DateTimeFormat(lang, { timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2012, 1, 21))).map(part => part.type);
-    const decimal = new Intl.NumberFormat(lang).formatToParts(1.5).find(part => part.type === 'decimal')?.value;
-    return {
-      dayFirst: order.indexOf('day') < order.indexOf('month'),
-      decimalComma: decimal === ',',
-      source: `the page language ${JSON.stringify(lang)}`,
-    };
-  } catch {
-    // An invalid language tag tells us nothing.
-    return {};
-  }
+  const dayFirst = languageDayFirst(lang);
+  if (dayFirst === undefined) return {};
+  return { dayFirst, decimalComma: decimalCommaOf(lang) ?? false, lang, source: `the page language ${JSON.stringify(lang)}` };
+}
+
+function dateContext(conventions: Conventions): DateContext {
+  return { languages: conventions.lang ? [conventions.lang] : [], dayFirst: conventions.dayFirst, source: conventions.source };
 }
 
 export interface Converted {
@@ -70,26 +69,26 @@ export interface Converted {
  * kind; color names are left to the page (its CSS parser knows them all), so only hex is converted here.
  */
 export function toInputValue(text: string, kind: TypedInput, conventions: Conventions = {}): Converted | undefined {
-  const { dayFirst } = conventions;
+  const context = dateContext(conventions);
   switch (kind) {
     case 'date': {
-      const parsed = parseDate(text, dayFirst);
-      return parsed && { value: isoDate(parsed.date), reading: readingNote(parsed.reading, conventions) };
+      const read = readDate(text, context, { whole: true });
+      return read && { value: isoDate(read.date), ...(read.reading ? { reading: read.reading } : {}) };
     }
     case 'time': {
-      const time = parseTime(text) ?? parseDateTime(text, dayFirst)?.time;
+      const time = readTime(text) ?? readDate(text, context, { whole: true, needsTime: true })?.time;
       return time && { value: isoTime(time) };
     }
     case 'datetime-local': {
-      const parsed = parseDateTime(text, dayFirst);
-      return parsed && { value: `${isoDate(parsed.date)}T${isoTime(parsed.time)}`, reading: readingNote(parsed.reading, conventions) };
+      const read = readDate(text, context, { whole: true, needsTime: true });
+      return read?.time && { value: `${isoDate(read.date)}T${isoTime(read.time)}`, ...(read.reading ? { reading: read.reading } : {}) };
     }
     case 'month': {
-      const month = parseMonth(text, dayFirst);
+      const month = readMonth(text, context);
       return month && { value: `${pad(month.year, 4)}-${pad(month.month)}` };
     }
     case 'week': {
-      const week = parseWeek(text, dayFirst);
+      const week = readWeek(text, context);
       return week && { value: `${pad(week.year, 4)}-W${pad(week.week)}` };
     }
     case 'number':
@@ -103,42 +102,4 @@ export function toInputValue(text: string, kind: TypedInput, conventions: Conven
       return { value: `#${(hex.length === 3 ? [...hex].map(c => c + c).join('') : hex).toLowerCase()}` };
     }
   }
-}
-
-function readingNote(reading: DateReading, conventions: Conventions): string | undefined {
-  if (reading === 'unambiguous') return undefined;
-  const order = reading === 'day-first' ? 'day/month' : 'month/day';
-  return `read as ${order} (${conventions.source ?? 'the page does not say how it writes dates'})`;
-}
-
-/**
- * "1,234.5", "1.234,5", "1 234", "-3", "50%", "1e3". A single separator followed by exactly three digits is
- * a thousands separator or a decimal point depending on the page's conventions ("1,234" is 1234 in English).
- */
-export function readNumber(text: string, decimalComma = false): number | undefined {
-  const clean = text
-    .trim()
-    .replace(/[\s\u00a0\u202f']/g, '')
-    .replace(/%$/, '');
-  if (/^[+-]?\d+(\.\d+)?e[+-]?\d+$/i.test(clean)) return Number(clean);
-  if (!/^[+-]?(\d[\d.,]*|[.,]\d+)$/.test(clean) || /[.,]$/.test(clean)) return undefined;
-  const decimal = decimalSeparator(clean, decimalComma);
-  const grouping = decimal === '.' ? ',' : decimal === ',' ? '.' : /,/.test(clean) ? ',' : '.';
-  const [whole = '', fraction, extra] = clean.split(decimal ?? '\u0000');
-  if (extra !== undefined) return undefined;
-  const digits = whole.split(grouping).join('');
-  const number = Number(fraction === undefined ? digits : `${digits}.${fraction}`);
-  return Number.isFinite(number) ? number : undefined;
-}
-
-function decimalSeparator(clean: string, decimalComma: boolean): '.' | ',' | undefined {
-  const dot = clean.lastIndexOf('.');
-  const comma = clean.lastIndexOf(',');
-  if (dot >= 0 && comma >= 0) return dot > comma ? '.' : ',';
-  const separator = dot >= 0 ? '.' : comma >= 0 ? ',' : undefined;
-  if (!separator) return undefined;
-  if (clean.split(separator).length > 2) return undefined;
-  const digitsAfter = clean.length - clean.lastIndexOf(separator) - 1;
-  if (digitsAfter !== 3) return separator;
-  return (separator === ',') === decimalComma ? separator : undefined;
 }

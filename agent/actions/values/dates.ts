@@ -1,0 +1,245 @@
+import * as chrono from 'chrono-node';
+
+/**
+ * Dates and times as people write them, in the page's language ("30 avril 2015", "3. Januar 2019, 14:05 Uhr",
+ * "2019年1月3日", "Thu 3 Jan 2019 02.00 EST", "2 hours ago"), read by chrono-node's locale parsers. Pure: the
+ * page's languages, its date order and the moment relative dates count from arrive in a DateContext.
+ */
+
+export interface DateParts {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export interface TimeParts {
+  hour: number;
+  minute: number;
+  second?: number;
+}
+
+export interface DateContext {
+  /** The page's language (the nearest lang attribute) first, then the browser's. */
+  languages?: readonly string[];
+  /** Numeric dates put the day first (03/04 = 3 April): from a format hint or the language; unset = the language decides. */
+  dayFirst?: boolean;
+  /** What the conventions came from, for the reading note ("the page language \"fr\""). */
+  source?: string;
+  /** What "2 hours ago" and a date shown without its year count from, and what that moment is. */
+  reference?: { instant: Date; said: string };
+}
+
+export interface DateRead {
+  date: DateParts;
+  time?: TimeParts;
+  /** Minutes east of UTC, when the text says its zone ("EST", "+02:00"). */
+  offsetMinutes?: number;
+  /** The words the date was read from. */
+  text: string;
+  /** How it was read, when that is not plain: relative, a year not shown, an ambiguous day/month order. */
+  reading?: string;
+}
+
+/** chrono-node's locales (the casual parsers read "noon", "yesterday", "2 hours ago" as well as full dates). */
+const LOCALES: Record<string, chrono.Chrono> = {
+  de: chrono.de.casual,
+  fr: chrono.fr.casual,
+  es: chrono.es.casual,
+  pt: chrono.pt.casual,
+  nl: chrono.nl.casual,
+  it: chrono.it.casual,
+  ja: chrono.ja.casual,
+  zh: chrono.zh.casual,
+  ru: chrono.ru.casual,
+  uk: chrono.uk.casual,
+  sv: chrono.sv.casual,
+  fi: chrono.fi.casual,
+  vi: chrono.vi.casual,
+  id: chrono.id.casual,
+};
+export const DATE_LANGUAGES = ['en', ...Object.keys(LOCALES)];
+
+const NUMERIC_DATE = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
+
+export function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+export function isoDate({ year, month, day }: DateParts): string {
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+export function isoTime({ hour, minute, second }: TimeParts): string {
+  return second ? `${pad(hour)}:${pad(minute)}:${pad(second)}` : `${pad(hour)}:${pad(minute)}`;
+}
+
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** Whether the language writes the day before the month in numeric dates (Intl knows every locale's order). */
+export function languageDayFirst(lang: string | undefined): boolean | undefined {
+  if (!lang) return undefined;
+  try {
+    const order = new Intl.DateTimeFormat(lang, { timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2012, 1, 21))).map(part => part.type);
+    return order.indexOf('day') < order.indexOf('month');
+  } catch {
+    // An invalid language tag tells us nothing.
+    return undefined;
+  }
+}
+
+/** The parsers to try, the page's language first: a language chrono lacks falls through to the next, English last. */
+function parsersFor(context: DateContext, numericDayFirst: boolean | undefined): chrono.Chrono[] {
+  const english = numericDayFirst ? chrono.en.GB : chrono.en.casual;
+  const parsers: chrono.Chrono[] = [];
+  for (const lang of context.languages ?? []) {
+    const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
+    const parser = primary === 'en' ? english : LOCALES[primary];
+    if (parser && !parsers.includes(parser)) parsers.push(parser);
+  }
+  if (!parsers.includes(english)) parsers.push(english);
+  // Text in another language than the page's (an English date on a page tagged "de"): its own parser still reads it.
+  if (!parsers.includes(chrono.en.casual)) parsers.push(chrono.en.casual);
+  return parsers;
+}
+
+interface Options {
+  /** The whole text must be the date (a value typed into a field), not a date somewhere in a sentence. */
+  whole?: boolean;
+  /** A time must be there too (a date-and-time field). */
+  needsTime?: boolean;
+}
+
+/** The first date in the text (with its time and zone when written), read in the page's languages; undefined when there is none. */
+export function readDate(text: string, context: DateContext = {}, options: Options = {}): DateRead | undefined {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (!clean) return undefined;
+  const numeric = NUMERIC_DATE.exec(clean);
+  const numericDayFirst = numeric ? (context.dayFirst ?? (numeric[2] === '.' ? true : languageDayFirst(context.languages?.[0]))) : context.dayFirst;
+  const reference = { instant: context.reference?.instant ?? new Date(), timezone: 0 };
+  for (const parser of parsersFor(context, numericDayFirst)) {
+    for (const result of parser.parse(clean, reference, { forwardDate: false })) {
+      const read = toDateRead(result, clean, context, numeric, numericDayFirst, options);
+      if (read) return read;
+    }
+  }
+  return undefined;
+}
+
+function toDateRead(
+  result: chrono.ParsedResult,
+  clean: string,
+  context: DateContext,
+  numeric: RegExpExecArray | null,
+  dayFirst: boolean | undefined,
+  options: Options,
+): DateRead | undefined {
+  const start = result.start;
+  if (options.whole && !coversWhole(clean, result)) return undefined;
+  const relative = isRelative(result);
+  if (!relative && !(start.isCertain('day') && start.isCertain('month'))) return undefined;
+  const hasTime = start.isCertain('hour');
+  if (options.needsTime && !hasTime) return undefined;
+  const date = { year: start.get('year') ?? 0, month: start.get('month') ?? 0, day: start.get('day') ?? 0 };
+  const read: DateRead = { date, text: result.text };
+  if (hasTime) {
+    const second = start.get('second') ?? 0;
+    read.time = { hour: start.get('hour') ?? 0, minute: start.get('minute') ?? 0, ...(second ? { second } : {}) };
+  }
+  const offset = start.isCertain('timezoneOffset') ? start.get('timezoneOffset') : null;
+  if (offset !== null && offset !== undefined && !relative) read.offsetMinutes = offset;
+  const notes: string[] = [];
+  if (relative) notes.push(`relative: counted from ${context.reference?.said ?? 'the time of reading'}`);
+  else if (!start.isCertain('year')) notes.push(`the year is not shown: ${date.year}, from ${context.reference?.said ?? 'the time of reading'}`);
+  const order = numeric && ambiguousOrder(numeric) ? (dayFirst ? 'day/month' : 'month/day') : undefined;
+  if (order) notes.push(`read as ${order} (${context.source ?? 'the page does not say how it writes dates'})`);
+  if (notes.length) read.reading = notes.join('; ');
+  return read;
+}
+
+/** "2 hours ago", "yesterday": chrono fills in every part from the reference instead of reading them. */
+function isRelative(result: chrono.ParsedResult): boolean {
+  return RELATIVE_WORDS.test(result.text);
+}
+
+const RELATIVE_WORDS =
+  /\b(ago|yesterday|today|tomorrow|now|last|next|hier|aujourd|il y a|gestern|heute|vor|ayer|hoy|hace|ontem|hoje|gisteren|vandaag|geleden|ieri|oggi|fa|вчера|сегодня|назад|igår|idag|sedan)\b|前|昨日|今日|昨天|今天/i;
+
+function ambiguousOrder(numeric: RegExpExecArray): boolean {
+  const first = Number(numeric[1]);
+  const second = Number(numeric[3]);
+  return first !== second && first <= 12 && second <= 12;
+}
+
+/** Only punctuation and spaces are left once the date's own words are taken out. */
+function coversWhole(clean: string, result: chrono.ParsedResult): boolean {
+  const rest = clean.slice(0, result.index) + clean.slice(result.index + result.text.length);
+  return /^[\s,.;:]*$/.test(rest);
+}
+
+/** A time alone ("7:14 AM", "19:05:30", "noon", "0714"); undefined when the text is not a time of day. */
+export function readTime(text: string): TimeParts | undefined {
+  const clean = text.trim();
+  // A bare four-digit time ("0714") is how schedules write it; chrono wants a separator.
+  const military = /^([01]\d|2[0-3])([0-5]\d)$/.exec(clean);
+  const input = military ? `${military[1]}:${military[2]}` : clean;
+  for (const result of chrono.en.GB.parse(input)) {
+    if (!coversWhole(input, result) || !result.start.isCertain('hour') || result.start.isCertain('day')) continue;
+    const second = result.start.get('second') ?? 0;
+    return { hour: result.start.get('hour') ?? 0, minute: result.start.get('minute') ?? 0, ...(second ? { second } : {}) };
+  }
+  return undefined;
+}
+
+/** "Feb 2012", "February, 2012", "02/2012", "2012-02", or a whole date (its month). */
+export function readMonth(text: string, context: DateContext = {}): { year: number; month: number } | undefined {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  const iso = /^(\d{4})[-/.](\d{1,2})$/.exec(clean);
+  if (iso) return validMonth(Number(iso[1]), Number(iso[2]));
+  const date = readDate(clean, context, { whole: true });
+  if (date) return { year: date.date.year, month: date.date.month };
+  for (const parser of [...parsersFor(context, context.dayFirst), chrono.en.GB]) {
+    for (const result of parser.parse(clean)) {
+      const start = result.start;
+      if (coversWhole(clean, result) && start.isCertain('month') && start.isCertain('year') && !start.isCertain('day'))
+        return validMonth(start.get('year') ?? 0, start.get('month') ?? 0);
+    }
+  }
+  return undefined;
+}
+
+function validMonth(year: number, month: number): { year: number; month: number } | undefined {
+  return month >= 1 && month <= 12 ? { year, month } : undefined;
+}
+
+/** "2012-W08", "W8 2012", "week 8, 2012", "week 8 of 2012", or a date (its ISO week). */
+export function readWeek(text: string, context: DateContext = {}): { year: number; week: number } | undefined {
+  const clean = text.trim().replace(/\s+/g, ' ');
+  const iso = /^(\d{4})-?w(\d{1,2})$/i.exec(clean);
+  const spoken = /^(?:w|week|wk)\.? ?(\d{1,2}),?(?: of)? (\d{4})$/i.exec(clean);
+  const parts = iso ? { year: Number(iso[1]), week: Number(iso[2]) } : spoken ? { year: Number(spoken[2]), week: Number(spoken[1]) } : undefined;
+  if (parts) return parts.week >= 1 && parts.week <= weeksInYear(parts.year) ? parts : undefined;
+  const date = readDate(clean, context, { whole: true })?.date;
+  return date && isoWeekOf(date);
+}
+
+export function isoWeekOf({ year, month, day }: DateParts): { year: number; week: number } {
+  // The ISO week belongs to the year of its Thursday; week 1 holds January 4th.
+  const thursday = thursdayOfWeek(new Date(Date.UTC(year, month - 1, day)));
+  const weekYear = thursday.getUTCFullYear();
+  const firstThursday = thursdayOfWeek(new Date(Date.UTC(weekYear, 0, 4)));
+  return { year: weekYear, week: 1 + Math.round((thursday.getTime() - firstThursday.getTime()) / (7 * 86_400_000)) };
+}
+
+function thursdayOfWeek(date: Date): Date {
+  const thursday = new Date(date);
+  thursday.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7) + 3);
+  return thursday;
+}
+
+function weeksInYear(year: number): number {
+  return isoWeekOf({ year, month: 12, day: 28 }).week;
+}
