@@ -12,11 +12,16 @@ export const done = defineAction({
   verifies: "Nothing on the page: the task's required fields and artifacts are checked when the sample is finalised.",
   schema: z.object({
     extracted: Data.describe('Fields not already read with extract'),
+    derived: z
+      .record(z.string(), z.object({ value: z.unknown(), from: z.array(z.string()), rule: z.string() }))
+      .optional()
+      .describe('Fields computed from read ones: {value, from: [fields], rule}'),
     judgment: Data.optional().describe('The judgment object'),
     note: z.string().optional().describe('For the reviewer'),
   }),
-  async handle({ extracted, judgment, note }) {
-    return { description: 'Marked done', effects: { terminal: { kind: 'done', extracted, judgment, note } } };
+  async handle({ extracted, derived, judgment, note }) {
+    const said = derived && Object.keys(derived).length ? `Marked done (derived: ${Object.keys(derived).join(', ')})` : 'Marked done';
+    return { description: said, effects: { terminal: { kind: 'done', extracted, derived, judgment, note } } };
   },
 });
 

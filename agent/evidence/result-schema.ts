@@ -7,11 +7,46 @@ export const SAMPLE_STATUSES = ['done', 'partial_success', 'needs_review', 'fail
 export const SampleStatus = z.enum(SAMPLE_STATUSES);
 export type SampleStatus = z.infer<typeof SampleStatus>;
 
+/** One element of a read over several (a ref list, a selector list): which element, and what it showed. */
+export const ProvenancePart = z.object({
+  ref: z.string().optional(),
+  locator: z.string(),
+  preview: z.string(),
+  text: z.string().optional(),
+  reading: z.string().optional(),
+});
+
+/** A value a derived one was computed from, as it stood then. */
+export const DerivedSource = z.object({ field: z.string(), value: z.unknown(), source: z.string(), step: z.number().int().optional() });
+
+/**
+ * Where a value came from. Read: `dom` (an element), `meta` and `json-ld` (what the page says about itself, by `key`).
+ * Said: `model` (a value given in done), `stated` (a value given in done where every read found nothing, kept with
+ * its `note`), `derived` (computed by `rule` from `sources`). Also `vision`, `input`, `checkpoint`. Every key but
+ * source and at is optional, so records written before a key existed still parse.
+ */
 export const Provenance = z.object({
-  source: z.enum(['dom', 'model', 'vision', 'input', 'checkpoint']),
+  source: z.enum(['dom', 'meta', 'json-ld', 'model', 'stated', 'derived', 'vision', 'input', 'checkpoint']),
   url: z.string().optional(),
   locator: z.string().optional(),
   ref: z.string().optional(),
+  /** The metadata key a meta or json-ld value was read at ("article:published_time", "author[0].name"). */
+  key: z.string().optional(),
+  /** The element's own text, shortened. */
+  preview: z.string().optional(),
+  /** The words the value was read from when they are not the whole text ("30 avril 2015"). */
+  text: z.string().optional(),
+  /** How the text was read when that is worth saying (time and zone, relative, an ambiguous order, the year not shown). */
+  reading: z.string().optional(),
+  /** For a read over several elements: each one. */
+  parts: z.array(ProvenancePart).optional(),
+  /** The model's note beside a stated value. */
+  note: z.string().optional(),
+  /** What the reads that found nothing were, beside a stated value. */
+  unread: z.string().optional(),
+  /** How a derived value was computed, and from what. */
+  rule: z.string().optional(),
+  sources: z.array(DerivedSource).optional(),
   screenshot: z.string().optional(),
   step: z.number().int().optional(),
   at: z.string(),
@@ -98,6 +133,8 @@ export const ActionLogEntry = z.object({
     infra: z.boolean().optional(),
   }),
   element: z.string().optional(),
+  /** An extract into a field outside the output schema: a value read to check something, kept here and never in the output. */
+  check: z.boolean().optional(),
   /** The element acted on as a structured semantic locator ({role,name} | {label} | {text} | …): what a recipe replays. */
   locator: z.record(z.string(), z.unknown()).optional(),
   /** Elements named by other arguments (drag's `to`), by argument name, as semantic locators. */

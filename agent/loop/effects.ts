@@ -1,7 +1,9 @@
 import type { ActionResult } from '../actions/core/types';
 import { judgmentProblems } from './judgment';
 import type { SampleRecorder } from './recorder';
-import { checkRequirements, describeShortfall } from './requirements';
+import { checkRequirements, describeShortfall, isMissing } from './requirements';
+import { isReadSource } from './recorder';
+import type { DerivedValue } from '../actions/core/types';
 import type { TaskSpec } from '../task/schema';
 import type { SampleOutcome } from './types';
 
@@ -34,9 +36,14 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
   if (!result.success || !effects) return { notices: [], newData: false };
   let newData = false;
   if (effects.extracted) {
-    const before = JSON.stringify(recorder.fields[effects.extracted.field]?.value);
-    recorder.setField(effects.extracted.field, effects.extracted.value, effects.extracted.provenance);
-    newData = before !== JSON.stringify(effects.extracted.value) && effects.extracted.value !== null;
+    const { field, value, provenance } = effects.extracted;
+    if (isCheck(task, field)) {
+      recorder.setCheck(field, value, provenance);
+    } else {
+      const before = JSON.stringify(recorder.fields[field]?.value);
+      recorder.setField(field, value, provenance);
+      newData = before !== JSON.stringify(recorder.fields[field]?.value) && value !== null;
+    }
   }
   if (effects.progress) {
     const before = JSON.stringify(recorder.accumulated);
@@ -51,7 +58,8 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
   }
   const at = new Date().toISOString();
   for (const [field, value] of Object.entries(terminal.extracted))
-    recorder.setField(field, value, { source: 'model', url: ctx.url, step: ctx.step, at });
+    recorder.setField(field, value, { source: 'model', url: ctx.url, step: ctx.step, at, ...(terminal.note ? { note: terminal.note } : {}) });
+  const unsourced = recordDerived(terminal.derived ?? {}, recorder, ctx, at);
   if (terminal.judgment) recorder.judgment = terminal.judgment;
   if (terminal.note) recorder.notes.push(terminal.note);
   const shortfall = checkRequirements(task, recorder.fieldValues(), recorder.store.artifacts);
@@ -62,9 +70,12 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
     recorder.judgmentPending = true;
     return { outcome: { status: 'needs_review', error: JUDGMENT_PENDING }, notices: [], newData };
   }
-  const problems = [describeShortfall({ ...shortfall, itemsShort: undefined }), ...judgmentProblems(task, recorder.judgment ?? undefined)].filter(
-    Boolean,
-  );
+  const problems = [
+    describeShortfall({ ...shortfall, itemsShort: undefined }),
+    ...judgmentProblems(task, recorder.judgment ?? undefined),
+    unsourced,
+    unreadValues(task, recorder),
+  ].filter(Boolean);
   const problemText = problems.join('; ');
   // A second done with the same shortfall is the agent saying the page truly lacks it: a person decides.
   const insisted = problems.length > 0 && bouncedFor.get(recorder) === problemText;
@@ -86,6 +97,50 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
     };
   if (shortfall.itemsShort) return { outcome: { status: 'partial_success', error: describeShortfall(shortfall) }, notices: [], newData };
   return { outcome: { status: 'done', error: null }, notices: [], newData };
+}
+
+/** A field the output schema does not name was read to check something: it stays in the action log, out of the output. */
+function isCheck(task: TaskSpec, field: string): boolean {
+  return Object.keys(task.output_schema).length > 0 && !(field in task.output_schema);
+}
+
+/**
+ * Values the model computed from earlier reads (a count, a yes/no over a list, a date difference), each recorded with
+ * its rule and its sources as they stood. A derived value citing a field no extract read is a problem to fix.
+ */
+function recordDerived(derived: Record<string, DerivedValue>, recorder: SampleRecorder, ctx: EffectContext, at: string): string {
+  const unread: string[] = [];
+  for (const [field, { value, from, rule }] of Object.entries(derived)) {
+    const sources = from.map(name => ({ name, read: recorder.readValue(name) }));
+    const missing = sources.filter(source => !source.read || !isReadSource(source.read.provenance.source)).map(source => source.name);
+    if (missing.length) unread.push(`${field} is derived from ${missing.map(name => JSON.stringify(name)).join(', ')}, which no extract read`);
+    recorder.setField(field, value, {
+      source: 'derived',
+      rule,
+      sources: sources.map(({ name, read }) => ({
+        field: name,
+        value: read?.value ?? null,
+        source: read?.provenance.source ?? 'none',
+        ...(read?.provenance.step === undefined ? {} : { step: read.provenance.step }),
+      })),
+      url: ctx.url,
+      step: ctx.step,
+      at,
+    });
+  }
+  return unread.length ? `${unread.join('; ')} (read it first, then derive)` : '';
+}
+
+/** read_values: every output value must come from a read (or be derived from reads), not only from what the model says. */
+function unreadValues(task: TaskSpec, recorder: SampleRecorder): string {
+  if (!task.read_values) return '';
+  const said = Object.entries(recorder.fields)
+    .filter(
+      ([field, { value, provenance }]) =>
+        field in task.output_schema && !isMissing(value) && (provenance.source === 'model' || provenance.source === 'stated'),
+    )
+    .map(([field]) => field);
+  return said.length ? `values stated but not read from the page (the task asks for read values): ${said.join(', ')}` : '';
 }
 
 /** expected_items: once enough items are saved, say so. */

@@ -2,6 +2,7 @@ import { ActionError, type PageStateAccess } from '../actions/core/types';
 import { describeNode, type Observation } from '../snapshot';
 import { findInObservation } from '../snapshot/find';
 import { formatCounts } from '../snapshot/serialize';
+import { DOCUMENT_STUB_REF } from '../snapshot/document-section';
 
 export const MAX_FOCUS_REFS = 20;
 
@@ -14,16 +15,20 @@ export class PageStateFocus implements PageStateAccess {
   private latest?: Observation;
   private readonly expanded = new Map<string, { kind: 'region' | 'run'; siblings: number }>();
   private readonly found = new Set<string>();
+  /** The document section is printed whole on the first look at a page and after `expand d0`. */
+  private documentAsked = false;
 
   /** Options for the next observe() of the page at `url`. */
   forNextLook(url: string) {
     if (!this.latest || pageKey(this.latest.url) !== pageKey(url)) {
       this.expanded.clear();
       this.found.clear();
-      return {};
+      return { showDocument: true };
     }
     const previousRefs = new Set(this.latest.refs.keys());
-    return { focus: { expanded: new Map(this.expanded), found: new Set(this.found) }, previousRefs };
+    const showDocument = this.documentAsked;
+    this.documentAsked = false;
+    return { focus: { expanded: new Map(this.expanded), found: new Set(this.found) }, previousRefs, showDocument };
   }
 
   remember(observation: Observation): void {
@@ -44,6 +49,10 @@ export class PageStateFocus implements PageStateAccess {
   expand(ref: string): string {
     const observation = this.current();
     const wanted = ref.trim().replace(/^\[|\]$/g, '');
+    if (wanted === DOCUMENT_STUB_REF && observation.document.length) {
+      this.documentAsked = true;
+      return `[${wanted}] opened: what the page says about itself is listed in the next page state`;
+    }
     const stub = observation.stubs.find(candidate => candidate.ref === wanted);
     if (stub) {
       this.remember(observation);

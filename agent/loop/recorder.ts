@@ -4,6 +4,16 @@ import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import { deepMerge } from './merge';
+import { isMissing } from './requirements';
+
+const READ_SOURCES = new Set<Provenance['source']>(['dom', 'meta', 'json-ld', 'vision']);
+export const isReadSource = (source: Provenance['source']): boolean => READ_SOURCES.has(source);
+
+/** "css=.byline at step 4": where a read looked, for a note beside the value kept. */
+function whereRead(provenance: Provenance): string {
+  const where = provenance.locator ?? provenance.key ?? provenance.source;
+  return provenance.step === undefined ? where : `${where} at step ${provenance.step}`;
+}
 
 export const RESULT_FILE = 'result.json';
 export const ACTION_LOG_FILE = 'action_log.json';
@@ -39,6 +49,8 @@ function discoveryOf(sample: Sample): Result['discovery'] {
 export class SampleRecorder {
   readonly log: ActionLogEntry[] = [];
   readonly fields: Record<string, ExtractedField> = {};
+  /** Values read only to check something: outside the output schema, kept out of the result's data. */
+  readonly checks: Record<string, ExtractedField> = {};
   accumulated: Record<string, unknown> = {};
   readonly progressNotes: string[] = [];
   readonly notes: string[] = [];
@@ -62,16 +74,51 @@ export class SampleRecorder {
     return this.finished;
   }
 
+  /**
+   * No value is ever dropped: a read value stands over what the model says; a value the model states where every read
+   * found nothing is kept as stated (with its note and what was read); a read or a done that finds nothing never
+   * erases a value already there.
+   */
   setField(field: string, value: unknown, provenance: Provenance): void {
     const existing = this.fields[field];
-    if (existing && existing.provenance.source === 'dom' && provenance.source === 'model') {
-      if (JSON.stringify(existing.value) !== JSON.stringify(value))
+    const said = provenance.source === 'model';
+    if (existing && !isMissing(existing.value) && isMissing(value)) {
+      if (!said)
         this.notes.push(
-          `${field}: kept the value read from the page (${JSON.stringify(existing.value)}); the model reported ${JSON.stringify(value)}`,
+          `${field}: a later read found nothing (${whereRead(provenance)}); kept ${JSON.stringify(existing.value)} (${existing.provenance.source})`,
         );
       return;
     }
+    if (existing && isReadSource(existing.provenance.source) && said) {
+      if (!isMissing(existing.value)) {
+        if (JSON.stringify(existing.value) !== JSON.stringify(value))
+          this.notes.push(
+            `${field}: kept the value read from the page (${JSON.stringify(existing.value)}); the model reported ${JSON.stringify(value)}`,
+          );
+        return;
+      }
+      this.notes.push(
+        `${field}: the read found nothing (${whereRead(existing.provenance)}); kept the value the model stated, ${JSON.stringify(value)}`,
+      );
+      this.fields[field] = { value, provenance: { ...provenance, source: 'stated', unread: whereRead(existing.provenance) } };
+      return;
+    }
     this.fields[field] = { value, provenance };
+  }
+
+  /** A value read only to check something (a field outside the output schema): in the action log, never in the output. */
+  setCheck(field: string, value: unknown, provenance: Provenance): void {
+    this.checks[field] = { value, provenance };
+    const entry = [...this.log].reverse().find(e => e.action.name === 'extract' && e.action.args.field === field);
+    if (entry && !entry.check) {
+      entry.check = true;
+      this.write(ACTION_LOG_FILE, this.log);
+    }
+  }
+
+  /** A read value or check by name, for a derived value's sources. */
+  readValue(field: string): ExtractedField | undefined {
+    return this.fields[field] ?? this.checks[field];
   }
 
   /** Saved progress merged with the fields read or reported since: a done that restates a list adds to it, never replaces it. */

@@ -66,9 +66,17 @@ export function pageViewer(options: ViewOptions) {
 }
 
 /** Every ref of an observation as the action layer knows it: by role and label, and by CSS path for `c<N>` refs. */
-export function knownElements(observation: Pick<Observation, 'refs'>): Map<string, KnownElement> {
+export function knownElements(observation: Pick<Observation, 'refs'> & Partial<Pick<Observation, 'document'>>): Map<string, KnownElement> {
   const elements = new Map<string, KnownElement>();
   for (const [ref, node] of observation.refs) elements.set(ref, { ref, role: node.role, name: node.name, text: node.text, selector: node.selector });
+  for (const fact of observation.document ?? [])
+    elements.set(fact.ref, {
+      ref: fact.ref,
+      role: 'document',
+      name: fact.field,
+      text: fact.value,
+      fact: { field: fact.field, source: fact.source, key: fact.key },
+    });
   return elements;
 }
 

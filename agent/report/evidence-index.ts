@@ -130,13 +130,33 @@ function fieldList(result: Result): string {
     if (!extracted) return `<dt>${escapeHtml(field)}</dt><dd class="missing">—</dd>`;
     const value = cellValue(extracted.value);
     const source = extracted.provenance.source;
-    return `<dt>${escapeHtml(field)}</dt><dd data-field="${escapeHtml(field)}">${value === '' ? '<span class="missing">null</span>' : escapeHtml(truncate(value, FIELD_SHOWN_CHARS))} <span class="src src-${escapeHtml(source)}" title="${escapeHtml(provenanceTitle(extracted.provenance))}">${escapeHtml(source)}</span></dd>`;
+    return `<dt>${escapeHtml(field)}</dt><dd data-field="${escapeHtml(field)}">${value === '' ? '<span class="missing">null</span>' : escapeHtml(truncate(value, FIELD_SHOWN_CHARS))} <span class="src src-${escapeHtml(source)}" title="${escapeHtml(provenanceTitle(extracted.provenance))}">${escapeHtml(source)}</span>${provenanceDetail(extracted.provenance)}</dd>`;
   });
   return rows.length ? `<dl>${rows.join('')}</dl>` : '';
 }
 
 function provenanceTitle(provenance: Result['extracted'][string]['provenance']): string {
-  return [provenance.url, provenance.locator, provenance.step === undefined ? undefined : `step ${provenance.step}`].filter(Boolean).join(' · ');
+  const derived = provenance.rule
+    ? `derived: ${provenance.rule} — from ${(provenance.sources ?? []).map(s => `${s.field} = ${truncate(cellValue(s.value), 60)} (${s.source})`).join(', ')}`
+    : undefined;
+  return [
+    derived,
+    provenance.url,
+    provenance.locator ?? provenance.key,
+    provenance.text ? `read from ${JSON.stringify(provenance.text)}` : undefined,
+    provenance.reading,
+    provenance.note ? `note: ${provenance.note}` : undefined,
+    provenance.step === undefined ? undefined : `step ${provenance.step}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** A derived value says so beside it, with its rule; a stated one, that a person should check it. */
+function provenanceDetail(provenance: Result['extracted'][string]['provenance']): string {
+  if (provenance.source === 'derived' && provenance.rule)
+    return ` <small class="derived">= ${escapeHtml(truncate(provenance.rule, 120))} (from ${escapeHtml((provenance.sources ?? []).map(s => s.field).join(', '))})</small>`;
+  return '';
 }
 
 function artifactItem(artifact: Artifact, href: string): string {
@@ -155,6 +175,7 @@ thead th{background:#f6f8fa;position:sticky;top:0}
 .status-done{background:#dafbe1;color:#116329}.status-partial_success{background:#fff8c5;color:#7d4e00}
 .status-needs_review{background:#ddf4ff;color:#0550ae}.status-failed{background:#ffebe9;color:#a40e26}
 dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 10px}dt{font-weight:600}dd{margin:0;word-break:break-word}
+.derived{display:block;color:#656d76}.src-derived,.src-stated{border-color:#d4a72c}
 .src{font-size:11px;color:#656d76;border:1px solid #d0d7de;border-radius:4px;padding:0 3px}.missing{color:#8c959f}
 .thumb{width:160px;max-height:120px;object-fit:cover;object-position:top;border:1px solid #d0d7de;border-radius:4px;margin:0 4px 4px 0}
 .artifacts{margin:0;padding-left:16px}.sha{font-size:11px;word-break:break-all;color:#57606a}

@@ -10,9 +10,17 @@ import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from
 import { candidateLine, renderState, type LineFormat } from './render';
 import { formatHeader, indent, quote, type HeaderFacts } from './serialize';
 import { defaultTokenBudget, estimateTokens } from './tokens';
+import type { DocumentFacts } from '../browser/document-facts';
+import { formatDocumentSection, formatDocumentStub, numberFacts } from './document-section';
+import { hiddenTextNodes, hiddenTextNote, treeTextChars, type HiddenText } from './hidden-text';
 import type { Observation, ObserveOptions, PageFocus, ScrollState } from './types';
 
-export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs'>;
+export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs' | 'showDocument'> & {
+  /** What the page says about itself (read by the same evaluate as the metrics). */
+  document?: DocumentFacts;
+  /** The text an empty tree leaves out, read only when the tree is empty. */
+  hidden?: HiddenText;
+};
 
 /** A stub line's counts and examples, on top of its role and name (an estimate; the final text is measured). */
 const STUB_TAIL_TOKENS = 40;
@@ -55,8 +63,14 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   const scroll = toScrollState(metrics);
   const title = metrics.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
   const headerFacts: HeaderFacts = { url, title, scroll, rawNodes: flat.length, lines: flat.length, collapsed: flat.length, belowFold: flat.length };
+  const documentFacts = numberFacts(options.document?.facts ?? [], url);
+  const treeChars = treeTextChars(flat);
+  const preamble = [
+    options.showDocument === false ? formatDocumentStub(documentFacts) : formatDocumentSection(documentFacts, origin),
+    options.hidden ? hiddenTextNote(options.hidden, options.document?.bodyTextChars ?? 0) : '',
+  ].filter(Boolean);
   // Worst-case counts, so the header never outgrows its reservation.
-  const headerTokens = estimateTokens(formatHeader(headerFacts)) + 1;
+  const headerTokens = estimateTokens([formatHeader(headerFacts), ...preamble].join('\n')) + 1;
   const totalBudget = options.tokenBudget ?? defaultTokenBudget();
 
   const pinned = Uint8Array.from(candidates, candidate => (candidate.pin === undefined ? 0 : 1));
@@ -71,7 +85,7 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
     rendered = renderState({ format, flat, candidates, lines, blocks, closed: fit.closed, pinned });
     const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
     const header = formatHeader({ ...headerFacts, lines: rendered.lines.length, collapsed: rendered.stubs.length, belowFold });
-    text = [header, ...rendered.lines].join('\n');
+    text = [header, ...preamble, ...rendered.lines].join('\n');
     const overshoot = estimateTokens(text) - totalBudget;
     if (overshoot <= 0) break;
     budget -= overshoot + 8;
@@ -80,6 +94,9 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   const nodes = rendered.visible.map(candidate => candidate.flat.node);
   const counts = countSnapshot(flat);
   const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
+  const hidden = hiddenTextNodes(options.hidden ?? { blocks: [] });
+  for (const node of hidden) refs.set(node.ref as string, node);
+  const hiddenEntries = hidden.map((node, i) => ({ node, index: flat.length + i, parent: -1, depth: 0, end: flat.length + i + 1, fragment: false }));
 
   return {
     url,
@@ -98,10 +115,12 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
       rawChars,
       textChars: text.length,
       estimatedTokens: estimateTokens(text),
+      treeTextChars: treeChars,
       tookMs: 0,
     },
+    document: documentFacts,
     stubs: rendered.stubs,
-    outline: { entries: flat, keywords: options.keywords ?? [], origin },
+    outline: { entries: hiddenEntries.length ? [...flat, ...hiddenEntries] : flat, keywords: options.keywords ?? [], origin },
   };
 }
 

@@ -13,7 +13,8 @@ export interface InlineGroup {
   pieces: InlinePiece[];
 }
 
-export type InlinePiece = { kind: 'text'; text: string } | { kind: 'element'; index: number };
+/** An element in the running text; `also` are refs of twins folded into it (an avatar link beside the name link). */
+export type InlinePiece = { kind: 'text'; text: string } | { kind: 'element'; index: number; also?: string[] };
 
 const HOST_ROLES = new Set([
   'paragraph',
@@ -104,10 +105,40 @@ function collectPieces(flat: readonly FlatNode[], parent: FlatNode, pieces: Inli
   for (const child of directChildren(flat, parent)) {
     const node = child.node;
     if (child.fragment) pushText(pieces, node.text ?? '');
-    else if (node.ref && (INTERACTIVE_ROLES.has(node.role) || node.clickable)) pieces.push({ kind: 'element', index: child.index });
+    else if (node.ref && (INTERACTIVE_ROLES.has(node.role) || node.clickable)) pushElement(flat, pieces, child);
     else if (child.end > child.index + 1) collectPieces(flat, child, pieces);
     else pushText(pieces, node.name ?? node.text ?? '');
   }
+}
+
+/**
+ * A byline links its avatar and its name to one profile: the avatar shows a picture, not the name. The two are one
+ * element on the line — the one with the text, the picture's ref beside it — so the name never points at a link
+ * with no text to read.
+ */
+function pushElement(flat: readonly FlatNode[], pieces: InlinePiece[], item: FlatNode): void {
+  const last = pieces.at(-1);
+  const earlier = last?.kind === 'element' ? last : undefined;
+  const twin = earlier && (flat[earlier.index] as FlatNode);
+  const node = item.node;
+  if (earlier && twin && node.role === 'link' && twin.node.role === 'link' && node.url && twin.node.url === node.url) {
+    const [kept, folded] = picturesOnly(flat, twin) && !picturesOnly(flat, item) ? [item, twin] : picturesOnly(flat, item) ? [twin, item] : [];
+    if (kept && folded && (!folded.node.name || folded.node.name === kept.node.name)) {
+      pieces[pieces.length - 1] = { kind: 'element', index: kept.index, also: [...(earlier.also ?? []), folded.node.ref as string] };
+      return;
+    }
+  }
+  pieces.push({ kind: 'element', index: item.index });
+}
+
+/** A link whose content is pictures only (an avatar): no text of its own to read. */
+export function picturesOnly(flat: readonly FlatNode[], item: FlatNode): boolean {
+  if (item.end === item.index + 1) return false;
+  for (let index = item.index + 1; index < item.end; index++) {
+    const inner = flat[index] as FlatNode;
+    if (inner.fragment || inner.node.text || !/^(img|image|graphics-symbol|generic|none|presentation)$/.test(inner.node.role)) return false;
+  }
+  return true;
 }
 
 function pushText(pieces: InlinePiece[], text: string): void {

@@ -1,7 +1,9 @@
 import { untraced } from '../browser/untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
-import { evaluateInPage } from './in-page';
+import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from '../browser/document-facts';
+import { collectHiddenText, EMPTY_TREE_CHARS, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
+import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { estimateTokens } from './tokens';
 import type { Observation, ObserveOptions, ObservePage } from './types';
@@ -15,8 +17,15 @@ export async function observe(page: ObservePage, options: ObserveOptions = {}): 
   const started = performance.now();
   const { signal } = options;
   signal?.throwIfAborted();
-  const { json, metrics } = await captureWithRetry(page, signal);
-  const observation = buildObservation(json, metrics, page.url(), options);
+  const { json, metrics, document } = await captureWithRetry(page, signal);
+  let observation = buildObservation(json, metrics, page.url(), { ...options, document });
+  if (observation.stats.treeTextChars < EMPTY_TREE_CHARS) {
+    // Rare, and only then worth a second read: why the tree is empty, and the text it leaves out.
+    const hidden = await abortable(evaluateInPage(page, collectHiddenText, { maxBlocks: MAX_HIDDEN_BLOCKS, blockChars: HIDDEN_BLOCK_CHARS }), signal)
+      .then(parseHiddenText)
+      .catch(() => undefined);
+    if (hidden && (hidden.why || hidden.blocks.length)) observation = buildObservation(json, metrics, page.url(), { ...options, document, hidden });
+  }
   observation.stats.tookMs = Math.round(performance.now() - started);
   return observation;
 }
@@ -24,6 +33,7 @@ export async function observe(page: ObservePage, options: ObserveOptions = {}): 
 interface Capture {
   json: unknown;
   metrics: PageMetrics;
+  document: DocumentFacts;
 }
 
 /** A navigation landing between the two calls destroys the evaluate's context; one retry reads the new page. */
@@ -38,13 +48,20 @@ async function captureWithRetry(page: ObservePage, signal: AbortSignal | undefin
 
 async function capture(page: ObservePage, signal: AbortSignal | undefined): Promise<Capture> {
   // Untraced: the snapshot holds every field's value, typed secrets included (and it is every step's page state).
-  const [json, metrics] = await untraced(page, () =>
+  const [json, facts] = await untraced(page, () =>
     Promise.all([
       page.ariaSnapshotJSON({ mode: 'ai', boxes: true, signal }),
-      abortable(evaluateInPage(page, collectPageMetrics, { maxClickables: MAX_CLICKABLE_FACTS, noiseWords: ICON_NOISE_WORDS }), signal),
+      abortable(
+        evaluateTwoInPage(
+          page,
+          [collectPageMetrics, { maxClickables: MAX_CLICKABLE_FACTS, noiseWords: ICON_NOISE_WORDS }],
+          [collectDocumentFacts, { maxChars: MAX_FACT_CHARS }],
+        ),
+        signal,
+      ),
     ]),
   );
-  return { json, metrics: pageMetricsSchema.parse(metrics) };
+  return { json, metrics: pageMetricsSchema.parse(facts.first), document: documentFactsSchema.parse(facts.second) };
 }
 
 function isNavigationRace(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import type { Block } from './blocks';
 import { isActionable } from './classify';
-import { joinText, type InlinePiece } from './inline';
+import { joinText, picturesOnly, type InlinePiece } from './inline';
 import type { Candidate } from './select-candidates';
 import type { FlatNode } from './raw';
 import { FORM_CONTROL_ROLES, TABLE_CELL_ROLES } from './roles';
@@ -57,7 +57,10 @@ function groupParts(flat: readonly FlatNode[], pieces: readonly InlinePiece[], c
     const start = joined.length - label.length;
     full = joined;
     if (piece.kind === 'text') segments.push({ kind: 'text', text: piece.text, start });
-    else segments.push({ kind: 'element', line: formatElement((flat[piece.index] as FlatNode).node, ctx) });
+    else {
+      const line = formatElement((flat[piece.index] as FlatNode).node, ctx);
+      segments.push({ kind: 'element', line: piece.also?.length ? `${line} (also ${piece.also.map(ref => `[${ref}]`).join(', ')})` : line });
+    }
   }
   const shortened = shortenText(full, limit, Math.max(limit, FIRST_SENTENCE_MAX));
   const keep = full.length - shortened.omitted;
@@ -114,6 +117,7 @@ export function renderState(input: RenderInput): Rendered {
   const open: number[] = [];
   const sameAddress = recentAddresses(input.format);
   const twins = twinLinks();
+  const pictures = pictureTwins(input, positionAt);
   for (let index = 0; index < flat.length; index++) {
     while (open.length && (open.at(-1) as number) <= index) open.pop();
     const stub = stubAt.get(index);
@@ -126,8 +130,11 @@ export function renderState(input: RenderInput): Rendered {
     if (position === -1 || (hidden[index] && !pinned[position])) continue;
     const candidate = candidates[position] as Candidate;
     visible.push(candidate);
+    if (pictures.folded.has(index)) continue;
     if (!pinned[position] && isLeaf(candidate, positionAt) && twins.fold(candidate.flat.node, lines)) continue;
-    lines.push(indent(open.length) + sameAddress(candidate.flat.node, input.lines[position] as string));
+    const also = pictures.into.get(index);
+    const line = sameAddress(candidate.flat.node, input.lines[position] as string);
+    lines.push(indent(open.length) + (also ? `${line} (also ${also.map(ref => `[${ref}]`).join(', ')})` : line));
     twins.printed(candidate.flat.node, lines);
     open.push(candidate.flat.end);
   }
@@ -137,6 +144,27 @@ export function renderState(input: RenderInput): Rendered {
 function isLeaf(candidate: Candidate, positionAt: Int32Array): boolean {
   for (let index = candidate.flat.index + 1; index < candidate.flat.end; index++) if ((positionAt[index] ?? -1) !== -1) return false;
   return true;
+}
+
+/**
+ * A byline's avatar link (pictures only) just before the name link to the same address: one line, the name's, with
+ * the avatar's ref beside it — so the name never points at a link with no text to read.
+ */
+function pictureTwins(input: RenderInput, positionAt: Int32Array): { folded: Set<number>; into: Map<number, string[]> } {
+  const { flat, candidates } = input;
+  const folded = new Set<number>();
+  const into = new Map<number, string[]>();
+  candidates.forEach((candidate, position) => {
+    const node = candidate.flat.node;
+    if (node.role !== 'link' || !node.url || !node.ref || !isLeaf(candidate, positionAt) || !picturesOnly(flat, candidate.flat)) return;
+    const twin = candidates
+      .slice(position + 1, position + 1 + TWIN_LINK_WINDOW)
+      .find(next => !next.group && next.flat.node.role === 'link' && next.flat.node.url === node.url && !picturesOnly(flat, next.flat));
+    if (!twin || (node.name && twin.flat.node.name !== node.name)) return;
+    folded.add(candidate.flat.index);
+    into.set(twin.flat.index, [...(into.get(twin.flat.index) ?? []), node.ref]);
+  });
+  return { folded, into };
 }
 
 /** How many lines back a link is still "the same link again" (a card's image, title and caption links). */

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import type { NumberedFact } from './document-section';
 
 export interface Box {
   x: number;
@@ -102,6 +103,8 @@ export interface ObservationStats {
   rawChars: number;
   textChars: number;
   estimatedTokens: number;
+  /** Characters of names and text in the whole tree: near 0, the tree is empty (see hidden-text.ts). */
+  treeTextChars: number;
   tookMs: number;
 }
 
@@ -122,6 +125,8 @@ export interface Observation {
   stubs: Stub[];
   /** The whole flattened page, for `expand` and `find` (which read it without taking another snapshot). */
   outline: Outline;
+  /** What the page says about itself, numbered d1, d2, … as the document section prints them. */
+  document: NumberedFact[];
 }
 
 export interface StubCounts {
@@ -173,6 +178,8 @@ export interface ObserveOptions {
   focus?: PageFocus;
   /** Refs of the previous observation of the same page: what is new (an opened menu, a message) ranks first. */
   previousRefs?: ReadonlySet<string>;
+  /** Print the document section whole (the first look at a page, or `expand d0`); false prints its one-line stub. */
+  showDocument?: boolean;
   signal?: AbortSignal;
 }
 

@@ -84,6 +84,12 @@ export const TaskSpecSchema = z
     max_consecutive_network_errors: z.number().int().min(1).default(5),
     required_fields: z.array(z.string()).default([]),
     required_artifacts: z.array(z.string()).default([]).describe('Screenshot labels that must exist when done'),
+    read_values: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Output values must be read from the page (extract) or derived from reads: a value the model only states in done sends the sample to review',
+      ),
     judgment_required: z.boolean().default(false),
     judgment_question: z.string().nullable().default(null),
     judgment_output_schema: z.record(z.string(), TypeDescriptor).nullable().default(null),

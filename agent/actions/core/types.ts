@@ -23,8 +23,10 @@ export interface KnownElement {
   role: string;
   name?: string;
   text?: string;
-  /** For elements the AI snapshot lacks (`c<N>` refs): the CSS path observe() found them by. */
+  /** For elements the AI snapshot lacks (`c<N>`, `t<N>` refs): the CSS path observe() found them by. */
   selector?: string;
+  /** For a line of the document section (`d<N>`): where the page says it, so a read finds it again. */
+  fact?: { field: string; source: 'meta' | 'json-ld' | 'dom'; key: string };
 }
 
 export interface Tabs {
@@ -58,8 +60,22 @@ export interface ActionEnv {
   step: number;
 }
 
+/** A value the model computed from fields it read, with how. */
+export interface DerivedValue {
+  value: unknown;
+  from: string[];
+  rule: string;
+}
+
 export type TerminalEffect =
-  { kind: 'done'; extracted: Record<string, unknown>; judgment?: Record<string, unknown>; note?: string } | { kind: 'fail'; reason: string };
+  | {
+      kind: 'done';
+      extracted: Record<string, unknown>;
+      derived?: Record<string, DerivedValue>;
+      judgment?: Record<string, unknown>;
+      note?: string;
+    }
+  | { kind: 'fail'; reason: string };
 
 export interface ActionEffects {
   extracted?: { field: string; value: unknown; provenance: Provenance };

@@ -17,8 +17,16 @@ import { ActionError, type ActionEnv, type KnownElement } from '../core/types';
 
 export { describeKnown, semanticOf } from './known-elements';
 
-/** `e12` and `f1e3` come from Playwright's AI snapshot; `c4` names a clickable it leaves out, found by observe(). */
-export const REF_PATTERN = /^(?:(?:f\d+)?e\d+|c\d+)$/;
+/**
+ * `e12` and `f1e3` come from Playwright's AI snapshot; `c4` names a clickable it leaves out and `t4` a text block an
+ * empty tree leaves out, both found by observe() with a CSS path; `d4` is a line of the page's document section.
+ */
+export const REF_PATTERN = /^(?:(?:f\d+)?e\d+|[ctd]\d+)$/;
+
+/** A line of the document section (what the page says about itself), read by its source and key, not as an element. */
+export function isDocumentRef(ref: string): boolean {
+  return /^d\d+$/.test(ref);
+}
 /** Several refs in one target ("e12 e15 e18", or comma-separated): how the model names the elements of a list to read at once. */
 export function refList(target: TargetArg): string[] | undefined {
   if (typeof target !== 'string') return undefined;
@@ -27,7 +35,7 @@ export function refList(target: TargetArg): string[] | undefined {
 }
 
 /** The model sometimes copies a whole line of the page state: `[e12] link "linux" → /torvalds/linux`. */
-const LINE_REF = /^\[((?:f\d+)?e\d+|c\d+)\]/;
+const LINE_REF = /^\[((?:f\d+)?e\d+|[ctd]\d+)\]/;
 /** `button "Follow"`: a role and an accessible name, the way the page state prints them. */
 const ROLE_AND_NAME = /^([a-z]+) "(.+)"$/;
 
@@ -96,7 +104,8 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
 }
 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
-  if (ref.startsWith('c')) return resolveAddedRef(page, ref, elements);
+  if (ref.startsWith('c') || ref.startsWith('t')) return resolveAddedRef(page, ref, elements);
+  if (isDocumentRef(ref)) throw new ActionError(`${ref} is a line of the document section: only extract reads it`);
   const locator = page.getByRef(ref);
   const count = await countOrZero(locator);
   const known = elements.get(ref) ?? rememberedElement(page, ref);
@@ -106,7 +115,7 @@ async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string,
   return { locator, element, label, ref };
 }
 
-/** A clickable the AI snapshot leaves out (an icon drawn by CSS, a bare slider handle): found again by its CSS path. */
+/** An element the AI snapshot leaves out (an icon drawn by CSS, a bare slider handle, hidden text): found again by its CSS path. */
 async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
   const known = elements.get(ref);
   if (!known?.selector) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);

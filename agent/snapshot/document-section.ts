@@ -1,0 +1,120 @@
+import type { DocumentFact, DocumentField } from '../browser/document-facts';
+import { formatAddress, quote } from './serialize';
+
+/**
+ * The page state's "document" section: what the page says about itself, one `[dN]` line per distinct value (the
+ * places that say the same thing listed together), each value quoted like every page string. Printed whole on the
+ * first look at a page and when the agent expands `d0`; otherwise one stub line.
+ */
+
+export const DOCUMENT_STUB_REF = 'd0';
+export const DOCUMENT_REF = /^d\d+$/;
+
+/** A fact with the ref it is printed and read by; `also` are the other places that say the same. */
+export interface NumberedFact extends DocumentFact {
+  ref: string;
+  also: Array<Pick<DocumentFact, 'source' | 'key'>>;
+}
+
+/** How many distinct values of a field are worth a line: the section stays near 150 tokens on a busy page. */
+const PER_FIELD: Record<DocumentField, number> = {
+  title: 2,
+  site_name: 2,
+  author: 4,
+  published: 2,
+  modified: 1,
+  time: 3,
+  language: 1,
+  canonical: 1,
+};
+const SHOWN_CHARS = 90;
+/** Places listed for one value: the first two tell where to look; the read's record keeps the exact key. */
+const MAX_PLACES = 2;
+
+/** One fact per distinct value of each field, in the order a reader asks for them, numbered d1, d2, … */
+export function numberFacts(facts: readonly DocumentFact[], pageUrl: string): NumberedFact[] {
+  const order: DocumentField[] = ['title', 'site_name', 'author', 'published', 'modified', 'time', 'language', 'canonical'];
+  const numbered: NumberedFact[] = [];
+  for (const field of order) {
+    const kept: NumberedFact[] = [];
+    for (const fact of facts.filter(f => f.field === field)) {
+      if (field === 'canonical' && sameAddress(fact.value, pageUrl)) continue;
+      const same =
+        kept.find(k => sameValue(field, k.value, fact.value) && k.shown === fact.shown) ??
+        // A <title> that is the headline plus the site's name says nothing the headline does not.
+        (field === 'title' ? kept.find(k => isHeadlineAndSite(fact.value, k.value)) : undefined) ??
+        // A modified time equal to the published one is no news.
+        (field === 'modified' ? numbered.find(k => k.field === 'published' && sameValue('published', k.value, fact.value)) : undefined);
+      if (same) same.also.push({ source: fact.source, key: fact.key });
+      else if (
+        kept.length < PER_FIELD[field] &&
+        !(field === 'author' && isAddress(fact.value) && facts.some(f => f.field === 'author' && !isAddress(f.value)))
+      )
+        kept.push({ ...fact, ref: '', also: [] });
+    }
+    numbered.push(...kept);
+  }
+  numbered.forEach((fact, index) => (fact.ref = `d${index + 1}`));
+  return numbered;
+}
+
+export function formatDocumentSection(facts: readonly NumberedFact[], origin: string | undefined): string {
+  if (!facts.length) return '';
+  const lines = facts.map(fact => {
+    const value = fact.field === 'canonical' ? formatAddress(fact.value, origin) : quote(fact.value, SHOWN_CHARS);
+    const shows = fact.shown !== undefined && fact.shown !== fact.value ? ` shows ${quote(fact.shown, 60)}` : '';
+    const where = [...new Set([fact, ...fact.also].map(placeOf))];
+    const more = where.length > MAX_PLACES ? ` +${where.length - MAX_PLACES}` : '';
+    return `[${fact.ref}] ${fact.field} ${value}${shows} (${where.slice(0, MAX_PLACES).join(', ')}${more})`;
+  });
+  return [`[${DOCUMENT_STUB_REF}] document (what the page says about itself):`, ...lines.map(line => ` ${line}`)].join('\n');
+}
+
+/** After the first look: one line saying what there is to expand. */
+export function formatDocumentStub(facts: readonly NumberedFact[]): string {
+  if (!facts.length) return '';
+  const fields = [...new Set(facts.map(fact => fact.field))];
+  return `[${DOCUMENT_STUB_REF}] document (collapsed: ${fields.join(', ')})`;
+}
+
+/** "og:site_name", "json-ld author[0].name", "<title>": short enough for a line, exact in the read's record. */
+export function placeOf(fact: Pick<DocumentFact, 'source' | 'key'>): string {
+  if (fact.source === 'json-ld') return `json-ld ${fact.key.replace(/^\[\d+\]\.?/, '').replace(/^(@graph\[\d+\]|\[\d+\])\./, '')}`;
+  if (fact.key === 'title') return '<title>';
+  if (fact.key === 'html lang') return '<html lang>';
+  if (fact.key === 'link rel=canonical') return 'link canonical';
+  if (fact.source === 'dom' && fact.key.startsWith('time[datetime]')) return '<time>';
+  return fact.key;
+}
+
+/** Two spellings of one instant ("…Z", "…+0000", "…+00:00") are one value. */
+function sameValue(field: DocumentField, a: string, b: string): boolean {
+  if (normalize(a) === normalize(b)) return true;
+  if (field !== 'published' && field !== 'modified' && field !== 'time') return false;
+  const instant = (text: string) => Date.parse(text.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  const [x, y] = [instant(a), instant(b)];
+  return !Number.isNaN(x) && x === y;
+}
+
+function isHeadlineAndSite(title: string, headline: string): boolean {
+  const t = normalize(title);
+  const h = normalize(headline);
+  return t.length > h.length && t.startsWith(h) && /^\s*[-|–—:·•]/.test(t.slice(h.length));
+}
+
+function isAddress(value: string): boolean {
+  return /^https?:\/\//i.test(value.trim());
+}
+
+function normalize(value: string): string {
+  return value.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function sameAddress(a: string, b: string): boolean {
+  try {
+    const strip = (url: string) => new URL(url).href.replace(/[#?].*$/, '').replace(/\/$/, '');
+    return strip(a) === strip(b);
+  } catch {
+    return false;
+  }
+}
