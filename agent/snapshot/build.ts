@@ -63,11 +63,11 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   const scroll = toScrollState(metrics);
   const title = metrics.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
   const headerFacts: HeaderFacts = { url, title, scroll, rawNodes: flat.length, lines: flat.length, collapsed: flat.length, belowFold: flat.length };
-  const documentFacts = numberFacts(options.document?.facts ?? [], url);
+  const documentFacts = numberFacts(options.document?.facts ?? [], url, title);
   const treeChars = treeTextChars(flat);
   const preamble = [
     options.showDocument === false ? formatDocumentStub(documentFacts) : formatDocumentSection(documentFacts, origin),
-    options.hidden ? hiddenTextNote(options.hidden, options.document?.bodyTextChars ?? 0) : '',
+    options.hidden ? hiddenTextNote(options.hidden, options.document?.bodyTextChars ?? 0, treeChars) : '',
   ].filter(Boolean);
   // Worst-case counts, so the header never outgrows its reservation.
   const headerTokens = estimateTokens([formatHeader(headerFacts), ...preamble].join('\n')) + 1;

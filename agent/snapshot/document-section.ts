@@ -32,13 +32,15 @@ const SHOWN_CHARS = 90;
 const MAX_PLACES = 2;
 
 /** One fact per distinct value of each field, in the order a reader asks for them, numbered d1, d2, … */
-export function numberFacts(facts: readonly DocumentFact[], pageUrl: string): NumberedFact[] {
+export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, headerTitle = ''): NumberedFact[] {
   const order: DocumentField[] = ['title', 'site_name', 'author', 'published', 'modified', 'time', 'language', 'canonical'];
   const numbered: NumberedFact[] = [];
   for (const field of order) {
     const kept: NumberedFact[] = [];
     for (const fact of facts.filter(f => f.field === field)) {
       if (field === 'canonical' && sameAddress(fact.value, pageUrl)) continue;
+      // The <title> is the header's Title line already.
+      if (fact.key === 'title' && fact.source === 'meta' && normalize(fact.value) === normalize(headerTitle)) continue;
       const same =
         kept.find(k => sameValue(field, k.value, fact.value) && k.shown === fact.shown) ??
         // A <title> that is the headline plus the site's name says nothing the headline does not.
@@ -54,6 +56,8 @@ export function numberFacts(facts: readonly DocumentFact[], pageUrl: string): Nu
     }
     numbered.push(...kept);
   }
+  // A language alone says nothing the page does not show: no section for it.
+  if (numbered.every(fact => fact.field === 'language')) return [];
   numbered.forEach((fact, index) => (fact.ref = `d${index + 1}`));
   return numbered;
 }

@@ -21,6 +21,11 @@ const hiddenTextSchema = z.object({
 export type HiddenText = z.infer<typeof hiddenTextSchema>;
 export const parseHiddenText = (value: unknown): HiddenText => hiddenTextSchema.parse(value);
 
+/** The tree shows (almost) nothing, or a sliver of the text the document holds: worth asking why. */
+export function looksEmpty(treeChars: number, bodyTextChars: number): boolean {
+  return treeChars < EMPTY_TREE_CHARS || (bodyTextChars >= 1_000 && treeChars < bodyTextChars / 20);
+}
+
 /** The characters of names and text the tree holds. */
 export function treeTextChars(flat: readonly FlatNode[]): number {
   let chars = 0;
@@ -115,11 +120,13 @@ export function hiddenTextNodes(hidden: HiddenText): SnapshotNode[] {
   }));
 }
 
-export function hiddenTextNote(hidden: HiddenText, bodyTextChars: number): string {
+export function hiddenTextNote(hidden: HiddenText, bodyTextChars: number, treeChars: number): string {
   const holds = bodyTextChars > 0 ? `the document holds ${bodyTextChars.toLocaleString('en')} characters of text` : 'the page draws content';
   const why = hidden.why ? `: ${hidden.why}` : '';
   const reach = hidden.blocks.length ? ` — find searches its ${hidden.blocks.length} text blocks; extract reads them by their [t…] refs` : '';
-  return `(the accessibility tree is empty, but ${holds}${why}${reach})`;
+  const tree =
+    treeChars < EMPTY_TREE_CHARS ? 'the accessibility tree is empty' : `the accessibility tree shows ${treeChars.toLocaleString('en')} characters`;
+  return `(${tree}, but ${holds}${why}${reach})`;
 }
 
 export const HIDDEN_BLOCK_CHARS = BLOCK_CHARS;

@@ -2,7 +2,7 @@ import { untraced } from '../browser/untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
 import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from '../browser/document-facts';
-import { collectHiddenText, EMPTY_TREE_CHARS, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
+import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { estimateTokens } from './tokens';
@@ -19,7 +19,7 @@ export async function observe(page: ObservePage, options: ObserveOptions = {}): 
   signal?.throwIfAborted();
   const { json, metrics, document } = await captureWithRetry(page, signal);
   let observation = buildObservation(json, metrics, page.url(), { ...options, document });
-  if (observation.stats.treeTextChars < EMPTY_TREE_CHARS) {
+  if (looksEmpty(observation.stats.treeTextChars, document.bodyTextChars)) {
     // Rare, and only then worth a second read: why the tree is empty, and the text it leaves out.
     const hidden = await abortable(evaluateInPage(page, collectHiddenText, { maxBlocks: MAX_HIDDEN_BLOCKS, blockChars: HIDDEN_BLOCK_CHARS }), signal)
       .then(parseHiddenText)

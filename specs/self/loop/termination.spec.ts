@@ -228,7 +228,8 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     { tool: 'screenshot', args: { label: `pr-${shownPrNumber(view)}` } },
     { tool: 'extract', target: { ref: prHeading(view).ref! }, args: { field: 'pr_title', pattern: '^(.*) #\\d+$' } },
   ];
-  const plainTask = () => task({ required_artifacts: [], required_fields: [], judgment_required: false, expected_items: null });
+  const plainTask = () =>
+    task({ required_artifacts: [], required_fields: [], judgment_required: false, expected_items: null, output_schema: { pr_title: 'string' } });
   /** The action log as "step[.sub_step] action". */
   const loggedSteps = (sampleId: string) =>
     readSampleJson<Array<{ step: number; sub_step?: number; action: { name: string } }>>('pr_audit_chain', sampleId, 'action_log.json').map(
