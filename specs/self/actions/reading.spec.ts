@@ -1,0 +1,135 @@
+import type { Provenance } from '../../../agent/evidence/result-schema';
+import { expect, test, WIDGETS } from './harness';
+
+/** Reads on the widget lab's article set: what the page says about itself, dates in its language, exact text. */
+
+const provenanceOf = (result: { effects?: { extracted?: { provenance: Provenance } } }) => result.effects?.extracted?.provenance as Provenance;
+
+test.describe('extract reads like an auditor', () => {
+  test('a document line is read again by its source and key: meta and JSON-LD inside @graph and arrays', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-de` });
+    await harness.look();
+    const published = await harness.ok('extract', { field: 'published', target: harness.ref('document', 'published'), type: 'date' });
+    expect(published.effects?.extracted?.value).toBe('2019-01-03');
+    expect(provenanceOf(published)).toMatchObject({
+      source: 'json-ld',
+      key: '[0].@graph[1].datePublished',
+      reading: '2019-01-03 14:05 +01:00 as written',
+    });
+    const [, second] = [...harness.env().elements.values()].filter(e => e.role === 'document' && e.name === 'author');
+    const author = await harness.ok('extract', { field: 'coauthor', target: second!.ref });
+    expect(author.effects?.extracted?.value).toBe('Mia Schulz');
+    expect(provenanceOf(author)).toMatchObject({ source: 'json-ld', key: '[0].@graph[1].author[1].name' });
+
+    await harness.ok('goto', { url: `${WIDGETS}/article-fr` });
+    await harness.look();
+    const site = await harness.ok('extract', { field: 'site_name', target: harness.ref('document', 'site_name') });
+    expect(site.effects?.extracted?.value).toBe('Le Quotidien du Lab');
+    expect(provenanceOf(site)).toMatchObject({ source: 'meta', key: 'og:site_name', locator: 'meta og:site_name' });
+  });
+
+  test('a <time> whose words are not its datetime keeps both in the record', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-en-updated` });
+    await harness.look();
+    expect(harness.observation().text).toContain('time "2018-12-07T16:30:00-05:00" shows "Dec. 6" (<time>)');
+    const time = await harness.ok('extract', { field: 'updated', target: harness.ref('document', 'time'), type: 'date' });
+    expect(time.effects?.extracted?.value).toBe('2018-12-07');
+    expect(provenanceOf(time).reading).toContain('the element shows "Dec. 6"');
+  });
+
+  test('dates in the page language, with the words read, the time and zone as written', async ({ harness }) => {
+    const cases: Array<[string, string, string, string]> = [
+      ['article-fr', '.byline', '2015-04-30', '30 avril 2015 à 10h25'],
+      ['article-de', '.byline', '2019-01-03', '3. Januar 2019, 14:05 Uhr'],
+      ['article-es', '.byline', '2019-01-03', '3 de enero de 2019'],
+      ['article-ja', '.byline', '2019-01-03', '2019年1月3日 14時05分'],
+      ['article-it', '.byline', '2019-01-03', '3 gennaio 2019'],
+      ['article-pt', '[itemprop=datePublished]', '2010-10-22', '22 de outubro de 2010 às 20:13'],
+      ['article-en-zone', '.dateline', '2019-01-03', 'Thu 3 Jan 2019 02.00 EST'],
+    ];
+    for (const [slug, selector, date, from] of cases) {
+      await harness.ok('goto', { url: `${WIDGETS}/${slug}` });
+      const read = await harness.ok('extract', { field: 'published', target: `css=${selector}`, type: 'date' });
+      expect(read.effects?.extracted?.value, slug).toBe(date);
+      expect(provenanceOf(read).text ?? provenanceOf(read).preview, slug).toContain(from);
+    }
+    await harness.ok('goto', { url: `${WIDGETS}/article-en-zone` });
+    const zoned = await harness.ok('extract', { field: 'published', target: 'css=.dateline', type: 'date' });
+    expect(provenanceOf(zoned).reading).toBe('2019-01-03 02:00 -05:00 as written');
+  });
+
+  test("a relative date counts from the element's own timestamp", async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-en-relative` });
+    const read = await harness.ok('extract', { field: 'published', target: 'css=.byline time', type: 'date' });
+    expect(read.effects?.extracted?.value).toBe('2019-01-03');
+    expect(provenanceOf(read).reading).toBe('"2 hours ago" is relative: the element\'s own timestamp 2019-01-03T07:00:00Z');
+  });
+
+  test("numbers with the page's separators", async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-de` });
+    const de = await harness.ok('extract', { field: 'steel', target: 'css=article p:last-child', type: 'number' });
+    expect(de.effects?.extracted?.value).toBe(1234.5);
+    await harness.ok('goto', { url: `${WIDGETS}/article-en-relative` });
+    const en = await harness.ok('extract', { field: 'metres', target: 'css=article p:last-child', type: 'number' });
+    expect(en.effects?.extracted?.value).toBe(1234.5);
+    expect(provenanceOf(en).text).toBe('1,234.5');
+  });
+
+  test('text is joined as the page shows it: a tag link beside a title is never glued to it', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-release` });
+    const title = await harness.ok('extract', { field: 'title', target: 'css=h1' });
+    expect(title.effects?.extracted?.value).toBe('Release 0.6.0 0.6.0');
+    expect(provenanceOf(title).preview).toBe('Release 0.6.0 0.6.0');
+  });
+
+  test('a selector list records the alternative that matched; a ref list, each element with its text', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-fr` });
+    const read = await harness.ok('extract', { field: 'headline', target: 'css=.missing-title, article h1, h2' });
+    expect(provenanceOf(read)).toMatchObject({ locator: 'css=article h1', preview: 'Les abeilles reviennent sur les toits de la ville' });
+    await harness.look();
+    const refs = [harness.ref('heading', /abeilles/), harness.ref('link', 'Claire Martin')];
+    const both = await harness.ok('extract', { field: 'parts', target: refs.join(' '), all: true });
+    expect(provenanceOf(both).parts).toEqual([
+      expect.objectContaining({ ref: refs[0], preview: 'Les abeilles reviennent sur les toits de la ville' }),
+      expect.objectContaining({ ref: refs[1], preview: 'Claire Martin' }),
+    ]);
+  });
+
+  test('missing "null" covers an absent element, an empty text and a pattern that does not match', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-fr` });
+    const failed = await harness.act('extract', { field: 'issue', target: 'css=article h1', pattern: 'No\\. (\\d+)' });
+    expect(failed).toMatchObject({ success: false });
+    expect(failed.error).toContain('does not match');
+    const unmatched = await harness.ok('extract', { field: 'issue', target: 'css=article h1', pattern: 'No\\. (\\d+)', missing: 'null' });
+    expect(unmatched.effects?.extracted?.value).toBeNull();
+    expect(unmatched.description).toContain('(no match → null)');
+    const absent = await harness.ok('extract', { field: 'issue', target: 'css=.nowhere', missing: 'null' });
+    expect(absent.effects?.extracted?.value).toBeNull();
+  });
+
+  test('an avatar and the name beside it are one line; the avatar read alone gives its name, said so', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-avatar` });
+    await harness.look();
+    const line = harness
+      .observation()
+      .text.split('\n')
+      .find(l => l.includes('/people/ada'))!;
+    const [, named, avatar] = /\[(e\d+)\] link "Ada Lovelace" → \/people\/ada \(also \[(e\d+)\]\)/.exec(line) ?? [];
+    expect(named && avatar, line).toBeTruthy();
+    expect((await harness.ok('extract', { field: 'author', target: named })).effects?.extracted?.value).toBe('Ada Lovelace');
+    const byAvatar = await harness.ok('extract', { field: 'author', target: avatar });
+    expect(byAvatar.effects?.extracted?.value).toBe('Ada Lovelace');
+    expect(provenanceOf(byAvatar).reading).toBe("no text of its own: its accessible name (the picture's alt)");
+  });
+
+  test('an empty tree says why, and find and extract still reach the hidden text', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-hidden` });
+    await harness.look();
+    expect(harness.observation().text).toContain('hidden by CSS (display: none on <div.js-pending>)');
+    const found = await harness.ok('find', { text: 'mountain pass' });
+    const ref = /\[(t\d+)\] heading "Storm closes the mountain pass"/.exec(found.description)?.[1];
+    expect(ref, found.description).toBeTruthy();
+    const read = await harness.ok('extract', { field: 'headline', target: ref });
+    expect(read.effects?.extracted?.value).toBe('Storm closes the mountain pass');
+  });
+});
