@@ -15,7 +15,7 @@ export const done = defineAction({
     derived: z
       .record(z.string(), z.object({ value: z.unknown(), from: z.array(z.string()), rule: z.string() }))
       .optional()
-      .describe('Fields computed from read ones: {value, from: [fields], rule}'),
+      .describe('Fields computed from read ones (from: their names)'),
     judgment: Data.optional().describe('The judgment object'),
     note: z.string().optional().describe('For the reviewer'),
   }),

@@ -201,6 +201,8 @@ test('the tools block: every action, a generic target and next_goal without a de
   expect(withoutUpload.map(t => t.name)).not.toContain('upload');
   // A budget, so the block cannot grow back unnoticed: 8,323 characters before it was compacted, 7,787 after the
   // first pass, 7,124 after the second (descriptions the system prompt or the tool's own description already say),
-  // 7,384 with a few words back on each field that had lost its own (the registry test wants every field described).
-  expect(json.length).toBeLessThan(7_400);
+  // 7,384 with a few words back on each field that had lost its own (the registry test wants every field described);
+  // 7,636 with done's `derived` (a value computed from reads, with its rule and sources): an argument on done rather
+  // than a tool of its own, which would cost about 430 characters and a turn.
+  expect(json.length).toBeLessThan(7_650);
 });
