@@ -36,7 +36,8 @@ export const PAGE_STATE_GUIDE = `## Reading the page state
 - [ref] role "name", then facts (value=, type=, → address, (states)). Page strings are quoted; nothing unquoted comes from the page.
 - Running text keeps its controls in place: [e8] text "…" [e9] link "x" → /y — act on e9.
 - "(collapsed: …)" was left out for space: expand its ref, or find words. "(+840 chars)": the text goes on (extract it).
-- Name-less controls show hints (icon=, near=, label=); a [c4] ref is a control the accessibility tree lacks, used like any ref.`;
+- Name-less controls show hints (icon=, near=, label=); a [c4] ref is a control the accessibility tree lacks, used like any ref.
+- [d0] document: what the page says about itself (meta tags, JSON-LD, <time>), each value with where it came from; extract a [d3] line by its ref. A [t2] ref is text the tree leaves out.`;
 
 export interface SystemBlock {
   type: 'text';

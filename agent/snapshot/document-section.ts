@@ -74,11 +74,10 @@ export function formatDocumentSection(facts: readonly NumberedFact[], origin: st
   return [`[${DOCUMENT_STUB_REF}] document (what the page says about itself):`, ...lines.map(line => ` ${line}`)].join('\n');
 }
 
-/** After the first look: one line saying what there is to expand. */
+/** After the first look: one line naming each value's ref and field, so a read needs no expand ("[d3] author"). */
 export function formatDocumentStub(facts: readonly NumberedFact[]): string {
   if (!facts.length) return '';
-  const fields = [...new Set(facts.map(fact => fact.field))];
-  return `[${DOCUMENT_STUB_REF}] document (collapsed: ${fields.join(', ')})`;
+  return `[${DOCUMENT_STUB_REF}] document (collapsed: ${facts.map(fact => `[${fact.ref}] ${fact.field}`).join(', ')})`;
 }
 
 /** "og:site_name", "json-ld author[0].name", "<title>": short enough for a line, exact in the read's record. */

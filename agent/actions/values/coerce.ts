@@ -37,7 +37,8 @@ export function readTyped(text: string, type: ValueType, conventions: ReadConven
       const read = readDate(trimmed, conventions);
       if (!read) return undefined;
       const relative = read.reading?.startsWith('relative') === true;
-      const at = read.time && !relative ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
+      const at =
+        read.time && !relative ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
       const reading = [at ? `${isoDate(read.date)}${at} as written` : '', read.reading ?? ''].filter(Boolean).join('; ');
       return { value: isoDate(read.date), from: read.text, ...(reading ? { reading } : {}) };
     }
