@@ -6,6 +6,7 @@
  * (chars, estimated tokens), observe() time against the bare ariaSnapshotJSON time (alternated), and
  * retention judged from outside the pruning code (see retention.ts).
  */
+import { documentReport, measureDocument, type DocumentMeasure } from './document';
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
@@ -44,6 +45,7 @@ interface PageRow {
   byline: Retained;
   date: Retained;
   interactive: { total: number; listed: number; stubbed: number; missing: string[] };
+  document?: DocumentMeasure;
   error?: string;
 }
 
@@ -130,6 +132,7 @@ async function measurePage(page: Page, url: string, entry: CorpusPage, options: 
     byline: await retained(marked.byline),
     date: await retained(marked.date),
     interactive: interactiveCoverage(state),
+    document: measureDocument(state),
   };
 }
 
@@ -252,6 +255,10 @@ function report(rows: PageRow[]): number {
     `byline retained (rel/itemprop author, byline class): ${rate(ok, row => row.byline)}`,
     `date retained (<time>, itemprop datePublished): ${rate(ok, row => row.date)}`,
     `interactive elements listed or stubbed: ${((100 * interactiveCovered) / Math.max(1, interactiveTotal)).toFixed(2)}% (${interactiveCovered}/${interactiveTotal}; ${interactiveStubbed} inside stubs)`,
+    ...documentReport(
+      ok.flatMap(row => (row.document ? [row.document] : [])),
+      stat,
+    ),
     '',
     'Worst pages:',
     ...worst(ok).map(describeWorst),
