@@ -18,18 +18,18 @@ export interface NumberedFact extends DocumentFact {
 
 /** How many distinct values of a field are worth a line: the section stays near 150 tokens on a busy page. */
 const PER_FIELD: Record<DocumentField, number> = {
-  title: 2,
-  site_name: 2,
-  author: 4,
+  title: 1,
+  site_name: 1,
+  author: 3,
   published: 2,
   modified: 1,
-  time: 3,
+  time: 2,
   language: 1,
   canonical: 1,
 };
-const SHOWN_CHARS = 90;
-/** Places listed for one value: the first two tell where to look; the read's record keeps the exact key. */
-const MAX_PLACES = 2;
+const SHOWN_CHARS = 80;
+/** Places listed for one value: the first says where; "+2" that two more say the same (the read's record keeps the exact key). */
+const MAX_PLACES = 1;
 
 /** One fact per distinct value of each field, in the order a reader asks for them, numbered d1, d2, … */
 export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, headerTitle = ''): NumberedFact[] {
@@ -71,7 +71,7 @@ export function formatDocumentSection(facts: readonly NumberedFact[], origin: st
     const more = where.length > MAX_PLACES ? ` +${where.length - MAX_PLACES}` : '';
     return `[${fact.ref}] ${fact.field} ${value}${shows} (${where.slice(0, MAX_PLACES).join(', ')}${more})`;
   });
-  return [`[${DOCUMENT_STUB_REF}] document (what the page says about itself):`, ...lines.map(line => ` ${line}`)].join('\n');
+  return [`[${DOCUMENT_STUB_REF}] document:`, ...lines.map(line => ` ${line}`)].join('\n');
 }
 
 /** After the first look: one line naming each value's ref and field, so a read needs no expand ("[d3] author"). */
