@@ -1,4 +1,7 @@
 import type { DocumentFact, DocumentField } from '../browser/document-facts';
+import type { NumberedFact } from './types';
+
+export type { NumberedFact } from './types';
 import { formatAddress, quote } from './serialize';
 
 /**
@@ -9,12 +12,6 @@ import { formatAddress, quote } from './serialize';
 
 export const DOCUMENT_STUB_REF = 'd0';
 export const DOCUMENT_REF = /^d\d+$/;
-
-/** A fact with the ref it is printed and read by; `also` are the other places that say the same. */
-export interface NumberedFact extends DocumentFact {
-  ref: string;
-  also: Array<Pick<DocumentFact, 'source' | 'key'>>;
-}
 
 /** How many distinct values of a field are worth a line: the section stays near 150 tokens on a busy page. */
 const PER_FIELD: Record<DocumentField, number> = {

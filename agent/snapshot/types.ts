@@ -1,5 +1,11 @@
 import type { Page } from '@playwright/test';
-import type { NumberedFact } from './document-section';
+import type { DocumentFact } from '../browser/document-facts';
+
+/** A document fact with the ref it is printed and read by; `also` are the other places that say the same. */
+export interface NumberedFact extends DocumentFact {
+  ref: string;
+  also: Array<Pick<DocumentFact, 'source' | 'key'>>;
+}
 
 export interface Box {
   x: number;
