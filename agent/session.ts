@@ -21,6 +21,7 @@ import type { Result } from './evidence/result-schema';
 import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder, type RecorderInit } from './loop/recorder';
 import { runSample } from './loop/run-sample';
+import { withFailedSteps } from './loop/failed-steps';
 import type { RunSampleInput, SampleOutcome, SampleSlot, StepRunner } from './loop/types';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
@@ -146,6 +147,9 @@ export class SampleSession {
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
+    const failedSteps = this.decider.failedSteps ?? [];
+    this.recorder.failedSteps.push(...failedSteps);
+    outcome = withFailedSteps(outcome, failedSteps);
     if (this.options.learn !== false) {
       // Before the result is written, so the memory call's usage is the sample's.
       const preview = this.recorder.preview(outcome.status, outcome.error);

@@ -1,6 +1,11 @@
+import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { resolveTarget, TargetArg } from './targets/target';
 import { defineAction } from './core/types';
+
+/** A full-page shot covers the page as wide as the window and at most this high: a page of any size is saved in seconds. */
+export const FULL_PAGE_MAX_HEIGHT = 8_000;
+const SHOT_TIMEOUTS = { fullPageMs: 30_000, viewportMs: 15_000 };
 
 export const screenshot = defineAction({
   name: 'screenshot',
@@ -9,7 +14,7 @@ export const screenshot = defineAction({
   collects: true,
   productive: true,
   description: 'Save a screenshot as evidence: the full page, or one element.',
-  verifies: 'The image is written and its SHA-256 recorded.',
+  verifies: `The image is written and its SHA-256 recorded. A full page is the window's width and at most ${FULL_PAGE_MAX_HEIGHT.toLocaleString('en')} px high; a larger page, or one that takes over ${SHOT_TIMEOUTS.fullPageMs / 1000} s (then the window alone is saved), is said in the artifact's note.`,
   schema: z.object({
     label: z.string().min(1).max(60).describe('Filename label'),
     full_page: z.boolean().optional().describe('Default true'),
@@ -17,16 +22,46 @@ export const screenshot = defineAction({
   }),
   async handle({ label, full_page, target }, env) {
     const { page, store } = env;
-    let bytes: Buffer;
-    let element;
     if (target) {
       const resolved = await resolveTarget(target, env);
-      bytes = await resolved.locator.screenshot({ animations: 'disabled', timeout: 15_000 });
-      element = resolved.element;
-    } else {
-      bytes = await page.screenshot({ fullPage: full_page ?? true, animations: 'disabled', timeout: 30_000 });
+      const bytes = await resolved.locator.screenshot({ animations: 'disabled', timeout: 15_000 });
+      const artifact = await store.saveScreenshot(bytes, label, page.url());
+      return { description: `Screenshot saved: ${artifact.filename}`, element: resolved.element, effects: { artifact } };
     }
-    const artifact = await store.saveScreenshot(bytes, label, page.url());
-    return { description: `Screenshot saved: ${artifact.filename}`, element, effects: { artifact } };
+    const shot = full_page === false ? { bytes: await viewportShot(page) } : await fullPageShot(page);
+    const artifact = await store.saveScreenshot(shot.bytes, label, page.url(), shot.note);
+    return { description: `Screenshot saved: ${artifact.filename}${shot.note ? ` (${shot.note})` : ''}`, effects: { artifact } };
   },
 });
+
+function viewportShot(page: Page, timeouts = SHOT_TIMEOUTS): Promise<Buffer> {
+  return page.screenshot({ animations: 'disabled', timeout: timeouts.viewportMs });
+}
+
+/** The page from its top, cut to the window's width and the height cap; the window alone when even that takes too long. */
+export async function fullPageShot(page: Page, timeouts = SHOT_TIMEOUTS): Promise<{ bytes: Buffer; note?: string }> {
+  const size = await page.evaluate(() => ({
+    width: Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0),
+    height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+  }));
+  const window = page.viewportSize() ?? { width: size.width, height: size.height };
+  const clip = { x: 0, y: 0, width: Math.min(size.width, window.width), height: Math.min(size.height, FULL_PAGE_MAX_HEIGHT) };
+  try {
+    const bytes = await page.screenshot({ fullPage: true, clip, animations: 'disabled', timeout: timeouts.fullPageMs });
+    return { bytes, note: cutNote(size, clip) };
+  } catch (error) {
+    if (!/Timeout \d+ms exceeded/i.test(error instanceof Error ? error.message : String(error))) throw error;
+    const bytes = await viewportShot(page, timeouts);
+    return { bytes, note: `the window only: the full page (${px(size.width)} × ${px(size.height)} px) took over ${timeouts.fullPageMs / 1000} s` };
+  }
+}
+
+function cutNote(page: { width: number; height: number }, clip: { width: number; height: number }): string | undefined {
+  const cuts = [
+    page.height > clip.height ? `the top ${px(clip.height)} px of a page ${px(page.height)} px high (the full-page cap)` : undefined,
+    page.width > clip.width ? `${px(clip.width)} px of its ${px(page.width)} px width (the window's)` : undefined,
+  ].filter(Boolean);
+  return cuts.length ? cuts.join('; ') : undefined;
+}
+
+const px = (n: number) => Math.round(n).toLocaleString('en');

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openBrowser } from '../browser/remote';
-import { describeStep } from '../decide/self-heal';
+import { describeStep } from '../decide/describe-step';
 import { compileRecipe, type CompileInput } from '../recipe/compile';
 import { compileFromSamples } from '../recipe/compile-samples';
 import { exportRecipe } from '../recipe/export';

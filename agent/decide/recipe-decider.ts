@@ -1,16 +1,24 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult } from '../actions/core/types';
+import { actionHas } from '../actions/registry';
+import type { FailedStep } from '../evidence/result-schema';
 import type { RecipeStep } from '../task/schema';
 import { fillTemplatesDeep } from '../task/row-template';
+import { describeStep } from './describe-step';
 import type { Decider, Decision, DecisionInput } from './types';
 
 /** A recipe step's own keys; the rest are the action's arguments. */
 export const STEP_KEYS = new Set(['action', 'optional', 'expect_url']);
 
-/** Replays a recorded list of actions with semantic targets: no model, no API key, the same every time. */
+/**
+ * Replays a recorded list of actions with semantic targets: no model, no API key, the same every time. A step
+ * that only reads the page (extract, screenshot) costs itself when it fails, and the recipe goes on; a step the
+ * rest depends on (a navigation, a click) stops it.
+ */
 export class RecipeDecider implements Decider {
   readonly kind = 'recipe';
   readonly needsView = false;
+  readonly failedSteps: FailedStep[] = [];
   private index = 0;
   private failure: string | undefined;
 
@@ -38,7 +46,17 @@ export class RecipeDecider implements Decider {
     this.index += 1;
     if (!step) return;
     if (!result.success && !step.optional) {
-      this.failure = `recipe step ${number} (${call.name}) failed: ${result.error ?? result.description}`;
+      const reason = result.error ?? result.description;
+      const stops = !actionHas(call.name, 'readsOnly');
+      this.failedSteps.push({
+        step: number,
+        action: call.name,
+        described: describeStep(step, true),
+        ...(call.name === 'extract' && typeof step.field === 'string' ? { field: step.field } : {}),
+        reason,
+        stopped_recipe: stops,
+      });
+      if (stops) this.failure = `recipe step ${number} (${describeStep(step, true)}) failed: ${reason}`;
       return;
     }
     if (result.success && step.expect_url && !new RegExp(step.expect_url).test(pageUrl))

@@ -1,7 +1,7 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult } from '../actions/core/types';
-import { describeLocator, SemanticLocator } from '../task/locator-schema';
 import type { RecipeStep } from '../task/schema';
+import { describeStep } from './describe-step';
 import { recipeStepCall } from './recipe-decider';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
@@ -120,19 +120,6 @@ export class SelfHealingDecider implements Decider {
   private record(repair: Repair): void {
     this.repairs.push(repair);
   }
-}
-
-export function describeStep(step: RecipeStep): string {
-  const target = SemanticLocator.safeParse(step.target);
-  const parts = [step.action];
-  if (step.action === 'extract' && typeof step.field === 'string') parts.push(step.field);
-  if (target.success) parts.push(`← ${describeLocator(target.data)}`);
-  else if (typeof step.target === 'string') parts.push(`← ${step.target}`);
-  if (typeof step.url === 'string') parts.push(step.url);
-  if (typeof step.pattern === 'string') parts.push(`pattern /${step.pattern}/`);
-  if (typeof step.text === 'string') parts.push(JSON.stringify(step.text));
-  if (typeof step.label === 'string') parts.push(`"${step.label}"`);
-  return parts.join(' ');
 }
 
 /** What the model is told when it takes over: which step failed and why, and the rest of the plan. */

@@ -1,6 +1,6 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult, KnownElement, PageStateAccess } from '../actions/core/types';
-import type { Reflection, Usage } from '../evidence/result-schema';
+import type { FailedStep, Reflection, Usage } from '../evidence/result-schema';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 
@@ -72,4 +72,6 @@ export interface Decider {
   consolidate?(input: DecisionInput, reason: string, options: { preferFallback: boolean; signal: AbortSignal }): Promise<Consolidation>;
   /** Told the outcome of each action it asked for (a recipe uses it to detect a failed step). */
   observe?(call: ActionCall, result: ActionResult, pageUrl: string): void;
+  /** A recipe's steps that failed so far, those it went on after included. */
+  readonly failedSteps?: readonly FailedStep[];
 }

@@ -55,7 +55,7 @@ export async function runDiscoverySession(input: DiscoverySessionInput): Promise
   let walker: ListingWalker | undefined;
   let wrapper: DiscoveryDecider | undefined;
   const session = await SampleSession.prepare({
-    task: { spec, file: task.file, hash: task.hash },
+    task: { spec, file: task.file, hash: task.hash, recipeHash: task.recipeHash },
     sample,
     context,
     page,

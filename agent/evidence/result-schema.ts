@@ -64,8 +64,24 @@ export const Artifact = z.object({
   label: z.string().optional(),
   source_url: z.string(),
   timestamp: z.string(),
+  /** What the file leaves out of what was asked (a full page cut at the height cap, the window after a full page timed out). */
+  note: z.string().optional(),
 });
 export type Artifact = z.infer<typeof Artifact>;
+
+/** A recipe step that failed: a step only reading the page lets the recipe go on; one the rest depends on stops it. */
+export const FailedStep = z.object({
+  /** 1-based, as the recipe lists it. */
+  step: z.number().int().positive(),
+  action: z.string(),
+  /** Which step, in a few words: `extract title ← css=h1`. */
+  described: z.string(),
+  /** The field an extract was to read: missing from `extracted` for this reason. */
+  field: z.string().optional(),
+  reason: z.string(),
+  stopped_recipe: z.boolean(),
+});
+export type FailedStep = z.infer<typeof FailedStep>;
 
 export const Result = z.object({
   schema_version: z.literal(1),
@@ -87,6 +103,10 @@ export const Result = z.object({
   finished_at: z.string(),
   usage: Usage,
   task_hash: z.string(),
+  /** Hash of the task spec's own recipe (null without one): with task_hash, the version of the task a sample ran. */
+  recipe_hash: z.string().nullable().optional(),
+  /** Recipe steps that failed, in order, and why. */
+  failed_steps: z.array(FailedStep).optional(),
   resumed_from: z.string().nullable().optional(),
   /** AGENT_JUDGE=batch: the facts are collected and the judgment is left to the batch judge (status needs_review until then). */
   judgment_pending: z.boolean().optional(),

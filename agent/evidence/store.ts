@@ -35,10 +35,18 @@ export class EvidenceStore {
     return path.join(this.dir, filename);
   }
 
-  async saveScreenshot(bytes: Uint8Array, label: string, sourceUrl: string): Promise<Artifact> {
+  async saveScreenshot(bytes: Uint8Array, label: string, sourceUrl: string, note?: string): Promise<Artifact> {
     const name = `${this.nextPrefix()}_${sanitizeLabel(label)}.png`;
     writeFileAtomic(this.pathOf(name), bytes);
-    return this.register({ filename: name, sha256: sha256(bytes), bytes: bytes.byteLength, kind: 'screenshot', label, source_url: sourceUrl });
+    return this.register({
+      filename: name,
+      sha256: sha256(bytes),
+      bytes: bytes.byteLength,
+      kind: 'screenshot',
+      label,
+      source_url: sourceUrl,
+      ...(note ? { note } : {}),
+    });
   }
 
   async saveBytes(bytes: Uint8Array, suggestedName: string, sourceUrl: string, kind: Artifact['kind'] = 'file'): Promise<Artifact> {

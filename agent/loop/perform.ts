@@ -28,6 +28,7 @@ export async function perform(
     tabs,
     elements: view?.elements ?? new Map(),
     pageState: view?.pageState,
+    reader: view ? 'model' : 'recipe',
     step,
   };
   const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {

@@ -1,4 +1,4 @@
-import type { ActionLogEntry, Artifact, ExtractedField, Provenance, Result, SampleStatus, Usage } from '../evidence/result-schema';
+import type { ActionLogEntry, Artifact, ExtractedField, FailedStep, Provenance, Result, SampleStatus, Usage } from '../evidence/result-schema';
 import { addUsage, emptyUsage, Result as ResultSchema } from '../evidence/result-schema';
 import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
@@ -61,6 +61,7 @@ export class SampleRecorder {
   resumedFrom: string | null = null;
   /** The judgment is left to the batch judge (AGENT_JUDGE=batch). */
   judgmentPending = false;
+  readonly failedSteps: FailedStep[] = [];
   private finished: Result | undefined;
   readonly startedAt = new Date().toISOString();
 
@@ -200,6 +201,8 @@ export class SampleRecorder {
       finished_at: new Date().toISOString(),
       usage: this.usage,
       task_hash: task.hash,
+      recipe_hash: task.recipeHash,
+      ...(this.failedSteps.length ? { failed_steps: this.failedSteps } : {}),
       discovery: discoveryOf(sample),
       resumed_from: this.resumedFrom,
       ...(this.judgmentPending && !this.judgment ? { judgment_pending: true } : {}),

@@ -278,6 +278,7 @@ export class BindingDecider implements Decider {
       policy: { isAllowedUrl: () => true, resolveSecrets: t => t, inputDir: os.tmpdir(), beforeNavigation: async () => {} },
       tabs: { active: page, pages: [page], activate: () => page, drainEvents: () => [] },
       elements: new Map(),
+      reader: 'recipe',
       step: 0,
     };
     const result = await dispatch(call, env, { timeoutMs: BIND_TIMEOUT_MS });

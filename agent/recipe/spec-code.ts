@@ -1,4 +1,4 @@
-import { SemanticLocator } from '../task/locator-schema';
+import { pickedIndex, SemanticLocator } from '../task/locator-schema';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 
 /**
@@ -140,7 +140,8 @@ function stepCode(step: RecipeStep, number: number, task: TaskSpec): string[] {
 
 /** The same candidates, in the same order, as bwa's own resolution: exact name first, then partial. */
 function locatorCode(locator: SemanticLocator): string {
-  const nth = locator.nth !== undefined ? `.nth(${locator.nth})` : '';
+  const index = pickedIndex(locator);
+  const nth = index !== undefined ? `.nth(${index})` : '';
   const both = (make: (exact: boolean) => string, exact?: boolean) =>
     `[${(exact === undefined ? [make(true), make(false)] : [make(exact)]).map(c => `${c}${nth}`).join(', ')}]`;
   if ('role' in locator) {

@@ -52,6 +52,7 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
       },
       tabs: new ContextTabs(context, page),
       elements: new Map(),
+      reader: 'recipe' as const,
       step: 0,
     };
     const steps = [{ action: 'goto', url: profile.start_url }, ...profile.steps];

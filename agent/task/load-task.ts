@@ -10,6 +10,8 @@ export interface LoadedTask {
   file: string;
   /** Hash of the spec without its recipe: a recipe recorded against another version of the task is stale. */
   hash: string;
+  /** Hash of the spec's own recipe (null without one): with hash, the version of the task a sample ran. */
+  recipeHash: string | null;
 }
 
 export function parseJsonFile(file: string, code: string): unknown {
@@ -40,7 +42,7 @@ export function loadTaskFile(file: string): LoadedTask {
       `${file}: invalid task spec\n  • task_id: "${parsed.data.task_id}" must equal the file name "${expected}"`,
     );
   const { recipe: _recipe, $schema: _schema, $comment: _comment, ...rest } = parsed.data;
-  return { spec: parsed.data, file, hash: stableHash(rest) };
+  return { spec: parsed.data, file, hash: stableHash(rest), recipeHash: parsed.data.recipe ? stableHash(parsed.data.recipe) : null };
 }
 
 export function taskFiles(tasksDir: string): string[] {

@@ -1,27 +1,39 @@
 import { z } from 'zod';
 
+/** How to pick one element when a locator matches several: the same two keys on every locator form. */
+const Pick = {
+  nth: z.number().int().nonnegative().optional().describe('When several elements match: the n-th, 0-based, in page order'),
+  first: z.literal(true).optional().describe('When several elements match: the first in page order (the same as "nth": 0)'),
+};
+
 /** A target described the way a person would point at it; resolved with Playwright's user-facing locators. */
 export const SemanticLocator = z.union([
   z.strictObject({
     role: z.string().min(1).describe('ARIA role, e.g. "link", "button", "textbox"'),
     name: z.string().optional().describe('Accessible name; omitted = any element of that role'),
     exact: z.boolean().optional().describe('Match the name exactly (default: exact first, then partial)'),
-    nth: z.number().int().nonnegative().optional().describe('Pick the n-th match (0-based) when several match'),
+    ...Pick,
   }),
-  z.strictObject({ label: z.string().min(1).describe('Form control by its label text'), nth: z.number().int().nonnegative().optional() }),
+  z.strictObject({ label: z.string().min(1).describe('Form control by its label text'), ...Pick }),
   z.strictObject({
     text: z.string().min(1).describe('Element by its visible text'),
-    exact: z.boolean().optional(),
-    nth: z.number().int().nonnegative().optional(),
+    exact: z.boolean().optional().describe('Match the text exactly (default: exact first, then partial)'),
+    ...Pick,
   }),
-  z.strictObject({ placeholder: z.string().min(1).describe('Input by its placeholder'), nth: z.number().int().nonnegative().optional() }),
-  z.strictObject({ testId: z.string().min(1).describe('Element by its data-testid'), nth: z.number().int().nonnegative().optional() }),
-  z.strictObject({ css: z.string().min(1).describe('CSS selector — last resort'), nth: z.number().int().nonnegative().optional() }),
+  z.strictObject({ placeholder: z.string().min(1).describe('Input by its placeholder'), ...Pick }),
+  z.strictObject({ testId: z.string().min(1).describe('Element by its data-testid'), ...Pick }),
+  z.strictObject({ css: z.string().min(1).describe('CSS selector — last resort'), ...Pick }),
 ]);
 export type SemanticLocator = z.infer<typeof SemanticLocator>;
 
+/** Which of several matches a locator picks (nth, or first = 0); undefined when it asks for the single match. */
+export function pickedIndex(locator: SemanticLocator): number | undefined {
+  return locator.nth ?? (locator.first ? 0 : undefined);
+}
+
 export function describeLocator(locator: SemanticLocator): string {
-  const nth = locator.nth !== undefined ? ` #${locator.nth}` : '';
+  const index = pickedIndex(locator);
+  const nth = index !== undefined ? ` #${index}` : '';
   if ('role' in locator) return `${locator.role}${locator.name !== undefined ? ` ${JSON.stringify(locator.name)}` : ''}${nth}`;
   if ('label' in locator) return `label ${JSON.stringify(locator.label)}${nth}`;
   if ('text' in locator) return `text ${JSON.stringify(locator.text)}${nth}`;

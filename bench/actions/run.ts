@@ -119,6 +119,7 @@ function actionEnv(page: Page, elements: ReadonlyMap<string, KnownElement>): Act
     policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
     tabs: new ContextTabs(context, page),
     elements,
+    reader: 'model',
     step: 1,
   };
 }

@@ -37,7 +37,8 @@ export async function dispatch(call: ActionCall, env: ActionEnv, options: Dispat
     return await run(action, parsed.data, env, options);
   } catch (error) {
     const { message, infra } = classifyError(error, error instanceof ActionError && error.infra);
-    return { success: false, description: `${name} failed`, error: message, infra };
+    const advice = error instanceof ActionError ? error.advice[env.reader] : undefined;
+    return { success: false, description: `${name} failed`, error: advice ? `${message} — ${advice}` : message, infra };
   }
 }
 

@@ -46,6 +46,9 @@ export interface PageStateAccess {
   find(text: string): string;
 }
 
+/** Who reads what an action says: the model (it sees refs and the page state) or a person who wrote a recipe step. */
+export type Reader = 'model' | 'recipe';
+
 export interface ActionEnv {
   page: Page;
   context: BrowserContext;
@@ -57,6 +60,8 @@ export interface ActionEnv {
   elements: ReadonlyMap<string, KnownElement>;
   /** Present when a model reads the page state (absent on recipe replay). */
   pageState?: PageStateAccess;
+  /** Whose step this is: messages name refs and the page state to the model, locators to a recipe's author. */
+  reader: Reader;
   step: number;
 }
 
@@ -148,11 +153,15 @@ export function defineAction<S extends z.ZodObject>(definition: ActionDefinition
   return definition;
 }
 
-/** Thrown by handlers with a message written for the model: what went wrong and what to do next. */
+/**
+ * Thrown by handlers: what went wrong, and what to do next for whoever drives the step (the dispatcher adds
+ * the advice for env.reader, so a recipe's author is never told to use a ref).
+ */
 export class ActionError extends Error {
   constructor(
     message: string,
     readonly infra = false,
+    readonly advice: Partial<Record<Reader, string>> = {},
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { ELEMENT_TIMEOUT_MS } from '../core/limits';
+import { ActionError } from '../core/types';
 import { missingOptionText, OptionsSettled } from './option-match';
 import { ensurePointerReady } from '../targets/preflight';
 
@@ -53,10 +54,14 @@ export async function waitForOption(
   }
 }
 
-export async function missingOption(scope: Page | Locator, wanted: string, label: string): Promise<string> {
+export async function missingOption(scope: Page | Locator, wanted: string, label: string): Promise<ActionError> {
   const visible = await innerTexts(scope.getByRole('option').filter({ visible: true }));
-  if (!visible.length) return `No options appeared for ${label} — look at the page state for how this field opens, or type into it`;
-  return missingOptionText(wanted, visible, label);
+  if (!visible.length)
+    return new ActionError(`No options appeared for ${label}`, false, {
+      model: 'look at the page state for how this field opens, or type into it',
+      recipe: 'the field may open another way (a click first), or take typed text',
+    });
+  return new ActionError(missingOptionText(wanted, visible, label));
 }
 
 export function innerTexts(locator: Locator): Promise<string[]> {

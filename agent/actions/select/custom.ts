@@ -29,7 +29,7 @@ export async function selectCustom(
   else if (info.role !== 'listbox' && info.expanded !== 'true') await openPopup(control, label);
   const scope = popupScope(page, control, info);
   const option = await waitForOption(scope, page, one, info.editable, signal);
-  if (!option) throw new ActionError(await missingOption(scope, one, label));
+  if (!option) throw await missingOption(scope, one, label);
   const chosen = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? one).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));

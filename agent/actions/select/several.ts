@@ -100,7 +100,7 @@ async function selectTags(page: Page, control: Locator, wanted: readonly string[
     }
     const picked = await pickTag(page, control, want, label, signal).catch(async (error: unknown) => {
       if (!(error instanceof ActionError) || names.length === 0) throw error;
-      throw new ActionError(`${error.message} (it now holds ${quoteList(await chipNames(control)) || 'nothing'})`);
+      throw new ActionError(`${error.message} (it now holds ${quoteList(await chipNames(control)) || 'nothing'})`, error.infra, error.advice);
     });
     names.push(picked);
     const now = await chipNames(control);
@@ -170,7 +170,7 @@ async function pickTag(page: Page, control: Locator, want: string, label: string
   if (!option) {
     // The whole menu, not the one filtered by the missing name, is what the message lists.
     await control.fill('', { timeout: ELEMENT_TIMEOUT_MS });
-    throw new ActionError(await missingOption(scope, want, label));
+    throw await missingOption(scope, want, label);
   }
   const text = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? want).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });

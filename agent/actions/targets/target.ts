@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
-import { describeLocator, SemanticLocator } from '../../task/locator-schema';
+import { describeLocator, pickedIndex, SemanticLocator } from '../../task/locator-schema';
 import { isPageGone, PAGE_GONE_MESSAGE } from '../core/errors';
 import {
   describeKnown,
@@ -12,8 +12,9 @@ import {
   semanticOf,
   similarElements,
 } from './known-elements';
+import { recipeAmbiguityMessage } from './ambiguity';
 import { semanticFromDom } from './semantic-from-dom';
-import { ActionError, type ActionEnv, type KnownElement } from '../core/types';
+import { ActionError, type ActionEnv, type KnownElement, type Reader } from '../core/types';
 
 export { describeKnown, semanticOf } from './known-elements';
 
@@ -39,27 +40,11 @@ const LINE_REF = /^\[((?:f\d+)?e\d+|[ctd]\d+)\]/;
 /** `button "Follow"`: a role and an accessible name, the way the page state prints them. */
 const ROLE_AND_NAME = /^([a-z]+) "(.+)"$/;
 
-/** Descriptions for the locator fields the shared schema leaves bare: the model reads every field's description. */
-const LOCATOR_FIELD_HINTS: Record<string, string> = {
-  nth: 'Pick the n-th match (0-based) when several match',
-  exact: 'Match the text exactly (default: exact first, then partial)',
-};
-
-const DescribedSemanticLocator = z.union(
-  SemanticLocator.options.map(option =>
-    option.extend(
-      Object.fromEntries(
-        Object.entries(option.shape).map(([key, field]) => [key, field.description ? field : field.describe(LOCATOR_FIELD_HINTS[key] ?? key)]),
-      ),
-    ),
-  ) as unknown as typeof SemanticLocator.options,
-);
-
 /** The form the model uses; the object forms are for recorded recipes. */
 export const TargetText = z.string().min(1).describe('A ref from the page state (e.g. "e12"), the visible text, or "css=<selector>"');
 
 export const TargetArg = z
-  .union([TargetText, DescribedSemanticLocator])
+  .union([TargetText, SemanticLocator])
   .describe('The element: a ref from the page state (e.g. "e12"), its visible text, or "css=<selector>" as a last resort');
 export type TargetArg = z.infer<typeof TargetArg>;
 
@@ -78,7 +63,8 @@ export interface ResolveOptions {
   allowMany?: boolean;
 }
 
-type TargetEnv = Pick<ActionEnv, 'page' | 'elements'>;
+/** A recipe's author is told about several matches in locator terms; without a reader, the model is addressed. */
+type TargetEnv = Pick<ActionEnv, 'page' | 'elements'> & { reader?: Reader };
 
 /**
  * A ref from the latest snapshot first; otherwise the visible text — an element of the snapshot with that
@@ -88,19 +74,20 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
   const { page, elements } = env;
   if (page.isClosed()) throw new ActionError(PAGE_GONE_MESSAGE, true);
   rememberElements(page, elements);
-  if (typeof target !== 'string') return resolveSemantic(page, target, elements, options);
+  const reader = env.reader ?? 'model';
+  if (typeof target !== 'string') return resolveSemantic(page, target, elements, options, reader);
   const trimmed = target.trim();
   const ref = REF_PATTERN.test(trimmed) ? trimmed : LINE_REF.exec(trimmed)?.[1];
   if (ref) return resolveRef(page, ref, elements);
-  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, elements, options);
+  if (trimmed.startsWith('css=')) return resolveSemantic(page, { css: trimmed.slice(4) }, elements, options, reader);
   const roleMatch = ROLE_AND_NAME.exec(trimmed);
   const roleAndName = roleMatch?.[1] && isAriaRole(roleMatch[1]) ? roleMatch : null;
   const name = roleAndName?.[2] ?? trimmed;
   const known = findKnownByName(elements, name, roleAndName?.[1]);
   // The model named it, not its ref: if that snapshot element is gone, the live page is searched instead.
   if (known?.ref && (await countOrZero(page.getByRef(known.ref))) > 0) return resolveRef(page, known.ref, elements);
-  if (roleAndName?.[1] && roleAndName[2]) return resolveSemantic(page, { role: roleAndName[1], name: roleAndName[2] }, elements, options);
-  return resolveSemantic(page, { text: trimmed }, elements, options);
+  if (roleAndName?.[1] && roleAndName[2]) return resolveSemantic(page, { role: roleAndName[1], name: roleAndName[2] }, elements, options, reader);
+  return resolveSemantic(page, { text: trimmed }, elements, options, reader);
 }
 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
@@ -136,6 +123,7 @@ async function resolveSemantic(
   target: SemanticLocator,
   elements: ReadonlyMap<string, KnownElement>,
   options: ResolveOptions,
+  reader: Reader,
 ): Promise<ResolvedTarget> {
   const candidates = candidateLocators(page, target);
   await waitForAny(candidates);
@@ -143,15 +131,19 @@ async function resolveSemantic(
     const count = await countOrZero(locator);
     if (count === 0) continue;
     const resolved = { element: target, label: describeLocator(target) };
-    if (target.nth !== undefined) return { ...resolved, locator: locator.nth(target.nth) };
+    const picked = pickedIndex(target);
+    if (picked !== undefined) return { ...resolved, locator: locator.nth(picked) };
     if (count === 1 || options.allowMany) return { ...resolved, locator };
     const visible = locator.filter({ visible: true });
     if ((await visible.count()) === 1) return { ...resolved, locator: visible };
     const control = await soleControlAmong(visible);
     if (control !== undefined) return { ...resolved, locator: visible.nth(control) };
-    throw new ActionError(ambiguityMessage(target, count, elements));
+    throw new ActionError(reader === 'recipe' ? await recipeAmbiguityMessage(target, locator, count) : ambiguityMessage(target, count, elements));
   }
-  throw new ActionError(`No element matches ${describeLocator(target)} — check the page state for the exact text, or scroll to reveal it`);
+  throw new ActionError(`No element matches ${describeLocator(target)}`, false, {
+    model: 'check the page state for the exact text, or scroll to reveal it',
+    recipe: `none on this page after ${EXISTS_TIMEOUT_MS / 1000} s; check the locator against the page`,
+  });
 }
 
 function ambiguityMessage(target: SemanticLocator, count: number, elements: ReadonlyMap<string, KnownElement>): string {

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { FULL_PAGE_MAX_HEIGHT, fullPageShot } from '../../../agent/actions/screenshot';
 import { sha256File } from '../../../agent/evidence/hash';
 import { expect, test, WIDGETS } from './harness';
 
@@ -16,6 +17,32 @@ test.describe('screenshot', () => {
     const viewportOnly = await harness.ok('screenshot', { label: 'top', full_page: false });
     expect(fs.statSync(harness.store.pathOf(viewportOnly.effects!.artifact!.filename)).size).toBeGreaterThan(1000);
     expect(page.url()).toBe(`${WIDGETS}/svg-status`);
+  });
+
+  test('a full page far wider and taller than the window is saved as the window wide and the cap high, and the note says so', async ({
+    harness,
+  }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/oversized-article` });
+    const truth = (await (await fetch(`${WIDGETS}/__truth.json`)).json()).cases['oversized-article'];
+    const shot = await harness.ok('screenshot', { label: 'page' });
+    const artifact = shot.effects!.artifact!;
+    const png = fs.readFileSync(harness.store.pathOf(artifact.filename));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, FULL_PAGE_MAX_HEIGHT]);
+    const note = /^the top 8,000 px of a page ([\d,]+) px high \(the full-page cap\); 1,280 px of its ([\d,]+) px width \(the window's\)$/.exec(
+      artifact.note ?? '',
+    );
+    expect(note, artifact.note).not.toBeNull();
+    const [high, wide] = note!.slice(1).map(n => Number(n.replace(/,/g, '')));
+    expect(high).toBeGreaterThan(truth.height);
+    expect(wide).toBeGreaterThanOrEqual(truth.width);
+    expect(shot.description).toContain(artifact.note);
+  });
+
+  test('a full page that takes too long is saved as the window, and the note says why', async ({ harness, page }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/oversized-article` });
+    const shot = await fullPageShot(page, { fullPageMs: 1, viewportMs: 15_000 });
+    expect([shot.bytes.readUInt32BE(16), shot.bytes.readUInt32BE(20)]).toEqual([1280, 900]);
+    expect(shot.note).toMatch(/^the window only: the full page \([\d,]+ × [\d,]+ px\) took over 0\.001 s$/);
   });
 
   test('a screenshot label is required', async ({ harness }) => {

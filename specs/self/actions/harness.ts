@@ -66,6 +66,7 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
       tabs,
       elements,
       pageState: focus,
+      reader: 'model',
       step: 1,
     });
     const act = (name: string, args: Record<string, unknown> = {}, options?: DispatchOptions) => dispatch({ name, args }, env(), options);

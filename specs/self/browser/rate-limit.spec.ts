@@ -25,6 +25,7 @@ function actionEnv(context: BrowserContext, page: Page, tabs: ContextTabs) {
     policy,
     tabs,
     elements: new Map(),
+    reader: 'model' as const,
     step: 2,
   };
 }
