@@ -46,7 +46,10 @@ async function setChecked(target: TargetArg, wanted: boolean, env: ActionEnv): P
   await locator.click({ timeout: ELEMENT_TIMEOUT_MS });
   await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
   const now = await controlNow(env.page, locator, resolved.element);
-  if (!now) throw new ActionError(`Clicked ${resolved.label} but it is gone from the page afterwards`, false, { model: 'take a fresh look at the page state' });
+  if (!now)
+    throw new ActionError(`Clicked ${resolved.label} but it is gone from the page afterwards`, false, {
+      model: 'take a fresh look at the page state',
+    });
   const after = await readControlState(now);
   if (after.checked !== wanted)
     throw new ActionError(

@@ -1,33 +1,57 @@
-import { getAction } from '../actions/registry';
+import * as fs from 'node:fs';
+import { elementArguments, getAction } from '../actions/registry';
 import { STEP_KEYS } from '../decide/recipe-decider';
 import { BwaInputError, formatIssuePath } from '../task/input-errors';
+import { jsonPathLines } from '../task/json-lines';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep } from '../task/schema';
 
-/**
- * Each recipe step's arguments checked against its action's own schema when the task loads (every run and
- * `bwa validate`), unknown keys included: a typo stops the run before anything starts, naming file, step and key.
- */
-export function checkRecipeSteps(task: LoadedTask): void {
-  const problems = recipeStepProblems(task.spec.recipe ?? [], 'recipe');
-  if (problems.length) throw new BwaInputError('BWA_RECIPE_STEP', `${task.file}: invalid recipe\n${problems.map(p => `  • ${p}`).join('\n')}`);
+/** One thing wrong with a step: where in the spec (a JSON path) and what. */
+interface StepProblem {
+  path: PropertyKey[];
+  text: string;
 }
 
-/** One line per problem: `recipe[3].feild: unknown key for extract (expected: field, target, …)`. */
-export function recipeStepProblems(steps: readonly RecipeStep[], where: string): string[] {
+/**
+ * Each recipe step's arguments checked against its action's own schema when the task loads (every run and
+ * `bwa validate`), unknown keys included: a typo stops the run before anything starts, naming file, line, step and key.
+ */
+export function checkRecipeSteps(task: LoadedTask): void {
+  const problems = recipeStepProblems(task.spec.recipe ?? []);
+  if (!problems.length) return;
+  const lineOf = jsonPathLines(fs.readFileSync(task.file, 'utf8').replace(/^\uFEFF/, ''));
+  const lines = problems.map(({ path, text }) => {
+    const line = lineOf(['recipe', ...path]);
+    return `  • ${formatIssuePath(['recipe', ...path])}${line ? ` (line ${line})` : ''}: ${text}`;
+  });
+  throw new BwaInputError('BWA_RECIPE_STEP', `${task.file}: invalid recipe\n${lines.join('\n')}`);
+}
+
+/** What is wrong with each step, by its path under the recipe: `[3].feild: unknown key for extract (its arguments: …)`. */
+function recipeStepProblems(steps: readonly RecipeStep[]): StepProblem[] {
   return steps.flatMap((step, index) => {
-    const at = `${where}[${index}]`;
     // The task schema already refused an unknown action name (naming the file, step and every action there is).
     const action = getAction(step.action)!;
     const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
     const parsed = action.schema.strict().safeParse(args);
-    if (parsed.success) return [];
+    if (parsed.success) return pickedTwice(args, index, elementArguments(step.action));
     const expected = Object.keys(action.schema.shape).join(', ') || 'no arguments';
     return parsed.error.issues.map(issue => {
-      const key = formatIssuePath([at, ...issue.path]);
       if (issue.code === 'unrecognized_keys')
-        return `${at}: unknown key(s) ${issue.keys.map(k => JSON.stringify(k)).join(', ')} for ${step.action} (its arguments: ${expected})`;
-      return `${key}: ${issue.message} (${step.action} takes: ${expected})`;
+        return {
+          path: [index, ...(issue.keys.length === 1 ? [issue.keys[0]!] : [])],
+          text: `unknown key(s) ${issue.keys.map(k => JSON.stringify(k)).join(', ')} for ${step.action} (its arguments: ${expected})`,
+        };
+      return { path: [index, ...issue.path], text: `${issue.message} (${step.action} takes: ${expected})` };
     });
+  });
+}
+
+/** A target that says both which match ("nth") and "first" says two things: one must go. */
+function pickedTwice(args: Record<string, unknown>, index: number, elementArgs: readonly string[]): StepProblem[] {
+  return elementArgs.flatMap(arg => {
+    const target = args[arg];
+    const both = target !== null && typeof target === 'object' && 'nth' in target && 'first' in target;
+    return both ? [{ path: [index, arg], text: '"nth" and "first" both pick a match — keep one' }] : [];
   });
 }

@@ -20,12 +20,21 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   return out || '(root)';
 }
 
-export function formatZodIssues(error: z.ZodError, prefix = ''): string {
+/** One line per issue: `  • output_schema.title (line 6): …`, the line when the file's text is at hand. */
+export function formatZodIssues(error: z.ZodError, prefix = '', lineOf?: (path: ReadonlyArray<PropertyKey>) => number | undefined): string {
   return error.issues
     .map(issue => {
-      const where = formatIssuePath([...(prefix ? [prefix] : []), ...issue.path]);
-      const detail = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map(k => JSON.stringify(k)).join(', ')}` : issue.message;
-      return `  • ${where}: ${detail}`;
+      const unknown = issue.code === 'unrecognized_keys' ? issue.keys : [];
+      const path = unknown.length === 1 ? [...issue.path, unknown[0]!] : issue.path;
+      const where = formatIssuePath([...(prefix ? [prefix] : []), ...path]);
+      const line = lineOf?.(path);
+      const detail =
+        unknown.length === 1
+          ? 'unknown field'
+          : unknown.length
+            ? `unknown field(s) ${unknown.map(k => JSON.stringify(k)).join(', ')}`
+            : issue.message;
+      return `  • ${where}${line ? ` (line ${line})` : ''}: ${detail}`;
     })
     .join('\n');
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BwaInputError, formatZodIssues, lineAndColumn } from './input-errors';
 import { jsonErrorOffset } from './json-error-offset';
+import { jsonPathLines } from './json-lines';
 import { TaskSpecSchema, type TaskSpec } from './schema';
 import { stableHash } from './stable-json';
 
@@ -15,6 +16,11 @@ export interface LoadedTask {
 }
 
 export function parseJsonFile(file: string, code: string): unknown {
+  return readJsonFile(file, code).value;
+}
+
+/** The parsed JSON and its text (for the line of a key a later check finds wrong). */
+export function readJsonFile(file: string, code: string): { value: unknown; text: string } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -22,7 +28,7 @@ export function parseJsonFile(file: string, code: string): unknown {
     throw new BwaInputError(code, `${file}: cannot read (${(error as Error).message})`);
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
+    return { value: JSON.parse(text.replace(/^\uFEFF/, '')), text: text.replace(/^\uFEFF/, '') };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? '';
     const offset = jsonErrorOffset(text.replace(/^\uFEFF/, ''));
@@ -32,9 +38,10 @@ export function parseJsonFile(file: string, code: string): unknown {
 }
 
 export function loadTaskFile(file: string): LoadedTask {
-  const raw = parseJsonFile(file, 'BWA_TASK_JSON');
-  const parsed = TaskSpecSchema.safeParse(raw);
-  if (!parsed.success) throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n${formatZodIssues(parsed.error)}`);
+  const { value, text } = readJsonFile(file, 'BWA_TASK_JSON');
+  const parsed = TaskSpecSchema.safeParse(value);
+  if (!parsed.success)
+    throw new BwaInputError('BWA_TASK_SPEC', `${file}: invalid task spec\n${formatZodIssues(parsed.error, '', jsonPathLines(text))}`);
   const expected = path.basename(file, '.json');
   if (parsed.data.task_id !== expected)
     throw new BwaInputError(

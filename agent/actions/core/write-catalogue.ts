@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { writeGenerated } from '../../fs/generated-file';
 import { CAUSED_REQUESTS_MS } from './limits';
-import { actionNames, endsBatch, getAction, mayStartRequests, toolDefinitions } from '../registry';
+import { actionNames, actionsWith, endsBatch, getAction, mayStartRequests, toolDefinitions } from '../registry';
 
 export const CATALOGUE_FILE = path.resolve(__dirname, '../../../docs/actions.md');
 
@@ -52,6 +52,20 @@ a structured locator (\`{role, name}\`, \`{label}\`, \`{text}\`, \`{placeholder}
 A target is a ref from the page state (\`e12\`), the element's visible text, \`role "name"\` as the page state
 prints it, or \`css=<selector>\` as a last resort. Every action either does what it says or fails with a message
 that says why and what to do next; an effect that did not happen is a failure, not a success.
+
+**One element per target.** A target points at exactly one element (\`extract\` with \`all\` reads every match).
+A name or text is matched exactly first, then as a part. When several elements match, the one visible among them,
+or the one control (link, button, field…) among them, is meant; otherwise the step fails, saying how many match
+and showing the first few (tag, an attribute that tells them apart, text). In a recipe, pick one with
+\`"nth": <n>\` (0-based, in page order, hidden matches counted) or \`"first": true\` in the locator, or write a
+narrower locator (the message suggests a CSS selector that matches that element alone, when there is one).
+Messages for a recipe's steps name locators; messages for the model name refs and the page state.
+
+**A recipe goes on past a failed read.** A step that only reads the page (${actionsWith('readsOnly')
+    .map(name => `\`${name}\``)
+    .join(', ')}) costs only itself when it fails: the recipe goes on, and \`result.json\`'s \`failed_steps\` says which step
+failed and why (a done then becomes \`needs_review\`). Any other step that fails stops the recipe (with a model, it
+takes over from there). A step marked \`"optional": true\` never fails the recipe.
 
 Actions: ${actionNames()
     .map(name => `[\`${name}\`](#${name})`)

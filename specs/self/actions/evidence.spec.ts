@@ -19,9 +19,7 @@ test.describe('screenshot', () => {
     expect(page.url()).toBe(`${WIDGETS}/svg-status`);
   });
 
-  test('a full page far wider and taller than the window is saved as the window wide and the cap high, and the note says so', async ({
-    harness,
-  }) => {
+  test('a full page far wider and taller than the window is saved as the window wide and the cap high, and the note says so', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/oversized-article` });
     const truth = (await (await fetch(`${WIDGETS}/__truth.json`)).json()).cases['oversized-article'];
     const shot = await harness.ok('screenshot', { label: 'page' });

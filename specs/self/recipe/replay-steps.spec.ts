@@ -13,7 +13,11 @@ import { runSampleAlone } from './helpers';
  * written for the person who wrote the recipe.
  */
 const PAGE = 'http://127.0.0.1:4102/oversized-article';
-const saved = { AGENT_REPORTS_DIR: process.env.AGENT_REPORTS_DIR, AGENT_RUN_ID: process.env.AGENT_RUN_ID, ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY };
+const saved = {
+  AGENT_REPORTS_DIR: process.env.AGENT_REPORTS_DIR,
+  AGENT_RUN_ID: process.env.AGENT_RUN_ID,
+  ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY,
+};
 let truth: { headline: string; byline: string };
 
 test.beforeAll(async () => {
@@ -41,9 +45,7 @@ const run = (browser: Parameters<typeof runSampleAlone>[0], task: LoadedTask) =>
   runSampleAlone(browser, task, sampleOf({ sample_id: 'story' }), 'recipe');
 const value = (result: Result, field: string) => result.extracted[field]?.value;
 
-test('a read that fails costs that field, not the sample: the recipe goes on, and the result says which step failed and why', async ({
-  browser,
-}) => {
+test('a read that fails costs that field, not the sample: the recipe goes on, and the result says which step failed and why', async ({ browser }) => {
   const result = await run(
     browser,
     articleTask('reads_go_on', [
