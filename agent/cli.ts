@@ -36,6 +36,7 @@ function help(): string {
     '  -h, --help  Show this help (or `bwa <command> --help`)',
     '',
     'Environment: docs/environment.md lists every variable.',
+    'Your first task on your own site: README.md#your-first-task-on-your-own-site',
   ].join('\n');
 }
 

@@ -5,7 +5,7 @@ import type { TextKind } from '../env/kinds';
 import { settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
-import { loadSamplesCsv } from '../task/samples';
+import { placeholderFor } from '../task/samples';
 import { TASK_ID_RULE, TaskId, TaskSpecSchema, type TaskSpecInput } from '../task/schema';
 import { defineCommand } from './command';
 
@@ -77,8 +77,10 @@ export const initCommand = defineCommand({
     fs.mkdirSync(path.dirname(csvFile), { recursive: true });
     fs.writeFileSync(taskFile, JSON.stringify(spec, null, 2) + '\n', { flag: 'wx' });
     const columns = ['sample_id', ...Object.keys(spec.input_schema ?? {})];
-    fs.writeFileSync(csvFile, `${columns.join(',')}\n${columns.map(c => (c === 'sample_id' ? 'example' : `<${c}>`)).join(',')}\n`, { flag: 'wx' });
-    loadSamplesCsv(loadTaskFile(taskFile).spec, csvFile);
+    fs.writeFileSync(csvFile, `${columns.join(',')}\n${columns.map(c => (c === 'sample_id' ? 'example' : placeholderFor(c))).join(',')}\n`, {
+      flag: 'wx',
+    });
+    loadTaskFile(taskFile);
     console.log(
       [
         `wrote ${path.relative(process.cwd(), taskFile)} and ${path.relative(process.cwd(), csvFile)}`,

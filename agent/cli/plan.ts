@@ -31,7 +31,7 @@ export const planCommand = defineCommand({
     if (!env.ANTHROPIC_API_KEY)
       throw new BwaInputError(
         'BWA_NO_API_KEY',
-        'bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY (in the environment or .env).\nWithout a key, write tasks/<task_id>.json by hand — start from tasks/people_profile.json — and check it with `npx bwa validate`.',
+        'bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY (in the environment or .env).\nWithout a key, start the task with `npx bwa init <task_id> --url "https://…/{{column}}" --field <name>:<type>` (README.md#your-first-task-on-your-own-site), fill in what it names, and check it with `npx bwa validate`.',
       );
     let outcome;
     try {

@@ -39,7 +39,7 @@ const exportCommand = defineCommand({
 
 const showCommand = defineCommand({
   name: 'recipe show',
-  summary: 'print the stored recipe and whether it is fresh',
+  summary: "print the recipe a run replays: the compiled one, the spec's own",
   options: {},
   positionals: [{ name: 'task_id' }],
   run: async ({ args }) => show(args.task_id),
@@ -88,21 +88,35 @@ async function compile(run: string, taskId: string, sampleId?: string): Promise<
   }
 }
 
+/** The recipe a run replays for the task: the compiled one while fresh, else the spec's own; both when there are both. */
 function show(taskId: string): number {
   const task = loadTask(taskId);
   const found = recipeStore().lookup(task);
-  if (!found.hit) {
-    console.log(`${taskId}: no usable compiled recipe at ${found.location} — ${found.reason}`);
-    return 1;
+  const own = task.spec.recipe ?? [];
+  const file = path.relative(process.cwd(), task.file) || task.file;
+  if (found.hit) {
+    const { entry } = found;
+    console.log(
+      `${taskId}: compiled recipe, revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec; it replaces the spec's own while fresh)`,
+    );
+    entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
+    for (const [field, binding] of Object.entries(entry.fields))
+      console.log(`  ${field}: ${binding.how}${binding.locator ? ` ← ${binding.locator}` : ''}${binding.pattern ? ` /${binding.pattern}/` : ''}`);
   }
-  const { entry } = found;
+  if (own.length) {
+    console.log(
+      `${taskId}: the spec's own recipe (${file}), ${own.length} steps — replayed with no model when ${found.hit ? 'the compiled one is stale or gone' : 'there is no key or AGENT_DECIDER=recipe'}`,
+    );
+    own.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
+  }
+  if (found.hit || own.length) {
+    if (!found.hit) console.log(`  compiled: none usable at ${path.relative(process.cwd(), found.location) || found.location} (${found.reason})`);
+    return 0;
+  }
   console.log(
-    `${taskId}: revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec)`,
+    `${taskId}: no recipe — ${file} has none, and none is compiled at ${path.relative(process.cwd(), found.location) || found.location} (${found.reason}): add "recipe" to the spec, or record one (AGENT_RECORD=1, or npx bwa recipe compile <run_id> ${taskId})`,
   );
-  entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
-  for (const [field, binding] of Object.entries(entry.fields))
-    console.log(`  ${field}: ${binding.how}${binding.locator ? ` ← ${binding.locator}` : ''}${binding.pattern ? ` /${binding.pattern}/` : ''}`);
-  return 0;
+  return 1;
 }
 
 function exportSpec(taskId: string, out?: string, csv?: string): number {

@@ -27,7 +27,8 @@ export function checkSampleId(id: string): string | undefined {
 }
 
 export function loadSamplesCsv(task: TaskSpec, file: string): Sample[] {
-  const text = decodeUtf8(file);
+  // A row added in another editor may end its line differently (LF in a CRLF file): each line is a row, as a person sees it.
+  const text = decodeUtf8(file).replace(/\r\n?/g, '\n');
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: false }) as unknown as typeof records;
@@ -125,6 +126,10 @@ function checkValues(task: TaskSpec, row: Record<string, string>, line: number):
   for (const [column, descriptor] of Object.entries(task.input_schema)) {
     const type = typeof descriptor === 'string' ? descriptor : 'string';
     const value = row[column] ?? '';
+    if (value === placeholderFor(column)) {
+      errors.push(`line ${line}, column ${column}: "${value}" is the placeholder bwa init wrote — put this sample's value there (or delete the row)`);
+      continue;
+    }
     const nullable = /\bnull\b/.test(type);
     if (value.trim() === '') {
       if (!nullable) errors.push(`line ${line}, column ${column}: empty (expected ${type})`);
@@ -136,6 +141,11 @@ function checkValues(task: TaskSpec, row: Record<string, string>, line: number):
       errors.push(`line ${line}, column ${column}: "${printable(value)}" is not an http(s) URL`);
   }
   return errors;
+}
+
+/** What `bwa init` writes in its example row for a column, for the user to replace. */
+export function placeholderFor(column: string): string {
+  return `<${column}>`;
 }
 
 function listColumns(task: TaskSpec): string {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { actionNames } from '../actions/registry';
 import { SemanticLocator } from './locator-schema';
+import { typeProblem } from './type-grammar';
 
-/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them. */
+/** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them (grammar: type-grammar.ts). */
 const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
 
 const Target = z.union([z.string().min(1), SemanticLocator]);
@@ -125,6 +126,11 @@ export const TaskSpecSchema = z
     discover: DiscoverBlock.optional(),
   })
   .superRefine((spec, ctx) => {
+    for (const key of ['output_schema', 'input_schema', 'judgment_output_schema'] as const)
+      for (const [field, descriptor] of Object.entries(spec[key] ?? {})) {
+        const problem = typeProblem(descriptor);
+        if (problem) ctx.addIssue({ code: 'custom', path: [key, field], message: problem });
+      }
     const fields = new Set(Object.keys(spec.output_schema));
     spec.required_fields.forEach((field, i) => {
       if (!fields.has(field)) ctx.addIssue({ code: 'custom', path: ['required_fields', i], message: `"${field}" is not a key of output_schema` });
