@@ -1,20 +1,19 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import 'dotenv/config';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { DeciderFactories, DeciderMode } from './decide/select-decider';
-import { readJsonIfExists } from './fs/atomic';
-import { Result, type SampleStatus } from './evidence/result-schema';
+import type { Result, SampleStatus } from './evidence/result-schema';
+import type { Redactor } from './evidence/redact';
 import { redactorFor } from './browser/secrets';
 import { secretsFromEnv } from './env/read';
-import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE, type SampleRecorder } from './loop/recorder';
+import type { SampleRecorder } from './loop/recorder';
 import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-metadata';
 import { ATTACHMENT_NAMES } from './report/collect';
-import { STATUS_ANNOTATION } from './report/status';
+import { attachRecord, attachResumed, contentTypeOf, settleTest } from './report/test-record';
 import { recordEarlyFailure } from './loop/early-failure';
 import { recipeRecorder } from './recipe/record';
 import { SampleSession } from './session';
 import { sampleBlocker, startFailuresOf } from './setup/blockers';
+import { previousResult, resumeOf } from './setup/resume';
 import { sampleDir, settings } from './settings';
 import type { LoadedTask } from './task/load-task';
 import type { Sample } from './task/samples';
@@ -34,16 +33,15 @@ export interface AgentRunner {
   run(task: LoadedTask, sample: Sample): Promise<Result>;
 }
 
+/** For samples known to fail before they start (their task's server or sign-in is not ready, no decider can run it): no browser. */
+export interface UnstartableSamples {
+  fail(task: LoadedTask, sample: Sample, reason: string): Promise<Result>;
+}
+
 /** One per worker: a done sample the model decided (AGENT_RECORD=1) or repaired is compiled into the task's recipe. */
 const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
-const FILE_ATTACHMENTS: Record<string, string> = {
-  [RESULT_FILE]: ATTACHMENT_NAMES.result,
-  [ACTION_LOG_FILE]: ATTACHMENT_NAMES.actionLog,
-  [CHECKPOINT_FILE]: ATTACHMENT_NAMES.checkpoint,
-};
-
-export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
+export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable: UnstartableSamples }>({
   agentFailOn: [settings.failOn, { option: true }],
   agentActionTimeout: [60_000, { option: true }],
   agentDecider: [settings.decider, { option: true }],
@@ -52,20 +50,9 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
     let recorder: SampleRecorder | undefined;
     const runner: AgentRunner = {
       async run(task, sample) {
-        const dir = sampleDir(settings.runId, task.spec.task_id, sample.sample_id);
-        const redactor = redactorFor(secretsFromEnv());
-        describeSampleForAllure(task.spec, sample, redactor);
-        const previous = Result.safeParse(readJsonIfExists(path.join(dir, RESULT_FILE)));
-        // A sample whose facts are collected and whose judgment waits for the batch judge is not run again either.
-        const waitsForJudge = previous.success && previous.data.judgment_pending === true && settings.judge === 'batch';
-        if (previous.success && (previous.data.status === 'done' || waitsForJudge)) {
-          await attachResumed(testInfo, dir, previous.data);
-          reportOutcomeToAllure(previous.data, redactor);
-          test.skip(
-            true,
-            `resumed: ${sample.sample_id} is already ${waitsForJudge ? 'collected (its judgment is left to the batch judge)' : 'done'} in run ${settings.runId}`,
-          );
-        }
+        const slot = openSlot(task, sample);
+        const resume = await resumeOrNot(testInfo, slot);
+        if (resume.kind === 'resume') return resume.result;
         testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
         let session: SampleSession;
         try {
@@ -80,7 +67,7 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
             attempt: testInfo.retry,
             deciderMode: agentDecider,
             deciders: agentDeciders,
-            dir,
+            dir: slot.dir,
             actionTimeoutMs: agentActionTimeout,
             runStep: (title, body) => test.step(title, body),
             onStartPage: (reached, error) => startFailuresOf(task.spec.task_id).record(reached, error),
@@ -94,28 +81,15 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
               }),
           });
         } catch (error) {
-          const early = recordEarlyFailure(
-            { task, sample, runId: settings.runId, attempt: testInfo.retry, dir, redactor },
-            error instanceof Error ? error.message : String(error),
-          );
+          const early = failBeforeStart(testInfo, slot, error instanceof Error ? error.message : String(error));
           recorder = early.recorder;
-          return settle(early.result);
+          return settleTest(testInfo, early.recorder, early.result, agentFailOn, { quiet: true });
         }
         recorder = session.recorder;
-        return settle(await session.run());
+        if (resume.kind === 'rerun') recorder.notes.push(rerunNote(resume.changed));
+        return settleTest(testInfo, recorder, await session.run(), agentFailOn);
       },
     };
-    async function settle(result: Result): Promise<Result> {
-      reportOutcomeToAllure(result, recorder!.store.redactor);
-      await attachRecord(testInfo, recorder!.store.dir);
-      testInfo.annotations.push({ type: STATUS_ANNOTATION, description: result.status });
-      if (result.status === 'failed') throw new Error(`${result.sample_id}: failed — ${result.error ?? 'no reason given'}`);
-      if (result.status !== 'done') {
-        testInfo.annotations.push({ type: result.status, description: result.error ?? '' });
-        if (agentFailOn.includes(result.status)) throw new Error(`${result.sample_id}: ${result.status} — ${result.error ?? ''}`);
-      }
-      return result;
-    }
     await use(runner);
     if (recorder && !recorder.result) {
       // The body threw or timed out before the loop finished: the record is still written and attached.
@@ -128,39 +102,53 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner }>({
       await attachRecord(testInfo, recorder.store.dir);
     }
   },
+  unstartable: async ({ agentFailOn }, use, testInfo) => {
+    await use({
+      async fail(task, sample, reason) {
+        const slot = openSlot(task, sample);
+        const resume = await resumeOrNot(testInfo, slot);
+        if (resume.kind === 'resume') return resume.result;
+        const early = failBeforeStart(testInfo, slot, reason);
+        return settleTest(testInfo, early.recorder, early.result, agentFailOn, { quiet: true });
+      },
+    });
+  },
 });
 
-async function attachRecord(testInfo: TestInfo, dir: string): Promise<void> {
-  for (const [file, name] of Object.entries(FILE_ATTACHMENTS)) {
-    const full = path.join(dir, file);
-    if (fs.existsSync(full)) await testInfo.attach(name, { path: full, contentType: 'application/json' });
-  }
+interface Slot {
+  task: LoadedTask;
+  sample: Sample;
+  dir: string;
+  redactor: Redactor;
 }
 
-/** A resumed sample still reports its evidence, so the reporter rebuilds the run from attachments alone. */
-async function attachResumed(testInfo: TestInfo, dir: string, result: Result): Promise<void> {
-  testInfo.annotations.push({ type: 'resumed', description: `done in an earlier invocation (finished ${result.finished_at})` });
-  for (const artifact of result.artifacts) {
-    const file = path.join(dir, artifact.filename);
-    if (fs.existsSync(file))
-      await testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) });
-  }
-  await attachRecord(testInfo, dir);
+function openSlot(task: LoadedTask, sample: Sample): Slot {
+  const redactor = redactorFor(secretsFromEnv());
+  describeSampleForAllure(task.spec, sample, redactor);
+  return { task, sample, dir: sampleDir(settings.runId, task.spec.task_id, sample.sample_id), redactor };
 }
 
-export function contentTypeOf(filename: string): string {
-  const ext = path.extname(filename).toLowerCase();
-  return (
-    {
-      '.png': 'image/png',
-      '.jpg': 'image/jpeg',
-      '.json': 'application/json',
-      '.csv': 'text/csv',
-      '.pdf': 'application/pdf',
-      '.txt': 'text/plain',
-      '.html': 'text/html',
-    }[ext] ?? 'application/octet-stream'
-  );
+/** Done in an earlier invocation of the run (and its task unchanged, or kept by choice): reported again, not run. */
+async function resumeOrNot(testInfo: TestInfo, slot: Slot): Promise<ReturnType<typeof resumeOf>> {
+  const resume = resumeOf(slot.task, slot.sample, previousResult(slot.dir), {
+    keepChanged: settings.resumeChanged === 'keep',
+    judgeBatch: settings.judge === 'batch',
+  });
+  if (resume.kind === 'resume') {
+    await attachResumed(testInfo, slot.dir, resume.result, resume.keptDespite);
+    reportOutcomeToAllure(resume.result, slot.redactor);
+  }
+  if (resume.kind === 'rerun') testInfo.annotations.push({ type: 'rerun', description: rerunNote(resume.changed) });
+  return resume;
+}
+
+function rerunNote(changed: string): string {
+  return `run again: ${changed} changed since it was done in an earlier invocation of this run (AGENT_RESUME_CHANGED=keep keeps such samples)`;
+}
+
+/** A sample that failed before its loop could start (no key, no recipe, its site or sign-in not ready) is still in the evidence. */
+function failBeforeStart(testInfo: TestInfo, slot: Slot, reason: string): { recorder: SampleRecorder; result: Result } {
+  return recordEarlyFailure({ ...slot, runId: settings.runId, attempt: testInfo.retry }, reason);
 }
 
 export { expect } from '@playwright/test';

@@ -70,6 +70,10 @@ export const settings = {
     const wsEndpoint = env.AGENT_BROWSER_WS;
     return wsEndpoint ? { wsEndpoint, headers: env.AGENT_BROWSER_WS_HEADERS } : undefined;
   },
+  /** AGENT_RESUME_CHANGED: what a resume does with a sample done under an earlier version of its task (spec, recipe or row). */
+  get resumeChanged(): 'rerun' | 'keep' {
+    return env.AGENT_RESUME_CHANGED;
+  },
   get decider(): 'auto' | 'model' | 'recipe' {
     return env.AGENT_DECIDER;
   },

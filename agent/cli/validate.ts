@@ -8,7 +8,7 @@ import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
 import type { LoadedTask } from '../task/load-task';
-import { loadSuite } from '../task/suite';
+import { loadSuite, type BrokenTask } from '../task/suite';
 
 export const validateCommand = defineCommand({
   name: 'validate',
@@ -16,7 +16,13 @@ export const validateCommand = defineCommand({
   options: {},
   positionals: [],
   async run() {
-    const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps });
+    const broken: BrokenTask[] = [];
+    const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps, onBroken: b => broken.push(b) });
+    for (const { taskId, file, error, task } of broken) {
+      console.log(`${taskId.padEnd(24)} cannot load · ${file}`);
+      console.log(`  ✗ ${error.code}: ${error.message.replace(/\n/g, '\n    ')}`);
+      for (const problem of task ? placeholderProblems(task) : []) console.log(`  ✗ ${problem}`);
+    }
     const hasKey = Boolean(env.ANTHROPIC_API_KEY);
     let unrunnable = 0;
     for (const { task, samples, missing, error } of suite) {
@@ -37,7 +43,9 @@ export const validateCommand = defineCommand({
     }
     if (unrunnable)
       console.log(`\n${unrunnable} task(s) cannot run as things stand (their samples would fail with the reasons above); the others can.`);
-    return 0;
+    if (broken.length)
+      console.log(`\n${broken.length} task(s) cannot load: a run leaves them out (one failing "cannot load" test each) until they are fixed.`);
+    return broken.length ? 1 : 0;
   },
 });
 

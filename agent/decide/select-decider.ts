@@ -31,24 +31,33 @@ export function selectDecider(
   factories: DeciderFactories = {},
   compiled?: CompiledRecipe,
 ): Decider {
-  const hasRecipe = (task.recipe?.length ?? 0) > 0 || compiled !== undefined;
   if (mode === 'auto' && hasApiKey && compiled && factories.model && !factories.recipe)
     return new SelfHealingDecider(compiled.steps, factories.model(), compiled.revision);
   const useModel = mode === 'model' || (mode === 'auto' && hasApiKey);
-  if (useModel) {
-    if (!hasApiKey)
-      throw new BwaInputError(
-        'BWA_NO_API_KEY',
-        `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hasRecipe ? '; or run with AGENT_DECIDER=recipe' : ''}`,
-      );
-    if (!factories.model) throw new BwaInputError('BWA_NO_MODEL', 'the model decider is not available in this build');
-    return factories.model();
-  }
-  if (factories.recipe) return factories.recipe();
-  if (!hasRecipe)
-    throw new BwaInputError(
+  if (!useModel && factories.recipe) return factories.recipe();
+  const problem = deciderProblem(task, mode, hasApiKey, compiled !== undefined);
+  if (problem) throw problem;
+  if (!useModel) return new RecipeDecider(compiled?.steps ?? task.recipe ?? []);
+  if (!factories.model) throw new BwaInputError('BWA_NO_MODEL', 'the model decider is not available in this build');
+  return factories.model();
+}
+
+/**
+ * Why no decider can run the task, known before any sample starts (the same on every sample and every retry):
+ * the model asked for without a key, or neither a key nor a recipe.
+ */
+export function deciderProblem(task: TaskSpec, mode: DeciderMode, hasApiKey: boolean, hasCompiled: boolean): BwaInputError | undefined {
+  const hasRecipe = (task.recipe?.length ?? 0) > 0 || hasCompiled;
+  const useModel = mode === 'model' || (mode === 'auto' && hasApiKey);
+  if (useModel && !hasApiKey)
+    return new BwaInputError(
+      'BWA_NO_API_KEY',
+      `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hasRecipe ? '; or run with AGENT_DECIDER=recipe' : ''}`,
+    );
+  if (!useModel && !hasRecipe)
+    return new BwaInputError(
       'BWA_NO_DECIDER',
       `task ${task.task_id} has no recipe and no ANTHROPIC_API_KEY is set: set ANTHROPIC_API_KEY (in .env) to let Claude run it, or add a "recipe" to tasks/${task.task_id}.json (npx bwa recipe compile records one from a model run)`,
     );
-  return new RecipeDecider(compiled?.steps ?? task.recipe ?? []);
+  return undefined;
 }

@@ -33,6 +33,10 @@ const RUN = {
     fallbackText: 'new per invocation',
     description: 'names `reports/runs/<id>/`; reuse it to resume (set once by `playwright.config.ts` in the main process; workers inherit it)',
   }),
+  AGENT_RESUME_CHANGED: oneOf(['rerun', 'keep'], 'rerun', {
+    description:
+      "on a resume, a sample done under an earlier version of its task (its spec, its own recipe, or the sample's row): `rerun` runs it again; `keep` keeps it, and the run names its combined.csv as mixing versions ([evidence.md](evidence.md#resuming))",
+  }),
   AGENT_URL: address(['http', 'https'], undefined, {
     description:
       'run one ad-hoc sample with this URL instead of the CSV (only for tasks whose `start_url` has `{{url}}`; for another task it is an error naming it)',
@@ -55,7 +59,13 @@ const RUN = {
     description:
       '`on` records a trace for every sample (audit runs); `off` records none (large runs: a trace is recorded, at a CPU cost on every action, even when a passing sample throws it away)',
   }),
-  AGENT_RETRIES: wholeNumber({ min: 0, fallback: 1 }, { description: 'Playwright retries for failed samples' }),
+  AGENT_RETRIES: wholeNumber(
+    { min: 0, fallback: 1 },
+    {
+      description:
+        'Playwright retries for failed samples (not for a failure known before the sample starts: a task that cannot load, its server or sign-in not ready, no key and no recipe)',
+    },
+  ),
   AGENT_WORKERS: wholeNumber(
     { min: 1, fallback: undefined, fallbackText: 'half the cores, at least 2' },
     { description: "parallel workers (Playwright's `--workers` overrides it)" },

@@ -11,11 +11,24 @@ export const ATTACHMENT_NAMES = {
   judgedPrefix: 'bwa-judged:',
 } as const;
 
+/** An attachment name Playwright's own reports leave out of their listings (they skip names starting with "_"). */
+export const quietName = (name: string) => `_${name}`;
+
+/** Whether an attachment carries this record, under its name or its quiet one. */
+const carries = (attachment: { name: string }, name: string) => attachment.name === name || attachment.name === quietName(name);
+
+/** A sample done in an earlier invocation of the run, reported again without running. */
+export const RESUMED_ANNOTATION = 'resumed';
+/** …and done under an earlier version of its task, kept by AGENT_RESUME_CHANGED=keep: what changed since. */
+export const KEPT_CHANGED_ANNOTATION = 'bwa-kept-changed';
+
 export interface CollectedSample {
   result: Result;
   /** Original filename → where the attachment's bytes are now (a worker path, or a blob resource when merging). */
   files: Map<string, string>;
   resumed: boolean;
+  /** What else a reviewer should know about a resumed sample ("kept although the task spec changed since"). */
+  resumeNote?: string;
 }
 
 type Attachment = TestResult['attachments'][number];
@@ -42,7 +55,7 @@ function readResult(attachment: Attachment): { result: Result } | { error: strin
 
 /** Rebuilds one sample from its test result's attachments only (merge-reports gives us nothing else). */
 export function collectSample(testResult: TestResult): CollectedSample | { error: string } | undefined {
-  const resultAttachment = testResult.attachments.findLast(a => a.name === ATTACHMENT_NAMES.result);
+  const resultAttachment = testResult.attachments.findLast(a => carries(a, ATTACHMENT_NAMES.result));
   if (!resultAttachment) return undefined;
   const read = readResult(resultAttachment);
   if ('error' in read) return read;
@@ -52,11 +65,12 @@ export function collectSample(testResult: TestResult): CollectedSample | { error
     if (!attachment.path) continue;
     if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix))
       files.set(attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length), attachment.path);
-    if (attachment.name === ATTACHMENT_NAMES.actionLog) files.set(ACTION_LOG_FILE, attachment.path);
-    if (attachment.name === ATTACHMENT_NAMES.checkpoint) files.set(CHECKPOINT_FILE, attachment.path);
+    if (carries(attachment, ATTACHMENT_NAMES.actionLog)) files.set(ACTION_LOG_FILE, attachment.path);
+    if (carries(attachment, ATTACHMENT_NAMES.checkpoint)) files.set(CHECKPOINT_FILE, attachment.path);
   }
-  const resumed = testResult.annotations?.some(a => a.type === 'resumed') ?? false;
-  return { result, files, resumed };
+  const resumed = testResult.annotations?.some(a => a.type === RESUMED_ANNOTATION) ?? false;
+  const keptDespite = testResult.annotations?.find(a => a.type === KEPT_CHANGED_ANNOTATION)?.description;
+  return { result, files, resumed, ...(keptDespite ? { resumeNote: `kept although ${keptDespite} changed since` } : {}) };
 }
 
 export interface JudgedUpdate {

@@ -14,6 +14,7 @@ const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|webp)$/i;
 export interface IndexedSample {
   result: Result;
   resumed: boolean;
+  resumeNote?: string;
   traces: readonly PlacedTrace[];
 }
 
@@ -24,13 +25,14 @@ export interface IndexedSample {
 export function indexRun(
   runDir: string,
   manifest: Manifest,
-  samples: ReadonlyArray<{ result: Result; resumed: boolean; traceSources: readonly string[] }>,
+  samples: ReadonlyArray<{ result: Result; resumed: boolean; resumeNote?: string; traceSources: readonly string[] }>,
 ): string[] {
   const problems: string[] = [];
   try {
-    const indexed = samples.map(({ result, resumed, traceSources }) => ({
+    const indexed = samples.map(({ result, resumed, resumeNote, traceSources }) => ({
       result,
       resumed,
+      resumeNote,
       traces: placeTraces(runDir, result.task_id, result.sample_id, traceSources, problems),
     }));
     writeEvidenceIndex(runDir, manifest, indexed);
@@ -94,7 +96,7 @@ ${samples.map(sample => sampleRow(runDir, sample)).join('\n')}
 </section>`;
 }
 
-function sampleRow(runDir: string, { result, resumed, traces }: IndexedSample): string {
+function sampleRow(runDir: string, { result, resumed, resumeNote, traces }: IndexedSample): string {
   const folder = `${result.task_id}/${result.sample_id}`;
   const fileHref = (name: string) => relativeHref(`${folder}/${name}`);
   const screenshots = result.artifacts.filter(a => a.kind === 'screenshot' && IMAGE_EXTENSIONS.test(a.filename));
@@ -110,7 +112,7 @@ function sampleRow(runDir: string, { result, resumed, traces }: IndexedSample): 
   const error = result.status !== 'done' && result.error ? `<p class="error">${escapeHtml(truncate(result.error, 400))}</p>` : '';
   return `<tr class="sample" id="${escapeHtml(`sample-${result.task_id}-${result.sample_id}`)}" data-sample="${escapeHtml(result.sample_id)}" data-status="${escapeHtml(result.status)}">
 <th scope="row">${escapeHtml(result.sample_id)}${inputLine(result)}</th>
-<td><span class="status status-${escapeHtml(result.status)}">${escapeHtml(result.status.replace('_', ' '))}</span>${resumed ? '<br><small>resumed</small>' : ''}<br><small>${result.steps} steps · ${escapeHtml(result.decider)}</small>${error}</td>
+<td><span class="status status-${escapeHtml(result.status)}">${escapeHtml(result.status.replace('_', ' '))}</span>${resumed ? `<br><small class="resumed">resumed${resumeNote ? ` — ${escapeHtml(resumeNote)}` : ''}</small>` : ''}<br><small>${result.steps} steps · ${escapeHtml(result.decider)}</small>${error}</td>
 <td>${fieldList(result)}</td>
 <td class="thumbs">${screenshots.map(a => `<a href="${fileHref(a.filename)}"><img class="thumb" src="${fileHref(a.filename)}" alt="${escapeHtml(a.label ?? a.filename)}" title="${escapeHtml(a.filename)}"></a>`).join('')}</td>
 <td><ul class="artifacts">${result.artifacts.map(a => artifactItem(a, fileHref(a.filename))).join('')}</ul></td>
@@ -127,6 +129,9 @@ function inputLine(result: Result): string {
 function fieldList(result: Result): string {
   const rows = result.output_fields.map(field => {
     const extracted = result.extracted[field];
+    const failed = result.failed_steps?.find(step => step.field === field);
+    if (!extracted && failed)
+      return `<dt>${escapeHtml(field)}</dt><dd class="missing" data-field="${escapeHtml(field)}">— <small class="why">recipe step ${failed.step} failed: ${escapeHtml(truncate(failed.reason, FIELD_SHOWN_CHARS))}</small></dd>`;
     if (!extracted) return `<dt>${escapeHtml(field)}</dt><dd class="missing">—</dd>`;
     const value = cellValue(extracted.value);
     const source = extracted.provenance.source;
@@ -161,7 +166,8 @@ function provenanceDetail(provenance: Result['extracted'][string]['provenance'])
 
 function artifactItem(artifact: Artifact, href: string): string {
   const source = safeExternalHref(artifact.source_url);
-  return `<li><a href="${href}">${escapeHtml(artifact.filename)}</a> <small>${artifact.bytes.toLocaleString('en')} B</small><br><code class="sha">${escapeHtml(artifact.sha256)}</code>${source ? `<br><small>from <a href="${source}" rel="noreferrer noopener">${escapeHtml(truncate(artifact.source_url, 80))}</a></small>` : ''}</li>`;
+  const note = artifact.note ? `<br><small class="note">${escapeHtml(artifact.note)}</small>` : '';
+  return `<li><a href="${href}">${escapeHtml(artifact.filename)}</a> <small>${artifact.bytes.toLocaleString('en')} B</small><br><code class="sha">${escapeHtml(artifact.sha256)}</code>${source ? `<br><small>from <a href="${source}" rel="noreferrer noopener">${escapeHtml(truncate(artifact.source_url, 80))}</a></small>` : ''}${note}</li>`;
 }
 
 const STYLE = `

@@ -13,6 +13,8 @@ import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../fs/atomic';
 import { detectDrift } from '../recipe/drift';
 import { ACTION_LOG_FILE } from '../loop/recorder';
+import { earlierSamples } from './earlier-samples';
+import { mixedVersions } from './task-versions';
 
 const STATUS_MARK: Record<Result['status'], string> = { done: '✓', partial_success: '◐', needs_review: '?', failed: '✗' };
 const KEY_FIELDS_SHOWN = 4;
@@ -45,7 +47,7 @@ export default class BwaReporter implements Reporter {
     // Retries overwrite earlier attempts: the last attempt is the sample's outcome.
     this.samples.set(`${result.task_id}/${result.sample_id}`, collected);
     this.traces.set(`${result.task_id}/${result.sample_id}`, traceAttachments(testResult));
-    console.log(sampleLine(result, collected.resumed));
+    console.log(sampleLine(result, collected.resumed, collected.resumeNote));
   }
 
   /** The batch judge ran after the samples: its answers replace the samples' own result and action log. */
@@ -60,21 +62,24 @@ export default class BwaReporter implements Reporter {
       const files = new Map(sample.files);
       if (update.actionLog) files.set(ACTION_LOG_FILE, update.actionLog);
       this.samples.set(update.key, { ...sample, result: update.result, files });
-      console.log(sampleLine(update.result, sample.resumed));
+      console.log(sampleLine(update.result, sample.resumed, sample.resumeNote));
     }
   }
 
   onEnd(_result: FullResult): void {
     if (this.samples.size === 0 && this.errors.length === 0) return;
-    const results = [...this.samples.values()].map(s => s.result);
-    const runId = runIdOf(results);
+    const runId = runIdOf([...this.samples.values()].map(s => s.result));
     if ('error' in runId) {
       console.error(`\nbwa: ${runId.error}`);
       // merge-reports sets its exit code from the merged tests alone; a reporter that throws makes it 1.
       throw new Error(runId.error);
     }
     const dir = runDir(runId.id);
-    const manifest = writeRun(dir, runId.id, [...this.samples.values()]);
+    for (const earlier of earlierSamples(dir, new Set(this.samples.keys())))
+      this.samples.set(`${earlier.result.task_id}/${earlier.result.sample_id}`, earlier);
+    const results = [...this.samples.values()].map(s => s.result);
+    const versions = mixedVersions(results);
+    const manifest = writeRun(dir, runId.id, [...this.samples.values()], versions);
     const drift = detectDrift(results);
     const indexProblems = indexRun(
       dir,
@@ -111,12 +116,13 @@ export function runIdOf(results: readonly Result[], fromEnv = env.AGENT_RUN_ID):
   };
 }
 
-export function sampleLine(result: Result, resumed: boolean): string {
+export function sampleLine(result: Result, resumed: boolean, resumeNote?: string): string {
   const fields = result.output_fields
     .filter(f => result.extracted[f] !== undefined)
     .slice(0, KEY_FIELDS_SHOWN)
     .map(f => `${f}=${truncate(cellValue(result.extracted[f]?.value))}`);
-  const parts = [STATUS_MARK[result.status], `${result.task_id}/${result.sample_id}`, result.status + (resumed ? ' (resumed)' : ''), ...fields];
+  const how = resumed ? ` (resumed${resumeNote ? `, ${resumeNote}` : ''})` : '';
+  const parts = [STATUS_MARK[result.status], `${result.task_id}/${result.sample_id}`, result.status + how, ...fields];
   if (result.status !== 'done' && result.error) parts.push(`— ${truncate(result.error, 100)}`);
   return `  ${parts.join(' ')}`;
 }

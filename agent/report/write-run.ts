@@ -40,9 +40,10 @@ export const MANIFEST_FILE = 'manifest.json';
 /**
  * Lays the run out on disk from collected samples: each sample's result.json and evidence (copied in when
  * the bytes came from elsewhere, e.g. merged shards), combined.csv per task, and the manifest of every hash.
+ * Warnings about the run as a whole (a task's samples under two versions of it) open its problems.
  */
-export function writeRun(runDir: string, runId: string, samples: readonly CollectedSample[]): Manifest {
-  const problems: string[] = [];
+export function writeRun(runDir: string, runId: string, samples: readonly CollectedSample[], warnings: readonly string[] = []): Manifest {
+  const problems: string[] = [...warnings];
   const manifest: Manifest = {
     schema_version: 1,
     run_id: runId,

@@ -5,11 +5,12 @@ import { checkBrowserServer, openBrowser } from '../browser/remote';
 import { discoverTask } from '../discover/discover-samples';
 import { passOn } from '../env/read';
 import { parseTestArgs, selectTasks } from './run-selection';
-import { settings } from '../settings';
+import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles, type LoadedTask } from '../task/load-task';
-import { loadSamplesCsv } from '../task/samples';
+import { loadSamplesCsv, type Sample } from '../task/samples';
+import { changedTaskLines } from './resume';
 import { startServers } from './servers';
 import { signIn } from './sign-in';
 
@@ -24,6 +25,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   const browserServer = await checkBrowserServer();
   if (browserServer) console.log(browserServer);
   const tasks = selected(readableTasks(), config);
+  if (!settings.adHocUrl)
+    for (const line of changedTaskLines(runDir(settings.runId), withSamples(tasks), settings.resumeChanged === 'keep')) console.log(`bwa: ${line}`);
   const blockers: Record<string, string> = {};
   const block = (task: LoadedTask, reason: string) => (blockers[task.spec.task_id] ??= reason);
   const log = (line: string) => console.log(line);
@@ -107,6 +110,18 @@ function selected(tasks: LoadedTask[], config: FullConfig): LoadedTask[] {
     ),
   );
   return tasks.filter(t => ids.has(t.spec.task_id));
+}
+
+/** The selected tasks whose samples are listed in their CSV (discovered ones are found afresh, or not yet). */
+function withSamples(tasks: LoadedTask[]): Array<{ task: LoadedTask; samples: Sample[] }> {
+  return tasks.flatMap(task => {
+    if (task.spec.discover) return [];
+    try {
+      return [{ task, samples: loadSamplesCsv(task.spec, path.join(settings.tasksDir, 'inputs', `${task.spec.task_id}.csv`)) }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** A broken task file is reported by the test loader, with its file and field; setup just skips it. */

@@ -21,33 +21,56 @@ export interface SuiteOptions {
   discoveredSamplesFile?: (taskId: string) => string | undefined;
   /** Further checks of a loaded task that need more than the task schema (recipe steps against the action schemas). */
   checkTask?: (task: LoadedTask) => void;
+  /** Told each task that cannot load (its spec, recipe or samples are wrong), which is then left out; without it, that error is thrown. */
+  onBroken?: (broken: BrokenTask) => void;
+}
+
+/** A task file that cannot load, and why (naming its file, line and key). */
+export interface BrokenTask {
+  file: string;
+  /** The task's id as its file names it (the spec's task_id must equal it; a spec that cannot be read has no other). */
+  taskId: string;
+  error: BwaInputError;
+  /** The spec, when it loaded and its recipe steps or samples did not (more can be said about it). */
+  task?: LoadedTask;
 }
 
 export function loadSuite(options: SuiteOptions): TaskWithSamples[] {
-  return taskFiles(options.tasksDir).map(file => {
-    const task = loadTaskFile(file);
-    options.checkTask?.(task);
-    if (options.adHocUrl) {
-      if (!usesUrlColumn(task.spec.start_url))
-        return {
-          task,
-          samples: [],
-          error: `AGENT_URL is set, but task ${task.spec.task_id} cannot use it: its start_url (${task.spec.start_url}) has no {{url}} — run it without AGENT_URL (samples from tasks/inputs/${task.spec.task_id}.csv), or select a task whose start_url is "{{url}}"`,
-        };
-      return { task, samples: [adHocSample(options.adHocUrl)] };
+  return taskFiles(options.tasksDir).flatMap(file => {
+    let task: LoadedTask | undefined;
+    try {
+      task = loadTaskFile(file);
+      return [withSamples(task, options)];
+    } catch (error) {
+      if (!options.onBroken || !(error instanceof BwaInputError)) throw error;
+      options.onBroken({ file, taskId: path.basename(file, '.json'), error, ...(task ? { task } : {}) });
+      return [];
     }
-    const discovered = task.spec.discover ? options.discoveredSamplesFile?.(task.spec.task_id) : undefined;
-    if (task.spec.discover && !discovered)
+  });
+}
+
+function withSamples(task: LoadedTask, options: SuiteOptions): TaskWithSamples {
+  options.checkTask?.(task);
+  if (options.adHocUrl) {
+    if (!usesUrlColumn(task.spec.start_url))
       return {
         task,
         samples: [],
-        missing: `task ${task.spec.task_id} discovers its samples by browsing, in globalSetup (which --list, UI mode and editors skip): run \`npx playwright test --grep @${task.spec.task_id}\`, or run \`npx bwa discover ${task.spec.task_id}\` first and use the AGENT_RUN_ID it prints`,
+        error: `AGENT_URL is set, but task ${task.spec.task_id} cannot use it: its start_url (${task.spec.start_url}) has no {{url}} — run it without AGENT_URL (samples from tasks/inputs/${task.spec.task_id}.csv), or select a task whose start_url is "{{url}}"`,
       };
-    const csv = discovered ?? path.join(options.tasksDir, 'inputs', `${task.spec.task_id}.csv`);
-    if (!fs.existsSync(csv))
-      throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}) — ${csvHint(task.spec)}`);
-    return { task, samples: loadSamplesCsv(task.spec, csv) };
-  });
+    return { task, samples: [adHocSample(options.adHocUrl)] };
+  }
+  const discovered = task.spec.discover ? options.discoveredSamplesFile?.(task.spec.task_id) : undefined;
+  if (task.spec.discover && !discovered)
+    return {
+      task,
+      samples: [],
+      missing: `task ${task.spec.task_id} discovers its samples by browsing, in globalSetup (which --list, UI mode and editors skip): run \`npx playwright test --grep @${task.spec.task_id}\`, or run \`npx bwa discover ${task.spec.task_id}\` first and use the AGENT_RUN_ID it prints`,
+    };
+  const csv = discovered ?? path.join(options.tasksDir, 'inputs', `${task.spec.task_id}.csv`);
+  if (!fs.existsSync(csv))
+    throw new BwaInputError('BWA_CSV_MISSING', `${csv}: not found (samples for task ${task.spec.task_id}) — ${csvHint(task.spec)}`);
+  return { task, samples: loadSamplesCsv(task.spec, csv) };
 }
 
 export function adHocSample(url: string): Sample {

@@ -19,7 +19,11 @@ const SECONDS_PER_BATCH = 180;
 
 // Runs after every sample test (the teardown of "setup"): samples replayed from a recipe under AGENT_JUDGE=batch
 // left their judgment to this; one model call judges a batch of them.
-const suite = settings.judge === 'batch' ? loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, discoveredSamplesFile }) : [];
+// A task that cannot load ran no samples: the tasks project reports it.
+const suite =
+  settings.judge === 'batch'
+    ? loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, discoveredSamplesFile, onBroken: () => {} })
+    : [];
 
 for (const { task, samples, missing } of suite) {
   if (!task.spec.judgment_required || missing) continue;

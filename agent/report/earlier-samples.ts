@@ -1,0 +1,34 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ACTION_LOG_FILE, CHECKPOINT_FILE } from '../loop/recorder';
+import { previousResult } from '../setup/resume';
+import type { CollectedSample } from './collect';
+
+/**
+ * Samples of the run that an earlier invocation finished and this one did not select (a resume of one task or one
+ * sample): read from the run's folder, so combined.csv, the manifest and the index still show the whole run. A
+ * fresh machine merging blob reports has no such folder, and gets exactly what the blobs hold.
+ */
+export function earlierSamples(runDir: string, reported: ReadonlySet<string>): CollectedSample[] {
+  if (!fs.existsSync(runDir)) return [];
+  return subfolders(runDir).flatMap(taskId =>
+    subfolders(path.join(runDir, taskId)).flatMap(sampleId => {
+      if (reported.has(`${taskId}/${sampleId}`)) return [];
+      const dir = path.join(runDir, taskId, sampleId);
+      const result = previousResult(dir);
+      if (!result || result.task_id !== taskId || result.sample_id !== sampleId) return [];
+      const files = new Map<string, string>();
+      for (const name of [...result.artifacts.map(a => a.filename), ACTION_LOG_FILE, CHECKPOINT_FILE])
+        if (fs.existsSync(path.join(dir, name))) files.set(name, path.join(dir, name));
+      return [{ result, files, resumed: true, resumeNote: 'from an earlier invocation; not selected in this one' }];
+    }),
+  );
+}
+
+function subfolders(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter(entry => entry.isDirectory())
+    .map(entry => entry.name)
+    .sort();
+}
