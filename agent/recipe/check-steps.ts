@@ -22,7 +22,7 @@ export function checkRecipeSteps(task: LoadedTask): void {
   const lineOf = jsonPathLines(fs.readFileSync(task.file, 'utf8').replace(/^\uFEFF/, ''));
   const lines = problems.map(({ path, text }) => {
     const line = lineOf(['recipe', ...path]);
-    return `  • ${formatIssuePath(['recipe', ...path])}${line ? ` (line ${line})` : ''}: ${text}`;
+    return `  • ${formatIssuePath(['recipe', ...path])}: ${text}${line ? ` (line ${line})` : ''}`;
   });
   throw new BwaInputError('BWA_RECIPE_STEP', `${task.file}: invalid recipe\n${lines.join('\n')}`);
 }

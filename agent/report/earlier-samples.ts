@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE } from '../loop/recorder';
 import { previousResult } from '../setup/resume';
+import { checkSampleId } from '../task/samples';
 import type { CollectedSample } from './collect';
 
 /**
@@ -13,7 +14,8 @@ export function earlierSamples(runDir: string, reported: ReadonlySet<string>): C
   if (!fs.existsSync(runDir)) return [];
   return subfolders(runDir).flatMap(taskId =>
     subfolders(path.join(runDir, taskId)).flatMap(sampleId => {
-      if (reported.has(`${taskId}/${sampleId}`)) return [];
+      // bwa's own folders beside the samples (a discovery's "_discovery") are named as no sample can be.
+      if (reported.has(`${taskId}/${sampleId}`) || checkSampleId(sampleId)) return [];
       const dir = path.join(runDir, taskId, sampleId);
       const result = previousResult(dir);
       if (!result || result.task_id !== taskId || result.sample_id !== sampleId) return [];

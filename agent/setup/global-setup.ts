@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { checkBrowserServer, openBrowser } from '../browser/remote';
 import { discoverTask } from '../discover/discover-samples';
 import { passOn } from '../env/read';
-import { parseTestArgs, selectTasks } from './run-selection';
+import { parseTestArgs, selectSamples, selectTasks } from './run-selection';
 import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
 import { BwaInputError } from '../task/input-errors';
@@ -26,7 +26,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   if (browserServer) console.log(browserServer);
   const tasks = selected(readableTasks(), config);
   if (!settings.adHocUrl)
-    for (const line of changedTaskLines(runDir(settings.runId), withSamples(tasks), settings.resumeChanged === 'keep')) console.log(`bwa: ${line}`);
+    for (const line of changedTaskLines(runDir(settings.runId), selectedSamples(tasks, config), settings.resumeChanged === 'keep'))
+      console.log(`bwa: ${line}`);
   const blockers: Record<string, string> = {};
   const block = (task: LoadedTask, reason: string) => (blockers[task.spec.task_id] ??= reason);
   const log = (line: string) => console.log(line);
@@ -112,12 +113,23 @@ function selected(tasks: LoadedTask[], config: FullConfig): LoadedTask[] {
   return tasks.filter(t => ids.has(t.spec.task_id));
 }
 
-/** The selected tasks whose samples are listed in their CSV (discovered ones are found afresh, or not yet). */
-function withSamples(tasks: LoadedTask[]): Array<{ task: LoadedTask; samples: Sample[] }> {
+/** The samples the command line selects of each selected task listed in a CSV (discovered ones are found afresh, or not yet). */
+function selectedSamples(tasks: LoadedTask[], config: FullConfig): Array<{ task: LoadedTask; samples: Sample[] }> {
+  const projects = config.projects.map(p => ({ name: p.name, testDir: p.testDir, testMatch: p.testMatch }));
+  const selection = parseTestArgs(config.argv);
   return tasks.flatMap(task => {
     if (task.spec.discover) return [];
     try {
-      return [{ task, samples: loadSamplesCsv(task.spec, path.join(settings.tasksDir, 'inputs', `${task.spec.task_id}.csv`)) }];
+      const samples = loadSamplesCsv(task.spec, path.join(settings.tasksDir, 'inputs', `${task.spec.task_id}.csv`));
+      const chosen = new Set(
+        selectSamples(
+          task.spec.task_id,
+          samples.map(s => s.sample_id),
+          selection,
+          projects,
+        ),
+      );
+      return [{ task, samples: samples.filter(s => chosen.has(s.sample_id)) }];
     } catch {
       return [];
     }

@@ -87,26 +87,43 @@ export function selectTasks(
   projects: readonly ProjectInfo[],
   samplesOf: (taskId: string) => readonly string[] = () => [],
 ): string[] {
-  const chosen = projects.filter(p => selection.projects.length === 0 || selection.projects.some(name => projectNameMatches(name, p.name)));
-  const generators = projects.filter(hasGenerator);
-  const taskProjects = generators.length ? chosen.filter(hasGenerator) : chosen;
+  const taskProjects = projectsRunningTasks(selection, projects);
   if (taskProjects.length === 0) return [];
-  if (selection.files.length && generators.length && !taskProjects.some(p => selection.files.some(f => fileFilterMatches(f, generatorPath(p)))))
+  if (
+    selection.files.length &&
+    projects.some(hasGenerator) &&
+    !taskProjects.some(p => selection.files.some(f => fileFilterMatches(f, generatorPath(p))))
+  )
     return [];
+  return taskIds.filter(id => {
+    const samples = samplesOf(id);
+    return samples.length
+      ? samples.some(sample => titleSelected(id, sample, selection, taskProjects))
+      : titleSelected(id, undefined, selection, taskProjects);
+  });
+}
+
+/** Whether the grep selects this sample's test (or, with no sample, the task's describe title and tag) in one of these projects. */
+function titleSelected(taskId: string, sample: string | undefined, selection: CliSelection, taskProjects: readonly ProjectInfo[]): boolean {
   const grep = selection.grep === undefined ? undefined : toRegExp(selection.grep);
   const grepInvert = selection.grepInvert === undefined ? undefined : toRegExp(selection.grepInvert);
-  return taskIds.filter(id =>
-    taskProjects.some(project => {
-      const samples = samplesOf(id);
-      const titles = samples.length
-        ? samples.map(sample => ` ${project.name} ${GENERATOR_FILE} ${id} ${sample} @${id}`)
-        : [` ${project.name} ${GENERATOR_FILE} ${id} @${id}`];
-      return titles.some(title => {
-        const selected = !grep || matches(grep, title) || (selection.grep ?? '').includes(id);
-        return selected && !(grepInvert && matches(grepInvert, title));
-      });
-    }),
-  );
+  return taskProjects.some(project => {
+    const title = ` ${project.name} ${GENERATOR_FILE} ${taskId}${sample === undefined ? '' : ` ${sample}`} @${taskId}`;
+    const selected = !grep || matches(grep, title) || (selection.grep ?? '').includes(taskId);
+    return selected && !(grepInvert && matches(grepInvert, title));
+  });
+}
+
+/** The samples of a selected task whose tests the command line selects (a grep may name one sample). */
+export function selectSamples(taskId: string, samples: readonly string[], selection: CliSelection, projects: readonly ProjectInfo[]): string[] {
+  const taskProjects = projectsRunningTasks(selection, projects);
+  return samples.filter(sample => titleSelected(taskId, sample, selection, taskProjects));
+}
+
+/** The chosen projects that load the generated tests (all chosen ones when no project points at the generator). */
+function projectsRunningTasks(selection: CliSelection, projects: readonly ProjectInfo[]): ProjectInfo[] {
+  const chosen = projects.filter(p => selection.projects.length === 0 || selection.projects.some(name => projectNameMatches(name, p.name)));
+  return projects.some(hasGenerator) ? chosen.filter(hasGenerator) : chosen;
 }
 
 function hasGenerator(project: ProjectInfo): boolean {

@@ -20,7 +20,7 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   return out || '(root)';
 }
 
-/** One line per issue: `  • output_schema.title (line 6): …`, the line when the file's text is at hand. */
+/** One line per issue: `  • output_schema.title: … (line 6)`, the line when the file's text is at hand. */
 export function formatZodIssues(error: z.ZodError, prefix = '', lineOf?: (path: ReadonlyArray<PropertyKey>) => number | undefined): string {
   return error.issues
     .map(issue => {
@@ -34,7 +34,7 @@ export function formatZodIssues(error: z.ZodError, prefix = '', lineOf?: (path: 
           : unknown.length
             ? `unknown field(s) ${unknown.map(k => JSON.stringify(k)).join(', ')}`
             : issue.message;
-      return `  • ${where}${line ? ` (line ${line})` : ''}: ${detail}`;
+      return `  • ${where}: ${detail}${line ? ` (line ${line})` : ''}`;
     })
     .join('\n');
 }

@@ -122,7 +122,7 @@ test('without ANTHROPIC_API_KEY: a clear message, and no request', async () => {
   delete process.env.ANTHROPIC_API_KEY;
   try {
     await expect(plan(ORG_MEMBERS_REQUEST)).rejects.toThrow(
-      /bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY .*\nWithout a key, write tasks\/<task_id>\.json by hand/,
+      /bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY .*\nWithout a key, start the task with `npx bwa init <task_id>/,
     );
   } finally {
     process.env.ANTHROPIC_API_KEY = key;

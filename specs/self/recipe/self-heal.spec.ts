@@ -98,7 +98,9 @@ test('a step that no longer fits: the model repairs it, the replay resumes, the 
   expect(grace.usage.model_calls).toBe(0);
 });
 
-test('without a key the broken step ends the sample as needs_review naming it; recipe mode never calls the model', async ({ browser }) => {
+test('without a key the broken read costs its field: the recipe goes on, the sample ends needs_review naming the step; recipe mode never calls the model', async ({
+  browser,
+}) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   brokenRecipe(task);
   const key = process.env.ANTHROPIC_API_KEY;
@@ -107,13 +109,18 @@ test('without a key the broken step ends the sample as needs_review naming it; r
     const offline = await runOne(browser, task, 'ada', 'auto');
     expect(offline.status).toBe('needs_review');
     expect(offline.decider).toBe('recipe');
-    expect(offline.error).toMatch(/^recipe step 2 \(extract\) failed: No element matches css=\.p-fullname-renamed/);
+    expect(offline.error).toMatch(
+      /^required fields missing: display_name; recipe step 2 \(extract display_name ← css=\.p-fullname-renamed\) failed: No element matches css=\.p-fullname-renamed/,
+    );
+    // The steps after it ran: the fields they read are there.
+    expect(offline.extracted.bio?.value).toBe(people.ada!.bio);
+    expect(offline.failed_steps?.map(step => [step.step, step.field, step.stopped_recipe])).toEqual([[2, 'display_name', false]]);
   } finally {
     process.env.ANTHROPIC_API_KEY = key;
   }
   const recipeOnly = await runOne(browser, task, 'ada', 'recipe');
   expect(recipeOnly.status).toBe('needs_review');
-  expect(recipeOnly.error).toContain('recipe step 2 (extract) failed');
+  expect(recipeOnly.error).toContain('recipe step 2 (extract display_name ← css=.p-fullname-renamed) failed');
   expect(env.server.requests).toEqual([]);
   expect(storedEntry(task).revision).toBe(1);
 });

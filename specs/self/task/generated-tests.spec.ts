@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
+import * as path from 'node:path';
 import { chromiumPath } from '../../../agent/browser/chromium';
 import { runNested } from '../helpers/nested-run';
-import { tempDir, writeFiles } from '../helpers/temp';
+import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 
 test('one test per (task, sample), titled task › sample and tagged @task_id, in CSV order', async () => {
   const listed = await runNested({ args: ['--project=tasks', '--list', '--reporter=json'], env: { AGENT_REPORTS_DIR: tempDir() } });
@@ -13,24 +14,38 @@ test('one test per (task, sample), titled task › sample and tagged @task_id, i
   expect(specs).toEqual(['ada', 'grace', 'linus', 'margaret', 'alan', 'barbara'].map(s => `${s} people_profile`));
 });
 
-test('a bad task spec stops the run before any test starts, naming file and field', async () => {
+test('a task that cannot load is one failing test naming file, line and key, not retried; every other task lists beside it', async () => {
   const tasks = tempDir('bwa-bad-tasks-');
+  const broken = { ...taskJson({ task_id: 'broken' }), max_steps: 'lots' };
   writeFiles(tasks, {
-    'broken.json': JSON.stringify({
-      task_id: 'broken',
-      start_url: 'x',
-      system_prompt: 'x',
-      goal: 'x',
-      output_schema: {},
-      allowed_domains: ['a'],
-      max_steps: 'lots',
-    }),
+    'broken.json': JSON.stringify(broken, null, 2),
+    'inputs/broken.csv': 'sample_id,username\nada,ada\n',
+    'fine.json': JSON.stringify(taskJson({ task_id: 'fine' })),
+    'inputs/fine.csv': 'sample_id,username\nada,ada\ngrace,grace\n',
   });
-  const run = await runNested({ args: ['--project=tasks'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: tempDir() } });
-  expect(run.code).not.toBe(0);
-  expect(run.output).toContain('broken.json: invalid task spec');
-  expect(run.output).toMatch(/• max_steps: .*expected number/);
-  expect(run.output).not.toContain('passed');
+  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: tempDir() };
+  const listed = await runNested({ args: ['--project=tasks', '--grep', '@fine', '--list'], env });
+  expect(listed.code, listed.output).toBe(0);
+  expect(listed.output).toMatch(/› fine › ada\n.*› fine › grace\n\s*Total: 2 tests in 1 file/);
+  expect(listed.output).not.toContain('broken');
+
+  const run = await runNested({ args: ['--project=tasks', '--grep', '@broken', '--retries=2'], env });
+  expect(run.code).toBe(1);
+  const line =
+    JSON.stringify(broken, null, 2)
+      .split('\n')
+      .findIndex(text => text.includes('"max_steps"')) + 1;
+  expect(run.output).toContain(`› broken › cannot load @broken`);
+  for (const reason of [
+    `BWA_TASK_SPEC: ${path.join(tasks, 'broken.json')}: invalid task spec`,
+    `• max_steps: Invalid input: expected number, received string (line ${line})`,
+  ])
+    expect(run.output.split(reason), reason).toHaveLength(2);
+  expect(run.output).not.toContain('Retry #');
+  // The reason, not a code frame of the generator that reports it.
+  expect(run.output).not.toMatch(/^\s+>?\s*\d+ \|/m);
+  expect(run.output).not.toMatch(/^\s+at /m);
+  expect(run.output).toContain('1 failed');
 });
 
 test('a missing Chromium gives one clear error naming the apt package', () => {

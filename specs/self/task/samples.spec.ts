@@ -21,6 +21,23 @@ test('BOM, CRLF and quoted fields with commas, quotes and newlines', () => {
   expect(samples[1]!.line).toBe(3);
 });
 
+test('a row added with LF to a CRLF file is read as its own line: no value keeps a line break', () => {
+  const samples = csv('sample_id,username,company,rank\r\nada,ada,Engines,1\r\ngrace,grace,Navy,2\nalan,alan,Bletchley,3\n')();
+  expect(samples.map(s => [s.sample_id, s.row.company, s.row.rank, s.line])).toEqual([
+    ['ada', 'Engines', '1', 2],
+    ['grace', 'Navy', '2', 3],
+    ['alan', 'Bletchley', '3', 4],
+  ]);
+  const oldMac = csv('sample_id,username,company,rank\rada,ada,,1\r')();
+  expect(oldMac.map(s => s.row.rank)).toEqual(['1']);
+});
+
+test("bwa init's placeholder row is flagged with its line and column", () => {
+  expect(csv('sample_id,username,company,rank\nexample,<username>,,\n')).toThrow(
+    'line 2, column username: "<username>" is the placeholder bwa init wrote — put this sample\'s value there (or delete the row)',
+  );
+});
+
 test('missing and unknown columns are named, on the header line', () => {
   expect(csv('sample_id,company,rank\na,,\n')).toThrow(/demo\.csv: line 1 \(header\): missing column\(s\) username/);
   expect(csv('sample_id,username,company,rank,colour\na,a,,,red\n')).toThrow(

@@ -25,8 +25,35 @@ test('malformed JSON names the file, line and column', () => {
   expect(run).toThrow(/demo\.json:3:\d+: malformed JSON/);
 });
 
-test('unknown fields are rejected by name', () => {
-  expect(load(taskJson({ max_stepz: 10 }))).toThrow(/demo\.json: invalid task spec\n\s+• \(root\): unknown field\(s\) "max_stepz"/);
+test('unknown fields are rejected by name and line', () => {
+  const lineOf = (text: string, key: string) => text.split('\n').findIndex(line => line.includes(`"${key}"`)) + 1;
+  const spec = taskJson({ max_stepz: 10 });
+  const line = lineOf(JSON.stringify(spec, null, 2), 'max_stepz');
+  expect(line).toBeGreaterThan(1);
+  expect(load(spec)).toThrow(`demo.json: invalid task spec\n  • max_stepz: unknown field (line ${line})`);
+});
+
+test('field types follow one grammar: a misspelt type is an error naming the field, its line and the type meant', () => {
+  const typo = load(taskJson({ output_schema: { name: 'strng | null' } }));
+  expect(typo).toThrow(/• output_schema\.name: "strng \| null": "strng" is not a type; did you mean "string"\? .* \(line \d+\)$/m);
+  expect(load(taskJson({ input_schema: { username: 'text' } }))).toThrow(/• input_schema\.username: "text" is not a type — a type is string, number/);
+  // An enumeration is a list of values, not types; one that looks like a misspelt type is still caught.
+  expect(load(taskJson({ output_schema: { verdict: 'yes | no | nul' } }))).toThrow(/"nul" looks like the type "null"/);
+  const fine = {
+    a: 'string | null',
+    b: 'Integer | Null',
+    c: 'date (YYYY-MM-DD)',
+    d: 'yes | no | inconclusive',
+    e: 'Full-time | Part-time | Contractor',
+    f: 'array of { number, ci_status: passed | failed } | null',
+    g: 'url',
+    h: ['string'],
+    i: { nested: 'boolean' },
+  };
+  expect(() =>
+    load(taskJson({ output_schema: fine, judgment_required: true, judgment_question: 'ok?', judgment_output_schema: { confidence: '0.0-1.0' } }))(),
+  ).not.toThrow();
+  expect(load(taskJson({ output_schema: { name: 'string', tags: ['strng'] } }))).toThrow(/output_schema\.tags: "strng" is not a type/);
 });
 
 test('wrong types name the JSON path and what was expected', () => {

@@ -1,8 +1,11 @@
 import { expect, test } from '@playwright/test';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { main } from '../../../agent/cli';
 import { settings } from '../../../agent/settings';
 import { loadSuite } from '../../../agent/task/suite';
 import { restoreEnv } from '../helpers/agent-env';
+import { PROJECT_ROOT } from '../helpers/nested-run';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 import { runBwa } from '../report/cli-run';
 
@@ -76,4 +79,119 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
   expect(run.stdout).toContain('  ✗ model only: cannot run without ANTHROPIC_API_KEY');
   expect(run.stdout).toContain('  ✗ auth_profile "shop" needs SECRET_SHOP_PASSWORD (set in .env)');
   expect(run.stdout).toContain('2 task(s) cannot run as things stand');
+});
+
+/** `bwa <args>` in this process (the CLI's own main), with these variables set meanwhile: what it returns and prints. */
+async function bwaHere(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string }> {
+  const saved = Object.fromEntries(Object.keys(env).map(k => [k, process.env[k]]));
+  const lines: string[] = [];
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => lines.push(parts.join(' '));
+  console.error = console.log;
+  try {
+    for (const [k, v] of Object.entries(env))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    return { code: await main(args), out: lines.join('\n') };
+  } finally {
+    Object.assign(console, { log, error });
+    restoreEnv(saved);
+  }
+}
+
+/** Where bwa's own words point a reader: `docs/<page>.md`, `docs/<page>.md#anchor`, `README.md#anchor`, `README.md ("Section")`. */
+function docPointers(text: string): Array<{ file: string; anchor?: string }> {
+  const pointers = [...text.matchAll(/\b(README\.md|docs\/[\w-]+\.md)(?:#([\w-]+)|\s*\(\s*"([^"]+)"\s*\))?/g)].map(m => ({
+    file: m[1]!,
+    anchor: m[2] ?? (m[3] ? slug(m[3]) : undefined),
+  }));
+  return pointers.concat([...text.matchAll(/\bREADME\s+"([^"]+)"/g)].map(m => ({ file: 'README.md', anchor: slug(m[1]!) })));
+}
+
+/** GitHub's anchor for a heading. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+function anchorsOf(file: string): Set<string> {
+  const text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map(m => slug(m[1]!)));
+}
+
+test('every doc page and README section bwa points a reader at exists: its help, its messages, the specs it writes', async () => {
+  const help = await bwaHere(['--help']);
+  expect(help.code).toBe(0);
+  const sources = [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), ...walk(path.join(PROJECT_ROOT, 'agent'))].map(f => fs.readFileSync(f, 'utf8'));
+  const pointers = docPointers([help.out, ...sources].join('\n'));
+  expect(docPointers(help.out).map(p => p.file)).toEqual(expect.arrayContaining(['docs/environment.md', 'README.md']));
+  expect(pointers.length).toBeGreaterThan(5);
+  for (const { file, anchor } of pointers) {
+    expect(fs.existsSync(path.join(PROJECT_ROOT, file)), file).toBe(true);
+    if (anchor) expect([...anchorsOf(file)], `${file}#${anchor}`).toContain(anchor);
+  }
+});
+
+function walk(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? walk(full) : entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+test('bwa plan without a key points at bwa init and the README section that walks through it', async () => {
+  const plan = await bwaHere(['plan', 'Go to example.com and extract the title'], { ANTHROPIC_API_KEY: undefined });
+  expect(plan.code).toBe(1);
+  expect(plan.out).toContain('npx bwa init <task_id> --url');
+  expect(plan.out).toContain('README.md#your-first-task-on-your-own-site');
+});
+
+test("bwa recipe show shows the spec's own recipe when none is compiled; only a task with neither is an error", async () => {
+  const dir = tempDir('bwa-recipe-show-');
+  writeFiles(dir, {
+    'own.json': JSON.stringify(
+      taskJson({
+        task_id: 'own',
+        recipe: [
+          { action: 'screenshot', label: 'page' },
+          { action: 'extract', field: 'name', target: { css: 'h1', first: true } },
+        ],
+      }),
+    ),
+    'none.json': JSON.stringify(taskJson({ task_id: 'none' })),
+  });
+  const own = await bwaHere(['recipe', 'show', 'own'], { AGENT_TASKS_DIR: dir });
+  expect(own.code, own.out).toBe(0);
+  expect(own.out).toContain(`own: the spec's own recipe (`);
+  expect(own.out).toContain('2 steps — replayed with no model when there is no key or AGENT_DECIDER=recipe');
+  expect(own.out).toContain('   1. screenshot "page"');
+  expect(own.out).toContain('   2. extract name ← css=h1 #0');
+  const none = await bwaHere(['recipe', 'show', 'none'], { AGENT_TASKS_DIR: dir });
+  expect(none.code).toBe(1);
+  expect(none.out).toMatch(/^none: no recipe — .*none\.json has none, and none is compiled at .*: add "recipe" to the spec, or record one/);
+});
+
+test('bwa validate names a task that cannot load (file, line, key) beside the ones that can, and exits 1', async () => {
+  const dir = tempDir('bwa-validate-broken-');
+  const broken = taskJson({ task_id: 'typo', output_schema: { name: 'strng | null' } });
+  writeFiles(dir, {
+    'typo.json': JSON.stringify(broken, null, 2),
+    'inputs/typo.csv': 'sample_id,username\nada,ada\n',
+    'fine.json': JSON.stringify(taskJson({ task_id: 'fine', recipe: [{ action: 'screenshot', label: 'page' }] })),
+    'inputs/fine.csv': 'sample_id,username\nada,ada\n',
+  });
+  const line =
+    JSON.stringify(broken, null, 2)
+      .split('\n')
+      .findIndex(text => text.includes('"name"')) + 1;
+  const run = await bwaHere(['validate'], { AGENT_TASKS_DIR: dir });
+  expect(run.code).toBe(1);
+  expect(run.out).toContain(`typo                     cannot load · ${path.join(dir, 'typo.json')}`);
+  expect(run.out).toMatch(
+    new RegExp(`• output_schema\\.name: "strng \\| null": "strng" is not a type; did you mean "string"\\?.* \\(line ${line}\\)`),
+  );
+  expect(run.out).toContain(`fine                     1 samples · recipe · ${path.join(dir, 'fine.json')}`);
+  expect(run.out).toContain('1 task(s) cannot load: a run leaves them out');
 });

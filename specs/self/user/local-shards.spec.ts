@@ -107,26 +107,35 @@ test('merge-reports over blobs of two runs without AGENT_RUN_ID stops and says h
   expect(merge.output).toContain('the blob reports hold samples of 2 runs (first, second): set AGENT_RUN_ID=<id> to name the merged run');
 });
 
-test('a recipe typo stops the run before anything starts, naming the file, the step, the key and what was expected', async () => {
+test('a recipe typo leaves only its own task out: one failing test naming the file, the line, the step and the key; the other task runs', async () => {
   const root = tempDir('bwa-recipe-typo-');
   const tasks = path.join(root, 'tasks');
-  const spec = bookTask('books', await freePort(), writeSiteScript(root));
+  const script = writeSiteScript(root);
+  const port = await freePort();
+  const spec = bookTask('typo', port, script);
   const recipe = spec.recipe as Array<Record<string, unknown>>;
   recipe[1] = { action: 'extract', feild: 'title', target: { role: 'heading' } };
   writeTask(tasks, spec, ['b1,b1']);
-  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports') };
+  writeTask(tasks, bookTask('books', port, script), ['b1,b1']);
+  const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: path.join(root, 'reports'), AGENT_RUN_ID: 'typo' };
+  const line =
+    JSON.stringify(spec, null, 2)
+      .split('\n')
+      .findIndex(text => text.includes('"feild"')) + 1;
   const expected = [
-    `${path.join(tasks, 'books.json')}: invalid recipe`,
-    'recipe[1]: unknown key(s) "feild" for extract (its arguments: field, target,',
+    `${path.join(tasks, 'typo.json')}: invalid recipe`,
+    `recipe[1].feild: unknown key(s) "feild" for extract (its arguments: field, target,`,
+    `(line ${line})`,
     'recipe[1].field: Invalid input: expected string, received undefined',
   ];
-  const run = await runNested({ args: ['--grep', '@books'], env });
+  const run = await runNested({ args: ['--trace=off'], env });
   expect(run.code).toBe(1);
-  for (const line of expected) expect(run.output).toContain(line);
-  expect(run.output).not.toContain('bwa run');
+  for (const text of expected) expect(run.output).toContain(text);
+  expect(run.output).toContain('typo › cannot load @typo');
+  expect(run.output).toContain('bwa run typo: 1 samples — 1 done');
   const validate = await runBwa(['validate'], env);
   expect(validate.code).toBe(1);
-  for (const line of expected) expect(validate.stderr).toContain(line);
+  for (const text of expected) expect(validate.stdout).toContain(text);
 });
 
 test('AGENT_URL on a task whose start_url has no {{url}} is an error naming the task and what to do', async () => {
@@ -176,7 +185,7 @@ test('AGENT_FAIL_ON=needs_review makes a needs_review sample fail its test (and 
     env: { ...env, AGENT_RUN_ID: 'strict', AGENT_FAIL_ON: 'needs_review' },
   });
   expect(strict.code, strict.output).toBe(1);
-  expect(strict.output).toContain('nodata: needs_review — recipe step 3 (extract) failed');
+  expect(strict.output).toContain('nodata: needs_review — recipe step 3 (extract price ← css=.price) failed: No element matches css=.price');
   const record = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'strict', 'books', 'nodata', 'result.json'), 'utf8'));
   expect(record.status).toBe('needs_review');
 });

@@ -51,7 +51,8 @@ test.beforeAll(async ({}, testInfo) => {
   });
   try {
     const run = await runNested({
-      args: ['--workers=2', '--retries=0', '--trace=off'],
+      // Playwright's retries as a user has them (AGENT_RETRIES, 1): only what may change on a retry is retried.
+      args: ['--workers=2', '--trace=off'],
       env: {
         AGENT_TASKS_DIR: tasks,
         AGENT_REPORTS_DIR: reports,
@@ -107,6 +108,20 @@ test('a failure before the loop is recorded with its reason, and stays with its 
       status: 'failed',
       error: expect.stringMatching(/task busy needs the server at http:\/\/127\.0\.0\.1:\d+\/health: .*EADDRINUSE/),
     });
+  // A failure known before the sample starts is not retried, and is one line: its reason, no code frame, no record files.
+  for (const [task, sample] of [
+    ['nokey', 'n1'],
+    ['locked', 'l1'],
+    ['busy', 'u1'],
+  ] as const)
+    expect(result(task, sample).attempt, `${task}/${sample}`).toBe(0);
+  const failures = output.slice(output.indexOf('  1) ['));
+  expect(failures).toMatch(
+    /› nokey › n1 @nokey ─+\n\n\s+Error: n1: failed — task nokey has no recipe and no ANTHROPIC_API_KEY is set[^\n]*\n\n\s+Error Context: [^\n]+\n\n\s+\d+\) /,
+  );
+  expect(failures).not.toMatch(/^\s+at /m);
+  // A start page that did not answer may answer on a retry.
+  expect(result('dead', 'd1').attempt).toBe(1);
   // The own site was started for the tasks that need it; no stand-in site of the project was.
   expect(output).toMatch(/bwa: started node .*own-site\.cjs/);
   expect(output).not.toContain('fixtures/serve.ts');
