@@ -12,6 +12,7 @@ const REJECTED: Partial<Record<EnvName, [string, string]>> = {
   AGENT_RECORD: ['2', 'must be a switch: 1, 0, true, false, on, off, yes or no (got "2")'],
   AGENT_RECORD_SAMPLES: ['11', 'must be a whole number from 1 to 10 (got "11")'],
   AGENT_JUDGE: ['later', 'must be inline or batch (got "later")'],
+  AGENT_RESUME_CHANGED: ['discard', 'must be rerun or keep (got "discard")'],
   AGENT_JUDGE_BATCH: ['0', 'must be a whole number from 1 to 50 (got "0")'],
   AGENT_MEMORY_DISTILL: ['sometimes', 'must be a switch: 1, 0, true, false, on, off, yes or no (got "sometimes")'],
   AGENT_RUN_ID: [
