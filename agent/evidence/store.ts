@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { EvidenceWriteError, removeQuietly, writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
+import { writeFileAtomic, writeJsonAtomic, writeStreamAtomic } from '../fs/atomic';
 import { sanitizeFilename, sanitizeLabel } from './filenames';
 import { sha256 } from './hash';
 import { noRedaction, type Redactor } from './redact';
@@ -56,29 +54,23 @@ export class EvidenceStore {
   }
 
   /** Streams bytes in (downloads can be large, and may come from a browser on another machine), hashing the same bytes it writes. */
-  async saveFromStream(source: Readable, suggestedName: string, sourceUrl: string, kind: Artifact['kind'] = 'download'): Promise<Artifact> {
+  async saveFromStream(
+    source: AsyncIterable<Uint8Array>,
+    suggestedName: string,
+    sourceUrl: string,
+    kind: Artifact['kind'] = 'download',
+  ): Promise<Artifact> {
     const name = `${this.nextPrefix()}_${sanitizeFilename(suggestedName, 'download')}`;
-    const target = this.pathOf(name);
-    const tmp = `${target}.${process.pid}.tmp`;
     const hash = createHash('sha256');
     let bytes = 0;
-    try {
-      await pipeline(
-        source,
-        async function* (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            hash.update(chunk);
-            bytes += chunk.byteLength;
-            yield chunk;
-          }
-        },
-        fs.createWriteStream(tmp),
-      );
-      fs.renameSync(tmp, target);
-    } catch (error) {
-      removeQuietly(tmp);
-      throw new EvidenceWriteError(target, error);
+    async function* hashed(): AsyncIterable<Uint8Array> {
+      for await (const chunk of source) {
+        hash.update(chunk);
+        bytes += chunk.byteLength;
+        yield chunk;
+      }
     }
+    await writeStreamAtomic(this.pathOf(name), hashed());
     return this.register({ filename: name, sha256: hash.digest('hex'), bytes, kind, label: suggestedName, source_url: sourceUrl });
   }
 

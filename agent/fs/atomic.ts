@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 export class EvidenceWriteError extends Error {
   readonly code = 'BWA_EVIDENCE_WRITE';
@@ -18,7 +19,7 @@ export class EvidenceWriteError extends Error {
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempPathFor(file);
   try {
     fs.mkdirSync(dir, { recursive: true });
     const fd = fs.openSync(tmp, 'w');
@@ -33,6 +34,27 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     removeQuietly(tmp);
     throw new EvidenceWriteError(file, error);
   }
+}
+
+/** The same as writeFileAtomic for bytes that arrive as a stream (a download): never held whole in memory. */
+export async function writeStreamAtomic(file: string, source: AsyncIterable<Uint8Array>): Promise<void> {
+  const tmp = tempPathFor(file);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Opened before the copy starts: a stream that opens its own file may create it after a failed copy's cleanup.
+    const handle = await fs.promises.open(tmp, 'w');
+    // flush: the file is fsynced before it closes, so the rename never publishes bytes still in a cache.
+    await pipeline(source, handle.createWriteStream({ flush: true }));
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    removeQuietly(tmp);
+    throw new EvidenceWriteError(file, error);
+  }
+}
+
+/** Hidden, beside the file (so the rename stays on one file system), unique per process and write. */
+function tempPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** Cleanup must never mask the error that made it necessary. */
