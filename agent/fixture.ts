@@ -1,5 +1,6 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import 'dotenv/config';
+import { ACTION_TIMEOUT_MS } from './actions/core/limits';
 import type { DeciderFactories, DeciderMode } from './decide/select-decider';
 import type { Result, SampleStatus } from './evidence/result-schema';
 import type { Redactor } from './evidence/redact';
@@ -43,7 +44,7 @@ const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
 export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable: UnstartableSamples }>({
   agentFailOn: [settings.failOn, { option: true }],
-  agentActionTimeout: [60_000, { option: true }],
+  agentActionTimeout: [ACTION_TIMEOUT_MS, { option: true }],
   agentDecider: [settings.decider, { option: true }],
   agentDeciders: [{}, { option: true }],
   agent: async ({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, use, testInfo) => {

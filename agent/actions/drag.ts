@@ -4,6 +4,7 @@ import { ELEMENT_TIMEOUT_MS } from './core/limits';
 import { ensurePointerReady } from './targets/preflight';
 import { resolveTarget, TargetArg } from './targets/target';
 import { ActionError, defineAction } from './core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const drag = defineAction({
   name: 'drag',
@@ -60,7 +61,7 @@ function moved(before: Place, after: Place): boolean {
 
 /** Where the dragged element sits now; a list that re-rendered it is searched for its text. */
 async function placeAfter(handle: ElementHandle, before: Place, page: Page): Promise<Place | undefined> {
-  await new Promise(resolve => setTimeout(resolve, 100));
+  await sleep(100);
   const connected = await handle.evaluate(el => el.isConnected).catch(() => false);
   if (connected) return placeOf(handle);
   const again = page.getByText(before.text, { exact: true }).first();
@@ -114,7 +115,7 @@ async function steppedDrag(page: Page, from: Locator, onto: Locator): Promise<vo
   await page.mouse.move(start.x + 6, start.y + 6, { steps: 3 });
   const end = await centre(onto);
   await page.mouse.move(end.x, end.y, { steps: 15 });
-  await new Promise(resolve => setTimeout(resolve, 80));
+  await sleep(80);
   await page.mouse.move(end.x + 1, end.y + 1);
   await page.mouse.up();
 }

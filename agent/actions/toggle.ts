@@ -5,6 +5,7 @@ import { ensurePointerReady } from './targets/preflight';
 import { controlNow } from './targets/relocate';
 import { resolveTarget, TargetArg } from './targets/target';
 import { ActionError, defineAction, type ActionEnv, type HandlerOutput } from './core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ToggleArgs = z.object({ target: TargetArg });
 
@@ -44,7 +45,7 @@ async function setChecked(target: TargetArg, wanted: boolean, env: ActionEnv): P
   // A click, checked below by us: Playwright's setChecked re-reads the element it clicked, and a page that redraws
   // the box on change leaves that element detached, so setChecked waits out its timeout on a change that happened.
   await locator.click({ timeout: ELEMENT_TIMEOUT_MS });
-  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  await sleep(HANDLERS_MS);
   const now = await controlNow(env.page, locator, resolved.element);
   if (!now)
     throw new ActionError(`Clicked ${resolved.label} but it is gone from the page afterwards`, false, {

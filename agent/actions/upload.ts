@@ -5,6 +5,7 @@ import { resolveInputFile } from './fields/input-files';
 import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from './core/limits';
 import { resolveTarget, TargetArg } from './targets/target';
 import { ActionError, defineAction } from './core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const upload = defineAction({
   name: 'upload',
@@ -56,7 +57,7 @@ async function heldFiles(
   names: readonly string[],
   before: readonly number[],
 ): Promise<{ ok: true; where: string } | { ok: false; missing: string[] }> {
-  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  await sleep(HANDLERS_MS);
   try {
     const held = await input.evaluate(el =>
       [...(((el instanceof HTMLLabelElement && el.control ? el.control : el) as HTMLInputElement).files ?? [])].map(file => file.name),

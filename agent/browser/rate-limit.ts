@@ -1,4 +1,5 @@
 import { MemorySlotBook, type SlotBook } from './slot-book';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A slot taken by wait() and not yet used by the navigation it was taken for. */
 const PASS_TTL_MS = 30_000;
@@ -55,7 +56,7 @@ export class HostRateLimiter {
     const interval = this.intervalOf(parsed);
     if (interval <= 0 && !this.heldHosts.has(parsed.host)) return false;
     const slot = await this.book.reserve(parsed.host, interval);
-    await sleep(slot - Date.now(), signal);
+    await sleep(slot - Date.now(), undefined, { signal });
     return true;
   }
 
@@ -86,19 +87,4 @@ function passKey(url: string): string {
   } catch {
     return url;
   }
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

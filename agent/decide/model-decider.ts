@@ -2,9 +2,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ActionCall } from '../actions/core/dispatch';
 import { actionHas, actionNames } from '../actions/registry';
-import type { Reflection, Usage } from '../evidence/result-schema';
+import { isReflectionKey, Reflection } from '../evidence/reflection';
+import type { Usage } from '../evidence/result-schema';
 import { addUsage, emptyUsage } from '../evidence/result-schema';
-import { promptTokenBudget } from '../snapshot';
+import { historyTokenBudget } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import { fitHistory, promptHistory } from './history';
@@ -17,12 +18,11 @@ import { buildSystemBlocks, buildUserMessage, type SystemBlock } from './prompt'
 import type { RequestRoute } from './request-route';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
-const REFLECTION_KEYS = ['evaluation_previous_step', 'memory_update', 'next_goal'] as const;
 const REFLECTION_MAX_CHARS = 160;
 
 // Described once in the system prompt (toolConventions), not in every tool; kept to REFLECTION_MAX_CHARS when read.
-const lightReflection = z.object({ next_goal: z.string().optional() });
-const fullReflection = z.object({ evaluation_previous_step: z.string(), memory_update: z.string(), next_goal: z.string() });
+const lightReflection = Reflection.pick({ next_goal: true });
+const fullReflection = Reflection.required();
 
 export interface ModelDeciderOptions {
   attempt: number;
@@ -64,7 +64,6 @@ export class ModelDecider implements Decider {
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
     const settings = this.client.settings;
-    const budget = promptTokenBudget(settings.contextWindow);
     await this.summarizer.update(input.step, input.history, signal);
     const recent = input.history.filter(e => e.step > this.summarizer.summarizedThrough);
     const user = buildUserMessage({
@@ -74,7 +73,7 @@ export class ModelDecider implements Decider {
       notices: input.notices,
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      history: promptHistory(recent, Math.floor(budget * 0.3), settings.reflection === 'full'),
+      history: promptHistory(recent, historyTokenBudget(settings.contextWindow), settings.reflection === 'full'),
       summaries: this.summarizer.shown,
       runState: renderRunState(deriveRunState(input.history)),
       visibleElements: input.visibleElements,
@@ -130,7 +129,7 @@ export class ModelDecider implements Decider {
       notices: [consolidationNote(reason)],
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
-      history: { lines: fitHistory(input.history, Math.floor(promptTokenBudget(settings.contextWindow) * 0.3)), stable: false },
+      history: { lines: fitHistory(input.history, historyTokenBudget(settings.contextWindow)), stable: false },
       lastStep: true,
     });
     const model = options.preferFallback && settings.fallbackModel ? settings.fallbackModel : settings.model;
@@ -180,8 +179,8 @@ function toolCalls(message: Anthropic.Message): Array<{ action: ActionCall; refl
       const args: Record<string, unknown> = {};
       const reflection: Reflection = {};
       for (const [key, value] of Object.entries(input)) {
-        if ((REFLECTION_KEYS as readonly string[]).includes(key)) {
-          if (typeof value === 'string') reflection[key as keyof Reflection] = value.slice(0, REFLECTION_MAX_CHARS);
+        if (isReflectionKey(key)) {
+          if (typeof value === 'string') reflection[key] = value.slice(0, REFLECTION_MAX_CHARS);
         } else args[key] = value;
       }
       return { action: { name: block.name, args }, reflection: Object.keys(reflection).length ? reflection : undefined };

@@ -1,3 +1,4 @@
+import { REFLECTION_KEYS } from '../evidence/reflection';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import type { PromptHistory } from './history';
@@ -24,7 +25,7 @@ const ACTION_RULES = `- Read values with extract (it records their source); put 
 export function toolConventions(reflection: 'light' | 'full'): string {
   const notes =
     reflection === 'full'
-      ? '- evaluation_previous_step, memory_update, next_goal (on every tool): did the previous action work; a fact to keep for later steps (or "-"); what you do next and why. One short sentence each.'
+      ? `- ${REFLECTION_KEYS.join(', ')} (on every tool): did the previous action work; a fact to keep for later steps (or "-"); what you do next and why. One short sentence each.`
       : '- next_goal (optional, on every tool but done and fail): what you do next and why, in one short sentence.';
   return `## Tool arguments
 - target: an element's ref from the latest page state, without brackets ("e12", "f1e3"); for an element without a ref, its exact visible text; "css=<selector>" only as a last resort.

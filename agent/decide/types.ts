@@ -1,6 +1,7 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult, KnownElement, PageStateAccess } from '../actions/core/types';
-import type { FailedStep, Reflection, Usage } from '../evidence/result-schema';
+import type { Reflection } from '../evidence/reflection';
+import type { FailedStep, Usage } from '../evidence/result-schema';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 

@@ -6,6 +6,7 @@ import type { SemanticLocator } from '../task/locator-schema';
 import type { DiscoverBlock } from '../task/schema';
 import { doneCall, type ItemSaves } from './item-saves';
 import { countItems, inspectControl, readItemLinks } from './link-reader';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type WalkMode = 'pagination' | 'load_more' | 'infinite_scroll';
 
@@ -107,8 +108,7 @@ export class ListingWalker implements Decider {
 
   private async waitForGrowth(page: Page): Promise<void> {
     const until = Date.now() + (this.quietScrolls > 0 ? QUIET_GROWTH_TIMEOUT_MS : GROWTH_TIMEOUT_MS);
-    while (Date.now() < until && (await countItems(page, this.block.item_link)) <= this.countBeforeAdvance)
-      await new Promise(resolve => setTimeout(resolve, GROWTH_POLL_MS));
+    while (Date.now() < until && (await countItems(page, this.block.item_link)) <= this.countBeforeAdvance) await sleep(GROWTH_POLL_MS);
   }
 
   private stop(reason: string): Decision {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Reflection } from './reflection';
 import { Usage } from './usage';
 
 export { addUsage, emptyUsage, usageTokens, Usage } from './usage';
@@ -130,13 +131,6 @@ export const Checkpoint = z.object({
   updated_at: z.string(),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
-
-export const Reflection = z.object({
-  evaluation_previous_step: z.string().optional(),
-  memory_update: z.string().optional(),
-  next_goal: z.string().optional(),
-});
-export type Reflection = z.infer<typeof Reflection>;
 
 export const ActionLogEntry = z.object({
   step: z.number().int(),

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const STALE_AFTER_MS = 30_000;
 const WAIT_STEP_MS = 15;
@@ -17,7 +18,7 @@ export async function withFileLock<T>(lockFile: string, timeoutMs: number, body:
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       breakIfStale(lockFile);
       if (Date.now() > deadline) throw new Error(`could not take the lock ${lockFile} within ${timeoutMs} ms`);
-      await new Promise(resolve => setTimeout(resolve, WAIT_STEP_MS + Math.random() * WAIT_STEP_MS));
+      await sleep(WAIT_STEP_MS + Math.random() * WAIT_STEP_MS);
     }
   }
   try {

@@ -1,15 +1,13 @@
 import type { Page } from '@playwright/test';
 import type { ActionCall } from '../actions/core/dispatch';
 import { endsBatch } from '../actions/registry';
+import { INTERACTIVE_SELECTOR } from '../snapshot/roles';
 import type { Performed } from './types';
-
-const INTERACTIVE =
-  'a[href],button,input,select,textarea,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=combobox]';
 
 /** Cheap count of interactive elements: a >20% change means the refs the model planned with are stale. */
 export async function interactiveCount(page: Page): Promise<number> {
   try {
-    return await page.evaluate(selector => document.querySelectorAll(selector).length, INTERACTIVE);
+    return await page.evaluate(selector => document.querySelectorAll(selector).length, INTERACTIVE_SELECTOR);
   } catch {
     return -1;
   }

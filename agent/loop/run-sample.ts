@@ -2,9 +2,10 @@ import type { ActionCall } from '../actions/core/dispatch';
 import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
-import { sleep } from '../browser/rate-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fillStartUrl } from '../task/row-template';
 import { applyEffects } from './effects';
+import { INTERACTIVE_ROLES } from '../snapshot/roles';
 import { interactiveCount, shouldBreakBatch } from './batch';
 import { perform } from './perform';
 import { RecoveryMonitor } from './recovery';
@@ -128,7 +129,7 @@ async function openStartUrl(url: string, input: RunSampleInput, runStep: StepRun
   for (const delay of START_RETRY_DELAYS_MS) {
     // A 429 has already been waited out and retried as the site's Retry-After asked (the dispatcher does that).
     if (performed.result.success || !performed.result.infra || performed.result.httpStatus === 429 || input.signal.aborted) break;
-    await sleep(delay, input.signal).catch(() => {});
+    await sleep(delay, undefined, { signal: input.signal }).catch(() => {});
     performed = await perform({ name: 'goto', args: { url } }, 1, undefined, input, runStep, history, { sub: history.length + 1 });
     attempts += 1;
   }
@@ -161,12 +162,7 @@ function decisionInput(
 
 function visibleElements(view: PageView): string[] {
   return [...view.elements.values()]
-    .filter(
-      e =>
-        e.ref &&
-        e.name &&
-        ['link', 'button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch'].includes(e.role),
-    )
+    .filter(e => e.ref && e.name && INTERACTIVE_ROLES.has(e.role))
     .slice(0, 60)
     .map(e => `[${e.ref}] ${e.role} ${JSON.stringify(e.name)}`);
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { TaskSpec } from '../task/schema';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type WebServer = TaskSpec['web_servers'][number];
 
@@ -53,7 +54,7 @@ async function start(server: WebServer, cwd: string): Promise<{ child?: ChildPro
       return {
         error: `\`${server.command}\` exited (code ${exited}) before ${server.url} answered: ${lastLine(output) || 'no output'} — is another program using that port?`,
       };
-    await new Promise(resolve => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
   await stopGroup(child);
   return {
@@ -79,7 +80,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   } catch {
     return;
   }
-  await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 5_000))]);
+  await Promise.race([exited, sleep(5_000)]);
 }
 
 /** The line that says what went wrong (a stack trace's error line), else the last one. */

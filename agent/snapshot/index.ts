@@ -15,7 +15,7 @@
  */
 export { observe } from './observe';
 export { buildObservation, type BuildOptions } from './build';
-export { defaultTokenBudget, estimateTokens, promptTokenBudget } from './tokens';
+export { defaultTokenBudget, estimateTokens, historyTokenBudget, promptTokenBudget } from './tokens';
 export { describeNode, formatNodeLine } from './serialize';
 export { MASKED_VALUE } from './enrich';
 export { isInteractiveRole } from './roles';

@@ -5,6 +5,7 @@ import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type Documen
 import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
+import { INTERACTIVE_ROLES } from './roles';
 import { estimateTokens } from './tokens';
 import type { Observation, ObserveOptions, ObservePage } from './types';
 
@@ -54,7 +55,7 @@ async function capture(page: ObservePage, signal: AbortSignal | undefined): Prom
       abortable(
         evaluateTwoInPage(
           page,
-          [collectPageMetrics, { maxClickables: MAX_CLICKABLE_FACTS, noiseWords: ICON_NOISE_WORDS }],
+          [collectPageMetrics, { maxClickables: MAX_CLICKABLE_FACTS, noiseWords: ICON_NOISE_WORDS, interactiveRoles: [...INTERACTIVE_ROLES] }],
           [collectDocumentFacts, { maxChars: MAX_FACT_CHARS }],
         ),
         signal,

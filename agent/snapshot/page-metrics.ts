@@ -163,7 +163,7 @@ export const ICON_NOISE_WORDS = [
 /**
  * Runs in the page (see evaluateInPage for how it gets there). Reads only: no focus, scroll, hover or write.
  */
-export function collectPageMetrics(options: { maxClickables: number; noiseWords: string[] }): PageMetrics {
+export function collectPageMetrics(options: { maxClickables: number; noiseWords: string[]; interactiveRoles: string[] }): PageMetrics {
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
   const noise = new Set(options.noiseWords);
@@ -178,22 +178,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   let svgOnlyIcons = 0;
   const labeledHostSelector =
     'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
-  const interactiveRoles = new Set([
-    'button',
-    'link',
-    'tab',
-    'menuitem',
-    'menuitemcheckbox',
-    'menuitemradio',
-    'option',
-    'checkbox',
-    'radio',
-    'switch',
-    'slider',
-    'spinbutton',
-    'treeitem',
-    'combobox',
-  ]);
+  const interactiveRoles = new Set(options.interactiveRoles);
   const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
   const hasWords = /[\p{L}\p{N}]/u;
 

@@ -16,6 +16,7 @@ export const FORM_CONTROL_ROLES: ReadonlySet<string> = new Set([
 /** Controls whose AI-snapshot `text` is the control's current value, not content. */
 export const VALUE_TEXT_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
 
+/** Roles a person acts on: the one list, used in Node and passed into the page where code runs there. */
 export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   ...FORM_CONTROL_ROLES,
   'link',
@@ -110,6 +111,17 @@ export const CHROME_ROLES: ReadonlySet<string> = new Set(['banner', 'navigation'
 export const PLAIN_TEXT_ROLES: ReadonlySet<string> = new Set(['text', 'paragraph', 'generic', 'strong', 'emphasis']);
 
 export const TABLE_CELL_ROLES: ReadonlySet<string> = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+
+/** Elements a person acts on, as a CSS selector: the native controls and every interactive role. */
+export const INTERACTIVE_SELECTOR = [
+  'a[href]',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'summary',
+  ...[...INTERACTIVE_ROLES].map(role => `[role=${role}]`),
+].join(',');
 
 export function isInteractiveRole(role: string): boolean {
   return INTERACTIVE_ROLES.has(role);

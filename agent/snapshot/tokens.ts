@@ -28,6 +28,14 @@ export function promptTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW
   return Math.min(24_000, Math.max(8_000, Math.floor(contextWindow * 0.08)));
 }
 
+/** Share of the whole prompt budget given to the history of earlier steps. */
+export const HISTORY_SHARE = 0.3;
+
+/** History budget: 30% of the prompt budget (4,800 tokens for a 200K window). */
+export function historyTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
+  return Math.floor(promptTokenBudget(contextWindow) * HISTORY_SHARE);
+}
+
 /** Page-state budget: 40% of the prompt budget (6,400 tokens for a 200K window). */
 export function defaultTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
   return Math.floor(promptTokenBudget(contextWindow) * PAGE_STATE_SHARE);

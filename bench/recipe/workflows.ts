@@ -1,11 +1,16 @@
 import type { Browser } from '@playwright/test';
 import type { ScriptInput } from '../../fixtures/model-server';
-import { blameMaterialityScript, type BlameTruth } from '../../fixtures/model-scripts/blame-materiality';
-import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../fixtures/model-scripts/commit-audit';
+import { blameMaterialityScript } from '../../fixtures/model-scripts/blame-materiality';
+import type { BlameTruth } from '../../fixtures/sites/codehost/truth';
+import { checksVisionAnswer, commitAuditScript } from '../../fixtures/model-scripts/commit-audit';
+import type { CommitAuditTruth } from '../../fixtures/sites/codehost/truth';
 import { hrFormScript } from '../../fixtures/model-scripts/hr-form';
-import { peopleEnrichmentScript, type EnrichmentTruth } from '../../fixtures/model-scripts/people-enrichment';
-import { peopleProfileScript, type PersonTruth } from '../../fixtures/model-scripts/people-profile';
-import { trackerTicketScript, type TicketTruth } from '../../fixtures/model-scripts/tracker-tickets';
+import { peopleEnrichmentScript } from '../../fixtures/model-scripts/people-enrichment';
+import type { EnrichmentTruth } from '../../fixtures/sites/peoplesearch/lookups';
+import { peopleProfileScript } from '../../fixtures/model-scripts/people-profile';
+import type { PersonTruth } from '../../fixtures/sites/people/truth';
+import { trackerTicketScript } from '../../fixtures/model-scripts/tracker-tickets';
+import type { TicketTruth } from '../../fixtures/sites/tracker/truth';
 import type { Hire } from '../../fixtures/sites/hr/hires';
 import type { HireTruth } from '../../fixtures/sites/hr/truth';
 import { PEOPLESEARCH_ENV } from '../../fixtures/sites/peoplesearch/credentials';
@@ -35,9 +40,9 @@ const pick = (value: Record<string, unknown>, fields: readonly string[]) => Obje
 
 let people: Record<string, PersonTruth> = {};
 let tickets: Record<string, TicketTruth> = {};
-let commits: CommitTruth[] = [];
+let commits: CommitAuditTruth[] = [];
 let blame: Record<string, BlameTruth> = {};
-let lookups: Record<string, EnrichmentTruth & { status: string }> = {};
+let lookups: Record<string, EnrichmentTruth> = {};
 let hires: Record<string, HireTruth> = {};
 
 const ticketOf = (url: string) => /\/issue\/([^/?#]+)/.exec(url)?.[1] ?? '';

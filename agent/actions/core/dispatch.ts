@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { watchCausedRequests } from '../settle/caused-requests';
 import { classifyError } from './errors';
-import { CAUSED_REQUESTS_MS } from './limits';
+import { ACTION_TIMEOUT_MS, CAUSED_REQUESTS_MS } from './limits';
 import { actionNames, getAction, mayStartRequests } from '../registry';
 import { recoverFromRateLimit } from '../settle/rate-limited';
 import { settlePage, watchNavigation } from '../settle/settle';
@@ -17,7 +17,6 @@ export interface DispatchOptions {
   settleTimeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_SETTLE_MS = 8_000;
 
 /** Validates, times out, catches, classifies: the loop always gets an ActionResult, never an exception. */
@@ -43,7 +42,7 @@ export async function dispatch(call: ActionCall, env: ActionEnv, options: Dispat
 }
 
 async function run(action: ActionDefinition, args: unknown, env: ActionEnv, options: DispatchOptions): Promise<ActionResult> {
-  const timeoutMs = Math.max(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, action.timeoutFor?.(args as never) ?? 0);
+  const timeoutMs = Math.max(options.timeoutMs ?? ACTION_TIMEOUT_MS, action.timeoutFor?.(args as never) ?? 0);
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(env.signal.reason);
   if (env.signal.aborted) onOuterAbort();

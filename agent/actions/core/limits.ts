@@ -1,3 +1,5 @@
+/** How long one action may take in all (an action that needs longer, a download, says so itself); a fixture option overrides it. */
+export const ACTION_TIMEOUT_MS = 60_000;
 /** How long an action waits for its element to become actionable before telling the model why not. */
 export const ELEMENT_TIMEOUT_MS = 8_000;
 /** Options of a dependent select or a custom listbox may load after the previous choice. */

@@ -3,6 +3,7 @@ import { ELEMENT_TIMEOUT_MS } from '../core/limits';
 import { ActionError } from '../core/types';
 import { missingOptionText, OptionsSettled } from './option-match';
 import { ensurePointerReady } from '../targets/preflight';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What custom dropdowns, list boxes and tag pickers share: reading the control, finding its options. */
 
@@ -50,7 +51,7 @@ export async function waitForOption(
     for (const candidate of candidates) if ((await candidate.count()) === 1) return candidate;
     const shown = await innerTexts(scope.getByRole('option').filter({ visible: true }));
     if (settled.isOver(shown) || signal.aborted) return undefined;
-    await new Promise(resolve => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

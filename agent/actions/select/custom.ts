@@ -4,6 +4,7 @@ import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from '../core/limits';
 import { quoteList } from './option-match';
 import { selectSeveral } from './several';
 import { ActionError } from '../core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * An ARIA combobox or listbox: open it (or type into it, when it is a text field), wait for the options
@@ -32,7 +33,7 @@ export async function selectCustom(
   if (!option) throw await missingOption(scope, one, label);
   const chosen = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? one).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });
-  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  await sleep(HANDLERS_MS);
   const shown = await shownChoice(control, info, option, chosen);
   if (shown.choice === undefined) {
     throw new ActionError(

@@ -4,6 +4,7 @@ import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from '../core/limits';
 import { matchOption, missingOptionText, OptionsSettled, quoteList, type OptionInfo } from './option-match';
 import { controlNow } from '../targets/relocate';
 import { ActionError } from '../core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface SelectState {
   disabled: boolean;
@@ -55,13 +56,13 @@ export async function selectNative(control: SelectControl, wanted: readonly stri
             ),
       );
     }
-    await new Promise(resolve => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 
 async function verifySelection(control: SelectControl, before: SelectState, chosen: readonly OptionInfo[]): Promise<string> {
   const { label } = control;
-  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  await sleep(HANDLERS_MS);
   const now = await controlNow(control.page, control.locator, control.element);
   if (!now)
     throw new ActionError(

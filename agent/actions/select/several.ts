@@ -18,6 +18,7 @@ import {
 import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from '../core/limits';
 import { matchOption, missingOptionText, OptionsSettled, quoteList } from './option-match';
 import { ActionError } from '../core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A control that holds several choices ends with exactly the wanted ones: a text combobox collecting chips (a tag
@@ -72,7 +73,7 @@ async function waitForOptions(options: Locator, signal: AbortSignal): Promise<st
   for (;;) {
     const labels = await innerTexts(options);
     if (labels.length > 0 || settled.isOver(labels) || signal.aborted) return labels;
-    await new Promise(resolve => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 
@@ -158,7 +159,7 @@ async function removeChipsExcept(control: Locator, keep: readonly string[]): Pro
     } finally {
       await disposeChips(chips);
     }
-    await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+    await sleep(HANDLERS_MS);
   }
 }
 
@@ -174,6 +175,6 @@ async function pickTag(page: Page, control: Locator, want: string, label: string
   }
   const text = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? want).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });
-  await new Promise(resolve => setTimeout(resolve, HANDLERS_MS));
+  await sleep(HANDLERS_MS);
   return text;
 }

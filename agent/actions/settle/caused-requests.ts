@@ -1,4 +1,5 @@
 import type { Page, Request } from '@playwright/test';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Data requests an action starts (a "Load more" fetch, an autocomplete lookup); documents are the navigation watch's. */
 const DATA_REQUESTS = new Set(['fetch', 'xhr']);
@@ -51,12 +52,12 @@ export function watchCausedRequests(page: Page, isAllowedUrl: (url: string) => b
       // handlers' 0 ms timers ran, by which time what they started has been announced (a loaded suite showed the
       // gap: without it a click that fetched came back as if it had started nothing).
       const roundTrip = page.evaluate(() => new Promise(resolve => setTimeout(resolve, 0))).catch(() => {});
-      await Promise.race([roundTrip, new Promise(resolve => setTimeout(resolve, Math.min(capMs, ROUND_TRIP_CAP_MS)))]);
+      await Promise.race([roundTrip, sleep(Math.min(capMs, ROUND_TRIP_CAP_MS))]);
       if (seen === 0) return true;
       const deadline = Date.now() + capMs;
       while (inflight.size > 0 || Date.now() - lastEnded < CHAIN_MS) {
         if (Date.now() >= deadline || page.isClosed()) return inflight.size === 0;
-        await new Promise(resolve => setTimeout(resolve, POLL_MS));
+        await sleep(POLL_MS);
       }
       return true;
     },

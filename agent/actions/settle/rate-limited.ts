@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { sleep } from '../../browser/rate-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { settlePage, type RateLimitedDocument } from './settle';
 import type { ActionPolicy, ActionResult } from '../core/types';
 
@@ -33,7 +33,7 @@ export async function recoverFromRateLimit(
   for (let attempt = 1; attempt <= RELOADS; attempt++) {
     const seconds = retryAfterSeconds(current.retryAfter);
     if (policy.onRateLimited) await policy.onRateLimited(current.url, seconds);
-    else await sleep(seconds * 1000, signal);
+    else await sleep(seconds * 1000, undefined, { signal });
     await policy.beforeNavigation(current.url, signal);
     waited += seconds;
     const response = await page.reload({ waitUntil: 'domcontentloaded' });

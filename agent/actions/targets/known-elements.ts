@@ -1,29 +1,11 @@
 import type { Page } from '@playwright/test';
 import type { SemanticLocator } from '../../task/locator-schema';
+import { INTERACTIVE_ROLES } from '../../snapshot/roles';
 import { ActionError, type KnownElement } from '../core/types';
 
-const INTERACTIVE_ROLES = new Set([
-  'button',
-  'link',
-  'textbox',
-  'searchbox',
-  'checkbox',
-  'radio',
-  'switch',
-  'combobox',
-  'listbox',
-  'option',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'tab',
-  'slider',
-  'spinbutton',
-  'treeitem',
-  'gridcell',
-]);
-
+/** Roles the page state prints besides the interactive ones. */
 const OTHER_ROLES = [
+  'gridcell',
   'heading',
   'img',
   'listitem',

@@ -4,6 +4,7 @@ import { isPageGone } from '../core/errors';
 import { FAIL_FAST_MS, PAGE_READ_MS } from '../core/limits';
 import { describeCover, describeHiddenPlace, readStanding, type Cover } from './obstacles';
 import { ActionError } from '../core/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Before an action waits the full element timeout: what the page already says (a dialog covers the element,
@@ -82,7 +83,7 @@ export async function waitUntilEditable(locator: Locator, label: string): Promis
       const where = problem.hidden ? ` — ${(await describeHiddenPlace(locator)) ?? 'open the menu, tab or section that holds it'}` : '';
       throw new ActionError(`Cannot type into ${label}: ${problem.text}${where}`);
     }
-    await new Promise(resolve => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
+import { INTERACTIVE_SELECTOR } from '../../snapshot/roles';
 import { describeLocator, pickedIndex, SemanticLocator } from '../../task/locator-schema';
 import { isPageGone, PAGE_GONE_MESSAGE } from '../core/errors';
 import {
@@ -177,8 +178,8 @@ async function countOrZero(locator: Locator): Promise<number> {
   }
 }
 
-export const CONTROL =
-  'a[href], button, input, select, textarea, label, summary, [role=button], [role=link], [role=tab], [role=option], [role=menuitem], [role=checkbox], [role=radio], [role=switch], [role=combobox]';
+/** Something to act on: an interactive element, or a label (clicking it acts on its control). */
+export const CONTROL = `${INTERACTIVE_SELECTOR},label`;
 
 /** "Load more" is a heading, a breadcrumb and a button: when only one match is something to act on, it is meant. */
 async function soleControlAmong(matches: Locator): Promise<number | undefined> {

@@ -1,4 +1,5 @@
 import { expect, test, WIDGETS } from './harness';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A list that shows "Loading…" while it fetches its next batch, then its new count from a second request. */
 const LIST_PAGE = `<h1>Catalogue</h1><ul id="list"><li>Item 1</li></ul><p id="status">Showing 1</p><button id="more">Load more</button>
@@ -19,11 +20,11 @@ test.describe('requests an action starts', () => {
     page,
   }) => {
     await page.route(`${WIDGETS}/__actions/api/items`, async route => {
-      await new Promise(resolve => setTimeout(resolve, 700));
+      await sleep(700);
       await route.fulfill({ json: ['Item 2', 'Item 3'] });
     });
     await page.route(`${WIDGETS}/__actions/api/count`, async route => {
-      await new Promise(resolve => setTimeout(resolve, 300));
+      await sleep(300);
       await route.fulfill({ json: 3 });
     });
     await harness.open('list', LIST_PAGE);

@@ -11,6 +11,7 @@ import { HostRateLimiter } from '../../../agent/browser/rate-limit';
 import { FileSlotBook, MemorySlotBook, type SlotBook } from '../../../agent/browser/slot-book';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const WIDGETS = 'http://127.0.0.1:4102';
 
@@ -81,7 +82,7 @@ test('a goto whose request leaves later than half an interval after its slot tak
   const book = new CountingBook();
   const limiter = new HostRateLimiter({ default: 0.2 }, book);
   await limiter.wait('http://127.0.0.1:4102/a', AbortSignal.timeout(5000));
-  await new Promise(resolve => setTimeout(resolve, 150));
+  await sleep(150);
   await limiter.pace('http://127.0.0.1:4102/a');
   // Its slot is stale: the request could land beside the ones paced after it, so it is paced again.
   expect(book.reserved).toHaveLength(2);

@@ -1,6 +1,7 @@
 import { expect, test } from '../../../agent/fixture';
 import type { ModelServer } from '../../../fixtures/model-server';
-import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
+import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;

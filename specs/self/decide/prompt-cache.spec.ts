@@ -1,7 +1,8 @@
 import { expect, test } from '../../../agent/fixture';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import { estimateTokens } from '../../../fixtures/model-server';
-import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
+import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RunMemory } from '../../../agent/memory/run-memory';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * One "worker process" of the concurrency test: appends `count` patterns and `count` warnings to the run memory,
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     throw new Error('usage: memory-writer.ts <dir> <worker> <count> <readyDir> <writers>');
   const memory = new RunMemory(dir);
   fs.writeFileSync(path.join(readyDir, worker), '');
-  while (fs.readdirSync(readyDir).length < Number(writersText)) await new Promise(resolve => setTimeout(resolve, 5));
+  while (fs.readdirSync(readyDir).length < Number(writersText)) await sleep(5);
   const at = new Date().toISOString();
   for (let i = 0; i < Number(countText); i++) {
     await memory.addPatterns([{ task_id: 't', host: 'h', tip: `worker ${worker} tip ${i}`, keywords: ['tip'], from_sample: `w${worker}`, at }]);

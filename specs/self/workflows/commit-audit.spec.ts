@@ -3,7 +3,8 @@ import { parse } from 'csv-parse/sync';
 import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
-import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../../fixtures/model-scripts/commit-audit';
+import { checksVisionAnswer, commitAuditScript } from '../../../fixtures/model-scripts/commit-audit';
+import type { CommitAuditTruth } from '../../../fixtures/sites/codehost/truth';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { CI_ANNOTATION_BREAK, INFRASTRUCTURE_FAILURE } from '../../../fixtures/sites/ci/site';
@@ -34,7 +35,7 @@ const FACT_FIELDS = [
  */
 const MODEL_POSITIONS = [1, 2, 3, 4, 6, 15];
 
-let truth: CommitTruth[];
+let truth: CommitAuditTruth[];
 const recipe = recipeRunInBackground(async () => {
   truth = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
   // Every direct push and expired CI log is in the set; green runs and failures with their logs come in through
@@ -47,7 +48,7 @@ const cell = (value: unknown) => (value === null || value === undefined ? '' : t
 const truthOf = (sampleId: string) => truth.find(t => t.commit_sha.startsWith(sampleId))!;
 
 /** Runs one commit through the scripted model; `breaks` asks the stand-in sites to change what they show. */
-async function runModelSample(browser: Browser, server: ModelServer, t: CommitTruth, breaks?: string): Promise<Result> {
+async function runModelSample(browser: Browser, server: ModelServer, t: CommitAuditTruth, breaks?: string): Promise<Result> {
   const id = t.commit_sha.slice(0, 7);
   server.setScript(TASK, id, commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks)));
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

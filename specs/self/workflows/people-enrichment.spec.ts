@@ -6,7 +6,8 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import { combinedCsv } from '../../../agent/report/csv';
 import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
-import { peopleEnrichmentScript, type EnrichmentTruth } from '../../../fixtures/model-scripts/people-enrichment';
+import { peopleEnrichmentScript } from '../../../fixtures/model-scripts/people-enrichment';
+import type { EnrichmentTruth } from '../../../fixtures/sites/peoplesearch/lookups';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { CURRENT_COMPANY_HIDDEN_BREAK, RESULTS_REVERSED_BREAK } from '../../../fixtures/sites/peoplesearch/site';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
@@ -47,7 +48,7 @@ interface SessionStats {
   rejected: number;
 }
 
-let truth: Record<string, EnrichmentTruth & { status: string }>;
+let truth: Record<string, EnrichmentTruth>;
 let sites: RunningFixtureSites;
 let recipe: (RecipeRun & { authDir: string }) | undefined;
 

@@ -1,7 +1,8 @@
 import { expect, test } from '../../../agent/fixture';
 import { parse } from 'csv-parse/sync';
 import type { ModelServer } from '../../../fixtures/model-server';
-import { peopleProfileScript, type PersonTruth } from '../../../fixtures/model-scripts/people-profile';
+import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
+import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { combinedCsv } from '../../../agent/report/csv';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
