@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { env } from './env/read';
 import { RUN_ID_PATTERN } from './env/variables';
-import { modelSettings } from './decide/model-settings';
 import { defaultTokenBudget } from './snapshot/tokens';
 
 /**
@@ -40,7 +39,7 @@ export const settings = {
   },
   /** The page state's token budget: AGENT_SNAPSHOT_TOKENS, else 40% of the prompt budget AGENT_CONTEXT_WINDOW gives. */
   get snapshotTokens(): number {
-    return env.AGENT_SNAPSHOT_TOKENS ?? defaultTokenBudget(modelSettings().contextWindow);
+    return env.AGENT_SNAPSHOT_TOKENS ?? defaultTokenBudget(env.AGENT_CONTEXT_WINDOW);
   },
   /** Set once per `playwright test` invocation in the main process (like AGENT_RUN_ID): a resumed run starts afresh. */
   get invocationId(): string {

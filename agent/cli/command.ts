@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { TextKind as ValueKind } from '../env/kinds';
+import { EnvError } from '../env/read';
 import { BwaInputError } from '../task/input-errors';
 
 export type OptionSpec =
@@ -84,7 +85,7 @@ export async function runCommand(command: AnyCommand, args: readonly string[]): 
       console.error(`${programOf(failed)} ${failed.name}: ${error.message}\nusage: ${synopsis(failed)}`);
       return 2;
     }
-    if (error instanceof BwaInputError) {
+    if (error instanceof BwaInputError || error instanceof EnvError) {
       console.error(`${programOf(command)} ${command.name}: ${error.code}\n${error.message}`);
       return 1;
     }

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { BwaInputError } from '../task/input-errors';
 import type { EnvVariable } from './kinds';
 import { ENV_VARIABLES, SECRET_ENV_PREFIX, type EnvName } from './variables';
 
@@ -8,12 +7,13 @@ type ValueOf<V> = V extends EnvVariable<infer T> ? T : never;
 export type EnvValues = { readonly [K in EnvName]: ValueOf<(typeof ENV_VARIABLES)[K]> };
 
 /** A variable whose text its schema rejects: the message names the variable and what it takes (never a secret's value). */
-export class EnvError extends BwaInputError {
+export class EnvError extends Error {
+  readonly code = 'BWA_ENV';
   constructor(
     readonly variable: EnvName,
     message: string,
   ) {
-    super('BWA_ENV', message);
+    super(message);
     this.name = 'EnvError';
   }
 }

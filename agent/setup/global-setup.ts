@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBrowserServer, openBrowser } from '../browser/remote';
 import { discoverTask } from '../discover/discover-samples';
-import { passOn } from '../env/read';
+import { EnvError, passOn } from '../env/read';
 import { parseTestArgs, selectSamples, selectTasks } from './run-selection';
 import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
@@ -148,5 +148,9 @@ function readableTasks(): LoadedTask[] {
 }
 
 function message(error: unknown): string {
-  return error instanceof BwaInputError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  return error instanceof BwaInputError || error instanceof EnvError
+    ? `${error.code}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
 }

@@ -1,4 +1,4 @@
-import { untraced } from '../browser/untraced';
+import { untraced } from './untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
 import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from '../browser/document-facts';

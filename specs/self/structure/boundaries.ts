@@ -1,0 +1,53 @@
+/**
+ * Which parts of agent/ may import which (as Playwright's DEPS.list files do): a folder, or a file at the top of
+ * agent/ (settings, session, fixture, cli), names what it may import besides itself. The layers: fs, env and
+ * evidence at the bottom; task and the page state over them; actions, then the browser and the deciders; the loop
+ * on all of those; recipes, memory, the session, discovery, planning and setup over the loop; reports, the CLI and
+ * the fixture on top. Checked by import-boundaries.spec.ts; docs/internals.md shows the same map, with what each
+ * part holds.
+ */
+export interface Boundary {
+  may: readonly string[];
+  /** Single files of another part this one may import, each with the reason it is not a layering mistake. */
+  files?: Readonly<Record<string, string>>;
+}
+
+export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
+  fs: { may: [] },
+  env: { may: ['fs'] },
+  evidence: { may: ['fs'] },
+  snapshot: { may: [] },
+  settings: { may: ['env', 'snapshot'] },
+  task: {
+    may: ['env', 'evidence', 'fs', 'settings'],
+    files: { 'actions/registry.ts': 'a recipe step names an action: the task schema takes the action names from the registry, their one list' },
+  },
+  actions: { may: ['evidence', 'fs', 'snapshot', 'task'] },
+  browser: {
+    may: ['actions', 'env', 'evidence', 'fs', 'settings', 'task'],
+  },
+  decide: { may: ['actions', 'env', 'evidence', 'snapshot', 'task'] },
+  loop: { may: ['actions', 'browser', 'decide', 'evidence', 'snapshot', 'task'] },
+  recipe: { may: ['actions', 'decide', 'evidence', 'fs', 'loop', 'settings', 'task'] },
+  memory: { may: ['actions', 'decide', 'env', 'evidence', 'fs', 'recipe', 'task'] },
+  judge: { may: ['decide', 'evidence', 'fs', 'loop', 'settings', 'task'] },
+  session: {
+    may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'loop', 'memory', 'recipe', 'settings', 'task'],
+  },
+  discover: {
+    may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'session', 'settings', 'task'],
+  },
+  plan: { may: ['actions', 'decide', 'discover', 'evidence', 'fs', 'task'] },
+  setup: {
+    may: ['actions', 'browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'settings', 'task'],
+  },
+  report: {
+    may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'setup', 'task'],
+  },
+  cli: {
+    may: ['browser', 'decide', 'discover', 'env', 'evidence', 'plan', 'recipe', 'report', 'session', 'settings', 'setup', 'task'],
+  },
+  fixture: {
+    may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'loop', 'recipe', 'report', 'session', 'settings', 'setup', 'task'],
+  },
+};
