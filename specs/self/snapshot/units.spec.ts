@@ -58,7 +58,7 @@ test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / 
   });
 });
 
-test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from AGENT_CONTEXT_WINDOW as the README says', () => {
+test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from AGENT_CONTEXT_WINDOW as docs/environment.md says', () => {
   const saved = { window: process.env.AGENT_CONTEXT_WINDOW, tokens: process.env.AGENT_SNAPSHOT_TOKENS };
   try {
     delete process.env.AGENT_SNAPSHOT_TOKENS;
