@@ -10,7 +10,7 @@ import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from
 import { candidateLine, renderState, type LineFormat } from './render';
 import { formatHeader, indent, quote, type HeaderFacts } from './serialize';
 import { defaultTokenBudget, estimateTokens } from './tokens';
-import type { DocumentFacts } from '../browser/document-facts';
+import type { DocumentFacts } from './document-facts';
 import { formatDocumentSection, formatDocumentStub, numberFacts } from './document-section';
 import { hiddenTextNodes, hiddenTextNote, treeTextChars, type HiddenText } from './hidden-text';
 import type { Observation, ObserveOptions, PageFocus, ScrollState } from './types';

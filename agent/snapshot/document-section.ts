@@ -1,4 +1,4 @@
-import type { DocumentFact, DocumentField } from '../browser/document-facts';
+import type { DocumentFact, DocumentField } from './document-facts';
 import type { NumberedFact } from './types';
 
 export type { NumberedFact } from './types';

@@ -1,7 +1,7 @@
 import { untraced } from './untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
-import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from '../browser/document-facts';
+import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from './document-facts';
 import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { DocumentFact } from '../browser/document-facts';
+import type { DocumentFact } from './document-facts';
 
 /** A document fact with the ref it is printed and read by; `also` are the other places that say the same. */
 export interface NumberedFact extends DocumentFact {

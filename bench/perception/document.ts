@@ -1,5 +1,5 @@
 import { isoDate, readDate } from '../../agent/actions/values/dates';
-import { DOCUMENT_FIELDS } from '../../agent/browser/document-facts';
+import { DOCUMENT_FIELDS } from '../../agent/snapshot/document-facts';
 import type { Observation } from '../../agent/snapshot';
 import { estimateTokens } from '../../agent/snapshot/tokens';
 

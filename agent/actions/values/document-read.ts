@@ -1,4 +1,4 @@
-import { collectDocumentFacts, documentFactsSchema, type DocumentFact } from '../../browser/document-facts';
+import { collectDocumentFacts, documentFactsSchema, type DocumentFact } from '../../snapshot/document-facts';
 import type { Provenance } from '../../evidence/result-schema';
 import { ActionError, type ActionEnv, type HandlerOutput } from '../core/types';
 import { applyPattern, readTyped, type ValueType } from './coerce';
