@@ -2,11 +2,10 @@ import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import type { Provenance } from '../evidence/result-schema';
 import { describeLocator, type SemanticLocator } from '../task/locator-schema';
-import { applyPattern, readTyped, VALUE_TYPES, type ReadConventions, type ValueType } from './values/coerce';
-import { languageDayFirst } from './values/dates';
-import { decimalCommaOf } from './values/numbers';
+import { VALUE_TYPES } from './values/coerce';
 import { emptyReadMessage, readElement, selectorAlternatives, type ElementRead } from './values/read-element';
 import { readDocumentFact } from './values/document-read';
+import { readValue, type ValueRead } from './values/read-value';
 import { isDocumentRef, REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
 import { ActionError, defineAction, type ActionEnv } from './core/types';
 
@@ -77,18 +76,11 @@ interface ReadTarget {
   alternatives?: string[];
 }
 
-interface PartRead {
-  value: unknown;
+interface PartRead extends ValueRead {
   element: ElementRead;
   locator: Locator;
   label: string;
   ref?: string;
-  /** The words the value came from, when not the whole text. */
-  from?: string;
-  reading?: string;
-  /** Why the value is null: nothing there, a pattern that did not match, or text that is not of the type. */
-  why?: 'empty' | 'no match' | 'not a type';
-  message?: string;
 }
 
 /**
@@ -123,65 +115,6 @@ async function readPart(element: ReadTarget['elements'][number], args: ExtractAr
   const part = { element: read, locator: element.locator, label: element.label, ref: element.ref };
   if (read.raw === null) return { ...part, value: null, why: 'empty' };
   return { ...part, ...readValue(args, read) };
-}
-
-/** The value read, or null when there is nothing (an empty text or attribute is not a value) and why. */
-function readValue(args: ExtractArgs, read: ElementRead): Omit<PartRead, 'element' | 'locator' | 'label' | 'ref'> {
-  const raw = read.raw ?? '';
-  const { field, pattern, exact } = args;
-  const type: ValueType = args.type ?? 'string';
-  const matched = pattern ? applyPattern(raw, pattern) : raw;
-  if (matched === null)
-    return { value: null, why: 'no match', message: `"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/` };
-  const named = read.named ? `no text of its own: its accessible name (${read.named})` : undefined;
-  if (type === 'string') {
-    const text = exact ? matched : matched.replace(/\s+/g, ' ').trim();
-    return text === '' ? { value: null, why: 'empty' } : { value: text, ...(named ? { reading: named } : {}) };
-  }
-  if (matched.trim() === '') return { value: null, why: 'empty' };
-  const conventions = conventionsOf(read);
-  const typed = readTyped(matched, type, conventions);
-  if (!typed)
-    return {
-      value: null,
-      why: 'not a type',
-      message: `"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}${languageNote(conventions)}`,
-    };
-  const stamped =
-    type === 'date' && typed.reading?.startsWith('relative') && read.timestamp ? readTyped(read.timestamp, 'date', conventions) : undefined;
-  if (stamped)
-    return {
-      value: stamped.value,
-      from: typed.from,
-      reading: `${JSON.stringify(typed.from)} is relative: the element's own timestamp ${read.timestamp}`,
-    };
-  return {
-    value: typed.value,
-    ...(typed.from && typed.from !== matched.trim() ? { from: typed.from } : {}),
-    ...(typed.reading ? { reading: typed.reading } : {}),
-  };
-}
-
-/** How the page writes dates and numbers: its language (nearest lang, then the browser's); relative dates count from the element's timestamp or now. */
-function conventionsOf(read: ElementRead): ReadConventions {
-  const lang = read.languages[0];
-  const stamp = read.timestamp ? new Date(read.timestamp) : undefined;
-  const now = new Date();
-  const reference =
-    stamp && !Number.isNaN(stamp.getTime())
-      ? { instant: stamp, said: `the element's own timestamp ${read.timestamp}` }
-      : { instant: now, said: `the time of reading (${now.toISOString().slice(0, 16)}Z)` };
-  return {
-    languages: read.languages,
-    dayFirst: languageDayFirst(lang),
-    decimalComma: decimalCommaOf(lang) ?? false,
-    source: lang ? `the page language ${JSON.stringify(lang)}` : undefined,
-    reference,
-  };
-}
-
-function languageNote(conventions: ReadConventions): string {
-  return conventions.languages?.length ? ` (read in ${conventions.languages.map(lang => JSON.stringify(lang)).join(', then ')})` : '';
 }
 
 function domProvenance(env: ActionEnv, locator: string, ref?: string): Provenance {

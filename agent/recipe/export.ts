@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic';
 import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
+import { shipValueRules, SHIPPED_VALUES_DIR } from './shipped-values';
 import { specCode } from './spec-code';
 import { recipeStore } from './recipe-store';
 
@@ -39,6 +40,7 @@ export function exportRecipe(task: LoadedTask, options: ExportOptions = {}): Exp
     : `the recipe in ${path.relative(process.cwd(), task.file)}`;
   const code = specCode({ task: task.spec, steps, csvFromSpec: relative(csv), inputsFromSpec: relative(path.join(tasksDir, 'inputs', id)), origin });
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  shipValueRules(path.join(path.dirname(file), SHIPPED_VALUES_DIR));
   writeFileAtomic(file, code);
   return { file, csv, steps: steps.length };
 }

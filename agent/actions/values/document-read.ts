@@ -2,8 +2,7 @@ import { collectDocumentFacts, documentFactsSchema, type DocumentFact } from '..
 import type { Provenance } from '../../evidence/result-schema';
 import { ActionError, type ActionEnv, type HandlerOutput } from '../core/types';
 import { applyPattern, readTyped, type ValueType } from './coerce';
-import { languageDayFirst } from './dates';
-import { decimalCommaOf } from './numbers';
+import { conventionsOf } from './read-value';
 
 /** A document fact read again in full (the page state shortens it). */
 const FULL_FACT_CHARS = 4_000;
@@ -49,12 +48,7 @@ export async function readDocumentFact(args: DocumentReadArgs, env: ActionEnv): 
   }
   const type = args.type ?? 'string';
   const lang = live.facts.find(candidate => candidate.field === 'language')?.value;
-  const typed = readTyped(matched, type, {
-    languages: lang ? [lang] : [],
-    dayFirst: languageDayFirst(lang),
-    decimalComma: decimalCommaOf(lang) ?? false,
-    source: lang ? `the page language ${JSON.stringify(lang)}` : undefined,
-  });
+  const typed = readTyped(matched, type, conventionsOf(lang ? [lang] : []));
   if (!typed) throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} (${place}) is not a ${type}`);
   if (typed.from && typed.from !== matched.trim()) provenance.text = typed.from;
   const reading = [typed.reading, shownNote(fact)].filter(Boolean).join('; ');

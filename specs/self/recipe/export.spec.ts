@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { main } from '../../../agent/cli';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
+import { SHIPPED_VALUE_FILES } from '../../../agent/recipe/shipped-values';
 import { bundledTask } from '../helpers/agent-env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
@@ -63,7 +64,11 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
       else process.env.AGENT_TASKS_DIR = previous;
     }
     const code = fs.readFileSync(out, 'utf8');
-    expect(code).not.toMatch(/agent\/|from '\.\.?\//);
+    // Nothing of bwa but its value rules, copied beside the spec: values are read as bwa reads them.
+    const imports = [...code.matchAll(/^import .* from '([^']+)';$/gm)].map(match => match[1]);
+    expect(imports.filter(from => !/^(@playwright\/test|csv-parse\/sync|node:\w+|\.\/bwa-values\/[\w-]+)$/.test(from!))).toEqual([]);
+    expect(imports).toContain('./bwa-values/read-value');
+    expect(fs.readdirSync(path.join(outDir, 'bwa-values')).sort()).toEqual([...SHIPPED_VALUE_FILES].sort());
     // A column the CSV lacks throws in the exported spec too, naming it: never an empty value.
     expect(code).toContain("tab.goto(`http://127.0.0.1:4101/search?q=${column(row, 'username')}`)");
     expect(code).not.toMatch(/row\[[^\]]+\] \?\? ''/);

@@ -1,0 +1,91 @@
+import { applyPattern, readTyped, type ReadConventions, type ValueType } from './coerce';
+import { languageDayFirst } from './dates';
+import { decimalCommaOf } from './numbers';
+import type { ElementRead } from './read-element';
+
+/*
+ * How the text read from an element becomes a field's value. `bwa recipe export` copies this file and the ones it
+ * imports beside every spec it writes (SHIPPED_VALUE_FILES in recipe/export.ts), so an exported spec reads values
+ * exactly as bwa does: they import only each other, chrono-node and Playwright's types.
+ */
+
+export interface ReadRule {
+  field?: string;
+  /** A regular expression (flags i and s); its first group, else the whole match, is the value. */
+  pattern?: string;
+  type?: ValueType;
+  /** The text as the page holds it, spacing and all (a string field only). */
+  exact?: boolean;
+}
+
+export interface ValueRead {
+  value: unknown;
+  /** The words the value came from, when not the whole text. */
+  from?: string;
+  reading?: string;
+  /** Why the value is null: nothing there, a pattern that did not match, or text that is not of the type. */
+  why?: 'empty' | 'no match' | 'not a type';
+  message?: string;
+}
+
+/** The value read, or null when there is nothing (an empty text or attribute is not a value) and why. */
+export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named' | 'languages' | 'timestamp'>): ValueRead {
+  const raw = read.raw ?? '';
+  const { field = 'value', pattern, exact } = rule;
+  const type: ValueType = rule.type ?? 'string';
+  const matched = pattern ? applyPattern(raw, pattern) : raw;
+  if (matched === null)
+    return { value: null, why: 'no match', message: `"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/` };
+  const named = read.named ? `no text of its own: its accessible name (${read.named})` : undefined;
+  if (type === 'string') {
+    const text = exact ? matched : matched.replace(/\s+/g, ' ').trim();
+    return text === '' ? { value: null, why: 'empty' } : { value: text, ...(named ? { reading: named } : {}) };
+  }
+  if (matched.trim() === '') return { value: null, why: 'empty' };
+  const conventions = conventionsOf(read.languages, read.timestamp);
+  const typed = readTyped(matched, type, conventions);
+  if (!typed)
+    return {
+      value: null,
+      why: 'not a type',
+      message: `"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}${languageNote(conventions)}`,
+    };
+  const stamped =
+    type === 'date' && typed.reading?.startsWith('relative') && read.timestamp ? readTyped(read.timestamp, 'date', conventions) : undefined;
+  if (stamped)
+    return {
+      value: stamped.value,
+      from: typed.from,
+      reading: `${JSON.stringify(typed.from)} is relative: the element's own timestamp ${read.timestamp}`,
+    };
+  return {
+    value: typed.value,
+    ...(typed.from && typed.from !== matched.trim() ? { from: typed.from } : {}),
+    ...(typed.reading ? { reading: typed.reading } : {}),
+  };
+}
+
+/**
+ * How the page writes dates and numbers: its language (the first of `languages`, nearest lang then the browser's);
+ * relative dates count from the timestamp the value carries, or now.
+ */
+export function conventionsOf(languages: readonly string[], timestamp?: string): ReadConventions {
+  const lang = languages[0];
+  const stamp = timestamp ? new Date(timestamp) : undefined;
+  const now = new Date();
+  const reference =
+    stamp && !Number.isNaN(stamp.getTime())
+      ? { instant: stamp, said: `the element's own timestamp ${timestamp}` }
+      : { instant: now, said: `the time of reading (${now.toISOString().slice(0, 16)}Z)` };
+  return {
+    languages: [...languages],
+    dayFirst: languageDayFirst(lang),
+    decimalComma: decimalCommaOf(lang) ?? false,
+    source: lang ? `the page language ${JSON.stringify(lang)}` : undefined,
+    reference,
+  };
+}
+
+function languageNote(conventions: ReadConventions): string {
+  return conventions.languages?.length ? ` (read in ${conventions.languages.map(lang => JSON.stringify(lang)).join(', then ')})` : '';
+}
