@@ -2,7 +2,7 @@ import type { BrowserContext, CDPSession, Dialog, Frame, Page, Request, Route } 
 import type { ContextTabs } from './context-tabs';
 
 export interface GuardOptions {
-  isAllowedUrl(url: string): boolean;
+  isAllowedUrl: (url: string) => boolean;
   dialogPolicy: 'accept' | 'dismiss';
   tabs: ContextTabs;
   /** Waits out the host's rate limit before an allowed navigation leaves the browser (links, forms, scripts). */

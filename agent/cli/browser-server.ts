@@ -70,9 +70,10 @@ function waitForStop(server: BrowserServer): Promise<number> {
       await server.close().catch(() => {});
     };
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    for (const signal of signals) process.on(signal, stop);
+    const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+    for (const signal of signals) process.on(signal, onSignal);
     server.on('close', () => {
-      for (const signal of signals) process.off(signal, stop);
+      for (const signal of signals) process.off(signal, onSignal);
       if (!stopping) console.error('bwa browser-server: the browser exited on its own; runners connected to it fail their samples');
       resolve(stopping ? 0 : 1);
     });

@@ -1,5 +1,4 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { z } from 'zod';
 import type { ActionCall } from '../actions/core/dispatch';
 import { actionHas, actionNames } from '../actions/registry';
 import { isReflectionKey, Reflection } from '../evidence/reflection';

@@ -65,7 +65,8 @@ export interface Consolidation {
 }
 
 export interface Decider {
-  readonly kind: 'recipe' | 'model' | string;
+  /** What decides, as the log records it: 'model', 'recipe', 'recipe-heal' while a recipe repairs a step, … */
+  readonly kind: string;
   /** A decider that reads the page state needs an observation every step; a recipe does not. */
   readonly needsView: boolean;
   decide(input: DecisionInput, signal: AbortSignal): Promise<Decision>;

@@ -70,7 +70,8 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
 }
 
-export function readJsonIfExists(file: string): unknown | undefined {
+/** The parsed file, or undefined when there is none. */
+export function readJsonIfExists(file: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {

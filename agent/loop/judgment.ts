@@ -1,7 +1,5 @@
 import type { TaskSpec } from '../task/schema';
 
-type Descriptor = TaskSpec['output_schema'][string];
-
 /**
  * Checks a judgment against judgment_output_schema: every key present, enumerations like "yes | no | inconclusive"
  * respected, numbers where "0.0-1.0" or "number" is asked, arrays where "array" is asked. Returns problems.
@@ -20,7 +18,7 @@ export function judgmentProblems(task: TaskSpec, judgment: Record<string, unknow
 }
 
 /** What is wrong with one value for a descriptor of the task's schema ("yes | no", "0.0-1.0", "array", "number"). */
-export function valueProblems(name: string, descriptor: Descriptor | unknown, value: unknown): string[] {
+export function valueProblems(name: string, descriptor: unknown, value: unknown): string[] {
   const text = Array.isArray(descriptor) ? 'array' : typeof descriptor === 'string' ? descriptor : 'object';
   if (value === null) return /\bnull\b/.test(text) ? [] : [`${name} must not be null`];
   const range = /^(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)$/.exec(text.trim());

@@ -69,13 +69,20 @@ export async function perform(
 /** The sample's wall clock applies to an action in flight too: its result is abandoned, the loop ends the sample. */
 function stopWhenAborted(action: Promise<ActionResult>, signal: AbortSignal): Promise<ActionResult> {
   if (signal.aborted) return Promise.resolve(stopped());
-  return new Promise(resolve => {
+  return new Promise((resolve, reject) => {
     const onAbort = () => resolve(stopped());
     signal.addEventListener('abort', onAbort, { once: true });
-    action.then(result => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(result);
-    });
+    action.then(
+      result => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        // oxlint-disable-next-line typescript/prefer-promise-reject-errors -- the action's own failure, passed on as it came
+        reject(error);
+      },
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
-import type { Decider, Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
+import type { Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillStartUrl } from '../task/row-template';
 import { applyEffects } from './effects';
@@ -119,7 +119,6 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   }
 }
 
-const START_ATTEMPTS = 3;
 const START_RETRY_DELAYS_MS = [1_000, 3_000];
 
 /** A transient failure of the very first page (5xx, reset, timeout) is retried before anyone decides anything. */

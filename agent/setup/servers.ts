@@ -7,7 +7,7 @@ type WebServer = TaskSpec['web_servers'][number];
 export interface StartedServers {
   /** Server URL → why it is not up (the tasks that need it fail with this). */
   failures: Map<string, string>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const POLL_MS = 200;

@@ -14,12 +14,14 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
+        // oxlint-disable-next-line typescript/prefer-promise-reject-errors -- the page call's own failure, passed on as it came
         reject(error);
       },
     );
   });
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new Error('observe() was aborted');
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(reason === undefined ? 'observe() was aborted' : String(reason));
 }

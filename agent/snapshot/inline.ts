@@ -151,7 +151,7 @@ function pushText(pieces: InlinePiece[], text: string): void {
 /** Fragments lose the spaces at their edges: put one back, except before closing punctuation. */
 export function joinText(left: string, right: string): string {
   if (!left) return right;
-  return /^[.,;:!?)\]}»”’%]/.test(right) || /[(\[{«“‘$]$/.test(left) ? `${left}${right}` : `${left} ${right}`;
+  return /^[.,;:!?)\]}»”’%]/.test(right) || /[([{«“‘$]$/.test(left) ? `${left}${right}` : `${left} ${right}`;
 }
 
 function directChildren(flat: readonly FlatNode[], parent: FlatNode): FlatNode[] {

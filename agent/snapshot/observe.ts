@@ -6,7 +6,6 @@ import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, p
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { INTERACTIVE_ROLES } from './roles';
-import { estimateTokens } from './tokens';
 import type { Observation, ObserveOptions, ObservePage } from './types';
 
 /**

@@ -8,7 +8,7 @@ export function jsonErrorOffset(text: string): number | undefined {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
   const fail = (): never => {
-    throw i;
+    throw new SyntaxAt(i);
   };
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length;
@@ -71,7 +71,14 @@ export function jsonErrorOffset(text: string): number | undefined {
     value();
     ws();
     return i < text.length ? i : undefined;
-  } catch (offset) {
-    return typeof offset === 'number' ? offset : undefined;
+  } catch (error) {
+    // Anything else (a nesting too deep for the stack) leaves the offset unknown.
+    return error instanceof SyntaxAt ? error.offset : undefined;
+  }
+}
+
+class SyntaxAt extends Error {
+  constructor(readonly offset: number) {
+    super(`JSON syntax error at ${offset}`);
   }
 }

@@ -15,7 +15,7 @@ export function normalizeForMatch(value: string): string {
 }
 
 /** A period and a capital, with a space between, or glued after a lower-case word ("Wednesday.The"). */
-const SENTENCE_END = /[.!?…]["'”’)\]]*\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])|(?<=\p{Ll}{2}[.!?])(?=\p{Lu}\p{Ll})/u;
+const SENTENCE_END = /[.!?…]["'”’)\]]*\s+(?=["'“‘([]?[\p{Lu}\p{N}])|(?<=\p{Ll}{2}[.!?])(?=\p{Lu}\p{Ll})/u;
 const MIN_SENTENCE_CHARS = 25;
 
 /** The first sentence of the article's first paragraph (joined with the next while it is too short to tell anything apart). */

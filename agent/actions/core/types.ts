@@ -6,7 +6,7 @@ import type { SemanticLocator } from '../../task/locator-schema';
 
 /** What the action layer needs to know about the task: where it may go, what it may read, which secrets exist. */
 export interface ActionPolicy {
-  isAllowedUrl(url: string): boolean;
+  isAllowedUrl: (url: string) => boolean;
   /** Replaces {{secret:NAME}} with the value; the only place a secret value exists in memory on our side. */
   resolveSecrets(text: string): string;
   /** Folder uploads may come from (the task's input folder). */

@@ -133,6 +133,7 @@ async function insertFromBinding(element: Element, args: { binding: string; toke
     const proto = control instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
     const native = Object.getOwnPropertyDescriptor(proto, 'value');
     if (native?.get && native.set && !Object.getOwnPropertyDescriptor(control, 'value')) {
+      // oxlint-disable-next-line typescript/unbound-method -- the native accessors, called below with .call(this)
       const { get, set } = native;
       Object.defineProperty(control, 'value', {
         configurable: true,
@@ -147,7 +148,8 @@ async function insertFromBinding(element: Element, args: { binding: string; toke
   }
 
   (control as HTMLElement).focus();
-  const chunks = args.perKey ? [...value] : [value];
+  // One code point per key, as a keyboard sends them.
+  const chunks = args.perKey ? Array.from(value) : [value];
   for (const chunk of chunks) {
     // insertText goes through the editing pipeline like typing: beforeinput/input fire, frameworks see the change.
     const inserted = doc.execCommand('insertText', false, chunk);

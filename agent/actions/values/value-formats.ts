@@ -99,7 +99,15 @@ export function toInputValue(text: string, kind: TypedInput, conventions: Conven
     case 'color': {
       const hex = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.trim())?.[1];
       if (!hex) return undefined;
-      return { value: `#${(hex.length === 3 ? [...hex].map(c => c + c).join('') : hex).toLowerCase()}` };
+      return {
+        value: `#${(hex.length === 3
+          ? hex
+              .split('')
+              .map(c => c + c)
+              .join('')
+          : hex
+        ).toLowerCase()}`,
+      };
     }
   }
 }

@@ -5,7 +5,6 @@ import { deriveRunState, renderRunState } from '../../../agent/decide/run-state'
 import { mechanicalSummary, StepSummarizer } from '../../../agent/decide/summaries';
 import type { HistoryEntry } from '../../../agent/decide/types';
 import { estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
-import { bundledTask } from '../helpers/agent-env';
 
 const ok = (
   step: number,

@@ -48,7 +48,8 @@ const STEP_SUMMARY_RULE = {
  */
 function answeringStepSummaries(server: ModelServer): ModelServer {
   const withSummaries = (script: ScriptInput | Script): ScriptInput => ({ ...script, text: [...(script.text ?? []), STEP_SUMMARY_RULE] });
-  const { setScript, setDefaultScript } = server;
+  const setScript = server.setScript.bind(server);
+  const setDefaultScript = server.setDefaultScript.bind(server);
   server.setScript = (taskId, sampleId, script, attempt) => setScript(taskId, sampleId, withSummaries(script), attempt);
   server.setDefaultScript = (taskId, script) => setDefaultScript(taskId, withSummaries(script));
   return server;

@@ -62,7 +62,7 @@ export async function recipeRows(run: RecipeRun): Promise<{ rows: Row[]; result:
   const result = await run.done;
   if (result.code !== 0) throw new Error(`the recipe run of ${run.task} exited ${result.code}:\n${result.output.slice(-3000)}`);
   const rows = parse(fs.readFileSync(path.join(run.reports, 'runs', 'recipe', run.task, 'combined.csv'), 'utf8'), { columns: true }) as Row[];
-  const listed = rows.map(r => r.sample_id).sort();
+  const listed = rows.map(r => r.sample_id ?? '').sort();
   const asked = [...run.sampleIds].sort();
   if (JSON.stringify(listed) !== JSON.stringify(asked))
     throw new Error(`combined.csv of ${run.task} lists ${listed.length} samples, ${asked.length} were run: ${JSON.stringify({ listed, asked })}`);

@@ -75,8 +75,9 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
   const readTitle = readShownTitle();
   server.setScript('pr_audit_chain', 'stuck', { steps: [openFirstPr(), ...Array(9).fill(readTitle), { tool: 'done', args: { extracted: {} } }] });
   const checkpoints: number[] = [];
+  // oxlint-disable-next-line typescript/unbound-method -- the original method, called with .call(this) and put back below
   const write = EvidenceStore.prototype.writeJson;
-  EvidenceStore.prototype.writeJson = function (name: string, value: unknown) {
+  EvidenceStore.prototype.writeJson = function (this: EvidenceStore, name: string, value: unknown) {
     if (name === 'checkpoint.json' && this.dir.endsWith('stuck')) checkpoints.push((value as { step: number }).step);
     return write.call(this, name, value);
   };

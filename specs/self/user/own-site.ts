@@ -77,7 +77,8 @@ export function bookTask(taskId: string, port: number, script: string, overrides
 
 export function writeTask(tasksDir: string, spec: Record<string, unknown>, rows: string[]): void {
   fs.mkdirSync(path.join(tasksDir, 'inputs'), { recursive: true });
-  fs.writeFileSync(path.join(tasksDir, `${spec.task_id}.json`), JSON.stringify(spec, null, 2));
+  const taskId = spec.task_id as string;
+  fs.writeFileSync(path.join(tasksDir, `${taskId}.json`), JSON.stringify(spec, null, 2));
   const columns = ['sample_id', ...Object.keys((spec.input_schema as Record<string, string>) ?? {})];
-  fs.writeFileSync(path.join(tasksDir, 'inputs', `${spec.task_id}.csv`), [columns.join(','), ...rows].join('\n') + '\n');
+  fs.writeFileSync(path.join(tasksDir, 'inputs', `${taskId}.csv`), [columns.join(','), ...rows].join('\n') + '\n');
 }
