@@ -39,7 +39,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   },
   plan: { may: ['actions', 'decide', 'discover', 'evidence', 'fs', 'task'] },
   setup: {
-    may: ['actions', 'browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'settings', 'task'],
+    may: ['actions', 'browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'loop', 'settings', 'task'],
   },
   report: {
     may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'setup', 'task'],
