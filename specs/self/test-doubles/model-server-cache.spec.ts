@@ -36,12 +36,14 @@ function clock(start = 1_000_000) {
   return { now: () => now, advance: (ms: number) => void (now += ms) };
 }
 
-test('minimum cacheable lengths follow the documented model families', () => {
+test('minimum cacheable lengths are the documented ones of each model', () => {
+  expect(minimumCacheableTokens('claude-sonnet-5-5')).toBe(512);
+  expect(minimumCacheableTokens('claude-opus-5-5')).toBe(512);
+  expect(minimumCacheableTokens('claude-haiku-5-5')).toBe(512);
+  expect(minimumCacheableTokens('claude-sonnet-5')).toBe(1024);
   expect(minimumCacheableTokens('claude-sonnet-4-6')).toBe(1024);
-  expect(minimumCacheableTokens('claude-opus-4-1')).toBe(1024);
-  expect(minimumCacheableTokens('claude-opus-4-6')).toBe(4096);
   expect(minimumCacheableTokens('claude-haiku-4-5')).toBe(4096);
-  expect(minimumCacheableTokens('claude-3-5-haiku-20241022')).toBe(2048);
+  expect(minimumCacheableTokens('claude-haiku-4-5-20251001')).toBe(4096);
   expect(LOOKBACK_BLOCKS).toBe(20);
 });
 

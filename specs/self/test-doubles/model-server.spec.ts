@@ -59,7 +59,7 @@ function routedClient(baseURL: string, options: { maxRetries?: number; timeout?:
 function decide(client: Anthropic, opts: { task?: string; sample?: string; page?: string; model?: string; attempt?: number; serial?: boolean } = {}) {
   return client.messages.create(
     {
-      model: opts.model ?? 'claude-primary',
+      model: opts.model ?? 'claude-sonnet-4-6',
       max_tokens: 1024,
       system: SYSTEM,
       tools: TOOLS,
@@ -263,7 +263,14 @@ test.describe('faults', () => {
     server.setScript('profile', 's1', { steps: [{ tool: 'screenshot', args: { label: 'x' }, fault: { kind: 429, retry_after_s: 3 } }] });
     const raw = await client.messages
       .create(
-        { model: 'm', max_tokens: 10, system: SYSTEM, tools: TOOLS, tool_choice: { type: 'any' }, messages: [{ role: 'user', content: PAGE }] },
+        {
+          model: 'claude-sonnet-4-6',
+          max_tokens: 10,
+          system: SYSTEM,
+          tools: TOOLS,
+          tool_choice: { type: 'any' },
+          messages: [{ role: 'user', content: PAGE }],
+        },
         { maxRetries: 0 },
       )
       .catch((e: unknown) => e);
@@ -332,17 +339,17 @@ test.describe('faults', () => {
 
   test('fault.model hits only that model, so a fallback model gets the step', async () => {
     server.setScript('profile', 's1', {
-      steps: [{ tool: 'screenshot', args: { label: 'a' }, fault: { kind: '529', model: 'claude-primary', times: 5, retry_after_ms: 10 } }],
+      steps: [{ tool: 'screenshot', args: { label: 'a' }, fault: { kind: '529', model: 'claude-sonnet-4-6', times: 5, retry_after_ms: 10 } }],
     });
-    await expect(decide(client, { model: 'claude-primary' })).rejects.toBeInstanceOf(Anthropic.InternalServerError);
-    const answer = await decide(client, { model: 'claude-fallback' });
-    expect(answer.model).toBe('claude-fallback');
+    await expect(decide(client, { model: 'claude-sonnet-4-6' })).rejects.toBeInstanceOf(Anthropic.InternalServerError);
+    const answer = await decide(client, { model: 'claude-haiku-4-5' });
+    expect(answer.model).toBe('claude-haiku-4-5');
     expect(toolUses(answer)[0]?.input.label).toBe('a');
     expect(server.requests.map(r => [r.model, r.response.status])).toEqual([
-      ['claude-primary', 529],
-      ['claude-primary', 529],
-      ['claude-primary', 529],
-      ['claude-fallback', 200],
+      ['claude-sonnet-4-6', 529],
+      ['claude-sonnet-4-6', 529],
+      ['claude-sonnet-4-6', 529],
+      ['claude-haiku-4-5', 200],
     ]);
   });
 });
@@ -358,12 +365,12 @@ test.describe('usage and caching', () => {
     expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
     expect(second.usage.cache_creation_input_tokens).toBe(0);
     expect(second.usage.input_tokens).toBeGreaterThan(0);
-    const otherModel = await decide(client, { model: 'claude-other' });
+    const otherModel = await decide(client, { model: 'claude-sonnet-5' });
     expect(otherModel.usage.cache_read_input_tokens).toBe(0);
   });
 
   test('count_tokens answers the estimate of the whole prompt', async () => {
-    const params = { model: 'm', system: SYSTEM, tools: TOOLS, messages: [{ role: 'user' as const, content: PAGE }] };
+    const params = { model: 'claude-sonnet-4-6', system: SYSTEM, tools: TOOLS, messages: [{ role: 'user' as const, content: PAGE }] };
     const counted = await client.messages.countTokens(params);
     expect(counted.input_tokens).toBeGreaterThan(estimateTokens(SYSTEM_TEXT + PAGE));
     expect(server.requests).toEqual([]);
@@ -371,7 +378,7 @@ test.describe('usage and caching', () => {
 });
 
 test.describe('request validation', () => {
-  const base = { model: 'm', max_tokens: 100, system: SYSTEM, messages: [{ role: 'user' as const, content: 'hi' }] };
+  const base = { model: 'claude-sonnet-4-6', max_tokens: 100, system: SYSTEM, messages: [{ role: 'user' as const, content: 'hi' }] };
 
   test('shape errors are 400 invalid_request_error naming the field', async () => {
     const { max_tokens: _, ...noMaxTokens } = base;
@@ -393,7 +400,8 @@ test.describe('request validation', () => {
       [{ ...base, messages: [{ role: 'user', content: [{ type: 'txt', text: 'a' }] }] }, /messages.0.content.0.type: Input tag/],
       [{ ...base, tools: [{ name: 'click', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'nope' } }, /tool_choice.name/],
       [{ ...base, stream: true }, /non-streaming requests only/],
-      [{ ...base, temperature: 2 }, /temperature: Extra inputs are not permitted/],
+      [{ ...base, temperature: 2 }, /temperature: Input should be less than or equal to 1/],
+      [{ ...base, temprature: 0.5 }, /temprature: Extra inputs are not permitted/],
     ];
     for (const [body, expected] of cases) {
       const error = await client.post('/v1/messages', { body }).catch((e: unknown) => e);
@@ -465,7 +473,7 @@ test.describe('auxiliary requests', () => {
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     expect(toolUses(await decide(client))[0]?.input.label).toBe('one');
     const vision = await client.messages.create({
-      model: 'm',
+      model: 'claude-sonnet-4-6',
       max_tokens: 200,
       system: SYSTEM,
       messages: [
@@ -480,7 +488,12 @@ test.describe('auxiliary requests', () => {
     });
     expect(vision.content).toEqual([expect.objectContaining({ type: 'text', text: 'build: passed (green check); lint: failed (red x)' })]);
     const summary = () =>
-      client.messages.create({ model: 'm', max_tokens: 200, system: SYSTEM, messages: [{ role: 'user', content: 'Summarise as FOUND/GAPS/NEXT.' }] });
+      client.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 200,
+        system: SYSTEM,
+        messages: [{ role: 'user', content: 'Summarise as FOUND/GAPS/NEXT.' }],
+      });
     expect((await summary()).content[0]).toMatchObject({ text: expect.stringContaining('FOUND: name') });
     // The once-rule is used up: the same request now matches nothing, and fails.
     expect(await failureOf(summary())).toMatch(
@@ -498,7 +511,8 @@ test.describe('auxiliary requests', () => {
   });
 
   test('an auxiliary request nobody scripted fails and is reported; "canned" answers it with a fixed text instead', async () => {
-    const ask = (c: Anthropic) => c.messages.create({ model: 'm', max_tokens: 50, messages: [{ role: 'user', content: 'Write navigation tips.' }] });
+    const ask = (c: Anthropic) =>
+      c.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 50, messages: [{ role: 'user', content: 'Write navigation tips.' }] });
     expect(await failureOf(ask(client))).toMatch(/no script answers the text request \("Write navigation tips\.…"\) \[task profile, sample s1\]/);
     const unrouted = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
     expect(await failureOf(ask(unrouted))).toMatch(
@@ -557,7 +571,7 @@ test.describe('scripts', () => {
     expect(server.requests[0]?.key).toEqual({ taskId: 'profile', sampleId: odd });
     expect(server.requests[0]?.system.map(b => b.text).join('\n')).not.toMatch(/task_id|sample_id|attempt:/);
     const body = {
-      model: 'm',
+      model: 'claude-sonnet-4-6',
       max_tokens: 10,
       system: SYSTEM,
       tools: TOOLS,
