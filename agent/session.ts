@@ -14,7 +14,6 @@ import { SelfHealingDecider } from './decide/self-heal';
 import type { FinishedSample } from './recipe/record';
 import { compiledRecipe } from './recipe/recipe-store';
 import type { Decider } from './decide/types';
-import { visionAsker } from './decide/vision';
 import { VisionGate } from './loop/vision-gate';
 import { archivePreviousAttempt } from './evidence/attempts';
 import type { Result } from './evidence/result-schema';
@@ -39,6 +38,10 @@ export interface SessionOptions extends SampleSlot {
   onArtifact?: ArtifactListener;
   /** Told whether the start page could be reached (a dead site stops its task early). */
   onStartPage?: RunSampleInput['onStartPage'];
+  /** Told how the API answered the sample's first model request (a rejected configuration stops the run's other samples). */
+  onModelAnswer?: RunSampleInput['onModelAnswer'];
+  /** Why no model-decided sample may start now (the API rejected the configuration earlier in the run), if so. */
+  modelBlocker?: () => string | undefined;
   /** Told after each write of the sample's record files (checkpoint, action log, result), as they are on disk. */
   onFileWritten?: RecorderInit['onFileWritten'];
   /**
@@ -88,6 +91,8 @@ export class SampleSession {
     const decider = options.decider
       ? options.decider(() => tabsRef?.active ?? page)
       : selectDecider(spec, options.deciderMode, Boolean(env.ANTHROPIC_API_KEY), factories, compiled);
+    const modelBlocked = decider.kind === 'model' ? options.modelBlocker?.() : undefined;
+    if (modelBlocked) throw new Error(modelBlocked);
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
     const archived = archivePreviousAttempt(dir);
     const store = new EvidenceStore(dir, redactorFor(secrets));
@@ -143,6 +148,7 @@ export class SampleSession {
         initialNotices: this.initialNotices,
         batchJudgment: settings.judge === 'batch',
         onStartPage: this.options.onStartPage,
+        onModelAnswer: this.options.onModelAnswer,
       });
     } catch (error) {
       outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
@@ -164,12 +170,9 @@ export class SampleSession {
     return this.recorder.finish(outcome.status, outcome.error);
   }
 
-  /** Vision for a model-decided sample: one gate per sample, so its answers are cached for the sample. */
+  /** Screenshots ride in the decisions of a model-decided sample only. */
   private visionGate(): VisionGate | undefined {
-    if (!this.client) return undefined;
-    const { task, sample, attempt } = this.options;
-    const ask = visionAsker(this.client, usage => this.recorder.addUsage(usage), { taskId: task.spec.task_id, sampleId: sample.sample_id, attempt });
-    return new VisionGate(ask, { goal: task.spec.goal, onNote: note => this.recorder.notes.push(note) });
+    return this.client ? new VisionGate() : undefined;
   }
 
   private async afterLoop(status: SampleOutcome['status']): Promise<void> {

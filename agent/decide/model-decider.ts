@@ -11,9 +11,11 @@ import { fitHistory, promptHistory } from './history';
 import { deriveRunState, renderRunState } from './run-state';
 import { StepSummarizer } from './summaries';
 import { modelToolDefinitions, type ModelTool } from './model-tools';
-import { ModelAnswerError, type ModelClient } from './model-client';
+import { ModelAnswerError, type ModelClient, type ModelReply } from './model-client';
 import type { ModelSettings } from './model-settings';
-import { buildSystemBlocks, buildUserMessage, type SystemBlock } from './prompt';
+import { NON_STREAMING_MAX_TOKENS } from './request-shape';
+import { capabilitiesOf } from './model-capabilities';
+import { buildSystemBlocks, buildUserMessage, withScreenshot, type SystemBlock } from './prompt';
 import type { RequestRoute } from './request-route';
 import type { Consolidation, Decider, Decision, DecisionInput } from './types';
 
@@ -78,45 +80,80 @@ export class ModelDecider implements Decider {
       visibleElements: input.visibleElements,
       lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => actionHas(a, 'terminal')),
     });
+    const content = input.view?.screenshot ? withScreenshot(user, input.view.screenshot) : user;
     const usage = emptyUsage();
-    const ask = async (content: Anthropic.TextBlockParam[]) => {
-      const reply = await this.client.create(
-        {
-          system: this.system,
-          tools: this.tools as Anthropic.Tool[],
-          tool_choice: { type: 'any', disable_parallel_tool_use: !settings.multiActions },
-          messages: [{ role: 'user', content }],
-        },
-        { purpose: 'decide', signal, route: this.route },
-      );
-      addUsage(usage, reply.usage);
-      return reply;
-    };
-    let reply = await ask(user);
-    let calls = allowedCalls(reply.message, input.allowedActions);
-    if (calls.length === 0) {
-      // tool_choice "any" makes a missing call rare, and the step's limits are in the prompt: one corrective turn.
-      const correction = `Your previous answer ${whatWasWrong(reply.message, input.allowedActions)}. Answer with a tool call only${input.allowedActions ? ` (${input.allowedActions.join(' or ')})` : ''}.`;
-      reply = await ask([...user, { type: 'text', text: correction }]);
-      calls = allowedCalls(reply.message, input.allowedActions);
-      if (calls.length === 0)
-        throw new ModelAnswerError(
-          `model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, input.allowedActions)} (stop_reason ${reply.message.stop_reason})`,
-          usage,
-        );
-    }
+    const asked = await this.askForCalls(content, input.allowedActions, { signal, usage });
     const limit = turnLimit(settings);
-    const actions = calls.slice(0, limit).map(c => c.action);
-    const decision: Decision = { actions, reflection: calls[0]?.reflection, usage, model: reply.model };
-    const unrun = calls.slice(limit).map(c => c.action.name);
+    const actions = asked.calls.slice(0, limit).map(c => c.action);
+    const decision: Decision = { actions, reflection: asked.calls[0]?.reflection, usage, model: asked.reply.model };
+    const unrun = asked.calls.slice(limit).map(c => c.action.name);
     if (unrun.length)
       decision.notices = [
         `${unrun.length} more action(s) of your last turn were not run (${unrun.join(', ')}): at most ${limit} per turn. Give them again if they are still needed.`,
       ];
-    if (reply.fellBackFrom) decision.modelNote = `primary model ${reply.fellBackFrom} failed; fallback ${reply.model} answered`;
-    if (reply.message.stop_reason === 'max_tokens')
-      decision.modelNote = `${decision.modelNote ? `${decision.modelNote}; ` : ''}answer cut at max_tokens`;
+    const notes = [...asked.notes];
+    if (asked.reply.fellBackFrom) notes.unshift(`primary model ${asked.reply.fellBackFrom} failed; fallback ${asked.reply.model} answered`);
+    if (asked.reply.message.stop_reason === 'max_tokens') notes.push('answer cut at max_tokens');
+    if (notes.length) decision.modelNote = notes.join('; ');
     return decision;
+  }
+
+  /**
+   * One request that must come back with a tool call, steered by the prompt (forced tool choice is sent only to
+   * models that accept it). A reply cut at max_tokens before any call is asked again once with twice the room;
+   * a reply without a usable call gets one corrective turn. Every request is counted in `usage`.
+   */
+  private async askForCalls(
+    content: Anthropic.ContentBlockParam[],
+    allowed: readonly string[] | undefined,
+    options: { signal: AbortSignal; usage: Usage; model?: string; allowFallback?: boolean; forcedTool?: string },
+  ): Promise<{ reply: ModelReply; calls: ReturnType<typeof allowedCalls>; notes: string[] }> {
+    const settings = this.client.settings;
+    const notes: string[] = [];
+    const ask = async (blocks: Anthropic.ContentBlockParam[], maxTokens?: number) => {
+      const reply = await this.client.create(
+        {
+          system: this.system,
+          tools: this.tools as Anthropic.Tool[],
+          tool_choice: options.forcedTool
+            ? { type: 'tool', name: options.forcedTool }
+            : { type: 'any', disable_parallel_tool_use: !settings.multiActions },
+          messages: [{ role: 'user', content: blocks }],
+        },
+        {
+          purpose: 'decide',
+          signal: options.signal,
+          route: this.route,
+          model: options.model,
+          allowFallback: options.allowFallback,
+          exactMaxTokens: maxTokens,
+        },
+      );
+      addUsage(options.usage, reply.usage);
+      return reply;
+    };
+    let reply = await ask(content);
+    let calls = allowedCalls(reply.message, allowed);
+    if (calls.length === 0 && reply.message.stop_reason === 'max_tokens') {
+      const more = Math.min(reply.maxTokens * 2, capabilitiesOf(reply.model).maxOutput, NON_STREAMING_MAX_TOKENS);
+      if (more > reply.maxTokens) {
+        notes.push(`the answer ended at max_tokens (${reply.maxTokens}) before any tool call: asked again with ${more}`);
+        reply = await ask(content, more);
+        calls = allowedCalls(reply.message, allowed);
+      }
+    }
+    if (calls.length === 0) {
+      // The step's limits are in the prompt, and no tool choice is forced on the current models: one corrective turn.
+      const correction = `Your previous answer ${whatWasWrong(reply.message, allowed)}. Answer with a tool call only${allowed ? ` (${allowed.join(' or ')})` : ''}.`;
+      reply = await ask([...content, { type: 'text', text: correction }]);
+      calls = allowedCalls(reply.message, allowed);
+      if (calls.length === 0)
+        throw new ModelAnswerError(
+          `model ${reply.model} gave no usable answer twice: its answer ${whatWasWrong(reply.message, allowed)} (stop_reason ${reply.message.stop_reason})`,
+          options.usage,
+        );
+    }
+    return { reply, calls, notes };
   }
 
   async consolidate(input: DecisionInput, reason: string, options: { preferFallback: boolean; signal: AbortSignal }): Promise<Consolidation> {
@@ -132,19 +169,18 @@ export class ModelDecider implements Decider {
       lastStep: true,
     });
     const model = options.preferFallback && settings.fallbackModel ? settings.fallbackModel : settings.model;
-    const reply = await this.client.create(
-      {
-        system: this.system,
-        tools: this.tools as Anthropic.Tool[],
-        tool_choice: { type: 'tool', name: CONSOLIDATE_TOOL },
-        messages: [{ role: 'user', content: user }],
-      },
-      { purpose: 'decide', model, signal: options.signal, allowFallback: !options.preferFallback, route: this.route },
-    );
-    const call = toolCalls(reply.message).find(c => c.action.name === CONSOLIDATE_TOOL);
+    const usage = emptyUsage();
+    const asked = await this.askForCalls(user, [CONSOLIDATE_TOOL], {
+      signal: options.signal,
+      usage,
+      model,
+      allowFallback: !options.preferFallback,
+      forcedTool: CONSOLIDATE_TOOL,
+    });
+    const call = asked.calls[0];
     const extracted = (call?.action.args.extracted ?? {}) as Record<string, unknown>;
     const judgment = call?.action.args.judgment as Record<string, unknown> | undefined;
-    return { extracted, judgment, usage: reply.usage, model: reply.model };
+    return { extracted, judgment, usage, model: asked.reply.model };
   }
 }
 

@@ -1,7 +1,9 @@
+import type Anthropic from '@anthropic-ai/sdk';
 import { REFLECTION_KEYS } from '../evidence/reflection';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import type { PromptHistory } from './history';
+import type { Screenshot } from './types';
 
 /** Prompt building is pure: data in, text out — unit-testable without a browser or a model. */
 
@@ -145,6 +147,23 @@ function stepPart(input: UserMessageInput): string {
   if (Object.keys(collected).length) sections.push(`## Data collected so far\n${truncateJson(collected, ACCUMULATED_PROMPT_CHARS)}`);
   if (input.runState?.length) sections.push(`## Run state\n${input.runState.join('\n')}`);
   return sections.join('\n\n');
+}
+
+export const SCREENSHOT_NOTE = 'The image above is a screenshot, sent because the page state cannot show everything here:';
+
+/**
+ * The step's message with the screenshot after everything cached (tools, system, history): the prefix stays
+ * byte-identical, and one line says why the page state is not enough. Act through the page state's refs still.
+ */
+export function withScreenshot(blocks: readonly TextBlock[], shot: Screenshot): Anthropic.ContentBlockParam[] {
+  return [
+    ...blocks,
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot.png.toString('base64') } },
+    {
+      type: 'text',
+      text: `${SCREENSHOT_NOTE} ${shot.reasons.join('; ')}. It shows ${shot.band ? 'the rows of the viewport that hold them, full width' : 'the whole viewport'}. Read what only the pixels show from it; act on refs from the page state.`,
+    },
+  ];
 }
 
 /** The message as one text, the way a reader (or a test) sees it. */

@@ -16,6 +16,16 @@ export interface PageView {
   signature: string;
   /** For `expand` and `find`: what the next observation opens, searched in this one. */
   pageState?: PageStateAccess;
+  /** The viewport as pixels, when the tree cannot show what the page does: it rides in the step's decision request. */
+  screenshot?: Screenshot;
+}
+
+export interface Screenshot {
+  png: Buffer;
+  /** Why the page state is not enough here, in terms a screenshot resolves. */
+  reasons: readonly string[];
+  /** Only the rows of the viewport that hold what the tree lacks, full width; else the whole viewport. */
+  band: boolean;
 }
 
 export interface HistoryEntry {

@@ -81,6 +81,15 @@ export function oneOf<const V extends readonly [string, ...string[]]>(values: V,
   return { ...about, schema, takes: orList(values), fallback: `\`${fallback}\`` };
 }
 
+/** One of the values, or undefined when unset: for a default that depends on other settings (`fallbackText` says which). */
+export function oneOfOrUnset<const V extends readonly [string, ...string[]]>(
+  values: V,
+  about: Described & { fallbackText: string },
+): EnvVariable<V[number] | undefined> {
+  const schema = z.string().trim().toLowerCase().pipe(z.enum(values)).optional();
+  return { ...about, schema, takes: orList(values), fallback: about.fallbackText };
+}
+
 /** A comma-separated list of some of the values (none when unset). */
 export function someOf<const V extends readonly [string, ...string[]]>(values: V, about: Described): EnvVariable<Array<V[number]>> {
   const schema = z

@@ -1,4 +1,5 @@
-import { address, folder, jsonTextRecord, oneOf, onOff, someOf, text, wholeNumber, type EnvVariable } from './kinds';
+import { DEFAULT_FAST_MODEL, DEFAULT_MODEL, EFFORT_LEVELS } from '../decide/model-capabilities';
+import { address, folder, jsonTextRecord, oneOf, oneOfOrUnset, onOff, someOf, text, wholeNumber, type EnvVariable } from './kinds';
 
 /**
  * Every environment variable bwa reads, each with the schema its text is checked against and what it means.
@@ -48,7 +49,7 @@ const RUN = {
     { min: 1, max: 1000, fallback: 3 },
     {
       description:
-        'after this many samples of one task in a row could not reach their start page (connection refused, timeout, DNS), the task\'s other samples fail at once ("stopped early"); a later run with the same `AGENT_RUN_ID` tries them again',
+        'after this many samples of one task in a row could not reach their start page (connection refused, timeout, DNS), the task\'s other samples fail at once ("stopped early"); a later run with the same `AGENT_RUN_ID` tries them again. (A model configuration the API refuses on the run\'s first request — 400, 401, 403, 404 — stops the other model-decided samples at once: see [model.md](model.md#a-refused-configuration))',
     },
   ),
   AGENT_DISCOVER_MAX_ITEMS: wholeNumber(
@@ -75,10 +76,23 @@ const RUN = {
 const MODEL = {
   ANTHROPIC_API_KEY: text(undefined, { takes: 'an Anthropic API key', sensitive: true, description: 'enables the model decider (Claude)' }),
   ANTHROPIC_BASE_URL: address(['http', 'https'], 'https://api.anthropic.com', {
-    description: 'where the model requests go (tests point it at `fixtures/model-server`)',
+    description:
+      'where the model requests go (a proxy or gateway; tests point it at `fixtures/model-server`); `npx bwa check` proves the setup with one request',
   }),
-  AGENT_MODEL: text('claude-sonnet-4-6', { takes: 'a model id', description: 'the model that decides each step (and answers vision questions)' }),
-  AGENT_FAST_MODEL: text('claude-haiku-4-5', { takes: 'a model id', description: 'step summaries and run-memory distillation' }),
+  AGENT_MODEL: text(DEFAULT_MODEL, {
+    takes: 'a model id',
+    description:
+      'the model that decides each step (looking at the screenshot a step carries), judges and plans; its requests follow its rules in the capability table ([model.md](model.md#which-models)); an id the table does not hold gets the strictest rules and one warning line at the start of the run',
+  }),
+  AGENT_FAST_MODEL: text(DEFAULT_FAST_MODEL, {
+    takes: 'a model id',
+    description: 'step summaries and run-memory distillation (at effort `low`): the cheapest current model',
+  }),
+  AGENT_EFFORT: oneOfOrUnset(EFFORT_LEVELS, {
+    fallbackText: '`medium`',
+    description:
+      "`output_config.effort` of `AGENT_MODEL`'s calls, and only a level that model takes (all five on the current models; no `xhigh` on claude-sonnet-4-6; none on claude-haiku-4-5): another stops the run at its start, naming the levels. A fallback model that takes another set gets its own default; a model bwa does not know gets it only when set. Thinking is billed as output: see [model.md](model.md#effort)",
+  }),
   AGENT_FALLBACK_MODEL: text(undefined, {
     takes: 'a model id',
     description:
@@ -86,10 +100,16 @@ const MODEL = {
   }),
   AGENT_MODEL_RETRIES: wholeNumber({ min: 0, fallback: 3 }, { description: "the SDK's retries per model call (it honours `retry-after`)" }),
   AGENT_MODEL_TIMEOUT_MS: wholeNumber({ min: 1, fallback: 120_000 }, { description: 'per model call, in milliseconds' }),
-  AGENT_MAX_TOKENS: wholeNumber({ min: 1, fallback: 2048 }, { description: '`max_tokens` per decision' }),
+  AGENT_MAX_TOKENS: wholeNumber(
+    { min: 1, fallback: 2048 },
+    {
+      description:
+        "room for a decision's answer (its tool calls); on a model that thinks, `max_tokens` adds room for the thinking (2,048 at effort low, 4,096 medium, 8,192 high, 16,384 xhigh/max), capped at 21,333 (non-streaming). A turn cut at `max_tokens` before any tool call is asked again once with twice the room",
+    },
+  ),
   AGENT_CONTEXT_WINDOW: wholeNumber(
-    { min: 1, fallback: 200_000 },
-    { description: 'sets the prompt budget: min(24K, max(8K, 8% of it)) tokens; 40% of that for the page state, 30% for history' },
+    { min: 1, fallback: undefined, fallbackText: "the model's (1,000,000 for the current models)" },
+    { description: 'sets the prompt budget: min(16K, max(8K, 8% of it)) tokens; 40% of that for the page state, 30% for history' },
   ),
   AGENT_SNAPSHOT_TOKENS: wholeNumber(
     { min: 200, max: 200_000, fallback: undefined, fallbackText: 'from the budget' },

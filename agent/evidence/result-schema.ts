@@ -157,5 +157,7 @@ export const ActionLogEntry = z.object({
   url_after: z.string().optional(),
   duration_ms: z.number().nonnegative(),
   notices: z.array(z.string()).optional(),
+  /** What the model call of this step needed besides its answer (a retry with more room, a fallback model, a cut answer). */
+  model_note: z.string().optional(),
 });
 export type ActionLogEntry = z.infer<typeof ActionLogEntry>;

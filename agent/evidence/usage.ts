@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
-/** What a model call was for: each has its own line in result.json's usage and in the run summary. */
+/**
+ * What a model call was for: each has its own line in result.json's usage and in the run summary. `vision` is
+ * the separate screenshot question bwa asked before the screenshot rode in the decision request: results written
+ * then still carry it.
+ */
 export const MODEL_PURPOSES = ['decide', 'vision', 'summary', 'memory', 'judge', 'plan'] as const;
 export type ModelPurpose = (typeof MODEL_PURPOSES)[number];
+/** Calls AGENT_FAST_MODEL answers (step summaries, run-memory tips); AGENT_MODEL answers the rest. */
+export const FAST_MODEL_PURPOSES: readonly ModelPurpose[] = ['summary', 'memory'];
 
 const count = () => z.number().int().nonnegative();
 
@@ -13,6 +19,10 @@ export const PurposeUsage = z.object({
   cache_creation_input_tokens: count(),
   cache_read_input_tokens: count(),
   output_tokens: count(),
+  /** Of output_tokens, the model's thinking (the API's output_tokens_details.thinking_tokens); absent before it was kept. */
+  thinking_tokens: count().optional(),
+  /** Requests that carried a screenshot beside the page state. */
+  with_screenshot: count().optional(),
 });
 export type PurposeUsage = z.infer<typeof PurposeUsage>;
 
@@ -23,6 +33,8 @@ export const Usage = z.object({
   output_tokens: count(),
   cache_read_input_tokens: count(),
   cache_creation_input_tokens: count(),
+  /** Of output_tokens, the model's thinking. */
+  thinking_tokens: count().optional(),
   /** The same figures per kind of call. Results written before it existed have none. */
   by_purpose: z
     .object(Object.fromEntries(MODEL_PURPOSES.map(p => [p, PurposeUsage.optional()])) as Record<ModelPurpose, z.ZodOptional<typeof PurposeUsage>>)
@@ -39,17 +51,32 @@ export const emptyUsage = (): Usage => ({
 });
 
 const TOKEN_KEYS = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const;
+const OPTIONAL_KEYS = ['thinking_tokens', 'with_screenshot'] as const;
+
+export interface CallFacts {
+  thinking_tokens?: number;
+  /** The request carried a screenshot. */
+  screenshot?: boolean;
+}
 
 /** One API answer's usage, filed under what the call was for. */
-export function callUsage(purpose: ModelPurpose, tokens: Pick<PurposeUsage, (typeof TOKEN_KEYS)[number]>): Usage {
+export function callUsage(purpose: ModelPurpose, tokens: Pick<PurposeUsage, (typeof TOKEN_KEYS)[number]>, facts: CallFacts = {}): Usage {
   const one: PurposeUsage = { calls: 1, ...Object.fromEntries(TOKEN_KEYS.map(key => [key, tokens[key] ?? 0])) } as PurposeUsage;
-  return { model_calls: 1, ...Object.fromEntries(TOKEN_KEYS.map(key => [key, one[key]])), by_purpose: { [purpose]: one } } as Usage;
+  if (facts.thinking_tokens) one.thinking_tokens = facts.thinking_tokens;
+  if (facts.screenshot) one.with_screenshot = 1;
+  return {
+    model_calls: 1,
+    ...Object.fromEntries(TOKEN_KEYS.map(key => [key, one[key]])),
+    ...(one.thinking_tokens ? { thinking_tokens: one.thinking_tokens } : {}),
+    by_purpose: { [purpose]: one },
+  } as Usage;
 }
 
 /** Adds one call's (or batch's) usage into a running total, purpose by purpose. */
 export function addUsage(total: Usage, more: Usage): void {
   total.model_calls += more.model_calls;
   for (const key of TOKEN_KEYS) total[key] += more[key];
+  if (more.thinking_tokens) total.thinking_tokens = (total.thinking_tokens ?? 0) + more.thinking_tokens;
   for (const [purpose, part] of Object.entries(more.by_purpose ?? {}) as Array<[ModelPurpose, PurposeUsage | undefined]>) {
     if (!part) continue;
     total.by_purpose ??= {};
@@ -62,6 +89,7 @@ export function addUsage(total: Usage, more: Usage): void {
     });
     into.calls += part.calls;
     for (const key of TOKEN_KEYS) into[key] += part[key];
+    for (const key of OPTIONAL_KEYS) if (part[key]) into[key] = (into[key] ?? 0) + part[key];
   }
 }
 
@@ -73,11 +101,16 @@ export const inputTokens = (u: Pick<Usage, 'input_tokens' | 'cache_read_input_to
   u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
 
 /**
- * "42 model calls (decide 38, vision 2, summary 2); input 120,400 tokens (uncached 20,100 · cache write 9,800 ·
- * cache read 90,500); output 4,000": the run summary's line.
+ * "42 model calls (decide 38 (3 with a screenshot), summary 2, memory 2); input 120,400 tokens (uncached 20,100 ·
+ * cache write 9,800 · cache read 90,500); output 4,000 (thinking 2,900)": the run summary's line.
  */
 export function describeUsage(u: Usage): string {
   const n = (value: number) => value.toLocaleString('en-US');
-  const purposes = MODEL_PURPOSES.flatMap(p => (u.by_purpose?.[p]?.calls ? [`${p} ${u.by_purpose[p]!.calls}`] : []));
-  return `${n(u.model_calls)} model call${u.model_calls === 1 ? '' : 's'}${purposes.length ? ` (${purposes.join(', ')})` : ''}; input ${n(inputTokens(u))} tokens (uncached ${n(u.input_tokens)} · cache write ${n(u.cache_creation_input_tokens)} · cache read ${n(u.cache_read_input_tokens)}); output ${n(u.output_tokens)}`;
+  const purposes = MODEL_PURPOSES.flatMap(p => {
+    const part = u.by_purpose?.[p];
+    if (!part?.calls) return [];
+    return [`${p} ${part.calls}${part.with_screenshot ? ` (${part.with_screenshot} with a screenshot)` : ''}`];
+  });
+  const thinking = u.thinking_tokens ? ` (thinking ${n(u.thinking_tokens)})` : '';
+  return `${n(u.model_calls)} model call${u.model_calls === 1 ? '' : 's'}${purposes.length ? ` (${purposes.join(', ')})` : ''}; input ${n(inputTokens(u))} tokens (uncached ${n(u.input_tokens)} · cache write ${n(u.cache_creation_input_tokens)} · cache read ${n(u.cache_read_input_tokens)}); output ${n(u.output_tokens)}${thinking}`;
 }

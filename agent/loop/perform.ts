@@ -61,6 +61,7 @@ export async function perform(
     url_after: urlAfter,
     duration_ms: Date.now() - started,
     notices: meta.notices?.length ? [...meta.notices] : undefined,
+    model_note: meta.decision?.modelNote,
   });
   history.push({ step, action: call, result, reflection: meta.decision?.reflection, url: urlAfter });
   return { result, urlBefore, urlAfter };

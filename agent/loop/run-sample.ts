@@ -23,6 +23,12 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   let notices: string[] = [...(input.initialNotices ?? [])];
   let lastInput: DecisionInput | undefined;
   let primaryFailed = false;
+  let modelAnswered = false;
+  const firstModelAnswer = async (rejection: string | undefined) => {
+    if (modelAnswered) return;
+    modelAnswered = true;
+    await input.onModelAnswer?.(rejection);
+  };
   const end = (reason: TerminationReason, detail: string) =>
     terminate(reason, detail, {
       decider,
@@ -58,12 +64,15 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       if (!(error instanceof ModelCallError)) throw error;
       recorder.notes.push(error.message);
       if (error instanceof ModelAnswerError) {
+        await firstModelAnswer(undefined);
         recorder.addUsage(error.usage);
         return end('model_answer', error.message);
       }
+      if (error.rejected) await firstModelAnswer(error.message);
       primaryFailed = true;
-      return end('model_failure', error.message);
+      return end(error.rejected ? 'model_rejected' : 'model_failure', error.message);
     }
+    if (decision.usage?.model_calls) await firstModelAnswer(undefined);
     recorder.addUsage(decision.usage);
     // Who decided this step: observing a refused done may already have handed the sample to the model.
     const decidedBy = decider.kind;
@@ -81,7 +90,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
     for (const [index, call] of decision.actions.entries()) {
       const performed = await perform(call, step, view, input, runStep, history, {
         sub: decision.actions.length > 1 ? index + 1 : undefined,
-        decision: index === 0 ? decision : { ...decision, reflection: undefined },
+        decision: index === 0 ? decision : { ...decision, reflection: undefined, modelNote: undefined },
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);

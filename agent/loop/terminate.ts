@@ -2,13 +2,15 @@ import type { Decider, DecisionInput } from '../decide/types';
 import type { SampleOutcome } from './types';
 import type { SampleRecorder } from './recorder';
 
-export type TerminationReason = 'max_steps' | 'max_time' | 'network' | 'model_failure' | 'model_answer' | 'aborted';
+export type TerminationReason = 'max_steps' | 'max_time' | 'network' | 'model_failure' | 'model_rejected' | 'model_answer' | 'aborted';
 
 const DESCRIPTIONS: Record<TerminationReason, string> = {
   max_steps: 'the step budget was used up',
   max_time: 'the time budget (max_time_seconds) ran out',
   network: 'too many consecutive network/browser errors',
   model_failure: 'the model could not be reached',
+  // The API answered: it refused the request, and the message says which setting to change.
+  model_rejected: 'the API rejected the request',
   model_answer: 'the model gave no usable answer after a corrective turn',
   aborted: 'the run was stopped',
 };

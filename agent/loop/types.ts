@@ -49,6 +49,8 @@ export interface RunSampleInput {
   batchJudgment?: boolean;
   /** Whether the start page could be reached (false only when the site or network failed, not for an error page). */
   onStartPage?: (reached: boolean, error: string) => Promise<void>;
+  /** Told once, at the sample's first model answer: undefined when the API answered, its refusal when it rejected the request. */
+  onModelAnswer?: (rejection: string | undefined) => Promise<void>;
 }
 
 /** One action as performed: its result and the active tab's address before and after. */

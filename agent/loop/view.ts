@@ -10,7 +10,7 @@ import type { VisionGate } from './vision-gate';
 export interface ViewOptions {
   task: TaskSpec;
   tokenBudget?: number;
-  /** Asks about a screenshot when the tree cannot show what the page does (model deciders only). */
+  /** Takes a screenshot for the decision request when the tree cannot show what the page does (model deciders only). */
   vision?: VisionGate;
 }
 
@@ -20,7 +20,7 @@ export const OBSERVE_TIMEOUT_MS = 20_000;
 /** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
 export function pageViewer(options: ViewOptions) {
   const focus = new PageStateFocus();
-  return async (tabs: ContextTabs, step: number, signal: AbortSignal): Promise<PageView> => {
+  return async (tabs: ContextTabs, _step: number, signal: AbortSignal): Promise<PageView> => {
     const page = tabs.active;
     try {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
@@ -32,13 +32,13 @@ export function pageViewer(options: ViewOptions) {
       });
       focus.remember(observation);
       // The model call has its own timeout; the observe deadline is for a hung renderer, not for a slow answer.
-      const visual = await options.vision?.look(page, observation, step, signal);
+      const screenshot = await options.vision?.screenshotFor(page, observation, signal);
       const elements = knownElements(observation);
       const tabList =
         tabs.pages.length > 1
           ? `\nTabs: ${tabs.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p, '(closed)'))}`).join(' | ')}`
           : '';
-      const text = `${observation.text}${visual ? `\n\n${visual}` : ''}${tabList}`;
+      const text = `${observation.text}${tabList}`;
       return {
         url: observation.url,
         title: observation.title,
@@ -47,6 +47,7 @@ export function pageViewer(options: ViewOptions) {
         interactiveCount: observation.interactiveCount,
         signature: signatureOf(observation.url, observation.text),
         pageState: focus,
+        ...(screenshot ? { screenshot } : {}),
       };
     } catch (error) {
       focus.forget();

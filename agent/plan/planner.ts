@@ -19,8 +19,10 @@ export interface PlanOutcome {
 }
 
 /**
- * Asks Claude for a task plan through one forced tool, checks it with the task schema, and when it is
- * invalid asks once more with the exact errors (as the tool's error result, so the model sees its own plan).
+ * Asks Claude for a task plan through one tool (forced where the model takes a forced tool choice, asked for in
+ * the prompt where it does not), checks it with the task schema, and asks once more: with the exact errors when
+ * the plan is invalid (as the tool's error result, so the model sees its own plan), or with a reminder when the
+ * answer called no tool.
  */
 export async function planTask(sentence: string, client: ModelClient, signal?: AbortSignal): Promise<PlanOutcome> {
   const usage = emptyUsage();
@@ -39,8 +41,12 @@ export async function planTask(sentence: string, client: ModelClient, signal?: A
     );
     addUsage(usage, reply.usage);
     const call = reply.message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === PLAN_TOOL);
-    if (!call)
-      throw new BwaInputError('BWA_PLAN_NO_ANSWER', `the model answered without calling ${PLAN_TOOL} (stop_reason ${reply.message.stop_reason})`);
+    if (!call) {
+      if (attempt === 2 || messages.length > 1)
+        throw new BwaInputError('BWA_PLAN_NO_ANSWER', `the model answered without calling ${PLAN_TOOL} (stop_reason ${reply.message.stop_reason})`);
+      messages[0] = { role: 'user', content: `${plannerUserMessage(sentence)}\n\nAnswer by calling ${PLAN_TOOL}: your last answer called no tool.` };
+      continue;
+    }
     const checked = validatePlan(call.input);
     if (checked.ok) return { plan: checked.plan, attempts: attempt, refused, usage };
     if (attempt === 2)
@@ -57,8 +63,16 @@ export async function planTask(sentence: string, client: ModelClient, signal?: A
   throw new Error('unreachable');
 }
 
-/** The model's answer as the next request repeats it: its words and its one plan call (each tool_use needs a result). */
+/**
+ * The model's answer as the next request repeats it, in the assistant turn where it belongs: its thinking blocks
+ * exactly as answered (the API requires them back within a tool-use turn, unmodified), its words, and its one plan
+ * call (each tool_use needs a result). Other calls are dropped: nothing answers them.
+ */
 function replayable(content: Anthropic.ContentBlock[], call: Anthropic.ToolUseBlock): Anthropic.ContentBlockParam[] {
-  const text = content.flatMap((b): Anthropic.TextBlockParam[] => (b.type === 'text' && b.text.trim() ? [{ type: 'text', text: b.text }] : []));
-  return [...text, { type: 'tool_use', id: call.id, name: call.name, input: call.input }];
+  return content.flatMap((b): Anthropic.ContentBlockParam[] => {
+    if (b.type === 'thinking') return [{ type: 'thinking', thinking: b.thinking, signature: b.signature }];
+    if (b.type === 'redacted_thinking') return [{ type: 'redacted_thinking', data: b.data }];
+    if (b.type === 'text') return b.text.trim() ? [{ type: 'text', text: b.text }] : [];
+    return b === call ? [{ type: 'tool_use', id: call.id, name: call.name, input: call.input }] : [];
+  });
 }

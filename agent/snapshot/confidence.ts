@@ -58,7 +58,7 @@ export function countSnapshot(flat: readonly FlatNode[]): SnapshotCounts {
 }
 
 export function computeConfidence(
-  metrics: Pick<PageMetrics, 'canvasShare' | 'unnamedImageShare' | 'svgOnlyIcons' | 'totalElements'>,
+  metrics: Pick<PageMetrics, 'canvasShare' | 'unnamedImageShare' | 'svgOnlyIcons' | 'totalElements' | 'pixelOnlyRegion'>,
   counts: SnapshotCounts,
 ): DomConfidence {
   const perInteractive = Math.max(counts.interactive, 1);
@@ -78,5 +78,6 @@ export function computeConfidence(
     interactive: counts.interactive,
     viewportTextChars: counts.viewportTextChars,
     totalNodes: metrics.totalElements,
+    ...(metrics.pixelOnlyRegion ? { pixelOnlyRegion: metrics.pixelOnlyRegion } : {}),
   };
 }

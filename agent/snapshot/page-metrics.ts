@@ -66,6 +66,8 @@ export const pageMetricsSchema = z.object({
   canvasShare: z.number(),
   unnamedImageShare: z.number(),
   svgOnlyIcons: z.number(),
+  /** The part of the viewport holding those pixels-only elements (canvas, unnamed pictures, unlabeled SVG icons), in viewport coordinates. */
+  pixelOnlyRegion: boxSchema.optional(),
   controls: z.array(controlFactSchema),
   clickables: z.array(clickableFactSchema),
   sublists: z.array(sublistFactSchema),
@@ -176,6 +178,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   let canvasArea = 0;
   let unnamedImageArea = 0;
   let svgOnlyIcons = 0;
+  let region: { left: number; top: number; right: number; bottom: number } | undefined;
   const labeledHostSelector =
     'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
   const interactiveRoles = new Set(options.interactiveRoles);
@@ -187,6 +190,24 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     const width = Math.min(rect.right, viewportWidth) - Math.max(rect.left, 0);
     const height = Math.min(rect.bottom, viewportHeight) - Math.max(rect.top, 0);
     return width > 0 && height > 0 ? width * height : 0;
+  }
+
+  // What only pixels show grows one region: the part of the viewport a screenshot of it needs.
+  function addToPixelRegion(element: Element): void {
+    const rect = element.getBoundingClientRect();
+    const left = Math.max(rect.left, 0);
+    const top = Math.max(rect.top, 0);
+    const right = Math.min(rect.right, viewportWidth);
+    const bottom = Math.min(rect.bottom, viewportHeight);
+    if (right <= left || bottom <= top) return;
+    region = region
+      ? {
+          left: Math.min(region.left, left),
+          top: Math.min(region.top, top),
+          right: Math.max(region.right, right),
+          bottom: Math.max(region.bottom, bottom),
+        }
+      : { left, top, right, bottom };
   }
 
   // A loaded picture big enough to hold words, with no text alternative of its own or from the control around it:
@@ -416,8 +437,10 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
         inspectControl(element as HTMLInputElement);
       } else if (tag === 'canvas') {
         canvasArea += areaInViewport(element);
+        addToPixelRegion(element);
       } else if (tag === 'img' && isUnnamedPicture(element as HTMLImageElement)) {
         unnamedImageArea += areaInViewport(element);
+        addToPixelRegion(element);
       } else if (tag === 'svg' && !(element as SVGElement).ownerSVGElement) {
         const rect = element.getBoundingClientRect();
         const labelled =
@@ -426,7 +449,10 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
           element.querySelector(':scope > title')?.textContent?.trim();
         const host = element.parentElement?.closest(labeledHostSelector);
         const hostLabelled = host && (host.getAttribute('aria-label') || host.textContent?.trim());
-        if (rect.width > 0 && rect.height > 0 && !labelled && !hostLabelled) svgOnlyIcons++;
+        if (rect.width > 0 && rect.height > 0 && !labelled && !hostLabelled) {
+          svgOnlyIcons++;
+          addToPixelRegion(element);
+        }
       } else if (
         (tag === 'li' || element.getAttribute('role') === 'treeitem') &&
         element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul')
@@ -459,6 +485,16 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     canvasShare: Math.min(1, canvasArea / Math.max(1, viewportWidth * viewportHeight)),
     unnamedImageShare: Math.min(1, unnamedImageArea / Math.max(1, viewportWidth * viewportHeight)),
     svgOnlyIcons,
+    ...(region
+      ? {
+          pixelOnlyRegion: {
+            x: Math.floor(region.left),
+            y: Math.floor(region.top),
+            width: Math.ceil(region.right - region.left),
+            height: Math.ceil(region.bottom - region.top),
+          },
+        }
+      : {}),
     controls,
     clickables,
     sublists,

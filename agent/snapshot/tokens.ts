@@ -19,24 +19,28 @@ export function estimateTokens(text: string): number {
   return Math.ceil(ascii / ASCII_CHARS_PER_TOKEN + other);
 }
 
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
+/** No window given (a page observed outside a model run): the budget of any window large enough to reach the cap. */
+const LARGE_WINDOW = Number.POSITIVE_INFINITY;
 /** Share of the whole prompt budget given to the page state; the rest is goal, history and schema. */
 export const PAGE_STATE_SHARE = 0.4;
 
-/** The whole-prompt budget: min(24K, max(8K, 8% of the context window)). */
-export function promptTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
-  return Math.min(24_000, Math.max(8_000, Math.floor(contextWindow * 0.08)));
+/**
+ * The whole-prompt budget: min(16K, max(8K, 8% of the context window)). The cap is the budget a 200K window
+ * gives: the current models' 1M windows do not make the part of a page a step needs any larger, only dearer.
+ */
+export function promptTokenBudget(contextWindow: number = LARGE_WINDOW): number {
+  return Math.min(16_000, Math.max(8_000, Math.floor(contextWindow * 0.08)));
 }
 
 /** Share of the whole prompt budget given to the history of earlier steps. */
 export const HISTORY_SHARE = 0.3;
 
-/** History budget: 30% of the prompt budget (4,800 tokens for a 200K window). */
-export function historyTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
+/** History budget: 30% of the prompt budget (4,800 tokens for a window of 200K or more). */
+export function historyTokenBudget(contextWindow: number = LARGE_WINDOW): number {
   return Math.floor(promptTokenBudget(contextWindow) * HISTORY_SHARE);
 }
 
-/** Page-state budget: 40% of the prompt budget (6,400 tokens for a 200K window). */
-export function defaultTokenBudget(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
+/** Page-state budget: 40% of the prompt budget (6,400 tokens for a window of 200K or more). */
+export function defaultTokenBudget(contextWindow: number = LARGE_WINDOW): number {
   return Math.floor(promptTokenBudget(contextWindow) * PAGE_STATE_SHARE);
 }

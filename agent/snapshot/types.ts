@@ -90,6 +90,8 @@ export interface DomConfidence {
   /** Characters of running text and headings the tree has inside the viewport. */
   viewportTextChars: number;
   totalNodes: number;
+  /** Where in the viewport the canvases, unnamed pictures and unlabeled SVG icons are (viewport coordinates). */
+  pixelOnlyRegion?: { x: number; y: number; width: number; height: number };
 }
 
 export interface ScrollState {

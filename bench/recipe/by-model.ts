@@ -1,12 +1,12 @@
 import type { Result } from '../../agent/evidence/result-schema';
-import { MODEL_PURPOSES, type ModelPurpose, type PurposeUsage, type Usage } from '../../agent/evidence/usage';
+import { FAST_MODEL_PURPOSES, MODEL_PURPOSES, type ModelPurpose, type PurposeUsage, type Usage } from '../../agent/evidence/usage';
 import { sum } from '../lib/stats';
 
 /**
  * Which model a price list bills each kind of call at: step summaries (agent/decide/summaries.ts) and run-memory
  * tips (agent/memory/distill.ts) go to AGENT_FAST_MODEL; decisions, vision questions and judgments to AGENT_MODEL.
  */
-const FAST: readonly ModelPurpose[] = ['summary', 'memory'];
+const FAST = FAST_MODEL_PURPOSES;
 export const MODEL_CLASSES = { main: MODEL_PURPOSES.filter(p => !FAST.includes(p)), fast: FAST } as const;
 export type ModelClass = keyof typeof MODEL_CLASSES;
 

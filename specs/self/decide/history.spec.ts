@@ -95,9 +95,9 @@ test.describe('history fitting', () => {
     );
   });
 
-  test('the prompt budget is min(24K, max(8K, 8% of the context window))', () => {
+  test('the prompt budget is min(16K, max(8K, 8% of the context window)): a 1M window costs no more than a 200K one', () => {
     expect(promptTokenBudget(200_000)).toBe(16_000);
-    expect(promptTokenBudget(1_000_000)).toBe(24_000);
+    expect(promptTokenBudget(1_000_000)).toBe(16_000);
     expect(promptTokenBudget(32_000)).toBe(8_000);
     expect(promptTokenBudget()).toBe(16_000);
   });

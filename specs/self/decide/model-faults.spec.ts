@@ -79,19 +79,22 @@ test('a text-only answer is re-asked once and the run goes on', async ({ agent }
 });
 
 test('a primary model that keeps failing hands over to AGENT_FALLBACK_MODEL, and the switch is recorded', async ({ agent }) => {
-  process.env.AGENT_FALLBACK_MODEL = 'claude-haiku-4-5';
-  server.setScript('people_profile', 'ada-fallback', withFault(3, { kind: '500', times: 50, model: 'claude-sonnet-4-6', retry_after_ms: 10 }));
+  process.env.AGENT_FALLBACK_MODEL = 'claude-opus-5-5';
+  server.setScript('people_profile', 'ada-fallback', withFault(3, { kind: '500', times: 50, model: 'claude-sonnet-5-5', retry_after_ms: 10 }));
   const result = await run(agent, 'ada-fallback');
   expect(result.status).toBe('done');
-  expect(result.notes.join('\n')).toContain('primary model claude-sonnet-4-6 failed; fallback claude-haiku-4-5 answered');
-  expect(turnRequests('ada-fallback').some(r => r.model === 'claude-haiku-4-5')).toBe(true);
+  expect(result.notes.join('\n')).toContain('primary model claude-sonnet-5-5 failed; fallback claude-opus-5-5 answered');
+  const fallbackTurns = turnRequests('ada-fallback').filter(r => r.model === 'claude-opus-5-5');
+  expect(fallbackTurns.length).toBeGreaterThan(0);
+  // Shaped for the fallback's own rules: no forced tool choice either.
+  expect(fallbackTurns.every(r => (r.toolChoice as { type: string }).type === 'auto')).toBe(true);
 });
 
 test('a model outage after data was collected ends as partial_success with the data kept', async ({ agent }) => {
   server.setScript('people_profile', 'ada-outage', withFault(4, { kind: '529', times: 500, retry_after_ms: 10 }));
   const result = await run(agent, 'ada-outage');
   expect(result.status).toBe('partial_success');
-  expect(result.error).toMatch(/the model could not be reached: model claude-sonnet-4-6: overloaded \(529\) after retries/);
+  expect(result.error).toMatch(/the model could not be reached: model claude-sonnet-5-5: overloaded \(529\) after retries/);
   expect(result.extracted.display_name!.value).toBe(ada.display_name);
   expect(result.notes.join('\n')).toMatch(/final consolidation failed/);
   const checkpoint = JSON.parse(readRunFile('people_profile', 'ada-outage', 'checkpoint.json'));
@@ -110,7 +113,7 @@ test('a model outage before any data ends as failed, with result, checkpoint and
 test('a model that answers without a tool call twice: one corrective turn, then the sample ends with a clear error', async ({ agent }) => {
   server.setScript('people_profile', 'ada-mute', withFault(0, { kind: 'text_only', times: 2 }));
   await expect(run(agent, 'ada-mute')).rejects.toThrow(
-    /ada-mute: failed — the model gave no usable answer after a corrective turn: model claude-sonnet-4-6 gave no usable answer twice: its answer contained no tool call \(stop_reason end_turn\)/,
+    /ada-mute: failed — the model gave no usable answer after a corrective turn: model claude-sonnet-5-5 gave no usable answer twice: its answer contained no tool call \(stop_reason end_turn\)/,
   );
   const turns = turnRequests('ada-mute');
   expect(turns).toHaveLength(2);

@@ -3,7 +3,6 @@ import { ModelClient } from '../../../agent/decide/model-client';
 import { modelSettings } from '../../../agent/decide/model-settings';
 import { StepSummarizer } from '../../../agent/decide/summaries';
 import type { HistoryEntry } from '../../../agent/decide/types';
-import { visionAsker } from '../../../agent/decide/vision';
 import { judgeSamples } from '../../../agent/judge/judge-batch';
 import { JUDGE_SAMPLE_ID } from '../../../agent/judge/judge-prompt';
 import { PLANNER_TASK_ID } from '../../../agent/plan/plan-prompt';
@@ -25,7 +24,6 @@ test.afterAll(async () => env.restore());
 
 /** A line of ours that names a request's task, sample or attempt: what used to route requests through the prompt. */
 const ROUTING_LINE = /^\s*(?:task_id|sample_id|attempt)\s*:/m;
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 function promptOf(request: RecordedRequest): string {
   return [...request.system.map(block => block.text), request.lastUserText].join('\n');
@@ -54,7 +52,6 @@ test('every kind of model request names its task, sample and attempt in headers,
       { contains: 'navigation tips', answer: '- Open the profile page and read its stats.' },
       { contains: 'Summarize these browser-agent steps', answer: 'FOUND: items\nGAPS: none\nNEXT: done' },
     ],
-    vision: [{ contains: 'Which badge is shown', answer: '- badge: green' }],
   });
   server.setScript(taskId, JUDGE_SAMPLE_ID, {
     text: [{ contains: 'Judge these', answer: JSON.stringify({ ada: { judgment: { answer: 'yes' }, fields: {} } }) }],
@@ -68,7 +65,6 @@ test('every kind of model request names its task, sample and attempt in headers,
   const client = new ModelClient(modelSettings());
   const route = { taskId, sampleId: 'ada', attempt: 0 };
   const signal = AbortSignal.timeout(30_000);
-  expect(await visionAsker(client, () => {}, route)('Which badge is shown?', PNG, signal)).toEqual({ kind: 'facts', text: '- badge: green' });
   const summarizer = new StepSummarizer(client, task.spec.goal, () => {}, route);
   await summarizer.update(
     10,
@@ -93,12 +89,11 @@ test('every kind of model request names its task, sample and attempt in headers,
   expect(decisions.length).toBeGreaterThanOrEqual(3);
   expect(decisions).toEqual(decisions.map(() => sampleKey));
   expect(keysOf(/navigation tips/)).toEqual([sampleKey]);
-  expect(server.requests.filter(r => r.kind === 'vision').map(r => r.key)).toEqual([sampleKey]);
   // The one asked above, and the run's own when its script passes step 10 (people_profile reads its pinned list too).
   const summaries = keysOf(/Summarize these browser-agent steps/);
   expect(summaries.length).toBeGreaterThanOrEqual(1);
   expect(summaries).toEqual(summaries.map(() => sampleKey));
   expect(keysOf(/Judge these 1 samples/)).toEqual([{ taskId, sampleId: JUDGE_SAMPLE_ID }]);
   expect(keysOf(/plain-English request into a bwa task/)).toEqual([{ taskId: PLANNER_TASK_ID, sampleId: expect.stringMatching(/^[0-9a-f]{12}$/) }]);
-  expect(server.requests).toHaveLength(decisions.length + summaries.length + 4);
+  expect(server.requests).toHaveLength(decisions.length + summaries.length + 3);
 });

@@ -1,12 +1,13 @@
 import { expect, test } from '../../../agent/fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildVisionQuestion, readVisionAnswer, VISION_SECTION_TITLE, type AskVision, type VisionAnswer } from '../../../agent/decide/vision';
-import { MAX_UNUSABLE_ANSWERS, VisionGate, visionReasons } from '../../../agent/loop/vision-gate';
+import { SCREENSHOT_NOTE, withScreenshot } from '../../../agent/decide/prompt';
+import { screenshotBand, VisionGate, visionReasons } from '../../../agent/loop/vision-gate';
 import { observe, type DomConfidence } from '../../../agent/snapshot';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import type { ModelServer } from '../../../fixtures/model-server';
-import { sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
+import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
 
 const WIDGETS = 'http://127.0.0.1:4102';
@@ -29,19 +30,9 @@ const confidence = (c: Partial<DomConfidence>): DomConfidence => ({
   ...c,
 });
 
-/** A stand-in for the model: records every question and screenshot, answers from a list. */
-function recordingAsk(answers: VisionAnswer[]) {
-  const asked: Array<{ question: string; png: Buffer }> = [];
-  const ask: AskVision = async (question, png) => {
-    asked.push({ question, png });
-    return answers[Math.min(asked.length - 1, answers.length - 1)]!;
-  };
-  return { ask, asked };
-}
-
 const signal = () => new AbortController().signal;
 
-test.describe('when vision is asked', () => {
+test.describe('when a screenshot rides in the decision', () => {
   test('only for a low score with a reason a screenshot can resolve; a sparse page whose text is in the tree is not one', () => {
     expect(visionReasons(confidence({ score: 0.95, svgOnlyIcons: 3, interactive: 43 }))).toEqual([]);
     expect(visionReasons(confidence({ score: 0.4, canvasShare: 0.2 }))).toEqual([
@@ -59,56 +50,23 @@ test.describe('when vision is asked', () => {
     // A page still loading, or a short one: low score (few semantic nodes), nothing a screenshot would add.
     expect(visionReasons(confidence({ score: 0.4, semanticNodes: 1, interactive: 0 }))).toEqual([]);
   });
-
-  test('the question names the goal and the reasons, quotes at most 1000 chars of DOM text, and asks for a short form', () => {
-    const dom = `URL: x\n${'y'.repeat(5000)}`;
-    const question = buildVisionQuestion('check CI status', ['7 icon(s) shown only as unlabeled SVG'], dom);
-    expect(question).toContain("Task goal: 'check CI status'.");
-    expect(question).toContain('7 icon(s) shown only as unlabeled SVG');
-    expect(question).toContain(`DOM text:\n${dom.slice(0, 1000)}`);
-    expect(question).not.toContain(dom.slice(0, 1001));
-    expect(question).toContain('or exactly NONE if the screenshot adds nothing');
-  });
-
-  test('answers: facts are kept, NONE adds nothing, empty / refusing / wordless / text-less answers are unusable', () => {
-    const text = (t: string, stop: 'end_turn' | 'max_tokens' = 'end_turn') =>
-      readVisionAnswer({ content: [{ type: 'text', text: t, citations: null }], stop_reason: stop });
-    expect(text('- build: red X (failed)')).toEqual({ kind: 'facts', text: '- build: red X (failed)' });
-    expect(text('- build: red X', 'max_tokens')).toEqual({ kind: 'facts', text: '- build: red X … (answer cut)' });
-    expect(text('NONE.')).toEqual({ kind: 'nothing' });
-    expect(text('   ')).toMatchObject({ kind: 'unusable', problem: 'the answer was empty' });
-    expect(text("I'm sorry, I can't help with identifying that.")).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('declined') });
-    expect(text('{}[]')).toMatchObject({ kind: 'unusable', problem: expect.stringContaining('not an answer') });
-    expect(readVisionAnswer({ content: [], stop_reason: 'end_turn' })).toMatchObject({
-      kind: 'unusable',
-      problem: expect.stringContaining('no text'),
-    });
-    // A refusal stopped by the API is unusable whatever words came before it.
-    expect(readVisionAnswer({ content: [{ type: 'text', text: '- build: red X', citations: null }], stop_reason: 'refusal' })).toEqual({
-      kind: 'unusable',
-      problem: 'the model refused to answer (stop_reason refusal)',
-    });
-  });
 });
 
-test.describe('the per-sample gate', () => {
-  test('a page whose text is in the tree never takes a screenshot question', async ({ page }) => {
+test.describe('the gate', () => {
+  test('a page whose text is in the tree takes no screenshot', async ({ page }) => {
     await page.setContent(PROFILE);
-    const { ask, asked } = recordingAsk([{ kind: 'facts', text: 'x' }]);
-    const gate = new VisionGate(ask, { goal: 'read the profile', onNote: () => {} });
-    expect(await gate.look(page, await observe(page), 2, signal())).toBeUndefined();
-    expect(asked).toHaveLength(0);
+    expect(await new VisionGate().screenshotFor(page, await observe(page), signal())).toBeUndefined();
   });
 
-  test('a picture without a text alternative over half the viewport is asked about; the same picture with alt text is not', async ({ page }) => {
+  test('a picture without a text alternative over half the viewport is sent as pixels; the same picture with alt text is not', async ({ page }) => {
+    const gate = new VisionGate();
     await page.setContent(noticePage(''));
     await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     const unnamed = await observe(page);
     expect(unnamed.confidence.unnamedImageShare).toBeGreaterThan(0.3);
-    const { ask, asked } = recordingAsk([{ kind: 'facts', text: '- notice: Closed on 24 December' }]);
-    const gate = new VisionGate(ask, { goal: 'read the opening hours', onNote: () => {} });
-    expect(await gate.look(page, unnamed, 2, signal())).toBe(`${VISION_SECTION_TITLE}\n- notice: Closed on 24 December`);
-    expect(asked[0]!.question).toContain('pictures without a text alternative cover');
+    const shot = await gate.screenshotFor(page, unnamed, signal());
+    expect(shot?.png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(shot?.reasons.join()).toContain('pictures without a text alternative cover');
 
     // alt="" declares a picture decoration: not counted either.
     await page.setContent(noticePage(' alt=""'));
@@ -118,62 +76,46 @@ test.describe('the per-sample gate', () => {
     await page.setContent(noticePage(' alt="Closed on 24 December"'));
     await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     const named = await observe(page);
-    expect(named.confidence.unnamedImageShare).toBe(0);
     expect(named.text).toContain('Closed on 24 December');
-    expect(await gate.look(page, named, 3, signal())).toBeUndefined();
-    expect(asked).toHaveLength(1);
+    expect(await gate.screenshotFor(page, named, signal())).toBeUndefined();
   });
 
-  test('the same screenshot and page state is asked once; a visible change asks again', async ({ page }) => {
+  test('a canvas chart is sent as the viewport as it stands, with why the tree is not enough', async ({ page }) => {
     await page.setContent(CANVAS);
-    const { ask, asked } = recordingAsk([
-      { kind: 'facts', text: '- chart: peaks in June at 502' },
-      { kind: 'facts', text: '- chart: now red' },
-    ]);
-    const gate = new VisionGate(ask, { goal: 'find the month with most signups', onNote: () => {} });
-    const first = await gate.look(page, await observe(page), 2, signal());
-    expect(first).toBe(`${VISION_SECTION_TITLE}\n- chart: peaks in June at 502`);
-    expect(asked).toHaveLength(1);
-    expect(asked[0]!.png.subarray(1, 4).toString('latin1')).toBe('PNG');
-    expect(asked[0]!.question).toContain('a canvas covers');
-    expect(await gate.look(page, await observe(page), 3, signal())).toBe(first);
-    expect(await gate.look(page, await observe(page), 4, signal())).toBe(first);
-    expect(asked).toHaveLength(1);
-    expect(gate.stats).toEqual({ asked: 1, reused: 2, unusable: 0 });
-    await page.evaluate(() => {
-      const ctx = (document.getElementById('c') as HTMLCanvasElement).getContext('2d')!;
-      ctx.fillStyle = 'red';
-      ctx.fillRect(0, 0, 300, 300);
-    });
-    expect(await gate.look(page, await observe(page), 5, signal())).toContain('now red');
-    expect(asked).toHaveLength(2);
+    const shot = await new VisionGate().screenshotFor(page, await observe(page), signal());
+    expect(shot?.reasons).toEqual([expect.stringContaining('a canvas covers')]);
+    const blocks = withScreenshot([{ type: 'text', text: 'page state' }], shot!);
+    expect(blocks.map(b => b.type)).toEqual(['text', 'image', 'text']);
+    // The chart and the rows around it, full width: most of this viewport, but not all of it.
+    expect(shot?.band).toBe(true);
+    expect((blocks[2] as { text: string }).text).toBe(
+      `${SCREENSHOT_NOTE} ${shot!.reasons[0]}. It shows the rows of the viewport that hold them, full width. Read what only the pixels show from it; act on refs from the page state.`,
+    );
+    // A chart over most of the viewport sends the whole viewport.
+    await page.setViewportSize({ width: 1280, height: 640 });
+    const whole = await new VisionGate().screenshotFor(page, await observe(page), signal());
+    expect(whole?.band).toBe(false);
+    expect(withScreenshot([], whole!)[1]).toMatchObject({ text: expect.stringContaining('It shows the whole viewport.') });
   });
 
-  test('unusable answers are noted, not asked again for the same state, and switch vision off after two in a row', async ({ page }) => {
-    await page.setContent(CANVAS);
-    const notes: string[] = [];
-    let calls = 0;
-    const ask: AskVision = async () => {
-      calls += 1;
-      if (calls === 1) return { kind: 'unusable', problem: 'the answer was empty' };
-      throw new Error('model m: overloaded (529) after retries\nstack');
-    };
-    const gate = new VisionGate(ask, { goal: 'g', onNote: note => notes.push(note) });
-    const first = await gate.look(page, await observe(page), 2, signal());
-    expect(first).toMatch(/^Visual observations unavailable/);
-    expect(await gate.look(page, await observe(page), 3, signal())).toBe(first);
-    expect(calls).toBe(1);
-    await page.evaluate(() => document.querySelector('h1')!.append(' (updated)'));
-    expect(await gate.look(page, await observe(page), 4, signal())).toMatch(/^Visual observations unavailable/);
-    expect(calls).toBe(2);
-    await page.evaluate(() => document.querySelector('h1')!.append(' again'));
-    expect(await gate.look(page, await observe(page), 5, signal())).toBeUndefined();
-    expect(calls).toBe(MAX_UNUSABLE_ANSWERS);
-    expect(notes).toEqual([
-      'step 2: vision answer not used — the answer was empty',
-      'step 4: vision answer not used — the call failed: model m: overloaded (529) after retries',
-      'vision switched off for this sample after 2 unusable answers in a row',
-    ]);
+  test('status icons in a few rows: only those rows of the viewport, full width, are sent (an image costs by its area)', async ({ page }) => {
+    const row = (i: number) =>
+      `<li style="height:40px"><svg width="16" height="16"><circle cx="8" cy="8" r="7" fill="${i % 3 ? 'green' : 'red'}"/></svg> check ${i}</li>`;
+    await page.setContent(
+      `<title>Checks</title><main><h1>Checks</h1><ul style="margin:0">${Array.from({ length: 6 }, (_, i) => row(i)).join('')}</ul>${Array.from({ length: 20 }, (_, i) => `<p>Note ${i}</p>`).join('')}</main>`,
+    );
+    const observation = await observe(page);
+    const region = observation.confidence.pixelOnlyRegion!;
+    expect(region.height).toBeGreaterThan(150);
+    const shot = await new VisionGate().screenshotFor(page, observation, signal());
+    expect(shot?.band).toBe(true);
+    const size = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+    const viewport = page.viewportSize()!;
+    const band = screenshotBand(region, viewport)!;
+    expect(size(shot!.png)).toEqual({ width: viewport.width, height: band.height });
+    expect(band.height).toBeLessThan(viewport.height / 2);
+    expect(band.y).toBeLessThanOrEqual(region.y);
+    expect(band.y + band.height).toBeGreaterThanOrEqual(region.y + region.height);
   });
 });
 
@@ -205,37 +147,52 @@ test.describe('in a model-decided sample', () => {
     return loadTaskFile(file);
   }
 
+  /** A model that reads the failing checks off the screenshot its decision request carries (and fails without one). */
   const steps = [
     { tool: 'screenshot', args: { label: 'checks' } },
-    { tool: 'wait', args: { seconds: 0.2 } },
     { tool: 'extract', target: { text: 'checks' }, args: { field: 'checks_heading' } },
-    { tool: 'done', args: { extracted: { failing: 2 } } },
+    {
+      what: 'count the red X marks the screenshot shows',
+      decide: ({ sight }: { sight?: string }) => {
+        if (sight === undefined) throw new Error('this decision request carried no screenshot');
+        return { tool: 'done', args: { extracted: { failing: (sight.match(/red X/g) ?? []).length } } };
+      },
+    },
   ];
 
-  test('several steps on the same checks page: one vision call, its answer in every later prompt, counted apart', async ({ agent }) => {
+  test('on a page of pixel-only icons every decision request carries the screenshot after the cached prefix; no separate vision call', async ({
+    agent,
+  }) => {
     server.setScript('widget_checks', 'one', {
       steps,
-      vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X\n- e2e tests: red X' }],
+      vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X\n- e2e tests: red X\n- the other 5: green check mark' }],
     });
     const result = await agent.run(checksTask(), sampleOf({ sample_id: 'one' }));
     expect(server.errors).toEqual([]);
     expect(result.status).toBe('done');
-    const vision = server.requests.filter(r => r.kind === 'vision');
+    expect(result.extracted.failing!.value).toBe(2);
     const turns = server.requests.filter(r => r.kind === 'decider');
-    expect(vision).toHaveLength(1);
-    expect(turns.every(t => t.lastUserText.includes('- e2e tests: red X'))).toBe(true);
-    expect(result.usage.by_purpose?.vision).toMatchObject({ calls: 1 });
-    expect(result.usage.by_purpose?.decide?.calls).toBe(turns.length);
+    expect(server.requests.filter(r => r.kind === 'vision')).toEqual([]);
+    expect(turns.length).toBeGreaterThanOrEqual(2);
+    expect(turns.every(t => t.hasImage && t.imageHashes.length === 1)).toBe(true);
+    expect(turns.every(t => t.lastUserText.includes(`${SCREENSHOT_NOTE} `) && t.lastUserText.includes('icon(s) shown only as unlabeled SVG'))).toBe(
+      true,
+    );
+    // The prefix is the same bytes as without a screenshot: tools and system read from the cache from the second request on.
+    expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(turns[0]!.system))).toBe(true);
+    expect(turns[1]!.response.usage!.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(result.usage.by_purpose?.vision).toBeUndefined();
+    expect(result.usage.by_purpose?.decide).toMatchObject({ calls: turns.length, with_screenshot: turns.length });
     expect(result.usage.model_calls).toBe(server.requests.filter(r => r.key.sampleId === 'one' && r.response.status === 200).length);
   });
 
-  test('an empty vision answer is recorded and the sample goes on without it, asking no more for that page', async ({ agent }) => {
-    server.setScript('widget_checks', 'blank', { steps, vision: [{ contains: '/svg-status', answer: '' }] });
-    const result = await agent.run(checksTask(), sampleOf({ sample_id: 'blank' }));
+  test('a page whose text is in the tree sends no screenshot, and the scripted eye sees nothing', async ({ agent }) => {
+    const task = bundledTask('people_profile');
+    server.setScript('people_profile', 'ada-plain', peopleProfileScript('ada'));
+    const result = await agent.run(task, sampleOf({ sample_id: 'ada-plain', username: 'ada' }));
     expect(server.errors).toEqual([]);
     expect(result.status).toBe('done');
-    expect(server.requests.filter(r => r.kind === 'vision')).toHaveLength(1);
-    expect(result.notes).toContain('step 2: vision answer not used — the answer was empty');
-    expect(server.requests.filter(r => r.kind === 'decider').at(-1)!.lastUserText).toContain('Visual observations unavailable');
+    expect(server.requests.some(r => r.hasImage)).toBe(false);
+    expect(result.usage.by_purpose?.decide?.with_screenshot).toBeUndefined();
   });
 });

@@ -33,6 +33,7 @@ const REJECTED: Partial<Record<EnvName, [string, string]>> = {
   AGENT_CONTEXT_WINDOW: ['200k', 'must be a whole number ≥ 1 (got "200k")'],
   AGENT_SNAPSHOT_TOKENS: ['150', 'must be a whole number from 200 to 200000 (got "150")'],
   AGENT_REFLECTION: ['deep', 'must be light or full (got "deep")'],
+  AGENT_EFFORT: ['extreme', 'must be low, medium, high, xhigh or max (got "extreme")'],
   AGENT_MULTI_ACTIONS: ['maybe', 'must be a switch: 1, 0, true, false, on, off, yes or no (got "maybe")'],
   AGENT_MAX_ACTIONS_PER_STEP: ['5', 'must be a whole number from 1 to 3 (got "5")'],
   AGENT_BROWSER_WS: [
@@ -86,7 +87,7 @@ test('unset and blank are the same: each variable gives its default', () => {
     const env = envOf({ AGENT_RECORD: blank, AGENT_JUDGE_BATCH: blank, AGENT_MODEL: blank, AGENT_FAIL_ON: blank, AGENT_SNAPSHOT_TOKENS: blank });
     expect(env.AGENT_RECORD).toBe(false);
     expect(env.AGENT_JUDGE_BATCH).toBe(10);
-    expect(env.AGENT_MODEL).toBe('claude-sonnet-4-6');
+    expect(env.AGENT_MODEL).toBe('claude-sonnet-5-5');
     expect(env.AGENT_FAIL_ON).toEqual([]);
     expect(env.AGENT_SNAPSHOT_TOKENS).toBeUndefined();
   }

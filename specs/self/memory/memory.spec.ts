@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { deciderTurns, stepOf } from '../workflows/audit-env';
 
-const FAST_MODEL = 'claude-fast-test';
+const FAST_MODEL = 'claude-haiku-5-5';
 const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;

@@ -120,7 +120,7 @@ test('distilled tips: a known tip repeated word for word counts again; tips with
   const saved = { key: process.env.ANTHROPIC_BASE_URL };
   process.env.ANTHROPIC_BASE_URL = server.url;
   try {
-    const client = new ModelClient(modelSettings({ AGENT_FAST_MODEL: 'claude-fast' } as NodeJS.ProcessEnv), 'test-key', noRedaction);
+    const client = new ModelClient(modelSettings({ AGENT_FAST_MODEL: 'claude-haiku-5-5' } as NodeJS.ProcessEnv), 'test-key', noRedaction);
     const known = 'Open "Profile stats" on a profile for the exact follower count';
     server.setDefaultScript('people_profile', {
       text: [
@@ -141,7 +141,7 @@ test('distilled tips: a known tip repeated word for word counts again; tips with
     const patterns = await distillPatterns(client, task, result, log, [known], AbortSignal.timeout(10_000), u => Object.assign(usage, u));
     expect(patterns.map(p => p.tip)).toEqual([known]);
     const request = server.requests.find(r => r.kind === 'text')!;
-    expect(request.model).toBe('claude-fast');
+    expect(request.model).toBe('claude-haiku-5-5');
     expect(request.lastUserText).toContain(`Tips already learned on other samples (repeat one word for word if it held here too):\n- ${known}`);
     expect(request.lastUserText).toContain('1. screenshot "profile"\n2. read display_name from heading');
     expect(request.lastUserText).not.toContain('css=');

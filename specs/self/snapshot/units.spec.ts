@@ -12,12 +12,12 @@ test('estimateTokens: ASCII at 3.2 chars per token, one token per non-ASCII char
   expect(estimateTokens('→ /x')).toBe(2);
 });
 
-test('token budgets follow min(24K, max(8K, 8% of the window)), 40% of it for the page', () => {
+test('token budgets follow min(16K, max(8K, 8% of the window)), 40% of it for the page', () => {
   expect(promptTokenBudget(200_000)).toBe(16_000);
   expect(promptTokenBudget(32_000)).toBe(8_000);
-  expect(promptTokenBudget(1_000_000)).toBe(24_000);
+  expect(promptTokenBudget(1_000_000)).toBe(16_000);
   expect(defaultTokenBudget()).toBe(6_400);
-  expect(defaultTokenBudget(1_000_000)).toBe(9_600);
+  expect(defaultTokenBudget(1_000_000)).toBe(6_400);
 });
 
 test('describeNode gives the one-line role + label used in messages', () => {
@@ -65,7 +65,10 @@ test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from A
     process.env.AGENT_CONTEXT_WINDOW = '32000';
     expect(settings.snapshotTokens).toBe(3200);
     process.env.AGENT_CONTEXT_WINDOW = '1000000';
-    expect(settings.snapshotTokens).toBe(9600);
+    expect(settings.snapshotTokens).toBe(6400);
+    // Unset: the window of AGENT_MODEL from the capability table (1M for the current Sonnet), capped the same.
+    delete process.env.AGENT_CONTEXT_WINDOW;
+    expect(settings.snapshotTokens).toBe(6400);
     process.env.AGENT_SNAPSHOT_TOKENS = '1500';
     expect(settings.snapshotTokens).toBe(1500);
     process.env.AGENT_SNAPSHOT_TOKENS = '150';

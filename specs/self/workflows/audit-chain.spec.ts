@@ -15,7 +15,7 @@ import type { AuditTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { auditTruth, deciderTurns, readSampleJson, repoTruth, section, stepOf, trueContributor, truePr } from './audit-env';
 
-const FAST_MODEL = 'claude-fast-test';
+const FAST_MODEL = 'claude-haiku-5-5';
 
 let env: Awaited<ReturnType<typeof useScriptedModel>>;
 let server: ModelServer;

@@ -5,7 +5,7 @@ import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { checksVisionAnswer, commitAuditScript } from '../../../fixtures/model-scripts/commit-audit';
 import type { CommitAuditTruth } from '../../../fixtures/sites/codehost/truth';
-import type { ModelServer } from '../../../fixtures/model-server';
+import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { CI_ANNOTATION_BREAK, INFRASTRUCTURE_FAILURE } from '../../../fixtures/sites/ci/site';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
@@ -70,7 +70,10 @@ async function runModelSample(browser: Browser, server: ModelServer, t: CommitAu
   }
 }
 
-test("scripted model: the whole chain across three hosts, every fact read from the DOM; on the checks page the vision answer (what the icons show — pixels a scripted eye cannot see, so it is stated from the site's check list and checked only as passed through into the prompt) picks the log to open; merged_with_failures and the judgment derived from what was read", async ({
+/** The address of the page a decision request showed (the page state's URL line; the history may name others). */
+const pageUrl = (request: RecordedRequest): string => /<page_state>\nURL: "([^"]*)"/.exec(request.lastUserText)?.[1] ?? '';
+
+test("scripted model: the whole chain across three hosts, every fact read from the DOM; on the checks page the screenshot riding in the decision (what the icons show — pixels a scripted eye cannot see, so the script states it from the site's check list, and sees it only when the request carries the image) picks the log to open; merged_with_failures and the judgment derived from what was read", async ({
   browser,
 }) => {
   const env = await useScriptedModel();
@@ -97,17 +100,26 @@ test("scripted model: the whole chain across three hosts, every fact read from t
       expect.soft(files.length, `${row.sample_id} screenshots`).toBe(t.pr_number === null ? 1 : t.checks_failed ? 5 : 4);
       for (const ref of judgment.evidence_refs) expect.soft(files, `${row.sample_id} evidence_refs`).toContain(ref);
     }
-    // Every checks page was read through a vision question (the icons are not in the DOM text), and its
-    // answer reached the model's next prompt.
+    // Every checks page was looked at in the decision requests themselves (the icons are not in the DOM text): the
+    // screenshot rode beside the page state, and no separate vision question was asked.
+    expect(server.requests.filter(r => r.kind === 'vision')).toEqual([]);
     for (const t of cases.filter(c => c.pr_number !== null)) {
       const id = t.commit_sha.slice(0, 7);
-      const vision = server.requests.filter(r => r.kind === 'vision' && r.key?.sampleId === id);
-      expect(vision.length, `${id}: one vision question for the checks page, however many steps it stays there`).toBe(1);
-      expect(vision.every(r => r.hasImage && r.lastUserText.includes(`/pull/${t.pr_number}/checks`))).toBe(true);
-      const after = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === id && r.lastUserText.includes('Visual observations'));
-      expect(after[0]?.lastUserText, `${id} prompt after the checks page`).toContain(checksVisionAnswer(t.checks));
+      const onChecks = server.requests.filter(
+        r => r.kind === 'decider' && r.key.sampleId === id && pageUrl(r).endsWith(`/pull/${t.pr_number}/checks`),
+      );
+      expect(onChecks.length, `${id}: decisions on the checks page`).toBeGreaterThan(0);
+      expect(
+        onChecks.every(r => r.hasImage),
+        `${id}: each carries the screenshot`,
+      ).toBe(true);
+      const result = results.find(r => r.sample_id === id)!;
+      expect(result.usage.by_purpose?.decide?.with_screenshot, `${id}: counted`).toBe(
+        server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === id && r.hasImage && r.response.status === 200).length,
+      );
     }
-    expect(server.requests.filter(r => r.kind === 'vision' && !r.lastUserText.includes('/checks'))).toEqual([]);
+    // Pages whose text is in the tree go without.
+    expect(server.requests.filter(r => r.hasImage && !pageUrl(r).endsWith('/checks')).map(pageUrl)).toEqual([]);
   } finally {
     await env.restore();
   }

@@ -72,7 +72,9 @@ test("Claude path: every profile field matches the site truth and was read from 
   expect(modelEntries.filter(e => e.step === 2).map(e => `${e.sub_step} ${e.action.name}`)).toEqual(['1 screenshot', '2 extract', '3 extract']);
 });
 
-test('request shape: cached task block, cached sample block, tools from the registry, tool_choice any, budget line', async ({ agent }) => {
+test('request shape on the default model: cached task block, cached sample block, tools from the registry, tool_choice auto with effort medium, budget line', async ({
+  agent,
+}) => {
   server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
   await agent.run(task(), sampleOf({ sample_id: 'grace', username: 'grace' }));
   const turns = server.requests.filter(r => r.kind === 'decider');
@@ -83,8 +85,15 @@ test('request shape: cached task block, cached sample block, tools from the regi
   expect(first!.system[1]!.text).toContain('- username: grace');
   expect(first!.key, 'routed by headers').toEqual({ taskId: 'people_profile', sampleId: 'grace', attempt: '0' });
   expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(first!.system))).toBe(true);
+  // The current Sonnet refuses forced tool use: the prompt asks for a tool call, and effort is sent where it belongs.
+  expect(first!.model).toBe('claude-sonnet-5-5');
+  expect(first!.toolChoice).toEqual({ type: 'auto', disable_parallel_tool_use: false });
+  expect(first!.effort).toBe('medium');
+  expect(first!.thinking, 'thinking is left to the model').toBeUndefined();
+  // Room for the answer (AGENT_MAX_TOKENS, 2048) and for the thinking that counts towards max_tokens at medium effort.
+  expect(first!.maxTokens).toBe(2048 + 4096);
+  expect(first!.system[0]!.text).toContain('- Each turn, call the tool for the best next action');
   // Independent calls on one page state may share a turn: the system prompt says how many.
-  expect(first!.toolChoice).toEqual({ type: 'any', disable_parallel_tool_use: false });
   expect(first!.system[0]!.text).toContain('or up to 3 for independent actions on the page state you see');
   expect(first!.tools).toEqual(expect.arrayContaining(['goto', 'click', 'type', 'extract', 'screenshot', 'save_progress', 'done', 'fail']));
   expect(first!.lastUserText).toContain('Step 2 of 15 — 13 remaining');
