@@ -2,6 +2,7 @@ import 'dotenv/config';
 import { authCommand } from './cli/auth';
 import { browserServerCommand } from './cli/browser-server';
 import { runCommand, type AnyCommand } from './cli/command';
+import { checkCommand } from './cli/check';
 import { discoverCommand } from './cli/discover';
 import { initCommand } from './cli/init';
 import { planCommand } from './cli/plan';
@@ -12,6 +13,7 @@ import { verifyCommand } from './cli/verify';
 export const COMMANDS: readonly AnyCommand[] = [
   initCommand,
   validateCommand,
+  checkCommand,
   authCommand,
   verifyCommand,
   recipeCommand,

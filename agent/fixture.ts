@@ -13,7 +13,7 @@ import { attachRecord, attachResumed, contentTypeOf, settleTest } from './report
 import { recordEarlyFailure } from './loop/early-failure';
 import { recipeRecorder } from './recipe/record';
 import { SampleSession } from './session';
-import { sampleBlocker, startFailuresOf } from './setup/blockers';
+import { modelRejections, sampleBlocker, startFailuresOf } from './setup/blockers';
 import { previousResult, resumeOf } from './setup/resume';
 import { sampleDir, settings } from './settings';
 import type { LoadedTask } from './task/load-task';
@@ -72,6 +72,8 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable
             actionTimeoutMs: agentActionTimeout,
             runStep: (title, body) => test.step(title, body),
             onStartPage: (reached, error) => startFailuresOf(task.spec.task_id).record(reached, error),
+            onModelAnswer: rejection => modelRejections().record(rejection),
+            modelBlocker: () => modelRejections().blocked(),
             afterLoop: recordRecipe,
             // Called inside the agent step that made the artifact, so every report shows it under that step.
             // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)

@@ -2,8 +2,9 @@ import type { Browser, FullConfig } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBrowserServer, openBrowser } from '../browser/remote';
+import { modelSettings, unknownModelWarning } from '../decide/model-settings';
 import { discoverTask } from '../discover/discover-samples';
-import { EnvError, passOn } from '../env/read';
+import { env, EnvError, passOn } from '../env/read';
 import { parseTestArgs, selectSamples, selectTasks } from './run-selection';
 import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
@@ -24,6 +25,12 @@ import { signIn } from './sign-in';
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const browserServer = await checkBrowserServer();
   if (browserServer) console.log(browserServer);
+  // With a key the model may decide: a bad AGENT_EFFORT stops the run here, before any sample, and an id bwa does
+  // not know is said once.
+  if (env.ANTHROPIC_API_KEY) {
+    const warning = unknownModelWarning(modelSettings());
+    if (warning) console.log(warning);
+  }
   const tasks = selected(readableTasks(), config);
   if (!settings.adHocUrl)
     for (const line of changedTaskLines(runDir(settings.runId), selectedSamples(tasks, config), settings.resumeChanged === 'keep'))

@@ -37,10 +37,11 @@ async function printed(run: () => Promise<number>): Promise<{ code: number; out:
   }
 }
 
-test('the commands are all there: bwa has eight, recipe and auth their sub-commands', () => {
+test('the commands are all there: bwa has nine, recipe and auth their sub-commands', () => {
   expect(LEAVES.map(command => command.name)).toEqual([
     'init',
     'validate',
+    'check',
     'auth import',
     'verify',
     'recipe compile',
