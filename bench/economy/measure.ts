@@ -11,10 +11,14 @@ export interface SampleFigures {
   calls: { decide: number; vision: number; text: number };
   /** Vision requests that repeat an earlier one of the sample: same screenshot bytes and same question. */
   repeatedVision: number;
+  /** Decision requests that carried a screenshot beside the page state. */
+  screenshotDecisions: number;
   input: { uncached: number; cacheWrite: number; cacheRead: number };
   /** The decision requests alone: a screenshot question has nothing a cache could hold. */
   decideInput: { all: number; cacheRead: number };
   output: number;
+  /** Of output, the thinking (output_tokens_details.thinking_tokens). */
+  thinking: number;
   /** The tools block of the sample's decider requests (largest seen). */
   toolsTokens: number;
   /** Tokens of the page states the decision requests carried (what the agent perceived, never cached). */
@@ -49,6 +53,7 @@ export const promptCacheReadShare = (f: SampleFigures) => {
   return outside > 0 ? f.decideInput.cacheRead / outside : 0;
 };
 export const visionShare = (f: SampleFigures) => (totalCalls(f) ? f.calls.vision / totalCalls(f) : 0);
+export const screenshotShare = (f: SampleFigures) => (f.calls.decide ? f.screenshotDecisions / f.calls.decide : 0);
 
 export function figuresOf(
   requests: readonly RecordedRequest[],
@@ -64,9 +69,11 @@ export function figuresOf(
     status: result.status,
     calls: { decide: 0, vision: 0, text: 0 },
     repeatedVision: 0,
+    screenshotDecisions: 0,
     input: { uncached: 0, cacheWrite: 0, cacheRead: 0 },
     decideInput: { all: 0, cacheRead: 0 },
     output: 0,
+    thinking: 0,
     toolsTokens: 0,
     pageStateTokens: 0,
   };
@@ -84,12 +91,14 @@ export function figuresOf(
       figures.input.cacheWrite += usage.cache_creation_input_tokens;
       figures.input.cacheRead += usage.cache_read_input_tokens;
       figures.output += usage.output_tokens;
+      figures.thinking += request.response.thinkingTokens ?? 0;
       if (request.kind === 'decider') {
         figures.decideInput.all += usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
         figures.decideInput.cacheRead += usage.cache_read_input_tokens;
       }
     }
     if (request.kind === 'decider') {
+      if (request.hasImage) figures.screenshotDecisions += 1;
       figures.toolsTokens = Math.max(figures.toolsTokens, request.toolsTokens);
       figures.pageStateTokens += pageStateTokens(request.lastUserText);
     }

@@ -1,3 +1,5 @@
+import { capabilitiesOf } from '../../agent/decide/model-capabilities';
+import { listPrice } from '../../agent/decide/model-cost';
 /**
  * The cost model of docs/scale.md as arithmetic: measured figures per sample (./measured.ts) times the assumptions
  * a user edits (./assumptions.json). Pure functions, so the doc's tables are whatever this prints.
@@ -15,13 +17,6 @@ export interface Tokens {
 export interface SampleUse {
   main: Tokens;
   fast: Tokens;
-}
-
-export interface Price {
-  input: number;
-  cache_write: number;
-  cache_read: number;
-  output: number;
 }
 
 export interface Workflow {
@@ -73,13 +68,31 @@ export function runTokens(w: Workflow, mode: Mode, samples: number): SampleUse {
   return addUse(scaleUse(w.recorded, RECORDED_SAMPLES), scaleUse(replayed(w, mode), samples - RECORDED_SAMPLES));
 }
 
-function tokenDollars(t: Tokens, price: Price): number {
-  return (t.input * price.input + t.cacheWrite * price.cache_write + t.cacheRead * price.cache_read + t.output * price.output) / 1e6;
+/** Thinking tokens a call spends on a model that thinks when asked nothing about it (the current models). */
+export interface ThinkingPerCall {
+  main: number;
+  fast: number;
 }
 
-/** List price of a run: AGENT_MODEL's calls at `main`'s prices, the fast model's at `fast`'s. */
-export function dollars(use: SampleUse, main: Price, fast: Price): number {
-  return tokenDollars(use.main, main) + tokenDollars(use.fast, fast);
+/** The run's tokens with each call's thinking added to its output, on the models that think by default. */
+export function withThinking(use: SampleUse, main: string, fast: string, thinking: ThinkingPerCall): SampleUse {
+  const add = (t: Tokens, model: string, perCall: number): Tokens =>
+    capabilitiesOf(model).thinking.whenOmitted === 'adaptive' ? { ...t, output: t.output + t.calls * perCall } : t;
+  return { main: add(use.main, main, thinking.main), fast: add(use.fast, fast, thinking.fast) };
+}
+
+/**
+ * List price of a run: AGENT_MODEL's calls at `main`'s prices, the fast model's at `fast`'s — both from the
+ * capability table (agent/decide/model-capabilities.ts), Haiku 5.5's long-prompt tier chosen by the average prompt.
+ */
+export function dollars(use: SampleUse, main: string, fast: string): number {
+  const price = (model: string, tokens: Tokens) => {
+    if (tokens.calls === 0) return 0;
+    const dollars = listPrice(model, tokens);
+    if (dollars === undefined) throw new Error(`bench/scale: ${model} has no prices in agent/decide/model-capabilities.ts`);
+    return dollars;
+  };
+  return price(main, use.main) + price(fast, use.fast);
 }
 
 export const totalCalls = (use: SampleUse) => use.main.calls + use.fast.calls;
@@ -116,12 +129,16 @@ export function machinePlan(secondsPerSample: number, facts: MachineFacts): Mach
 
 /**
  * What a run at `samplesPerMinute` asks of AGENT_MODEL's rate limits, per minute: requests, input that counts (cache
- * reads do not), output. (The fast model's few calls have limits of their own.)
+ * reads do not), output with `thinkingPerCall` added to each call. (The fast model's few calls have limits of their own.)
  */
-export function apiRates(w: Workflow, mode: Mode, samples: number, samplesPerMinute: number) {
+export function apiRates(w: Workflow, mode: Mode, samples: number, samplesPerMinute: number, thinkingPerCall = 0) {
   const t = runTokens(w, mode, samples).main;
   const perSample = (n: number) => (n / samples) * samplesPerMinute;
-  return { requests: perSample(t.calls), inputTokens: perSample(t.input + t.cacheWrite), outputTokens: perSample(t.output) };
+  return {
+    requests: perSample(t.calls),
+    inputTokens: perSample(t.input + t.cacheWrite),
+    outputTokens: perSample(t.output + t.calls * thinkingPerCall),
+  };
 }
 
 /** The most samples per minute a site allows: the task's interval between page loads on its busiest host. */

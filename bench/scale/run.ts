@@ -6,18 +6,19 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { capabilitiesOf } from '../../agent/decide/model-capabilities';
 import { table } from '../lib/stats';
 import { MACHINE, WORKFLOWS } from './measured';
 import {
   apiRates,
   dollars,
+  withThinking,
   machinePlan,
   runTokens,
   sampleSeconds,
   siteSamplesPerMinute,
   totalCalls,
   type Mode,
-  type Price,
   type SampleUse,
   type Workflow,
 } from './model';
@@ -26,7 +27,9 @@ interface Assumptions {
   samples: number;
   /** AGENT_FAST_MODEL: step summaries and run-memory tips are billed at its prices whichever AGENT_MODEL is priced. */
   fast_model: string;
-  prices: { recorded_on: string; per_million_tokens: Record<string, Price> };
+  /** The AGENT_MODEL columns of the cost table; prices come from the capability table. */
+  models: string[];
+  thinking_tokens_per_call: { main: number; fast: number };
   model_seconds_per_call: { value: number };
   machine: { cores: number; memory_gb: number; memory_reserved_gb: number };
   target_hours: number;
@@ -39,10 +42,10 @@ interface Assumptions {
 const assumptions = JSON.parse(fs.readFileSync(path.join(__dirname, 'assumptions.json'), 'utf8')) as Assumptions;
 const N = assumptions.samples;
 const MODES: Mode[] = ['model-only', 'record+replay', 'record+replay, batch judge'];
-const prices = assumptions.prices.per_million_tokens;
-const models = Object.keys(prices);
-const fastPrice = prices[assumptions.fast_model];
-if (!fastPrice) throw new Error(`bench/scale/assumptions.json: fast_model "${assumptions.fast_model}" has no entry in prices.per_million_tokens`);
+const models = assumptions.models;
+for (const model of [...models, assumptions.fast_model])
+  if (!capabilitiesOf(model).prices) throw new Error(`bench/scale/assumptions.json: ${model} has no prices in agent/decide/model-capabilities.ts`);
+const pricesRecorded = [...new Set([...models, assumptions.fast_model].map(m => capabilitiesOf(m).prices!.recordedOn))].join(', ');
 
 const modesOf = (w: Workflow): Mode[] => (w.judged ? MODES : MODES.slice(0, 2));
 const millions = (n: number) => (n / 1e6).toFixed(n >= 1e8 ? 0 : 1);
@@ -117,7 +120,9 @@ function costTable(): string {
         millions(use.main.cacheRead),
         millions(use.main.output),
         millions(use.fast.input + use.fast.cacheWrite + use.fast.cacheRead + use.fast.output),
-        ...models.map(m => money(dollars(use, prices[m]!, fastPrice!))),
+        ...models.map(m =>
+          money(dollars(withThinking(use, m, assumptions.fast_model, assumptions.thinking_tokens_per_call), m, assumptions.fast_model)),
+        ),
       ];
     }),
   );
@@ -176,7 +181,8 @@ function apiTable(): string {
   const rows = WORKFLOWS.flatMap(w =>
     modesOf(w).map(mode => {
       const p = plan(w, mode);
-      const rate = apiRates(w, mode, N, p.runPerMinute);
+      const thinks = capabilitiesOf(models[0]!).thinking.whenOmitted === 'adaptive';
+      const rate = apiRates(w, mode, N, p.runPerMinute, thinks ? assumptions.thinking_tokens_per_call.main : 0);
       const fits = tiers.map(([, limit]) => {
         const use = Math.max(
           rate.requests / limit.requests_per_minute,
@@ -203,10 +209,12 @@ function apiTable(): string {
 }
 
 console.log(
-  `${N.toLocaleString('en-US')} samples per workflow; prices recorded on ${assumptions.prices.recorded_on}; ${assumptions.model_seconds_per_call.value} s per model call; ${assumptions.machine.cores}-core ${assumptions.machine.memory_gb} GB machines; rate-limit examples recorded on ${assumptions.rate_limits.recorded_on}\n`,
+  `${N.toLocaleString('en-US')} samples per workflow; list prices from agent/decide/model-capabilities.ts, recorded on ${pricesRecorded}; ${assumptions.model_seconds_per_call.value} s per model call; ${assumptions.machine.cores}-core ${assumptions.machine.memory_gb} GB machines; rate-limit examples recorded on ${assumptions.rate_limits.recorded_on}\n`,
 );
 console.log(`Measured per sample (bench/recipe; agent s = seconds a sample holds its worker besides waiting for the model)\n\n${measuredTable()}\n`);
-console.log(`Model use and list price (AGENT_MODEL as named; step summaries and run-memory tips on ${assumptions.fast_model})\n\n${costTable()}\n`);
+console.log(
+  `Model use and list price (AGENT_MODEL as named; step summaries and run-memory tips on ${assumptions.fast_model}; on models that think by default, ${assumptions.thinking_tokens_per_call.main} thinking tokens per AGENT_MODEL call and ${assumptions.thinking_tokens_per_call.fast} per fast-model call added to the measured output)\n\n${costTable()}\n`,
+);
 console.log(`Time and machines\n\n${timeTable()}\n`);
 function browserServerText(): string {
   const usable = assumptions.machine.memory_gb - assumptions.machine.memory_reserved_gb;
@@ -221,4 +229,6 @@ function browserServerText(): string {
 }
 
 console.log(`Memory per worker (bench/throughput)\n\n${browserServerText()}\n`);
-console.log(`What the plan asks of AGENT_MODEL's rate limits per minute (cache reads do not count towards input limits)\n\n${apiTable()}`);
+console.log(
+  `What the plan asks of AGENT_MODEL's rate limits per minute (AGENT_MODEL=${models[0]}, its thinking in the output; cache reads do not count towards input limits)\n\n${apiTable()}`,
+);

@@ -14,7 +14,13 @@ export interface Boundary {
 
 export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   fs: { may: [] },
-  env: { may: ['fs'] },
+  env: {
+    may: ['fs'],
+    files: {
+      'decide/model-capabilities.ts':
+        "AGENT_MODEL, AGENT_FAST_MODEL and AGENT_EFFORT take their defaults and levels from the capability table, the one place of per-model facts (a data module that imports nothing of bwa's)",
+    },
+  },
   evidence: { may: ['fs'] },
   snapshot: { may: [] },
   settings: { may: ['env', 'snapshot'] },
