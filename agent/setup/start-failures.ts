@@ -81,7 +81,7 @@ export class StartFailures {
   }
 }
 
-/** Files this worker has already marked as accepted: one write per worker, not one per sample. */
+/** File and invocation this worker has already marked as accepted: one write per worker, not one per sample. */
 const acceptedHere = new Set<string>();
 
 /**
@@ -92,10 +92,12 @@ const acceptedHere = new Set<string>();
  */
 export class ModelRejections {
   private readonly streak: FailureStreak;
+  private readonly key: string;
 
   constructor(runDir: string, invocation: string) {
     // A task id never starts with "_": the file cannot be a task's.
     this.streak = new FailureStreak(path.join(runDir, START_FAILURES_DIR, '_model.json'), invocation, 1, true);
+    this.key = `${this.streak.file}\u0000${invocation}`;
   }
 
   blocked(): string | undefined {
@@ -105,8 +107,8 @@ export class ModelRejections {
   }
 
   async record(rejection: string | undefined): Promise<void> {
-    if (!rejection && acceptedHere.has(this.streak.file)) return;
+    if (!rejection && acceptedHere.has(this.key)) return;
     await this.streak.record(!rejection, rejection);
-    if (!rejection) acceptedHere.add(this.streak.file);
+    if (!rejection) acceptedHere.add(this.key);
   }
 }

@@ -4,7 +4,7 @@ import { sum } from '../lib/stats';
 
 /**
  * Which model a price list bills each kind of call at: step summaries (agent/decide/summaries.ts) and run-memory
- * tips (agent/memory/distill.ts) go to AGENT_FAST_MODEL; decisions, vision questions and judgments to AGENT_MODEL.
+ * tips (agent/memory/distill.ts) go to AGENT_FAST_MODEL; decisions (with the screenshots they carry), judgments and plans to AGENT_MODEL.
  */
 const FAST = FAST_MODEL_PURPOSES;
 export const MODEL_CLASSES = { main: MODEL_PURPOSES.filter(p => !FAST.includes(p)), fast: FAST } as const;
