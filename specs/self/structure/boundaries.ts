@@ -18,7 +18,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     may: ['fs'],
     files: {
       'decide/model-capabilities.ts':
-        "AGENT_MODEL, AGENT_FAST_MODEL and AGENT_EFFORT take their defaults and levels from the capability table, the one place of per-model facts (a data module that imports nothing of bwa's)",
+        "the model defaults and effort levels: AGENT_MODEL, AGENT_FAST_MODEL and AGENT_EFFORT take them from the capability table, the one place of per-model facts (a data module that imports nothing of bwa's)",
     },
   },
   evidence: { may: ['fs'] },
