@@ -74,6 +74,7 @@ export class ModelDecider implements Decider {
       notices: input.notices,
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
+      checked: input.checkedSoFar,
       history: promptHistory(recent, historyTokenBudget(settings.contextWindow), settings.reflection === 'full'),
       summaries: this.summarizer.shown,
       runState: renderRunState(deriveRunState(input.history)),
@@ -165,6 +166,7 @@ export class ModelDecider implements Decider {
       notices: [consolidationNote(reason)],
       accumulated: input.accumulated,
       extracted: input.extractedSoFar,
+      checked: input.checkedSoFar,
       history: { lines: fitHistory(input.history, historyTokenBudget(settings.contextWindow)), stable: false },
       lastStep: true,
     });

@@ -10,6 +10,8 @@ import type { Screenshot } from './types';
 export const PAGE_STATE_OPEN = '<page_state>';
 export const PAGE_STATE_CLOSE = '</page_state>';
 export const ACCUMULATED_PROMPT_CHARS = 2000;
+/** Reads into fields outside the output schema: kept apart from the output's data so neither passes for the other. */
+export const CHECKED_HEADING = '## Also read (not output fields: checks, or parts of an item to save)';
 
 /** How many calls a turn may hold: one, or a batch of independent actions (the loop cuts it when the page changes). */
 function turnRule(batch: number): string {
@@ -93,6 +95,8 @@ export interface UserMessageInput {
   notices: readonly string[];
   accumulated: Readonly<Record<string, unknown>>;
   extracted: Readonly<Record<string, unknown>>;
+  /** Reads into fields the output does not name: the model may still need them (an item to save). */
+  checked?: Readonly<Record<string, unknown>>;
   history: PromptHistory;
   summaries?: readonly string[];
   runState?: readonly string[];
@@ -145,6 +149,8 @@ function stepPart(input: UserMessageInput): string {
     sections.push(`## Visible interactive elements (your last actions failed — pick another way)\n${input.visibleElements.join('\n')}`);
   const collected = { ...input.accumulated, ...input.extracted };
   if (Object.keys(collected).length) sections.push(`## Data collected so far\n${truncateJson(collected, ACCUMULATED_PROMPT_CHARS)}`);
+  if (input.checked && Object.keys(input.checked).length)
+    sections.push(`${CHECKED_HEADING}\n${truncateJson(input.checked, ACCUMULATED_PROMPT_CHARS)}`);
   if (input.runState?.length) sections.push(`## Run state\n${input.runState.join('\n')}`);
   return sections.join('\n\n');
 }

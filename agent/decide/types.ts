@@ -47,6 +47,8 @@ export interface DecisionInput {
   history: readonly HistoryEntry[];
   accumulated: Readonly<Record<string, unknown>>;
   extractedSoFar: Readonly<Record<string, unknown>>;
+  /** Values read into fields the output does not name (checks, an item's parts before save_progress): shown, never output. */
+  checkedSoFar?: Readonly<Record<string, unknown>>;
   notices: readonly string[];
   /** Restricts the tools offered (e.g. only done and fail on the last step). */
   allowedActions?: readonly string[];

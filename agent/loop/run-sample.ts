@@ -162,6 +162,7 @@ function decisionInput(
     history,
     accumulated: input.recorder.accumulated,
     extractedSoFar: Object.fromEntries(Object.entries(input.recorder.fields).map(([k, f]) => [k, f.value])),
+    checkedSoFar: Object.fromEntries(Object.entries(input.recorder.checks).map(([k, f]) => [k, f.value])),
     notices,
     allowedActions: finishOnly ? actionsWith('terminal') : undefined,
     visibleElements: monitor.needsElementList && view ? visibleElements(view) : undefined,

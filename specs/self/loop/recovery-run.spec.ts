@@ -29,9 +29,16 @@ test.beforeAll(async ({ request }) => {
 });
 test.afterAll(async () => env.restore());
 
-/** The chain task with the judgment and item requirements off: these runs are about the loop, not the audit. */
+/** The chain task with the judgment and item requirements off, its output the PR title these runs read: they are about the loop, not the audit. */
 const looseTask = (overrides: Record<string, unknown> = {}) =>
-  bundledTask('pr_audit_chain', { required_fields: [], required_artifacts: [], judgment_required: false, expected_items: null, ...overrides });
+  bundledTask('pr_audit_chain', {
+    required_fields: [],
+    required_artifacts: [],
+    judgment_required: false,
+    expected_items: null,
+    output_schema: { pr_title: 'string' },
+    ...overrides,
+  });
 const sample = (id: string) => sampleOf({ sample_id: id, owner: 'acme', repo: 'anvil' });
 const notices = (r: RecordedRequest) => section(r, 'Notices') ?? '';
 const openFirstPr = () => openNthPr(0);

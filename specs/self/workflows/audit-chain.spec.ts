@@ -73,14 +73,15 @@ async function runWatched(
   return { result: await session.run(), seen };
 }
 
-type LogEntry = { step: number; action: { name: string; args: Record<string, unknown> }; outcome: { success: boolean } };
+type LogEntry = { step: number; action: { name: string; args: Record<string, unknown> }; outcome: { success: boolean }; check?: boolean };
 
-/** How many times each field was read with a successful extract, from the sample's action log. */
-function extractsPerField(taskId: string, sampleId: string): Record<string, number> {
+/** How many times each field was read with a successful extract, from the sample's action log (only reads kept as checks, when asked). */
+function extractsPerField(taskId: string, sampleId: string, onlyChecks = false): Record<string, number> {
   const log = readSampleJson<LogEntry[]>(taskId, sampleId, ACTION_LOG_FILE);
   const counts: Record<string, number> = {};
   for (const e of log)
-    if (e.action.name === 'extract' && e.outcome.success) counts[String(e.action.args.field)] = (counts[String(e.action.args.field)] ?? 0) + 1;
+    if (e.action.name === 'extract' && e.outcome.success && (!onlyChecks || e.check))
+      counts[String(e.action.args.field)] = (counts[String(e.action.args.field)] ?? 0) + 1;
   return counts;
 }
 
@@ -98,8 +99,9 @@ test('PR audit chain: 5 PRs, every field read with extract and saved one by one,
   // What the agent read matches the site's truth, field by field, and each field was read once per PR from the DOM.
   expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.map(truePr));
   expect(result.extracted.prs!.provenance.source).toBe('checkpoint');
-  expect(extractsPerField('pr_audit_chain', 'anvil-chain')).toEqual(Object.fromEntries(PR_FIELDS.map(field => [field, 5])));
-  for (const field of PR_FIELDS) expect(result.extracted[field]?.provenance.source, `${field} of the last PR`).toBe('dom');
+  // An item's parts are read into fields the output does not name: kept in the action log as checks, never output.
+  expect(extractsPerField('pr_audit_chain', 'anvil-chain', true)).toEqual(Object.fromEntries(PR_FIELDS.map(field => [field, 5])));
+  for (const field of PR_FIELDS) expect(result.extracted[field], `${field} of the last PR is no output field`).toBeUndefined();
   expect(result.extracted.total_audited!.value).toBe(5);
   expect(result.extracted.repo_name!.value).toBe('acme/anvil');
   expect(result.judgment).toMatchObject({ answer: anvil.audit_answer, exceptions: anvil.audit_exceptions });
@@ -208,7 +210,7 @@ test('contributor deep audit: top 3 profiles on another host in the order the ra
     ...Object.fromEntries(CONTRIBUTOR_FIELDS.map(field => [field, 3])),
     company: named,
   });
-  for (const field of CONTRIBUTOR_FIELDS) expect(result.extracted[field]?.provenance.source, `${field} of the last contributor`).toBe('dom');
+  for (const field of CONTRIBUTOR_FIELDS) expect(result.extracted[field], `${field} of the last contributor is no output field`).toBeUndefined();
   expect(result.extracted.total_audited!.value).toBe(3);
   expect(seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);
   const log = readSampleJson<Array<{ action: { name: string }; url_after: string }>>('contributor_audit', 'ledger-deep', 'action_log.json');
