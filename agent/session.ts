@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { installClickListenerMarks } from './browser/click-listeners';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';
@@ -115,6 +116,7 @@ export class SampleSession {
     }
     const tabs = (tabsRef = new ContextTabs(context, page));
     await installEvaluateShim(context);
+    await installClickListenerMarks(context);
     await installGuards(context, {
       isAllowedUrl: policy.isAllowedUrl,
       dialogPolicy: spec.dialog_policy,

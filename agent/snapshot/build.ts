@@ -9,13 +9,16 @@ import { selectCandidates, type Candidate } from './select-candidates';
 import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from './raw';
 import { candidateLine, renderState, type LineFormat } from './render';
 import { formatHeader, indent, quote, type HeaderFacts } from './serialize';
+import { applyStableRefs, addedClickableKeys } from './apply-stable-refs';
+import { identitiesOf, topDocumentOf } from './stable-refs';
+import { tellApart } from './tell-apart';
 import { defaultTokenBudget, estimateTokens } from './tokens';
 import type { DocumentFacts } from './document-facts';
 import { formatDocumentSection, formatDocumentStub, numberFacts } from './document-section';
 import { hiddenTextNodes, hiddenTextNote, treeTextChars, type HiddenText } from './hidden-text';
 import type { Observation, ObserveOptions, PageFocus, ScrollState } from './types';
 
-export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs' | 'showDocument'> & {
+export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs' | 'showDocument' | 'refMemory'> & {
   /** What the page says about itself (read by the same evaluate as the metrics). */
   document?: DocumentFacts;
   /** The text an empty tree leaves out, read only when the tree is empty. */
@@ -34,6 +37,8 @@ const MAX_FIT_ROUNDS = 8;
 export function buildObservation(json: unknown, metrics: PageMetrics, url: string, options: BuildOptions = {}): Observation {
   const viewport = { width: metrics.viewportWidth, height: metrics.viewportHeight };
   const roots = parseSnapshot(json);
+  // Identities are read before clickables are added to the tree: a redrawn control is compared with what the page had.
+  const identities = options.refMemory ? identitiesOf(roots, { x: metrics.scrollX, y: metrics.scrollY }) : undefined;
   const placed = placeClickables(
     roots.filter((root): root is AriaJsonNode => typeof root !== 'string'),
     metrics.clickables,
@@ -41,6 +46,9 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   );
   const { flat, refs, rawChars } = flattenSnapshot(roots, viewport);
   enrichNodes(flat, metrics, placed);
+  tellApart(flat);
+  if (options.refMemory && identities)
+    applyStableRefs(flat, refs, options.refMemory.assign(identities, addedClickableKeys(placed), topDocumentOf(roots)));
 
   const keywords = normalizeKeywords(options.keywords);
   const origin = originOf(url);

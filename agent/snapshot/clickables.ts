@@ -17,6 +17,8 @@ export interface PlacedClickables {
   hints: Map<string, ClickableFact>;
   /** Facts behind the added `c<N>` refs. */
   added: Map<string, ClickableFact>;
+  /** Snapshot refs of elements that take clicks though the snapshot does not say so (a listener, an anchor without href). */
+  clicks: Map<string, ClickableFact>;
 }
 
 export const MAX_ADDED_CLICKABLES = 150;
@@ -29,7 +31,7 @@ export function placeClickables(
   facts: readonly ClickableFact[],
   viewport: { width: number; height: number },
 ): PlacedClickables {
-  const placed: PlacedClickables = { hints: new Map(), added: new Map() };
+  const placed: PlacedClickables = { hints: new Map(), added: new Map(), clicks: new Map() };
   if (facts.length === 0) return placed;
   const byBox = new Map<string, AriaJsonNode>();
   indexTopFrameBoxes(roots, byBox);
@@ -39,6 +41,7 @@ export function placeClickables(
     const same = byBox.get(boxKey(fact.box));
     if (same) {
       if (same.ref && !same.name) placed.hints.set(same.ref, fact);
+      if (same.ref) placed.clicks.set(same.ref, fact);
       continue;
     }
     const path = containingPath(roots, fact.box);
@@ -55,7 +58,9 @@ export function placeClickables(
     placed.added.set(ref, fact);
     const holder = path.at(-1);
     if (holder) adoptText(holder);
-    insertInReadingOrder(holder?.children ?? roots, { role: 'generic', ref, cursor: 'pointer', box: fact.box });
+    const node: AriaJsonNode = { role: 'generic', ref, cursor: 'pointer', box: fact.box };
+    const children = holder?.children ?? roots;
+    if (!fact.text || !replaceInText(children, fact.text, node)) insertInReadingOrder(children, node);
   }
   return placed;
 }
@@ -68,6 +73,7 @@ export function hintOf(fact: ClickableFact): Hint {
   const hint: Hint = {};
   if (fact.label) hint.label = fact.label;
   if (fact.icon) hint.icon = fact.icon;
+  if (fact.state) hint.state = fact.state;
   if (fact.near) hint.near = fact.near;
   return hint;
 }
@@ -140,4 +146,32 @@ function insertInReadingOrder(children: Array<string | AriaJsonNode>, node: Aria
   });
   if (at === -1) children.push(node);
   else children.splice(at, 0, node);
+}
+
+/**
+ * A control whose text the snapshot merged into its holder's ("- +" for a "-" and a "+" link) takes its own place in
+ * that text: the text before it, the control, the text after it. Only a whole word of the text, or the start of a
+ * run of marks ("QKZ"), is taken.
+ */
+function replaceInText(children: Array<string | AriaJsonNode>, text: string, node: AriaJsonNode): boolean {
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index];
+    if (typeof child !== 'string') continue;
+    const at = wordAt(child, text);
+    if (at === undefined) continue;
+    const before = child.slice(0, at).trim();
+    const after = child.slice(at + text.length).trim();
+    children.splice(index, 1, ...[before, node, after].filter(part => part !== ''));
+    return true;
+  }
+  return false;
+}
+
+function wordAt(haystack: string, word: string): number | undefined {
+  for (let at = haystack.indexOf(word); at !== -1; at = haystack.indexOf(word, at + 1)) {
+    const startsWord = at === 0 || /\s/.test(haystack[at - 1] ?? '');
+    const endsWord = at + word.length === haystack.length || /\s/.test(haystack[at + word.length] ?? '');
+    if (startsWord && (endsWord || (at === 0 && !/\s/.test(haystack)))) return at;
+  }
+  return undefined;
 }

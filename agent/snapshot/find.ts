@@ -36,7 +36,9 @@ export function findInObservation(observation: Pick<Observation, 'outline'>, que
 }
 
 function searchableText(node: SnapshotNode): string {
-  return [node.name, node.text, node.value, node.placeholder, node.url, node.hint?.label, node.hint?.icon, node.hint?.near].filter(Boolean).join(' ');
+  return [node.name, node.text, node.value, node.placeholder, node.url, node.hint?.label, node.hint?.icon, node.hint?.state, node.hint?.near]
+    .filter(Boolean)
+    .join(' ');
 }
 
 function normalize(value: string): string {

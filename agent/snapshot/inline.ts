@@ -105,6 +105,7 @@ function collectPieces(flat: readonly FlatNode[], parent: FlatNode, pieces: Inli
   for (const child of directChildren(flat, parent)) {
     const node = child.node;
     if (child.fragment) pushText(pieces, node.text ?? '');
+    else if (isBareClickTaker(flat, child)) collectPieces(flat, child, pieces);
     else if (node.ref && (INTERACTIVE_ROLES.has(node.role) || node.clickable)) pushElement(flat, pieces, child);
     else if (child.end > child.index + 1) collectPieces(flat, child, pieces);
     else pushText(pieces, node.name ?? node.text ?? '');
@@ -139,6 +140,17 @@ export function picturesOnly(flat: readonly FlatNode[], item: FlatNode): boolean
     if (inner.fragment || inner.node.text || !/^(img|image|graphics-symbol|generic|none|presentation)$/.test(inner.node.role)) return false;
   }
   return true;
+}
+
+/** A wrapper that takes clicks for the controls inside it (a stepper's "−" and "+"): its controls are what to show. */
+function isBareClickTaker(flat: readonly FlatNode[], item: FlatNode): boolean {
+  const node = item.node;
+  if (INTERACTIVE_ROLES.has(node.role) || !node.clickable || node.name || node.text || node.hint) return false;
+  for (let index = item.index + 1; index < item.end; index++) {
+    const inner = flat[index]?.node;
+    if (inner?.ref && (INTERACTIVE_ROLES.has(inner.role) || inner.clickable)) return true;
+  }
+  return false;
 }
 
 function pushText(pieces: InlinePiece[], text: string): void {

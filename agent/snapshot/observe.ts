@@ -1,11 +1,13 @@
+import { CLICK_LISTENERS_KEY } from '../browser/click-listeners';
 import { untraced } from './untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
 import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from './document-facts';
 import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
-import { collectPageMetrics, ICON_NOISE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
+import { collectPageMetrics, ICON_NOISE_WORDS, ICON_STATE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { INTERACTIVE_ROLES } from './roles';
+import { refMemoryOf } from './stable-refs';
 import type { Observation, ObserveOptions, ObservePage } from './types';
 
 /**
@@ -18,13 +20,14 @@ export async function observe(page: ObservePage, options: ObserveOptions = {}): 
   const { signal } = options;
   signal?.throwIfAborted();
   const { json, metrics, document } = await captureWithRetry(page, signal);
-  let observation = buildObservation(json, metrics, page.url(), { ...options, document });
+  const refMemory = options.refMemory ?? refMemoryOf(page);
+  let observation = buildObservation(json, metrics, page.url(), { ...options, document, refMemory });
   if (looksEmpty(observation.stats.treeTextChars, document.bodyTextChars)) {
     // Rare, and only then worth a second read: why the tree is empty, and the text it leaves out.
     const hidden = await abortable(evaluateInPage(page, collectHiddenText, { maxBlocks: MAX_HIDDEN_BLOCKS, blockChars: HIDDEN_BLOCK_CHARS }), signal)
       .then(parseHiddenText)
       .catch(() => undefined);
-    if (hidden && (hidden.why || hidden.blocks.length)) observation = buildObservation(json, metrics, page.url(), { ...options, document, hidden });
+    if (hidden && (hidden.why || hidden.blocks.length)) observation = buildObservation(json, metrics, page.url(), { ...options, document, hidden, refMemory });
   }
   observation.stats.tookMs = Math.round(performance.now() - started);
   return observation;
@@ -54,7 +57,16 @@ async function capture(page: ObservePage, signal: AbortSignal | undefined): Prom
       abortable(
         evaluateTwoInPage(
           page,
-          [collectPageMetrics, { maxClickables: MAX_CLICKABLE_FACTS, noiseWords: ICON_NOISE_WORDS, interactiveRoles: [...INTERACTIVE_ROLES] }],
+          [
+            collectPageMetrics,
+            {
+              maxClickables: MAX_CLICKABLE_FACTS,
+              noiseWords: ICON_NOISE_WORDS,
+              interactiveRoles: [...INTERACTIVE_ROLES],
+              stateWords: ICON_STATE_WORDS,
+              listenersKey: CLICK_LISTENERS_KEY,
+            },
+          ],
           [collectDocumentFacts, { maxChars: MAX_FACT_CHARS }],
         ),
         signal,

@@ -44,12 +44,22 @@ const clickableFactSchema = z.object({
   near: z.string().optional(),
   /** A handle on a track: its position along the track, 0–100. */
   track: z.number().optional(),
-  /** Short text of a clickable leaf the snapshot merged into its parent's text ("Q", "K", "Z" → "QKZ"). */
+  /** Short text of a clickable leaf the snapshot merged into its parent's text ("Q", "K", "Z" → "QKZ"; "-" and "+" → "- +"). */
   text: z.string().optional(),
+  /** A class word that says the control is on ("starred", "liked", "active"), as the page wrote it. */
+  state: z.string().optional(),
+  /** ARIA states on an element without a role (the snapshot reads them only for roles that have them). */
+  pressed: z.boolean().optional(),
+  checked: z.boolean().optional(),
+  selected: z.boolean().optional(),
 });
 export type ClickableFact = z.infer<typeof clickableFactSchema>;
 
 const sublistFactSchema = z.object({ box: boxSchema, open: z.boolean() });
+
+/** A slider, spinner or meter drawn without an input: its ARIA value (the snapshot prints none for it). */
+const rangeFactSchema = z.object({ box: boxSchema, value: z.string(), min: z.string().optional(), max: z.string().optional() });
+export type RangeFact = z.infer<typeof rangeFactSchema>;
 export type SublistFact = z.infer<typeof sublistFactSchema>;
 
 /** Disclosure controls: `aria-expanded` (the snapshot drops "false") and <summary> (the snapshot sees no control). */
@@ -71,6 +81,7 @@ export const pageMetricsSchema = z.object({
   controls: z.array(controlFactSchema),
   clickables: z.array(clickableFactSchema),
   sublists: z.array(sublistFactSchema),
+  ranges: z.array(rangeFactSchema),
   toggles: z.array(toggleFactSchema),
 });
 export type PageMetrics = z.infer<typeof pageMetricsSchema>;
@@ -162,10 +173,19 @@ export const ICON_NOISE_WORDS = [
   'm',
 ];
 
+/** Class words that say a control is on, whatever it is: anything else that is on shows as "<word>ed" beside its word ("star starred"). */
+export const ICON_STATE_WORDS = ['active', 'selected', 'checked', 'pressed', 'current', 'on'];
+
 /**
  * Runs in the page (see evaluateInPage for how it gets there). Reads only: no focus, scroll, hover or write.
  */
-export function collectPageMetrics(options: { maxClickables: number; noiseWords: string[]; interactiveRoles: string[] }): PageMetrics {
+export function collectPageMetrics(options: {
+  maxClickables: number;
+  noiseWords: string[];
+  interactiveRoles: string[];
+  stateWords: string[];
+  listenersKey: string;
+}): PageMetrics {
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
   const noise = new Set(options.noiseWords);
@@ -173,6 +193,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   const controls: ControlFact[] = [];
   const clickables: ClickableFact[] = [];
   const sublists: SublistFact[] = [];
+  const ranges: RangeFact[] = [];
   const toggles: ToggleFact[] = [];
   let totalElements = 0;
   let canvasArea = 0;
@@ -184,6 +205,11 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   const interactiveRoles = new Set(options.interactiveRoles);
   const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
   const hasWords = /[\p{L}\p{N}]/u;
+  const stateWords = new Set(options.stateWords);
+  // Elements the page gave a click-like listener (addEventListener, seen by an init script when one is installed).
+  const listened = (window as unknown as Record<symbol, WeakSet<Element> | undefined>)[Symbol.for(options.listenersKey)];
+  // One or two marks that are a control's whole face ("+", "−", "×", "‹", "…"); separators are not controls.
+  const isGlyph = (text: string) => /^[^\p{L}\p{N}\s|·•/,;:]{1,2}$/u.test(text);
 
   function areaInViewport(element: Element): number {
     const rect = element.getBoundingClientRect();
@@ -290,13 +316,15 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     return words.length ? `image ${words.slice(0, 5).join(' ')}` : 'image';
   }
 
-  function iconWords(element: Element): string | undefined {
+  /** Class words of the element and its icon: `action-reply` → "action reply"; BEM parts split (`toolbar__btn--reply`). */
+  function classWords(element: Element): string[] {
     const words: string[] = [];
     const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
     for (const current of elements) {
       const className = typeof current.className === 'string' ? current.className : (current.getAttribute('class') ?? '');
       for (const token of className.split(/\s+/)) {
-        if (!token || /\d{2,}|[A-Z].*[A-Z].*\d|^_|__/.test(token)) continue;
+        // Generated names (CSS modules, hashes) say nothing.
+        if (!token || /\d{2,}|[A-Z].*[A-Z].*\d|^_|___/.test(token)) continue;
         for (const word of token.toLowerCase().split(/[-_:]+/)) {
           if (word.length >= 2 && !noise.has(word) && !/\d/.test(word) && !words.includes(word)) words.push(word);
         }
@@ -304,7 +332,44 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
       const dataIcon = current.getAttribute('data-icon');
       if (dataIcon && !words.includes(dataIcon)) words.push(dataIcon);
     }
-    return words.length ? words.slice(0, 4).join(' ') : undefined;
+    return words;
+  }
+
+  /** The class word saying the control is on: a state word, or "<word>ed" beside its word ("star starred", "like liked"). */
+  function stateWord(element: Element, words: readonly string[]): string | undefined {
+    const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
+    for (const current of elements) {
+      const className = typeof current.className === 'string' ? current.className : (current.getAttribute('class') ?? '');
+      for (const word of className.toLowerCase().split(/[\s_:-]+/)) if (stateWords.has(word)) return word;
+    }
+    return words.find(
+      word =>
+        word.length >= 5 && word.endsWith('ed') && words.some(stem => stem !== word && stem.length >= 3 && word.startsWith(stem.replace(/e$/, ''))),
+    );
+  }
+
+  function iconWords(words: readonly string[], state: string | undefined): string | undefined {
+    const shown = words.filter(word => word !== state);
+    return shown.length ? shown.slice(0, 4).join(' ') : undefined;
+  }
+
+  /** A click-like listener, handler or href-less anchor: the element takes clicks though neither its role nor its cursor says so. */
+  function takesClicksUnseen(element: Element): boolean {
+    return (
+      listened?.has(element) === true ||
+      typeof (element as HTMLElement).onclick === 'function' ||
+      (element.localName === 'a' && !element.hasAttribute('href'))
+    );
+  }
+
+  /** A glyph leaf ("+", "−") inside something that takes clicks: the page reads which leaf was hit. */
+  function glyphInClickTaker(element: Element, text: string): boolean {
+    if (element.childElementCount > 0 || !isGlyph(text)) return false;
+    let current = element.parentElement;
+    for (let level = 0; current && level < 3; level++, current = current.parentElement) {
+      if (takesClicksUnseen(current) || current.hasAttribute('onclick') || getComputedStyle(current).cursor === 'pointer') return true;
+    }
+    return false;
   }
 
   function shortText(element: Element | null): string | undefined {
@@ -349,7 +414,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
   }
 
   function looksClickable(element: Element, style: CSSStyleDeclaration): boolean {
-    if (nativeClickable.has(element.localName)) return true;
+    if (nativeClickable.has(element.localName) || takesClicksUnseen(element)) return true;
     const role = element.getAttribute('role');
     if (role && interactiveRoles.has(role)) return true;
     if (element.hasAttribute('onclick') || element.hasAttribute('tabindex') || element.hasAttribute('ng-click') || element.hasAttribute('@click'))
@@ -378,25 +443,53 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     if (element.localName === 'input' || element.localName === 'textarea' || element.localName === 'select') return;
     if (!isSmallSubtree(element, 12)) return;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-    // A leaf with a few words may be merged into its parent's text by the snapshot; anything longer has its own node.
-    if (hasWords.test(text) && (element.childElementCount > 0 || text.length > 40)) return;
+    const words = hasWords.test(text);
+    if (words && text.length > 40) return;
+    // Words and child elements: the snapshot has the element as a node of its own; it only needs telling that the
+    // node takes clicks when nothing the snapshot reads says so (a listener, an anchor without href).
+    if (words && element.childElementCount > 0 && !takesClicksUnseen(element)) return;
     // A link or button with words of its own is in the snapshot by name: only its styles would be read here.
-    if (hasWords.test(text) && (nativeClickable.has(element.localName) || interactiveRoles.has(element.getAttribute('role') ?? ''))) return;
+    const named = nativeClickable.has(element.localName) && !(element.localName === 'a' && !element.hasAttribute('href'));
+    if (words && (named || interactiveRoles.has(element.getAttribute('role') ?? ''))) return;
     const box = roundedBox(element);
     if (box.width <= 0 || box.height <= 0) return;
     const style = getComputedStyle(element);
-    if (style.visibility === 'hidden' || style.display === 'none' || !looksClickable(element, style)) return;
+    if (style.visibility === 'hidden' || style.display === 'none') return;
+    if (!looksClickable(element, style) && !glyphInClickTaker(element, text)) return;
     const fact: ClickableFact = { box, selector: cssPath(element, prefix), tag: element.localName };
-    if (hasWords.test(text)) fact.text = text;
+    if (words || isGlyph(text)) fact.text = text;
     const label = ownLabel(element);
     if (label) fact.label = label.replace(/\s+/g, ' ').slice(0, 80);
-    const icon = imageWords(element) ?? iconWords(element) ?? (element.localName === 'svg' || element.localName === 'canvas' ? 'image' : undefined);
+    const classes = classWords(element);
+    const state = stateWord(element, classes);
+    const icon =
+      imageWords(element) ?? iconWords(classes, state) ?? (element.localName === 'svg' || element.localName === 'canvas' ? 'image' : undefined);
     if (icon) fact.icon = icon;
+    if (state) fact.state = state;
+    if (!element.getAttribute('role')) {
+      for (const name of ['pressed', 'checked', 'selected'] as const) {
+        const value = element.getAttribute(`aria-${name}`);
+        if (value === 'true' || value === 'false') fact[name] = value === 'true';
+      }
+    }
     const near = nearText(element);
     if (near) fact.near = near;
     const track = trackPosition(element, style);
     if (track !== undefined && track >= 0 && track <= 100) fact.track = track;
     clickables.push(fact);
+  }
+
+  function inspectRange(element: Element): void {
+    const box = roundedBox(element);
+    if (box.width <= 0 || box.height <= 0) return;
+    const value = (element.getAttribute('aria-valuetext') || element.getAttribute('aria-valuenow') || '').trim().slice(0, 80);
+    if (!value) return;
+    const fact: RangeFact = { box, value };
+    for (const name of ['min', 'max'] as const) {
+      const bound = element.getAttribute(`aria-value${name}`)?.trim();
+      if (bound) fact[name] = bound.slice(0, 40);
+    }
+    ranges.push(fact);
   }
 
   function inspectControl(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): void {
@@ -463,6 +556,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
         if (box.width > 0 && box.height > 0) sublists.push({ box, open: listBox.width > 0 && listBox.height > 0 });
       }
       if (!(element instanceof SVGElement) || tag === 'svg') inspectClickable(element, prefix);
+      if (element.hasAttribute('aria-valuenow') && tag !== 'input') inspectRange(element);
       const expanded = element.getAttribute('aria-expanded');
       if (expanded === 'true' || expanded === 'false' || tag === 'summary') {
         const box = roundedBox(element);
@@ -498,6 +592,7 @@ export function collectPageMetrics(options: { maxClickables: number; noiseWords:
     controls,
     clickables,
     sublists,
+    ranges,
     toggles,
   };
 }

@@ -158,6 +158,7 @@ function formatHint(node: SnapshotNode): string[] {
   const parts: string[] = [];
   if (hint.label) parts.push(`label=${quote(hint.label, MAX_HINT_CHARS)}`);
   if (hint.icon) parts.push(`icon=${quote(hint.icon, MAX_HINT_CHARS)}`);
+  if (hint.state) parts.push(`state=${quote(hint.state, MAX_HINT_CHARS)}`);
   if (hint.near) parts.push(`near=${quote(hint.near, MAX_HINT_CHARS)}`);
   return parts;
 }

@@ -6,6 +6,7 @@ export interface NumberedFact extends DocumentFact {
   ref: string;
   also: Array<Pick<DocumentFact, 'source' | 'key'>>;
 }
+import type { RefMemory } from './stable-refs';
 
 export interface Box {
   x: number;
@@ -42,6 +43,8 @@ export interface ControlInfo {
 export interface Hint {
   label?: string;
   icon?: string;
+  /** The class word saying it is on ("starred"), as the page wrote it. */
+  state?: string;
   near?: string;
 }
 
@@ -188,6 +191,8 @@ export interface ObserveOptions {
   previousRefs?: ReadonlySet<string>;
   /** Print the document section whole (the first look at a page, or `expand d0`); false prints its one-line stub. */
   showDocument?: boolean;
+  /** Keeps a redrawn control's ref from one look to the next (observe() uses the page's own unless given one). */
+  refMemory?: RefMemory;
   signal?: AbortSignal;
 }
 

@@ -9,6 +9,7 @@
 import { documentReport, measureDocument, type DocumentMeasure } from './document';
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
+import { installClickListenerMarks } from '../../agent/browser/click-listeners';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { observe, type Observation } from '../../agent/snapshot';
 import { estimateTokens } from '../../agent/snapshot/tokens';
@@ -63,6 +64,8 @@ export async function runRealPages(options: RealPageOptions): Promise<number> {
     const context = await browser.newContext(CONTEXT_OPTIONS);
     await offlineOnly(context, server.origin);
     await installEvaluateShim(context);
+    // As a sample's context has it: observe() reads which elements the page gave click listeners.
+    await installClickListenerMarks(context);
     for (const [index, entry] of corpus.entries()) {
       const page = await context.newPage();
       try {

@@ -14,6 +14,7 @@ import {
   similarElements,
 } from './known-elements';
 import { recipeAmbiguityMessage } from './ambiguity';
+import { liveRef, refLocator, relocateRef } from '../../snapshot/live-refs';
 import { semanticFromDom } from './semantic-from-dom';
 import { ActionError, type ActionEnv, type KnownElement, type Reader } from '../core/types';
 
@@ -86,7 +87,7 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
   const name = roleAndName?.[2] ?? trimmed;
   const known = findKnownByName(elements, name, roleAndName?.[1]);
   // The model named it, not its ref: if that snapshot element is gone, the live page is searched instead.
-  if (known?.ref && (await countOrZero(page.getByRef(known.ref))) > 0) return resolveRef(page, known.ref, elements);
+  if (known?.ref && (await countOrZero(refLocator(page, known.ref))) > 0) return resolveRef(page, known.ref, elements);
   if (roleAndName?.[1] && roleAndName[2]) return resolveSemantic(page, { role: roleAndName[1], name: roleAndName[2] }, elements, options, reader);
   return resolveSemantic(page, { text: trimmed }, elements, options, reader);
 }
@@ -94,11 +95,13 @@ export async function resolveTarget(target: TargetArg, env: TargetEnv, options: 
 async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
   if (ref.startsWith('c') || ref.startsWith('t')) return resolveAddedRef(page, ref, elements);
   if (isDocumentRef(ref)) throw new ActionError(`${ref} is a line of the document section: only extract reads it`);
-  const locator = page.getByRef(ref);
+  let locator = refLocator(page, ref);
+  // A control the page redrew since the last look has a new node: the one with its role, name and place takes the ref.
+  if ((await countOrZero(locator)) === 0 && (await relocateRef(page, ref).catch(() => false))) locator = refLocator(page, ref);
   const count = await countOrZero(locator);
   const known = elements.get(ref) ?? rememberedElement(page, ref);
   if (count === 0) throw new ActionError(staleRefMessage(ref, known, elements));
-  const element = known ? semanticOf(known) : await semanticFromDom(locator, { css: `aria-ref=${ref}` });
+  const element = known ? semanticOf(known) : await semanticFromDom(locator, { css: `aria-ref=${liveRef(page, ref)}` });
   const label = known ? `[${ref}] ${describeKnown(known)}` : `[${ref}] ${describeLocator(element)}`;
   return { locator, element, label, ref };
 }

@@ -26,6 +26,7 @@ export function metrics(overrides: Partial<PageMetrics> = {}): PageMetrics {
     clickables: [],
     sublists: [],
     toggles: [],
+    ranges: [],
     ...overrides,
   };
 }
