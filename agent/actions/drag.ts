@@ -1,6 +1,7 @@
-import type { ElementHandle, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './core/limits';
+import { itemAround, moved, placeNow, type ListPlace } from './targets/list-item';
 import { ensurePointerReady } from './targets/preflight';
 import { resolveTarget, TargetArg } from './targets/target';
 import { ActionError, defineAction } from './core/types';
@@ -11,7 +12,7 @@ export const drag = defineAction({
   productive: true,
   description: 'Drag an element onto another (reorder a list, move a card).',
   verifies:
-    'Both elements are visible and not covered; afterwards the dragged element has moved (another list or another place; a list that re-rendered it is searched by its text) and its new place is reported — nothing moved is a failure.',
+    'Both elements are visible and not covered; afterwards the order the page shows has changed — the item is the list member around the element (a row, not the name inside it), a redrawn list is searched for its text — and its new place and the order are reported; nothing moved is a failure.',
   schema: z.object({
     target: TargetArg,
     to: TargetArg.describe('The item whose place it takes, or a list, column or drop zone'),
@@ -25,15 +26,20 @@ export const drag = defineAction({
     await ensurePointerReady(onto, destination.label, 'drag');
     const handle = await from.elementHandle({ timeout: ELEMENT_TIMEOUT_MS });
     if (!handle) throw new ActionError(`${source.label} is no longer on the page — take a fresh look`);
+    const { item, place: before } = await itemAround(handle);
     try {
-      const before = await placeOf(handle);
       // Libraries that start a drag only after the pointer has travelled a little need the stepped drag;
       // Playwright's own drag is the fallback.
       for (const attempt of [() => steppedDrag(env.page, from, onto), () => from.dragTo(onto, { timeout: ELEMENT_TIMEOUT_MS })]) {
         await attempt();
-        const after = await placeAfter(handle, before, env.page);
-        if (after && moved(before, after)) {
-          const description = `Dragged ${source.label} onto ${destination.label} — it is now item ${after.index} of ${after.count} in ${after.container}`;
+        await sleep(SETTLE_MS);
+        const after = await placeNow(env.page, item, before);
+        if (!after) {
+          const description = `Dragged ${source.label} onto ${destination.label} — the page redrew the list and no one item shows its text ${JSON.stringify(before.text)} now; the next page state shows where it went`;
+          return { description, element: source.element, argElements: { to: destination.element } };
+        }
+        if (moved(before, after)) {
+          const description = `Dragged ${source.label} onto ${destination.label} — it is now item ${after.index} of ${after.count} in ${after.container}${orderText(after)}`;
           return { description, element: source.element, argElements: { to: destination.element } };
         }
       }
@@ -41,69 +47,20 @@ export const drag = defineAction({
         `Dragged ${source.label} onto ${destination.label} but nothing moved (it is still item ${before.index} of ${before.count} in ${before.container}) — the page did not take the drop; try dropping onto the list or column itself, or look for move buttons or a menu on the item`,
       );
     } finally {
-      await handle.dispose();
+      await Promise.all([handle.dispose(), item !== handle ? item.dispose() : undefined]);
     }
   },
 });
 
-interface Place {
-  text: string;
-  container: string;
-  index: number;
-  count: number;
-  /** Identifies the parent element across calls (a page-side counter stamped on it). */
-  parent: string;
-}
+/** Handlers that reorder on the drop (and lists that redraw after it) run just after the release. */
+const SETTLE_MS = 100;
+const ORDER_SHOWN = 8;
 
-function moved(before: Place, after: Place): boolean {
-  return after.parent !== before.parent || after.index !== before.index || after.container !== before.container;
-}
-
-/** Where the dragged element sits now; a list that re-rendered it is searched for its text. */
-async function placeAfter(handle: ElementHandle, before: Place, page: Page): Promise<Place | undefined> {
-  await sleep(100);
-  const connected = await handle.evaluate(el => el.isConnected).catch(() => false);
-  if (connected) return placeOf(handle);
-  const again = page.getByText(before.text, { exact: true }).first();
-  const fresh = await again.elementHandle({ timeout: 1_000 }).catch(() => null);
-  if (!fresh) return undefined;
-  try {
-    return await placeOf(fresh);
-  } finally {
-    await fresh.dispose();
-  }
-}
-
-function placeOf(handle: ElementHandle): Promise<Place> {
-  return handle.evaluate(el => {
-    const parent = el.parentElement;
-    const key = Symbol.for('bwa.dragParentId');
-    const stamps = window as unknown as Record<symbol, number>;
-    const parentRecord = parent as unknown as Record<symbol, number> | null;
-    if (parentRecord && parentRecord[key] === undefined) parentRecord[key] = stamps[key] = (stamps[key] ?? 0) + 1;
-    const nameOf = (node: Element) =>
-      node.getAttribute('aria-label') ||
-      (node.getAttribute('aria-labelledby') ?? '')
-        .split(/\s+/)
-        .map(id => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
-        .join(' ')
-        .trim() ||
-      node.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > header')?.textContent?.trim() ||
-      '';
-    let container = '';
-    for (let node = parent, depth = 0; node && depth < 4 && !container; node = node.parentElement, depth++) {
-      const name = nameOf(node).replace(/\s+/g, ' ').slice(0, 60);
-      if (name) container = JSON.stringify(name);
-    }
-    const siblings = parent ? [...parent.children] : [el];
-    return {
-      text: ((el as HTMLElement).innerText || el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 100),
-      container: container || (parent ? `<${parent.tagName.toLowerCase()}${parent.id ? ` id="${parent.id}"` : ''}>` : 'the page'),
-      index: siblings.indexOf(el) + 1,
-      count: siblings.length,
-      parent: String(parentRecord?.[key] ?? 0),
-    };
-  });
+/** The order the page now shows, so the model need not look again to know where everything went. */
+function orderText(place: ListPlace): string {
+  if (place.count < 2) return '';
+  const shown = place.order.slice(0, ORDER_SHOWN).map(text => JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text));
+  return ` (order now: ${shown.join(', ')}${place.count > ORDER_SHOWN ? ', …' : ''})`;
 }
 
 /** Press, travel a few pixels (past the drag threshold), glide to the target, pause over it, release. */

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dispatch, type DispatchOptions } from '../../../agent/actions/core/dispatch';
 import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/core/types';
+import { installClickListenerMarks } from '../../../agent/browser/click-listeners';
 import { isUrlAllowed } from '../../../agent/browser/domains';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';
@@ -53,6 +54,8 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
       beforeNavigation: async () => {},
     };
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tabs });
+    // As a sample's context has it (session.ts): the page state knows which elements have click listeners.
+    await installClickListenerMarks(context);
     let elements: ReadonlyMap<string, KnownElement> = new Map();
     let latest: Observation | undefined;
     const focus = new PageStateFocus();

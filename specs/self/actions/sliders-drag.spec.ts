@@ -71,13 +71,17 @@ test.describe('drag', () => {
 
   test('a card moves to another column (HTML5 drag and drop)', async ({ harness, page }) => {
     const result = await harness.ok('drag', { target: 'Write tests', to: harness.ref('region', 'Done') });
-    expect(result.description).toMatch(/^Dragged text "Write tests" onto \[(f\d+)?e\d+\] region "Done" — it is now item 2 of 2 in "Done"$/);
+    expect(result.description).toMatch(
+      /^Dragged text "Write tests" onto \[(f\d+)?e\d+\] region "Done" — it is now item 2 of 2 in "Done" \(order now: "Ship v1", "Write tests"\)$/,
+    );
     await expect(page.locator('#board-result')).toHaveText('To do: Fix login bug | Doing: Review PR | Done: Ship v1, Write tests');
   });
 
   test('a list reordered by pointer dragging', async ({ harness, page }) => {
     const result = await harness.ok('drag', { target: 'Dark mode', to: 'Security patch' });
-    expect(result.description).toBe('Dragged text "Dark mode" onto text "Security patch" — it is now item 1 of 4 in "Priorities"');
+    expect(result.description).toBe(
+      'Dragged text "Dark mode" onto text "Security patch" — it is now item 1 of 4 in "Priorities" (order now: "Dark mode", "Security patch", "Billing export", "Onboarding tour")',
+    );
     await expect(page.locator('#priorities-result')).toHaveText('Priorities: Dark mode, Security patch, Billing export, Onboarding tour');
   });
 
