@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './core/limits';
 import { findControlForText } from './targets/obstacles';
 import { ensurePointerReady } from './targets/preflight';
+import { watchPageChanges } from './settle/page-changes';
 import { deliverInput } from './settle/settle';
 import { CONTROL, REF_PATTERN, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
 import { ActionError, defineAction } from './core/types';
@@ -14,7 +15,7 @@ export const click = defineAction({
   maySubmit: true,
   description: 'Click an element on the page.',
   verifies:
-    'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control.',
+    'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control. Once the page has settled, a click after which nothing visible changed (no content, value, state, focus, scroll, address, tab or dialog) says so.',
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),
@@ -23,10 +24,30 @@ export const click = defineAction({
     const resolved = await resolveTarget(target, env);
     if (typeof target === 'string' && namesByText(target)) await refusePlainText(resolved, target);
     await ensurePointerReady(resolved.locator, resolved.label, 'click');
-    const after = await clickThrough(resolved, Boolean(double), env.page);
-    return { description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}${after}`, element: resolved.element };
+    const watch = await watchPageChanges(env.page, resolved.locator.first());
+    let after: string;
+    try {
+      after = await clickThrough(resolved, Boolean(double), env.page);
+    } catch (error) {
+      await watch.stop();
+      throw error;
+    }
+    return {
+      description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}${after}`,
+      element: resolved.element,
+      afterSettle: async () => {
+        try {
+          return (await watch.changed()) ? '' : NOTHING_CHANGED;
+        } finally {
+          await watch.stop();
+        }
+      },
+    };
   },
 });
+
+export const NOTHING_CHANGED =
+  ' — nothing visible changed on the page (no text, value, state, focus or address): it may need something else first, or it is not the control that does this';
 
 /**
  * The click's own effect can end Playwright's wait with an error: a button that closes its tab, a link whose

@@ -50,6 +50,13 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   const navigation = watchNavigation(env.page);
   const requests = mayStartRequests(action.name) ? watchCausedRequests(env.page, env.policy.isAllowedUrl) : undefined;
   let timer: NodeJS.Timeout | undefined;
+  // Called once: by withSettledNote on the way out, or here in finally when the action ended otherwise.
+  let settled: (() => Promise<string>) | undefined;
+  const withSettledNote = async (result: ActionResult, check: (() => Promise<string>) | undefined): Promise<ActionResult> => {
+    settled = undefined;
+    const note = check ? await check().catch(() => '') : '';
+    return note && result.success ? { ...result, description: `${result.description}${note}` } : result;
+  };
   try {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -62,12 +69,17 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
       if (controller.signal.aborted) onAbort();
       else controller.signal.addEventListener('abort', onAbort, { once: true });
     });
-    const output: HandlerOutput = await Promise.race([action.handle(args as never, { ...env, signal: controller.signal }), timedOut, aborted]);
+    const { afterSettle, ...output }: HandlerOutput = await Promise.race([
+      action.handle(args as never, { ...env, signal: controller.signal }),
+      timedOut,
+      aborted,
+    ]);
+    settled = afterSettle;
     const result: ActionResult = { ...output, success: output.success ?? true };
     if (!(action.navigates || navigation.happened())) {
       const loaded = !requests || (await Promise.race([requests.settled(CAUSED_REQUESTS_MS), timedOut, aborted]));
       if (!loaded && result.success) result.description = `${result.description} (the page was still loading after ${CAUSED_REQUESTS_MS / 1000} s)`;
-      return result;
+      return await withSettledNote(result, afterSettle);
     }
     const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_MS;
     // A navigation held back by the host's rate limit may not have its response yet: 'load' would be the old page's.
@@ -77,8 +89,9 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
     // Only a failure that is the 429 itself is retried (goto reports one; a click does not look at statuses).
     if (limited && (result.success || result.httpStatus === 429) && !env.page.isClosed())
       return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
-    return result;
+    return await withSettledNote(result, afterSettle);
   } finally {
+    if (settled) await settled().catch(() => '');
     clearTimeout(timer);
     navigation.stop();
     requests?.stop();

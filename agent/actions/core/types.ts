@@ -104,7 +104,14 @@ export interface ActionResult {
   effects?: ActionEffects;
 }
 
-export type HandlerOutput = Omit<ActionResult, 'success'> & { success?: boolean };
+export type HandlerOutput = Omit<ActionResult, 'success'> & {
+  success?: boolean;
+  /**
+   * What the action can only say once the page has settled (the data requests it started have ended): appended to
+   * a successful result's description by the dispatcher, which always calls it once.
+   */
+  afterSettle?: () => Promise<string>;
+};
 
 export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -36,6 +36,10 @@ export interface ControlState {
   lang?: string;
   /** Placeholder, title, description and label text, which may spell the expected format. */
   hint?: string;
+  /** The open modal dialog (its name) that makes this field inert, when the field is outside it. */
+  blockedBy?: string;
+  /** A handle on a track with no role and no value of its own (a slider drawn as a bare span): its place along the track, 0–100. */
+  trackPosition?: number;
 }
 
 export interface ReadOptions {
@@ -51,7 +55,7 @@ export async function readControlState(locator: Locator, options: ReadOptions = 
 
 export function isSliderLike(state: ControlState): boolean {
   if (state.tag === 'input') return state.inputType === 'range';
-  return state.role === 'slider' || (state.role === 'spinbutton' && !state.textEntry);
+  return state.role === 'slider' || (state.role === 'spinbutton' && !state.textEntry) || state.trackPosition !== undefined;
 }
 
 /** Runs in the page; self-contained because Playwright serialises it. */
@@ -88,6 +92,25 @@ async function probeControl(node: Element, options: Required<ReadOptions>): Prom
   else if (el.isContentEditable) value = el.innerText;
   else if (el.hasAttribute('aria-valuenow')) value = el.getAttribute('aria-valuenow') ?? '';
   const shownValue = options.withValue && inputType !== 'password' ? value : '';
+  // A bare handle: positioned inside a track at least three times as wide as tall and twice its own width.
+  let trackPosition: number | undefined;
+  const track = el.parentElement?.getBoundingClientRect();
+  if (!role && !input && (style.position === 'absolute' || style.position === 'relative') && track && track.width >= 3 * track.height) {
+    if (track.width > box.width * 2) trackPosition = Math.round(((box.left + box.width / 2 - track.left) / track.width) * 100);
+  }
+  const modal = [...document.querySelectorAll('dialog')].find(dialog => dialog.matches(':modal') && !dialog.contains(el));
+  const inert = el.closest('[inert]');
+  const dialogName = (dialog: Element) =>
+    (
+      dialog.getAttribute('aria-label') ||
+      document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent ||
+      dialog.querySelector('h1, h2, h3, h4')?.textContent ||
+      ''
+    )
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 60);
+  const blockedBy = modal ? `a dialog (${JSON.stringify(dialogName(modal))})` : inert ? 'something (a dialog, a drawer)' : undefined;
   return {
     tag,
     inputType,
@@ -108,6 +131,8 @@ async function probeControl(node: Element, options: Required<ReadOptions>): Prom
     valueText: el.getAttribute('aria-valuetext') ?? undefined,
     invalid: validity || undefined,
     lang: el.closest('[lang]')?.getAttribute('lang') || undefined,
+    trackPosition,
+    blockedBy,
     hint:
       [el.getAttribute('placeholder'), el.getAttribute('title'), describedBy, ...[...(formControl.labels ?? [])].map(l => l.textContent)]
         .filter(Boolean)

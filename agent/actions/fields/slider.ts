@@ -3,6 +3,7 @@ import { findNumber } from '../values/numbers';
 import { readControlState, type ControlState } from './control-state';
 import { ELEMENT_TIMEOUT_MS } from '../core/limits';
 import { stateAfterHandlers } from './shown-value';
+import { setTrackHandle } from './track-handle';
 import { ActionError } from '../core/types';
 import { conventionsOf, readNumber } from '../values/value-formats';
 
@@ -23,6 +24,7 @@ interface Wanted {
  */
 export async function setSliderValue(page: Page, locator: Locator, text: string, label: string, signal: AbortSignal): Promise<string> {
   const state = await readControlState(locator);
+  if (state.trackPosition !== undefined && state.role !== 'slider') return setTrackHandle(locator, text, label, signal);
   const wanted = wantedValue(state, text, label);
   if (wanted.number !== undefined) checkRange(state, wanted.number, text, label);
   if (state.tag === 'input') {

@@ -15,6 +15,8 @@ export interface Cover {
    * loading veil) usually goes by itself.
    */
   lasting: boolean;
+  /** The cover is a dialog, or part of one, or a modal dialog is open: a person could not reach the element. */
+  dialog: boolean;
 }
 
 /** How an element stands for a pointer right now, read once in the page; 'unknown' when there is no answer. */
@@ -121,7 +123,7 @@ function standingInPage(el: Element): Standing {
   const openDialog = [...document.querySelectorAll('dialog:modal, [aria-modal=true]')].some(shown);
   const controls = holder.querySelector('button, [role=button], a[href], input, select, textarea') !== null;
   const text = `another element (${shownTag}, part of ${what}) is covering it — close the dialog or overlay first${choices}`;
-  return { kind: 'covered', cover: { text, lasting: Boolean(dialog) || openDialog || controls } };
+  return { kind: 'covered', cover: { text, lasting: Boolean(dialog) || openDialog || controls, dialog: Boolean(dialog) || openDialog } };
 }
 
 function hiddenPlaceInPage(el: Element): string | undefined {

@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import { readControlState, type ControlState } from '../fields/control-state';
+import { isSliderLike, readControlState, type ControlState } from '../fields/control-state';
 import { isPageGone } from '../core/errors';
 import { FAIL_FAST_MS, PAGE_READ_MS } from '../core/limits';
 import { describeCover, describeHiddenPlace, readStanding, type Cover } from './obstacles';
@@ -77,7 +77,7 @@ export async function waitUntilEditable(locator: Locator, label: string): Promis
   const deadline = Date.now() + FAIL_FAST_MS;
   for (;;) {
     const state = await readControlState(locator, { withValue: false });
-    const problem = notEditable(state);
+    const problem = notEditable(state) ?? (await dialogInTheWay(locator, state));
     if (!problem) return state;
     if (problem.final || Date.now() >= deadline) {
       const where = problem.hidden ? ` — ${(await describeHiddenPlace(locator)) ?? 'open the menu, tab or section that holds it'}` : '';
@@ -94,13 +94,33 @@ interface Problem {
   hidden?: boolean;
 }
 
+/**
+ * A person cannot type into a field a dialog covers, nor into one a modal dialog made inert (Playwright's fill
+ * would type into the first and lose the text in the second, which the page then seems to have refused).
+ */
+async function dialogInTheWay(locator: Locator, state: ControlState): Promise<Problem | undefined> {
+  const standing = await readStanding(locator, FAIL_FAST_MS);
+  if (standing.kind === 'covered' && standing.cover.dialog) return { text: standing.cover.text };
+  if (state.blockedBy) return { text: `${state.blockedBy} is open and the page behind it is inert — close it first` };
+  return undefined;
+}
+
+/** Roles a person clicks rather than types into. */
+const CLICKED_ROLES = new Set(['button', 'link', 'tab', 'menuitem', 'option', 'treeitem', 'switch']);
+
 function notEditable(state: ControlState): Problem | undefined {
   if (state.tag === 'select') return { text: 'it is a dropdown — use select_option', final: true };
   if (state.inputType === 'checkbox' || state.inputType === 'radio')
     return { text: `it is a ${state.inputType} — use check or uncheck`, final: true };
   if (state.inputType === 'file') return { text: 'it is a file field — use upload', final: true };
-  if (!state.textEntry && state.inputType !== 'range' && state.role !== 'slider' && state.role !== 'spinbutton') {
-    return { text: `it is not a text field (${state.role || state.tag}) — target the input itself (its ref in the page state)`, final: true };
+  if (!state.textEntry && !isSliderLike(state)) {
+    const what = state.role || (state.tag === 'a' ? 'link' : state.tag === 'button' ? 'button' : '');
+    if (CLICKED_ROLES.has(what))
+      return { text: `it is a ${what}, not a text field — click it, or type into a textbox of the page state`, final: true };
+    return {
+      text: `it is not a text field (${what || `<${state.tag}>`}) — type into a textbox or searchbox of the page state (its own ref)`,
+      final: true,
+    };
   }
   if (state.disabled) return { text: 'it is disabled — fill in what it depends on first, or wait until the page enables it' };
   if (state.readOnly) return { text: 'it is read-only — its value is set by another control (a picker, a button or a list next to it)' };

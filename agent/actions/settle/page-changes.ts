@@ -1,0 +1,134 @@
+import type { Frame, Locator, Page } from '@playwright/test';
+import { abortable } from '../../snapshot/abort';
+import { PAGE_READ_MS } from '../core/limits';
+
+/**
+ * Whether anything a person could see changed while an action ran: the DOM (content, attributes), a value or a
+ * toggle (input, change, toggle events), a scroll, the address, a new tab, dialog or download, the focus moving to
+ * a field, or what shows around the clicked element (a menu opened by :hover or :focus-within draws no DOM change).
+ * Read in every frame. A page with a canvas, video or plugin can change pixels without any of these, so there
+ * nothing is ever called unchanged: the answer is `false` only when it is certain.
+ */
+export interface ChangeWatch {
+  changed(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+const WATCH_KEY = 'bwa.pageChanges';
+
+export async function watchPageChanges(page: Page, target: Locator): Promise<ChangeWatch> {
+  const url = page.url();
+  let eventSeen = false;
+  const onEvent = () => {
+    eventSeen = true;
+  };
+  // A new tab, a dialog, a download, a file chooser or a new document: each is something a person sees.
+  // A page with no dialog listener has its dialogs dismissed by Playwright; one of ours would keep them open.
+  const dialogsHandled = [page, page.context()].some(emitter => ((emitter as unknown as Listened).listenerCount?.('dialog') ?? 0) > 0);
+  const listen = (on: boolean) => {
+    const method = on ? 'on' : 'off';
+    page[method]('popup', onEvent);
+    if (dialogsHandled) page[method]('dialog', onEvent);
+    page[method]('download', onEvent);
+    page[method]('filechooser', onEvent);
+    page[method]('framenavigated', onEvent);
+  };
+  listen(true);
+  const frames = page.frames();
+  const targetHandle = await target.elementHandle({ timeout: PAGE_READ_MS }).catch(() => null);
+  // The element lives in one frame; that frame measures what shows around it.
+  const targetFrame = await targetHandle?.ownerFrame();
+  const installed = await Promise.all(
+    frames.map(frame =>
+      bounded(frame.evaluate(installInPage, { key: WATCH_KEY, target: frame === targetFrame ? targetHandle : null })).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  await targetHandle?.dispose();
+  const stop = async () => {
+    listen(false);
+    await Promise.all(frames.map(frame => bounded(frame.evaluate(stopInPage, WATCH_KEY)).catch(() => undefined)));
+  };
+  return {
+    async changed() {
+      if (eventSeen || !dialogsHandled || page.isClosed() || page.url() !== url || installed.includes(false)) return true;
+      const readings = await Promise.all(frames.map((frame: Frame) => bounded(frame.evaluate(readInPage, WATCH_KEY)).catch(() => true)));
+      return readings.some(Boolean);
+    },
+    stop,
+  };
+}
+
+type Listened = { listenerCount?(event: string): number };
+
+/** A hung frame must not hold the action: no answer in time counts as a change (nothing is claimed). */
+function bounded<T>(promise: Promise<T>): Promise<T> {
+  return abortable(promise, AbortSignal.timeout(PAGE_READ_MS));
+}
+
+interface Watch {
+  changed: boolean;
+  /** Canvas, video, embed or object on the page: pixels can change without the DOM. */
+  opaque: boolean;
+  active: Element | null;
+  around: Array<{ element: Element; shown: number }>;
+  stop(): void;
+}
+
+/** Runs in the page; self-contained because Playwright serialises it. */
+function installInPage(args: { key: string; target: Element | null }): void {
+  const slot = window as unknown as Record<symbol, Watch | undefined>;
+  const symbol = Symbol.for(args.key);
+  slot[symbol]?.stop();
+  const rendered = (root: Element) => {
+    let count = 0;
+    for (const element of root.querySelectorAll('*')) if (element.checkVisibility?.() ?? true) count++;
+    return count;
+  };
+  // What shows around the target (a few levels up, where :hover and :focus-within menus live), while it stays small.
+  const around: Watch['around'] = [];
+  for (let element = args.target?.parentElement ?? null, level = 0; element && level < 4; element = element.parentElement, level++) {
+    if (element.getElementsByTagName('*').length > 400) break;
+    around.push({ element, shown: rendered(element) });
+  }
+  const watch: Watch = {
+    changed: false,
+    opaque: [...document.querySelectorAll('canvas, video, embed, object')].some(element => element.checkVisibility?.() ?? true),
+    active: document.activeElement,
+    around,
+    stop: () => {},
+  };
+  const mark = () => {
+    watch.changed = true;
+  };
+  const observer = new MutationObserver(mark);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const types = ['input', 'change', 'toggle', 'scroll', 'play', 'pause', 'hashchange', 'popstate'];
+  for (const type of types) window.addEventListener(type, mark, true);
+  watch.stop = () => {
+    observer.disconnect();
+    for (const type of types) window.removeEventListener(type, mark, true);
+    delete slot[symbol];
+  };
+  slot[symbol] = watch;
+}
+
+function readInPage(key: string): boolean {
+  const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(key)];
+  if (!watch) return true;
+  if (watch.changed || watch.opaque) return true;
+  const active = document.activeElement;
+  if (active !== watch.active && active && (active.matches('input, textarea, select') || (active as HTMLElement).isContentEditable)) return true;
+  const rendered = (root: Element) => {
+    let count = 0;
+    for (const element of root.querySelectorAll('*')) if (element.checkVisibility?.() ?? true) count++;
+    return count;
+  };
+  return watch.around.some(({ element, shown }) => !element.isConnected || rendered(element) !== shown);
+}
+
+function stopInPage(key: string): void {
+  (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(key)]?.stop();
+}
