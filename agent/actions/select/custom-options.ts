@@ -37,14 +37,15 @@ export async function waitForOption(
   scope: Page | Locator,
   page: Page,
   wanted: string,
-  typed: boolean,
+  /** Plain elements showing the text count as options: after typing (the text cannot be the field itself), or when the text showed nowhere before the control opened. */
+  byText: boolean,
   signal: AbortSignal,
 ): Promise<Locator | undefined> {
   const candidates = [
     scope.getByRole('option', { name: wanted, exact: true }),
     scope.getByRole('option', { name: wanted }),
-    // Suggestions that are plain divs: only after typing, where the text cannot be the field itself.
-    ...(typed ? [page.getByText(wanted, { exact: true })] : []),
+    // Suggestion lists and drop-downs drawn from plain divs and list items.
+    ...(byText ? [page.getByText(wanted, { exact: true })] : []),
   ].map(locator => locator.filter({ visible: true }));
   const settled = new OptionsSettled();
   for (;;) {

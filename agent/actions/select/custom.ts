@@ -26,10 +26,12 @@ export async function selectCustom(
   const holdsSeveral = info.multiselectable || (info.editable && (typeof value !== 'string' || (await chipNames(control)).length > 0));
   if (wanted.length > 1 || holdsSeveral) return selectSeveral(page, control, info, wanted, label, signal);
   const [one] = wanted as [string];
+  // Options without a role are known by their text appearing when the control opens: so it must not show before.
+  const hiddenBefore = !info.editable && (await visibleText(page, one)) === 0;
   if (info.editable) await control.fill(one, { timeout: ELEMENT_TIMEOUT_MS });
   else if (info.role !== 'listbox' && info.expanded !== 'true') await openPopup(control, label);
   const scope = popupScope(page, control, info);
-  const option = await waitForOption(scope, page, one, info.editable, signal);
+  const option = await waitForOption(scope, page, one, info.editable || hiddenBefore, signal);
   if (!option) throw await missingOption(scope, one, label);
   const chosen = ((await option.evaluate(el => el.textContent, undefined, { timeout: 2_000 })) ?? one).trim();
   await option.click({ timeout: ELEMENT_TIMEOUT_MS });
@@ -41,6 +43,14 @@ export async function selectCustom(
     );
   }
   return `Selected ${JSON.stringify(chosen)} in ${label}${shown.choice === chosen ? '' : ` — it now shows ${JSON.stringify(shown.choice)}`}`;
+}
+
+function visibleText(page: Page, text: string): Promise<number> {
+  return page
+    .getByText(text, { exact: true })
+    .filter({ visible: true })
+    .count()
+    .catch(() => 1);
 }
 
 /** An option named as the target is chosen in its own list box. */

@@ -91,6 +91,11 @@ export async function isNativeSelect(locator: Locator): Promise<boolean> {
   });
 }
 
+/** The labels of the options the select holds now. */
+export async function selectedLabels(locator: Locator): Promise<string[]> {
+  return (await readSelect(locator)).options.filter(option => option.selected).map(option => option.label.trim());
+}
+
 function readSelect(locator: Locator): Promise<SelectState> {
   return locator.evaluate(
     el => {
