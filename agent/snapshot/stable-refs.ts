@@ -116,10 +116,7 @@ export class RefMemory {
     this.nextAdded = 1;
   }
 
-  /**
-   * New live refs that take over a gone one: same key, and the same box (each the other's only match), or the
-   * only gone one of that key and the only new one.
-   */
+  /** New live refs that take over a gone one: same key and the same box, each the other's only match. */
   private matchSuccessors(fresh: ReadonlyArray<[string, RefIdentity]>, identities: ReadonlyMap<string, RefIdentity>): Map<string, string> {
     const matched = new Map<string, string>();
     if (fresh.length === 0) return matched;
@@ -142,19 +139,13 @@ export class RefMemory {
     }
     for (const [key, newcomers] of arrived) {
       const candidates = gone.get(key) ?? [];
-      const open = new Set(candidates.map(([printed]) => printed));
-      const waiting = new Set(newcomers.map(([live]) => live));
       for (const [live, identity] of newcomers) {
         const near = candidates.filter(([, entry]) => sameBox(entry.identity.box, identity.box));
         if (near.length !== 1) continue;
         const [printed, entry] = near[0]!;
         const rivals = newcomers.filter(([, other]) => sameBox(entry.identity.box, other.box));
-        if (rivals.length !== 1 || !open.has(printed)) continue;
-        matched.set(live, printed);
-        open.delete(printed);
-        waiting.delete(live);
+        if (rivals.length === 1) matched.set(live, printed);
       }
-      if (open.size === 1 && waiting.size === 1) matched.set([...waiting][0]!, [...open][0]!);
     }
     return matched;
   }

@@ -111,8 +111,17 @@ async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<st
   const known = elements.get(ref);
   if (!known?.selector) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
   const locator = page.locator(known.selector);
-  if ((await countOrZero(locator)) !== 1) throw new ActionError(staleRefMessage(ref, known, elements));
+  if ((await countOrZero(locator)) !== 1 || !(await showsSameText(locator, known))) throw new ActionError(staleRefMessage(ref, known, elements));
   return { locator, element: { css: known.selector }, label: `[${ref}] ${describeKnown(known)}`, ref };
+}
+
+/** A path through the page can lead to another element once the page changed: one whose text differs is not it. */
+async function showsSameText(locator: Locator, known: KnownElement): Promise<boolean> {
+  if (!known.name) return true;
+  const text = await locator
+    .evaluate(el => (el.textContent ?? '').replace(/\s+/g, ' ').trim(), undefined, { timeout: EXISTS_TIMEOUT_MS })
+    .catch(() => undefined);
+  return text === undefined || text === known.name;
 }
 
 function staleRefMessage(ref: string, known: KnownElement | undefined, elements: ReadonlyMap<string, KnownElement>): string {
