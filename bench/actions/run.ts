@@ -22,10 +22,13 @@ import { widgetsSite } from '../../fixtures/sites/widgets/site';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { median, table } from '../lib/stats';
 import { tempDirFor } from '../lib/temp';
+import { measureClaims, measureRefs } from './truth';
 
 const WIDGETS = 'http://127.0.0.1:4102';
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 5;
+/** Only the claims-against-the-page and ref tables (no timings). */
+const TRUTH_ONLY = args.includes('--truth-only');
 
 interface Case {
   name: string;
@@ -173,8 +176,12 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
   const routine: Array<Array<string | number>> = [];
+  let claims: Array<Array<string | number>> = [];
+  let refs: Array<Array<string | number>> = [];
   try {
-    for (const bench of CASES) {
+    claims = await measureClaims(browser);
+    refs = await measureRefs(browser);
+    for (const bench of TRUTH_ONLY ? [] : CASES) {
       const ours: number[] = [];
       let reason = '';
       for (let run = 0; run < RUNS; run++) {
@@ -201,11 +208,16 @@ async function main(): Promise<void> {
       rows.push([bench.name, Math.round(oursMedian), Math.round(plain.ms), `${(plain.ms / oursMedian).toFixed(1)}×`, reason.slice(0, 90)]);
       console.error(`${bench.name}: ${Math.round(oursMedian)} ms vs ${Math.round(plain.ms)} ms`);
     }
-    routine.push(...(await measureRoutine(browser)));
+    if (!TRUTH_ONLY) routine.push(...(await measureRoutine(browser)));
   } finally {
     await browser.close();
     await server?.close();
   }
+  console.log('\nClaims against the page: each action as a model would call it on one page state, and what the page shows after\n');
+  console.log(table(['widget class', 'judged by', "bwa's result", 'the page shows', 'true to the page'], claims));
+  console.log('\nRefs across re-renders\n');
+  console.log(table(['check', 'result'], refs));
+  if (TRUTH_ONLY) return;
   console.log(`\nCost when nothing is wrong: bwa action vs bare Playwright call; ${ROUTINE_RUNS} runs each, median\n`);
   console.log(table(['action', 'bwa ms (median)', 'bare Playwright ms (median)', 'difference ms'], routine));
   console.log(`\nFail fast: bwa action vs plain Playwright call (element timeout ${ELEMENT_TIMEOUT_MS} ms); ${RUNS} runs each, median\n`);
