@@ -51,12 +51,14 @@ test.describe('target resolution', () => {
     await harness.ok('goto', { url: `${WIDGETS}/modal` });
     await harness.look();
     const stale = harness.ref('button', 'Accept all');
-    // As in the loop: an action against this snapshot, then the page changes and a new snapshot is taken.
+    // As in the loop: an action against this snapshot, then the page changes and a new snapshot is taken. The
+    // button comes back elsewhere (a control redrawn in its place would keep its ref): it is another control.
     await harness.ok('hover', { target: stale });
     await page.evaluate(() => {
       const old = document.querySelector('[data-choice=all]')!;
       const fresh = old.cloneNode(true);
-      old.replaceWith(fresh);
+      old.parentElement!.prepend(document.createElement('br'), fresh);
+      old.remove();
     });
     await harness.look();
     const replacement = harness.ref('button', 'Accept all');
