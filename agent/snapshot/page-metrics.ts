@@ -206,6 +206,7 @@ export function collectPageMetrics(options: {
   const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
   const hasWords = /[\p{L}\p{N}]/u;
   const stateWords = new Set(options.stateWords);
+  const VIEWPORT_RESERVE = 100;
   // Elements the page gave a click-like listener (addEventListener, seen by an init script when one is installed).
   const listened = (window as unknown as Record<symbol, WeakSet<Element> | undefined>)[Symbol.for(options.listenersKey)];
   // One or two marks that are a control's whole face ("+", "−", "×", "‹", "…"); separators are not controls.
@@ -319,18 +320,25 @@ export function collectPageMetrics(options: {
   /** Class words of the element and its icon: `action-reply` → "action reply"; BEM parts split (`toolbar__btn--reply`). */
   function classWords(element: Element): string[] {
     const words: string[] = [];
+    const add = (token: string) => {
+      // A CSS-module name keeps its readable part (`ReplyButton_root__x7Yq2` → "reply button root").
+      const module = /^([A-Za-z][A-Za-z-]*)_([A-Za-z][A-Za-z-]*)__[\w-]{4,}$/.exec(token);
+      const readable = module ? `${module[1]}-${module[2]}` : token;
+      // Other generated names (hashes) say nothing.
+      if (!readable || /\d{2,}|[A-Z].*[A-Z].*\d|^_|___/.test(readable)) return;
+      for (const word of readable
+        .replace(/([a-z])([A-Z])/g, '$1-$2')
+        .toLowerCase()
+        .split(/[-_:]+/)) {
+        if (word.length >= 2 && !noise.has(word) && !/\d/.test(word) && !words.includes(word)) words.push(word);
+      }
+    };
     const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
     for (const current of elements) {
       const className = typeof current.className === 'string' ? current.className : (current.getAttribute('class') ?? '');
-      for (const token of className.split(/\s+/)) {
-        // Generated names (CSS modules, hashes) say nothing.
-        if (!token || /\d{2,}|[A-Z].*[A-Z].*\d|^_|___/.test(token)) continue;
-        for (const word of token.toLowerCase().split(/[-_:]+/)) {
-          if (word.length >= 2 && !noise.has(word) && !/\d/.test(word) && !words.includes(word)) words.push(word);
-        }
-      }
-      const dataIcon = current.getAttribute('data-icon');
-      if (dataIcon && !words.includes(dataIcon)) words.push(dataIcon);
+      for (const token of className.split(/\s+/)) add(token);
+      // Test ids and action names are the page's own words for a control too.
+      for (const name of ['data-icon', 'data-testid', 'data-test', 'data-qa', 'data-action']) add(current.getAttribute(name) ?? '');
     }
     return words;
   }
@@ -439,7 +447,9 @@ export function collectPageMetrics(options: {
   }
 
   function inspectClickable(element: Element, prefix: string): void {
-    if (clickables.length >= options.maxClickables || element.childElementCount > 6) return;
+    // Past the cap, only what is in view: a long page's first controls must not starve the ones a person sees.
+    if (clickables.length >= options.maxClickables + VIEWPORT_RESERVE || element.childElementCount > 6) return;
+    if (clickables.length >= options.maxClickables && areaInViewport(element) === 0) return;
     if (element.localName === 'input' || element.localName === 'textarea' || element.localName === 'select') return;
     if (!isSmallSubtree(element, 12)) return;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -33,7 +33,9 @@ test.describe('icon toolbars in repeated items', () => {
     expect(await status(harness)).toBe('repost on the post by Grace Hopper');
     // The page's own word for the state, quoted; only the post it marks.
     expect([...text.matchAll(/state="liked"/g)]).toHaveLength(1);
-    expect(text).toMatch(/\[e\d+\] text "A ship in port[^\n]*\n\[e\d+\] text \[e\d+\] clickable icon="post action reply" near="Grace Hopper" \[e\d+\] clickable "⇄"[^\n]*clickable "♥" icon="post action like" state="liked"/);
+    expect(text).toMatch(
+      /\[e\d+\] text "A ship in port[^\n]*\n\[e\d+\] text \[e\d+\] clickable icon="post action reply" near="Grace Hopper" \[e\d+\] clickable "⇄"[^\n]*clickable "♥" icon="post action like" state="liked"/,
+    );
   });
 
   test("an inbox row's star shows whether it is starred; archive and delete are told apart by the row", async ({ harness }) => {
@@ -69,4 +71,19 @@ test.describe('icon toolbars in repeated items', () => {
     await harness.ok('click', { target: refOn(text, /listitem "Pencil set" \[e\d+\] clickable "−"[^\n]*"2" \[(e\d+)\] clickable "\+"/) });
     await expect(page.locator('#status')).toHaveText('Pencil set quantity 3');
   });
+});
+
+test('class names in BEM, CSS-module and test-id styles give their words; a generated hash gives none', async ({ harness }) => {
+  await harness.open(
+    'class-words',
+    `<style>.i{display:inline-block;width:18px;height:18px;background:#555;cursor:pointer;margin:4px}</style>
+<div class="toolbar"><span class="i toolbar__btn toolbar__btn--archive"></span><span class="i ArchiveButton_root__x7Yq2"></span>
+<span class="i" data-testid="mark-unread-button"></span><span class="i a8f3k2"></span></div>`,
+  );
+  await harness.look();
+  const text = harness.observation().text;
+  expect(text).toMatch(/\[[ec]\d+\] clickable icon="toolbar archive"\n/);
+  expect(text).toMatch(/\[[ec]\d+\] clickable icon="archive root"\n/);
+  expect(text).toMatch(/\[[ec]\d+\] clickable icon="mark unread"\n/);
+  expect(text).toMatch(/\[[ec]\d+\] clickable$/);
 });
