@@ -35,7 +35,7 @@ interface Entry {
 const BOX_TOLERANCE_PX = 3;
 const LABEL_CHARS = 60;
 /** Gone controls remembered per page (a popup closed and opened again is redrawn from scratch). */
-const MAX_ENTRIES = 5000;
+const MAX_GONE = 5000;
 const UNLABELLED_ROLES = new Set(['generic', 'none', 'presentation']);
 
 export class RefMemory {
@@ -104,11 +104,6 @@ export class RefMemory {
     return this.entries.has(printed);
   }
 
-  /** Whether the control behind a printed ref is in the latest snapshot this memory saw. */
-  seenLast(printed: string): boolean {
-    return this.entries.get(printed)?.seen === this.looks;
-  }
-
   private clear(): void {
     this.entries.clear();
     this.printedByLive.clear();
@@ -150,9 +145,11 @@ export class RefMemory {
     return matched;
   }
 
+  /** Controls on the page now are always remembered; of those gone, the longest gone are forgotten first. */
   private forgetOldest(): void {
-    if (this.entries.size <= MAX_ENTRIES) return;
-    const oldest = [...this.entries].sort(([, a], [, b]) => a.seen - b.seen).slice(0, this.entries.size - MAX_ENTRIES);
+    const gone = [...this.entries].filter(([, entry]) => entry.seen < this.looks);
+    if (gone.length <= MAX_GONE) return;
+    const oldest = gone.sort(([, a], [, b]) => a.seen - b.seen).slice(0, gone.length - MAX_GONE);
     for (const [printed, entry] of oldest) {
       this.entries.delete(printed);
       this.printedByLive.delete(entry.live);
@@ -192,12 +189,11 @@ export function identitiesOf(roots: ReadonlyArray<string | AriaJsonNode>, scroll
     }
     const own = UNLABELLED_ROLES.has(node.role) ? '' : `${node.role} ${node.role === 'iframe' ? '' : (node.name ?? '').slice(0, LABEL_CHARS)}`;
     const inner = own ? `${path}/${own}` : path;
-    // A frame's boxes are its own viewport's: its scroll is unknown here, so its controls match by label and place.
-    const innerOffset = node.role === 'iframe' && node.box ? { x: Number.NaN, y: Number.NaN } : offset;
+    // A frame's boxes are its own viewport's, and its scroll is unknown here: they are compared as they are.
+    const innerOffset = node.role === 'iframe' ? { x: 0, y: 0 } : offset;
     for (const child of node.children ?? []) if (typeof child !== 'string') visit(child, inner, innerOffset);
   };
   for (const root of roots) if (typeof root !== 'string') visit(root, '', scroll);
-  for (const identity of identities.values()) if (identity.box && Number.isNaN(identity.box.x)) delete identity.box;
   return identities;
 }
 

@@ -135,6 +135,8 @@ async function measureRoutine(browser: Awaited<ReturnType<typeof launchChromium>
   const context = await browser.newContext(CONTEXT_OPTIONS);
   await installEvaluateShim(context);
   const page = await context.newPage();
+  // Dialogs answered as in a sample: a click then reads whether anything changed (it assumes a change otherwise).
+  context.on('dialog', dialog => void dialog.dismiss());
   await page.setContent(ROUTINE_PAGE);
   const env = actionEnv(page, new Map());
   const pairs: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
