@@ -100,7 +100,7 @@ const CLAIMS: ClaimCase[] = [
     path: '/sortable-list',
     calls: () => [{ name: 'drag', args: { target: 'Ulysses', to: 'Dune' } }],
     readBack: async page => (await text(page, '#result')).split(' · ')[1] ?? '',
-    rule: 'success exactly when the order changed; the place it reports is the one shown',
+    rule: 'success exactly when the order changed, reporting the place the page shows',
     truthful: (results, shown) =>
       ok(results) === /Books: Ulysses, Dune/.test(shown) && (!ok(results) || /item 1 of 3/.test(results[0]?.description ?? '')),
   },

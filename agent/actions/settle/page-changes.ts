@@ -16,7 +16,12 @@ export interface ChangeWatch {
 
 const WATCH_KEY = 'bwa.pageChanges';
 
+/** A page with more frames than this (ad slots, embeds) is not watched: a click there is never called unchanged. */
+const MAX_FRAMES = 8;
+const UNWATCHED: ChangeWatch = { changed: async () => true, stop: async () => {} };
+
 export async function watchPageChanges(page: Page, target: Locator): Promise<ChangeWatch> {
+  if (page.frames().length > MAX_FRAMES) return UNWATCHED;
   const url = page.url();
   let eventSeen = false;
   const onEvent = () => {
