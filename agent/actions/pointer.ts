@@ -24,7 +24,7 @@ export const click = defineAction({
     const resolved = await resolveTarget(target, env);
     if (typeof target === 'string' && namesByText(target)) await refusePlainText(resolved, target);
     await ensurePointerReady(resolved.locator, resolved.label, 'click');
-    const watch = await watchPageChanges(env.page, resolved.locator.first());
+    const watch = await watchPageChanges(env.page);
     let after: string;
     try {
       after = await clickThrough(resolved, Boolean(double), env.page);
@@ -35,13 +35,7 @@ export const click = defineAction({
     return {
       description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}${after}`,
       element: resolved.element,
-      afterSettle: async () => {
-        try {
-          return (await watch.changed()) ? '' : NOTHING_CHANGED;
-        } finally {
-          await watch.stop();
-        }
-      },
+      afterSettle: async () => ((await watch.changed()) ? '' : NOTHING_CHANGED),
     };
   },
 });

@@ -1,6 +1,7 @@
-import type { Frame, Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { abortable } from '../../snapshot/abort';
 import { PAGE_READ_MS } from '../core/limits';
+import { POINTER_TARGET_KEY } from '../targets/obstacles';
 
 /**
  * Whether anything a person could see changed while an action ran: the DOM (content, attributes), a value or a
@@ -10,7 +11,9 @@ import { PAGE_READ_MS } from '../core/limits';
  * nothing is ever called unchanged: the answer is `false` only when it is certain.
  */
 export interface ChangeWatch {
+  /** Reads once, and stops watching. */
   changed(): Promise<boolean>;
+  /** Stops watching without reading (the action failed). */
   stop(): Promise<void>;
 }
 
@@ -20,8 +23,13 @@ const WATCH_KEY = 'bwa.pageChanges';
 const MAX_FRAMES = 8;
 const UNWATCHED: ChangeWatch = { changed: async () => true, stop: async () => {} };
 
-export async function watchPageChanges(page: Page, target: Locator): Promise<ChangeWatch> {
-  if (page.frames().length > MAX_FRAMES) return UNWATCHED;
+/**
+ * Watches the page from now on. The clicked element is the one the pointer check just read (readStanding leaves it
+ * on its window): without it, what shows around it cannot be compared, and nothing is called unchanged.
+ */
+export async function watchPageChanges(page: Page): Promise<ChangeWatch> {
+  const frames = page.frames();
+  if (frames.length > MAX_FRAMES) return UNWATCHED;
   const url = page.url();
   let eventSeen = false;
   const onEvent = () => {
@@ -39,30 +47,22 @@ export async function watchPageChanges(page: Page, target: Locator): Promise<Cha
     page[method]('framenavigated', onEvent);
   };
   listen(true);
-  const frames = page.frames();
-  const targetHandle = await target.elementHandle({ timeout: PAGE_READ_MS }).catch(() => null);
-  // The element lives in one frame; that frame measures what shows around it.
-  const targetFrame = await targetHandle?.ownerFrame();
-  const installed = await Promise.all(
-    frames.map(frame =>
-      bounded(frame.evaluate(installInPage, { key: WATCH_KEY, target: frame === targetFrame ? targetHandle : null })).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  await targetHandle?.dispose();
-  const stop = async () => {
+  const keys = { key: WATCH_KEY, targetKey: POINTER_TARGET_KEY };
+  const found = await Promise.all(frames.map(frame => bounded(frame.evaluate(installInPage, keys)).catch(() => undefined)));
+  // Every frame watches, and the one holding the element measures what shows around it.
+  const installed = !found.includes(undefined) && found.includes(true);
+  const finish = (read: boolean) => {
     listen(false);
-    await Promise.all(frames.map(frame => bounded(frame.evaluate(stopInPage, WATCH_KEY)).catch(() => undefined)));
+    return Promise.all(frames.map(frame => bounded(frame.evaluate(readInPage, { key: WATCH_KEY, read })).catch(() => true)));
   };
   return {
     async changed() {
-      if (eventSeen || !dialogsHandled || page.isClosed() || page.url() !== url || installed.includes(false)) return true;
-      const readings = await Promise.all(frames.map((frame: Frame) => bounded(frame.evaluate(readInPage, WATCH_KEY)).catch(() => true)));
-      return readings.some(Boolean);
+      const readings = await finish(true);
+      return eventSeen || !dialogsHandled || !installed || page.isClosed() || page.url() !== url || readings.some(Boolean);
     },
-    stop,
+    async stop() {
+      await finish(false);
+    },
   };
 }
 
@@ -82,10 +82,14 @@ interface Watch {
   stop(): void;
 }
 
-/** Runs in the page; self-contained because Playwright serialises it. */
-function installInPage(args: { key: string; target: Element | null }): void {
+/** Runs in the page; self-contained because Playwright serialises it. True when this frame holds the element. */
+function installInPage(keys: { key: string; targetKey: string }): boolean {
+  const left = window as unknown as Record<symbol, Element | undefined>;
+  const target = left[Symbol.for(keys.targetKey)] ?? null;
+  delete left[Symbol.for(keys.targetKey)];
+  const key = keys.key;
   const slot = window as unknown as Record<symbol, Watch | undefined>;
-  const symbol = Symbol.for(args.key);
+  const symbol = Symbol.for(key);
   slot[symbol]?.stop();
   const rendered = (root: Element) => {
     let count = 0;
@@ -94,7 +98,7 @@ function installInPage(args: { key: string; target: Element | null }): void {
   };
   // What shows around the target (a few levels up, where :hover and :focus-within menus live), while it stays small.
   const around: Watch['around'] = [];
-  for (let element = args.target?.parentElement ?? null, level = 0; element && level < 4; element = element.parentElement, level++) {
+  for (let element = target?.parentElement ?? null, level = 0; element && level < 4; element = element.parentElement, level++) {
     if (element.getElementsByTagName('*').length > 400) break;
     around.push({ element, shown: rendered(element) });
   }
@@ -118,12 +122,15 @@ function installInPage(args: { key: string; target: Element | null }): void {
     delete slot[symbol];
   };
   slot[symbol] = watch;
+  return target !== null && target.isConnected;
 }
 
-function readInPage(key: string): boolean {
-  const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(key)];
+/** Runs in the page: whether anything changed (when asked), and the watch stops either way. */
+function readInPage(args: { key: string; read: boolean }): boolean {
+  const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(args.key)];
   if (!watch) return true;
-  if (watch.changed || watch.opaque) return true;
+  watch.stop();
+  if (!args.read || watch.changed || watch.opaque) return true;
   const active = document.activeElement;
   if (active !== watch.active && active && (active.matches('input, textarea, select') || (active as HTMLElement).isContentEditable)) return true;
   const rendered = (root: Element) => {
@@ -132,8 +139,4 @@ function readInPage(key: string): boolean {
     return count;
   };
   return watch.around.some(({ element, shown }) => !element.isConnected || rendered(element) !== shown);
-}
-
-function stopInPage(key: string): void {
-  (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(key)]?.stop();
 }

@@ -23,8 +23,11 @@ export interface Cover {
 export type Standing = { kind: 'usable' | 'hidden' | 'disabled' | 'unknown' } | { kind: 'covered'; cover: Cover };
 
 export function readStanding(locator: Locator, timeout: number): Promise<Standing> {
-  return locator.evaluate(standingInPage, undefined, { timeout }).catch((): Standing => ({ kind: 'unknown' }));
+  return locator.evaluate(standingInPage, POINTER_TARGET_KEY, { timeout }).catch((): Standing => ({ kind: 'unknown' }));
 }
+
+/** Where standingInPage leaves the element it read, on the element's window. */
+export const POINTER_TARGET_KEY = 'bwa.pointerTarget';
 
 /** The element on top of this one where a click would land, when it is not this one or inside it. */
 export async function describeCover(locator: Locator): Promise<Cover | undefined> {
@@ -68,7 +71,10 @@ export async function findControlForText(locator: Locator, text: string, control
   }
 }
 
-function standingInPage(el: Element): Standing {
+function standingInPage(el: Element, targetKey: string): Standing {
+  // The element a pointer action is about to use, left for the change watch (settle/page-changes.ts): it spares
+  // that watch a second lookup of the element (a locator lookup waits for an animation frame).
+  (window as unknown as Record<symbol, Element>)[Symbol.for(targetKey)] = el;
   const nameOf = (node: Element) =>
     (
       node.getAttribute('aria-label') ||

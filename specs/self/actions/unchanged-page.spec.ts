@@ -43,4 +43,16 @@ test.describe('click tells when nothing visible changed', () => {
     const result = await harness.ok('click', { target: harness.ref('button', 'Redraw') });
     expect(result.description).not.toContain('nothing visible changed');
   });
+
+  test('changes inside a frame count; a click that changes nothing on a page with a frame says so', async ({ harness, page }) => {
+    await harness.open(
+      'framed',
+      `<button type="button">Nothing</button><button type="button" onclick="frames[0].document.body.innerHTML = '<p>Loaded</p>'">Load</button>
+<iframe srcdoc="<p>Empty</p>"></iframe>`,
+    );
+    await harness.look();
+    expect((await harness.ok('click', { target: harness.ref('button', 'Load') })).description).not.toContain('nothing visible changed');
+    await expect(page.frameLocator('iframe').getByText('Loaded')).toBeVisible();
+    expect((await harness.ok('click', { target: harness.ref('button', 'Nothing') })).description).toContain(NOTHING_CHANGED);
+  });
 });
