@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { installClickListenerMarks } from './browser/click-listeners';
+import { installClickListenerMarks } from './snapshot/click-listeners';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { untraced } from '../browser/untraced';
+import { untraced } from './untraced';
 import { parseSnapshot } from './raw';
 import { identitiesOf, refMemoryOf, topDocumentOf } from './stable-refs';
 

@@ -1,4 +1,4 @@
-import { CLICK_LISTENERS_KEY } from '../browser/click-listeners';
+import { CLICK_LISTENERS_KEY } from './click-listeners';
 import { untraced } from './untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
@@ -27,7 +27,8 @@ export async function observe(page: ObservePage, options: ObserveOptions = {}): 
     const hidden = await abortable(evaluateInPage(page, collectHiddenText, { maxBlocks: MAX_HIDDEN_BLOCKS, blockChars: HIDDEN_BLOCK_CHARS }), signal)
       .then(parseHiddenText)
       .catch(() => undefined);
-    if (hidden && (hidden.why || hidden.blocks.length)) observation = buildObservation(json, metrics, page.url(), { ...options, document, hidden, refMemory });
+    if (hidden && (hidden.why || hidden.blocks.length))
+      observation = buildObservation(json, metrics, page.url(), { ...options, document, hidden, refMemory });
   }
   observation.stats.tookMs = Math.round(performance.now() - started);
   return observation;

@@ -7,7 +7,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { dispatch } from '../../agent/actions/core/dispatch';
 import type { ActionEnv, ActionResult, KnownElement } from '../../agent/actions/core/types';
-import { installClickListenerMarks } from '../../agent/browser/click-listeners';
+import { installClickListenerMarks } from '../../agent/snapshot/click-listeners';
 import { ContextTabs } from '../../agent/browser/context-tabs';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { installGuards } from '../../agent/browser/guards';
@@ -199,6 +199,7 @@ async function openSample(
     policy,
     tabs,
     elements,
+    reader: 'model',
     step: 1,
   });
   return { page, env, close: () => context.close() };

@@ -9,7 +9,7 @@
 import { documentReport, measureDocument, type DocumentMeasure } from './document';
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { installClickListenerMarks } from '../../agent/browser/click-listeners';
+import { installClickListenerMarks } from '../../agent/snapshot/click-listeners';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { observe, type Observation } from '../../agent/snapshot';
 import { estimateTokens } from '../../agent/snapshot/tokens';

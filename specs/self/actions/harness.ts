@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dispatch, type DispatchOptions } from '../../../agent/actions/core/dispatch';
 import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/core/types';
-import { installClickListenerMarks } from '../../../agent/browser/click-listeners';
+import { installClickListenerMarks } from '../../../agent/snapshot/click-listeners';
 import { isUrlAllowed } from '../../../agent/browser/domains';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';

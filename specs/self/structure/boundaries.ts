@@ -39,6 +39,10 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   judge: { may: ['decide', 'evidence', 'fs', 'loop', 'settings', 'task'] },
   session: {
     may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'loop', 'memory', 'recipe', 'settings', 'task'],
+    files: {
+      'snapshot/click-listeners.ts':
+        "the page's click listeners that observe() reads are marked by an init script, which must be on the sample's context before its first page loads",
+    },
   },
   discover: {
     may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'session', 'settings', 'task'],
