@@ -10,7 +10,7 @@ import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from
 import { candidateLine, renderState, type LineFormat } from './render';
 import { formatHeader, indent, quote, type HeaderFacts } from './serialize';
 import { applyStableRefs, addedClickableKeys } from './apply-stable-refs';
-import { identitiesOf, topDocumentOf } from './stable-refs';
+import { identitiesOf, topDocumentOf, type RefMemory } from './stable-refs';
 import { tellApart } from './tell-apart';
 import { defaultTokenBudget, estimateTokens } from './tokens';
 import type { DocumentFacts } from './document-facts';
@@ -18,11 +18,13 @@ import { formatDocumentSection, formatDocumentStub, numberFacts } from './docume
 import { hiddenTextNodes, hiddenTextNote, treeTextChars, type HiddenText } from './hidden-text';
 import type { Observation, ObserveOptions, PageFocus, ScrollState } from './types';
 
-export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs' | 'showDocument' | 'refMemory'> & {
+export type BuildOptions = Pick<ObserveOptions, 'keywords' | 'tokenBudget' | 'mustKeep' | 'focus' | 'previousRefs' | 'showDocument'> & {
   /** What the page says about itself (read by the same evaluate as the metrics). */
   document?: DocumentFacts;
   /** The text an empty tree leaves out, read only when the tree is empty. */
   hidden?: HiddenText;
+  /** Keeps a redrawn control's ref from one look to the next (observe() passes the page's own). */
+  refMemory?: RefMemory;
 };
 
 /** A stub line's counts and examples, on top of its role and name (an estimate; the final text is measured). */

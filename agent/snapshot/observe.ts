@@ -7,7 +7,7 @@ import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, p
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics, ICON_NOISE_WORDS, ICON_STATE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { INTERACTIVE_ROLES } from './roles';
-import { refMemoryOf } from './stable-refs';
+import { refMemoryOf, type RefMemory } from './stable-refs';
 import type { Observation, ObserveOptions, ObservePage } from './types';
 
 /**
@@ -15,7 +15,8 @@ import type { Observation, ObserveOptions, ObservePage } from './types';
  * Refs in the result are valid until the next AI snapshot of the same frame, so nothing else may take
  * one between observe() and the action that uses them.
  */
-export async function observe(page: ObservePage, options: ObserveOptions = {}): Promise<Observation> {
+/** `refMemory`: whose printed refs to keep (default: the page's own, stable-refs.ts). */
+export async function observe(page: ObservePage, options: ObserveOptions & { refMemory?: RefMemory } = {}): Promise<Observation> {
   const started = performance.now();
   const { signal } = options;
   signal?.throwIfAborted();

@@ -6,7 +6,6 @@ export interface NumberedFact extends DocumentFact {
   ref: string;
   also: Array<Pick<DocumentFact, 'source' | 'key'>>;
 }
-import type { RefMemory } from './stable-refs';
 
 export interface Box {
   x: number;
@@ -191,8 +190,6 @@ export interface ObserveOptions {
   previousRefs?: ReadonlySet<string>;
   /** Print the document section whole (the first look at a page, or `expand d0`); false prints its one-line stub. */
   showDocument?: boolean;
-  /** Keeps a redrawn control's ref from one look to the next (observe() uses the page's own unless given one). */
-  refMemory?: RefMemory;
   signal?: AbortSignal;
 }
 
