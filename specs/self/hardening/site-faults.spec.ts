@@ -93,6 +93,6 @@ test('site fault: a blocking modal over the target → the recipe ends needs_rev
   });
   const result = await agent.run(task, sampleOf({ sample_id: 'modal', username: 'x' }));
   expect(result.status).toBe('needs_review');
-  expect(result.error).toMatch(/recipe step 2 \(click\) failed/);
+  expect(result.error).toMatch(/recipe step 2 \(click ← button "Continue to checkout"\) failed: .*covering it/);
   expect(result.artifacts.map(a => a.filename)).toEqual(['01_before.png']);
 });
