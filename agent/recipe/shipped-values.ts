@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../fs/atomic';
  * bwa's value rules, copied beside every exported spec (into SHIPPED_VALUES_DIR) so the spec reads values exactly
  * as extract does. They may import only each other and packages the project has (chrono-node, Playwright's types).
  */
-export const SHIPPED_VALUE_FILES = ['read-value.ts', 'read-element.ts', 'coerce.ts', 'dates.ts', 'numbers.ts'] as const;
+export const SHIPPED_VALUE_FILES = ['read-value.ts', 'read-element.ts', 'coerce.ts', 'dates.ts', 'relative-dates.ts', 'numbers.ts'] as const;
 export const SHIPPED_VALUES_DIR = 'bwa-values';
 const VALUES_SOURCE = path.join(__dirname, '../actions/values');
 

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { withRelativeDates } from './relative-dates';
 
 /**
  * Dates and times as people write them, in the page's language ("30 avril 2015", "3. Januar 2019, 14:05 Uhr",
@@ -41,22 +42,25 @@ export interface DateRead {
 }
 
 /** chrono-node's locales (the casual parsers read "noon", "yesterday", "2 hours ago" as well as full dates). */
-const LOCALES: Record<string, chrono.Chrono> = {
-  de: chrono.de.casual,
-  fr: chrono.fr.casual,
-  es: chrono.es.casual,
-  pt: chrono.pt.casual,
-  nl: chrono.nl.casual,
-  it: chrono.it.casual,
-  ja: chrono.ja.casual,
-  zh: chrono.zh.casual,
-  ru: chrono.ru.casual,
-  uk: chrono.uk.casual,
-  sv: chrono.sv.casual,
-  fi: chrono.fi.casual,
-  vi: chrono.vi.casual,
-  id: chrono.id.casual,
-};
+const LOCALES: Record<string, chrono.Chrono> = Object.fromEntries(
+  Object.entries({
+    de: chrono.de.casual,
+    fr: chrono.fr.casual,
+    es: chrono.es.casual,
+    pt: chrono.pt.casual,
+    nl: chrono.nl.casual,
+    it: chrono.it.casual,
+    ja: chrono.ja.casual,
+    zh: chrono.zh.casual,
+    ru: chrono.ru.casual,
+    uk: chrono.uk.casual,
+    sv: chrono.sv.casual,
+    fi: chrono.fi.casual,
+    vi: chrono.vi.casual,
+    id: chrono.id.casual,
+    // Relative dates chrono does not read in some of them ("hace 3 días", "3日前") come from relative-dates.ts.
+  }).map(([language, parser]) => [language, withRelativeDates(language, parser)]),
+);
 export const DATE_LANGUAGES = ['en', ...Object.keys(LOCALES)];
 
 const NUMERIC_DATE = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
@@ -162,7 +166,7 @@ function toDateRead(
 
 /** "2 hours ago", "yesterday": chrono fills in every part from the reference instead of reading them. */
 function isRelative(result: chrono.ParsedResult): boolean {
-  return RELATIVE_WORDS.test(result.text);
+  return result.start.tags().has('result/relativeDate') || RELATIVE_WORDS.test(result.text);
 }
 
 const RELATIVE_WORDS =

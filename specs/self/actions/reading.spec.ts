@@ -65,6 +65,21 @@ test.describe('extract reads like an auditor', () => {
     expect(provenanceOf(read).reading).toBe('"2 hours ago" is relative: the element\'s own timestamp 2019-01-03T07:00:00Z');
   });
 
+  test("relative dates in the page language count from the element's own timestamp, or from the time of reading", async ({ harness }) => {
+    await harness.open(
+      'relative-es',
+      '<article lang="es"><h1>Nuevo puente</h1><p class="a"><time datetime="2019-01-03T07:00:00Z">hace 2 horas</time></p><p class="b">Actualizado hace 3 días</p></article>',
+    );
+    const stamped = await harness.ok('extract', { field: 'published', target: 'css=.a time', type: 'date' });
+    expect(stamped.effects?.extracted?.value).toBe('2019-01-03');
+    expect(provenanceOf(stamped).reading).toBe('"hace 2 horas" is relative: the element\'s own timestamp 2019-01-03T07:00:00Z');
+    const before = Date.now();
+    const unstamped = await harness.ok('extract', { field: 'updated', target: 'css=.b', type: 'date' });
+    const threeDaysAgo = (at: number) => new Date(at - 3 * 86_400_000).toISOString().slice(0, 10);
+    expect([threeDaysAgo(before), threeDaysAgo(Date.now())]).toContain(unstamped.effects?.extracted?.value);
+    expect(provenanceOf(unstamped).reading).toContain('relative: counted from the time of reading');
+  });
+
   test("numbers with the page's separators", async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/article-de` });
     const de = await harness.ok('extract', { field: 'steel', target: 'css=article p:last-child', type: 'number' });

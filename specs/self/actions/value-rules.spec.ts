@@ -26,6 +26,9 @@ const TABLE: Array<[Element, ReadRule, { value: unknown; why?: string }]> = [
   [text('05/03/2024', ['en-US']), { type: 'date' }, { value: '2024-05-03' }],
   // A relative date on an element that carries its machine timestamp is that timestamp's date.
   [text('3 days ago', ['en'], '2024-03-08T12:00:00Z'), { type: 'date' }, { value: '2024-03-08' }],
+  // In the languages chrono-node reads no relative dates in, too (relative-dates.ts).
+  [text('hace 3 días', ['es'], '2024-03-08T12:00:00Z'), { type: 'date' }, { value: '2024-03-08' }],
+  [text('3日前', ['ja'], '2024-03-08T12:00:00+09:00'), { type: 'date' }, { value: '2024-03-08' }],
   [text('soon'), { type: 'date' }, { value: null, why: 'not a type' }],
   [text('a\n b · c • d'), { type: 'list' }, { value: ['a', 'b', 'c', 'd'] }],
   [text('Followers: 42'), { pattern: 'followers:\\s*(\\d+)', type: 'integer' }, { value: 42 }],
@@ -67,7 +70,7 @@ test('the shipped files are the value rules as bwa runs them, importing only eac
       expect(shipped).toBe(fs.readFileSync(path.join(PROJECT_ROOT, 'agent/actions/values', name), 'utf8'));
       for (const [, from] of shipped.matchAll(/from '([^']+)'/g))
         expect(from!.startsWith('./') ? `${from!.slice(2)}.ts` : from, name).toMatch(
-          /^(read-value|read-element|coerce|dates|numbers)\.ts$|^chrono-node$|^@playwright\/test$/,
+          /^(read-value|read-element|coerce|dates|relative-dates|numbers)\.ts$|^chrono-node$|^@playwright\/test$/,
         );
     }
   } finally {
