@@ -2,7 +2,8 @@ import type { DocumentFact, DocumentField } from './document-facts';
 import type { NumberedFact } from './types';
 
 export type { NumberedFact } from './types';
-import { formatAddress, quote } from './serialize';
+import { formatAddress, quote, truncate } from './serialize';
+import { estimateTokens } from './tokens';
 
 /**
  * The page state's "document" section: what the page says about itself, one `[dN]` line per distinct value (the
@@ -24,7 +25,19 @@ const PER_FIELD: Record<DocumentField, number> = {
   language: 1,
   canonical: 1,
 };
-const SHOWN_CHARS = 80;
+/** The whole section's size on the first look (issue 31: small beside the page it describes). */
+export const DOCUMENT_SECTION_TOKENS = 150;
+/** Characters of a value printed; the rest is read in full by `extract` of the line's ref. */
+const SHOWN_CHARS: Partial<Record<DocumentField, number>> = { title: 72, site_name: 48, author: 48 };
+const DEFAULT_SHOWN_CHARS = 72;
+const SHOWN_WORDS_CHARS = 48;
+/** A value the page state already prints elsewhere (the Title line) keeps only its start. */
+const ELSEWHERE_CHARS = 24;
+/**
+ * Past the budget, lines leave the section (listed on its last line by ref and field, still read by `extract`):
+ * a field's second and later values first, then whole fields, the ones a reader asks for least first.
+ */
+const LEAVES_FIRST: readonly DocumentField[] = ['language', 'canonical', 'time', 'modified', 'author', 'published', 'site_name', 'title'];
 /** Places listed for one value: the first says where; "+2" that two more say the same (the read's record keeps the exact key). */
 const MAX_PLACES = 1;
 
@@ -59,16 +72,51 @@ export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, hea
   return numbered;
 }
 
-export function formatDocumentSection(facts: readonly NumberedFact[], origin: string | undefined): string {
+/**
+ * The section as the first look prints it, within DOCUMENT_SECTION_TOKENS: values shortened by field, a title the
+ * Title line already shows cut to its start, and past the budget the least asked-for lines folded into one
+ * "(also: [d8] canonical, …)" line.
+ */
+export function formatDocumentSection(facts: readonly NumberedFact[], origin: string | undefined, headerTitle = ''): string {
   if (!facts.length) return '';
-  const lines = facts.map(fact => {
-    const value = fact.field === 'canonical' ? formatAddress(fact.value, origin) : quote(fact.value, SHOWN_CHARS);
-    const shows = fact.shown !== undefined && fact.shown !== fact.value ? ` shows ${quote(fact.shown, 60)}` : '';
-    const where = [...new Set([fact, ...fact.also].map(placeOf))];
-    const more = where.length > MAX_PLACES ? ` +${where.length - MAX_PLACES}` : '';
-    return `[${fact.ref}] ${fact.field} ${value}${shows} (${where.slice(0, MAX_PLACES).join(', ')}${more})`;
-  });
-  return [`[${DOCUMENT_STUB_REF}] document:`, ...lines.map(line => ` ${line}`)].join('\n');
+  const lines = facts.map(fact => formatFactLine(fact, origin, headerTitle));
+  const shown = facts.map(() => true);
+  const leaving = facts
+    .map((fact, index) => ({ index, extra: facts.slice(0, index).some(earlier => earlier.field === fact.field) }))
+    .sort((a, b) => Number(b.extra) - Number(a.extra) || rank(facts[a.index]!) - rank(facts[b.index]!) || b.index - a.index);
+  const render = () => {
+    const folded = facts.filter((_, index) => !shown[index]);
+    return [
+      `[${DOCUMENT_STUB_REF}] document:`,
+      ...lines.filter((_, index) => shown[index]).map(line => ` ${line}`),
+      ...(folded.length ? [` (also: ${folded.map(fact => `[${fact.ref}] ${fact.field}`).join(', ')})`] : []),
+    ].join('\n');
+  };
+  let text = render();
+  for (const { index } of leaving) {
+    if (estimateTokens(text) <= DOCUMENT_SECTION_TOKENS || shown.filter(Boolean).length === 1) break;
+    shown[index] = false;
+    text = render();
+  }
+  return text;
+}
+
+function rank(fact: NumberedFact): number {
+  return LEAVES_FIRST.indexOf(fact.field);
+}
+
+function formatFactLine(fact: NumberedFact, origin: string | undefined, headerTitle: string): string {
+  const where = [...new Set([fact, ...fact.also].map(placeOf))];
+  const more = where.length > MAX_PLACES ? ` +${where.length - MAX_PLACES}` : '';
+  const place = `(${where.slice(0, MAX_PLACES).join(', ')}${more})`;
+  const value =
+    fact.field === 'canonical'
+      ? formatAddress(fact.value, origin)
+      : fact.field === 'title' && headerTitle && normalize(headerTitle).includes(normalize(fact.value))
+        ? `${JSON.stringify(truncate(fact.value, ELSEWHERE_CHARS))}${fact.value.length > ELSEWHERE_CHARS ? ' in the Title line' : ''}`
+        : quote(fact.value, SHOWN_CHARS[fact.field] ?? DEFAULT_SHOWN_CHARS);
+  const shows = fact.shown !== undefined && fact.shown !== fact.value ? ` shows ${quote(fact.shown, SHOWN_WORDS_CHARS)}` : '';
+  return `[${fact.ref}] ${fact.field} ${value}${shows} ${place}`;
 }
 
 /** After the first look: one line naming each value's ref and field, so a read needs no expand ("[d3] author"). */

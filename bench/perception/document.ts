@@ -18,11 +18,13 @@ export interface DocumentMeasure {
   emptyTree?: string;
 }
 
+/** A value's line, or the last line naming those the budget left out. */
+const isSectionLine = (line: string) => line.startsWith(' [d') || line.startsWith(' (also: [d');
+
 export function measureDocument(state: Observation): DocumentMeasure {
   const lines = state.text.split('\n');
   const start = lines.findIndex(line => line.startsWith('[d0] document'));
-  const section =
-    start < 0 ? [] : [lines[start]!, ...lines.slice(start + 1).filter((_, i, rest) => rest.slice(0, i + 1).every(l => l.startsWith(' [d')))];
+  const section = start < 0 ? [] : [lines[start]!, ...lines.slice(start + 1).filter((_, i, rest) => rest.slice(0, i + 1).every(isSectionLine))];
   const lang = state.document.find(fact => fact.field === 'language')?.value;
   const measure: DocumentMeasure = {
     fields: [...new Set(state.document.map(fact => fact.field))],

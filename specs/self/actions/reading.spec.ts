@@ -1,4 +1,6 @@
 import type { Provenance } from '../../../agent/evidence/result-schema';
+import { DOCUMENT_SECTION_TOKENS } from '../../../agent/snapshot/document-section';
+import { estimateTokens } from '../../../agent/snapshot/tokens';
 import { expect, test, WIDGETS } from './harness';
 
 /** Reads on the widget lab's article set: what the page says about itself, dates in its language, exact text. */
@@ -26,6 +28,48 @@ test.describe('extract reads like an auditor', () => {
     const site = await harness.ok('extract', { field: 'site_name', target: harness.ref('document', 'site_name') });
     expect(site.effects?.extracted?.value).toBe('Le Quotidien du Lab');
     expect(provenanceOf(site)).toMatchObject({ source: 'meta', key: 'og:site_name', locator: 'meta og:site_name' });
+  });
+
+  test('a busy document section keeps to its budget; a value shortened or folded out of it is read in full', async ({ harness }) => {
+    const site = 'The Northern Valley Evening Chronicle and Weekly Farming Gazette';
+    const canonical = `${WIDGETS}/archive/2019/11/20/regional-council-approves-the-long-debated-river-crossing-after-years-of-delay/`;
+    const meta = (key: string, content: string) => `<meta property="${key}" content="${content}">`;
+    await harness.open(
+      'busy-document',
+      [
+        meta('og:title', 'busy-document'),
+        meta('og:site_name', site),
+        meta('og:locale', 'en_GB'),
+        meta('og:url', canonical),
+        meta('article:published_time', '2019-11-20T06:35:39Z'),
+        meta('article:modified_time', '2019-11-21T09:10:00Z'),
+        `<script type="application/ld+json">${JSON.stringify({
+          '@type': 'NewsArticle',
+          datePublished: '2019-11-20T06:39:53Z',
+          author: [{ name: 'Margaret Oyelaran-Whitfield' }, { name: 'Thomas van der Berghe' }, { name: 'Ines Castellanos Ruiz' }],
+        })}</script>`,
+        '<main><h1>Council approves the crossing</h1>',
+        '<p><time datetime="2019-11-20T06:35:39Z">1:35 am EST, Wednesday, November 20, 2019</time>',
+        '· updated <time datetime="2019-11-21T09:10:00Z">Thursday, November 21, 2019 at 4:10 am EST</time></p>',
+        '<p>The regional council approved the river crossing on Tuesday.</p></main>',
+      ].join('\n'),
+    );
+    await harness.look();
+    const lines = harness.observation().text.split('\n');
+    const start = lines.indexOf('[d0] document:');
+    const section = [lines[start]!, ...lines.slice(start + 1).filter(line => /^ (\[d\d+\]|\(also: )/.test(line))];
+    expect(estimateTokens(section.join('\n'))).toBeLessThanOrEqual(DOCUMENT_SECTION_TOKENS);
+    expect(section).toContain(' [d1] title "busy-document" (og:title)');
+    const folded = /^ \(also: (.*)\)$/.exec(section.at(-1)!)?.[1];
+    expect(folded, section.join('\n')).toContain('canonical');
+    const canonicalRef = /\[(d\d+)\] canonical/.exec(folded!)![1]!;
+    const read = await harness.ok('extract', { field: 'canonical', target: canonicalRef });
+    expect(read.effects?.extracted?.value).toBe(canonical);
+    expect(provenanceOf(read)).toMatchObject({ source: 'meta', key: 'og:url' });
+    const siteLine = section.find(line => line.includes(' site_name '))!;
+    expect(siteLine).toContain('(+');
+    const siteRead = await harness.ok('extract', { field: 'site_name', target: /\[(d\d+)\]/.exec(siteLine)![1] });
+    expect(siteRead.effects?.extracted?.value).toBe(site);
   });
 
   test('a <time> whose words are not its datetime keeps both in the record', async ({ harness }) => {

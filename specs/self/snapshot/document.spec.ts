@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { PageStateFocus } from '../../../agent/loop/page-state-focus';
 import { observe } from '../../../agent/snapshot';
-import { formatDocumentSection, numberFacts } from '../../../agent/snapshot/document-section';
+import { DOCUMENT_SECTION_TOKENS, formatDocumentSection, numberFacts } from '../../../agent/snapshot/document-section';
+import { estimateTokens } from '../../../agent/snapshot/tokens';
 
 const ARTICLE = `<!doctype html><html lang="fr"><head><title>Les abeilles | Le Quotidien</title>
 <meta property="og:site_name" content="Le Quotidien">
@@ -62,4 +63,41 @@ test('one line per distinct value: two spellings of one instant are one; a canon
     ' [d1] author "Ada" (json-ld author.name)',
     ' [d2] published "2019-11-20T06:35:39Z" (article:published_time +2)',
   ]);
+});
+
+test('within its budget: a title the Title line shows keeps its start; past the budget, extra values and then the least asked-for fields fold into one line', () => {
+  const headline = 'Council approves the long-debated river crossing';
+  const facts = numberFacts(
+    [
+      { field: 'title', value: headline, source: 'meta', key: 'og:title' },
+      { field: 'site_name', value: 'The Valley Chronicle', source: 'meta', key: 'og:site_name' },
+      { field: 'author', value: 'Margaret Oyelaran-Whitfield', source: 'json-ld', key: '[0].author[0].name' },
+      { field: 'author', value: 'Thomas van der Berghe', source: 'json-ld', key: '[0].author[1].name' },
+      { field: 'author', value: 'Ines Castellanos Ruiz', source: 'json-ld', key: '[0].author[2].name' },
+      { field: 'published', value: '2019-11-20T06:35:39Z', source: 'meta', key: 'article:published_time' },
+      { field: 'published', value: '2019-11-20T06:39:53Z', source: 'json-ld', key: '[0].datePublished' },
+      { field: 'modified', value: '2019-11-21T09:10:00Z', source: 'meta', key: 'article:modified_time' },
+      { field: 'time', value: '2019-11-20T06:35:39Z', source: 'dom', key: 'time[datetime] 1', shown: '1:35 am EST, Wednesday, November 20, 2019' },
+      { field: 'language', value: 'en_GB', source: 'meta', key: 'og:locale' },
+      { field: 'canonical', value: 'https://news.example/2019/11/20/regional-council-approves-the-river-crossing/', source: 'meta', key: 'og:url' },
+    ],
+    'http://127.0.0.1:4102/a',
+    `${headline} | The Valley Chronicle`,
+  );
+  const section = formatDocumentSection(facts, 'http://127.0.0.1:4102', `${headline} | The Valley Chronicle`);
+  expect(estimateTokens(section)).toBeLessThanOrEqual(DOCUMENT_SECTION_TOKENS);
+  const lines = section.split('\n');
+  expect(lines[1]).toBe(' [d1] title "Council approves the lo…" in the Title line (og:title)');
+  // Every value keeps its ref: printed, or named on the last line for extract to read.
+  const named = new Set([...section.matchAll(/\[(d\d+)\]/g)].map(match => match[1]));
+  expect(facts.every(fact => named.has(fact.ref))).toBe(true);
+  // Kept: the first value of each field a reader asks for most; folded: second values first, then language, address, <time>.
+  expect(lines.slice(1, -1).map(line => line.split(' ').slice(1, 3).join(' '))).toEqual([
+    '[d1] title',
+    '[d2] site_name',
+    '[d3] author',
+    '[d6] published',
+    '[d8] modified',
+  ]);
+  expect(lines.at(-1)).toBe(' (also: [d4] author, [d5] author, [d7] published, [d9] time, [d10] language, [d11] canonical)');
 });
