@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { installClickListenerMarks } from './snapshot/click-listeners';
+import { installClosedShadowRootMarks } from './snapshot/closed-shadow-roots';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';
@@ -117,6 +118,7 @@ export class SampleSession {
     const tabs = (tabsRef = new ContextTabs(context, page));
     await installEvaluateShim(context);
     await installClickListenerMarks(context);
+    await installClosedShadowRootMarks(context);
     await installGuards(context, {
       isAllowedUrl: policy.isAllowedUrl,
       dialogPolicy: spec.dialog_policy,

@@ -16,7 +16,8 @@ const BLOCK_CHARS = 400;
 
 const hiddenTextSchema = z.object({
   why: z.string().optional(),
-  blocks: z.array(z.object({ selector: z.string(), text: z.string(), heading: z.boolean() })),
+  /** `closed`: inside a closed shadow root — `find` lists it, but its selector is the host's (no locator reaches inside). */
+  blocks: z.array(z.object({ selector: z.string(), text: z.string(), heading: z.boolean(), closed: z.boolean().optional() })),
 });
 export type HiddenText = z.infer<typeof hiddenTextSchema>;
 export const parseHiddenText = (value: unknown): HiddenText => hiddenTextSchema.parse(value);
@@ -34,7 +35,7 @@ export function treeTextChars(flat: readonly FlatNode[]): number {
 }
 
 /** Runs in the page (see evaluateInPage). Reads only. */
-export function collectHiddenText(options: { maxBlocks: number; blockChars: number }): HiddenText {
+export function collectHiddenText(options: { maxBlocks: number; blockChars: number; closedRootsKey: string }): HiddenText {
   const describe = (element: Element) => {
     const id = element.id ? `#${element.id}` : '';
     const cls = typeof element.className === 'string' && element.className.trim() ? `.${element.className.trim().split(/\s+/)[0]}` : '';
@@ -69,11 +70,10 @@ export function collectHiddenText(options: { maxBlocks: number; blockChars: numb
     return found;
   };
 
+  const BLOCKS = 'h1,h2,h3,h4,h5,h6,p,li,td,th,dd,dt,blockquote,pre,figcaption,div,span,a';
   const blocks: HiddenText['blocks'] = [];
   const hiders = new Map<string, number>();
-  const candidates = document.body
-    ? Array.from(document.body.querySelectorAll('h1,h2,h3,h4,h5,h6,p,li,td,th,dd,dt,blockquote,pre,figcaption,div,span,a'))
-    : [];
+  const candidates = document.body ? Array.from(document.body.querySelectorAll(BLOCKS)) : [];
   for (const element of candidates) {
     if (blocks.length >= options.maxBlocks) break;
     const own = Array.from(element.childNodes)
@@ -90,9 +90,29 @@ export function collectHiddenText(options: { maxBlocks: number; blockChars: numb
     const hider = hiderOf(element);
     if (hider) hiders.set(hider, (hiders.get(hider) ?? 0) + 1);
   }
+  // Closed shadow roots the page attached (closed-shadow-roots.ts kept them): their text, found under the host.
+  const closedRoots = (window as unknown as Record<symbol, WeakMap<Element, ShadowRoot> | undefined>)[Symbol.for(options.closedRootsKey)];
+  const closedHosts = new Map<Element, number>();
+  if (closedRoots && blocks.length === 0) {
+    for (const host of Array.from(document.querySelectorAll('*'))) {
+      const root = closedRoots.get(host);
+      if (!root) continue;
+      for (const element of Array.from(root.querySelectorAll(BLOCKS))) {
+        if (blocks.length >= options.maxBlocks) break;
+        const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (text.length < 2 || blocks.some(block => block.text.includes(text.slice(0, 60)))) continue;
+        const heading = /^h[1-6]$/.test(element.localName);
+        blocks.push({ selector: pathOf(host), text: text.slice(0, options.blockChars), heading, closed: true });
+        closedHosts.set(host, (closedHosts.get(host) ?? 0) + text.length);
+      }
+    }
+  }
   const mainHider = [...hiders.entries()].sort((a, b) => b[1] - a[1])[0];
   let why = mainHider && mainHider[1] >= Math.max(1, blocks.length / 2) ? `hidden by CSS (${mainHider[0]})` : undefined;
   if (mainHider && /^aria-hidden/.test(mainHider[0]) && why) why = `hidden from assistive technology (${mainHider[0]})`;
+  const [closedHost, closedChars] = [...closedHosts.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (!why && closedHost)
+    why = `inside a closed shadow root (${describe(closedHost)} holds ${closedChars!.toLocaleString('en')} characters of text the tree cannot see)`;
   if (!why && blocks.length === 0) {
     const host = Array.from(document.querySelectorAll('*')).find(element => {
       if (!element.localName.includes('-') || element.shadowRoot) return false;
@@ -101,7 +121,12 @@ export function collectHiddenText(options: { maxBlocks: number; blockChars: numb
     });
     if (host) why = `probably inside a closed shadow root (${describe(host)} draws content the page cannot read)`;
     else {
-      const picture = Array.from(document.images).find(image => image.width * image.height > 0.3 * innerWidth * innerHeight);
+      // A picture, a canvas or a drawing with no words for the tree: the text is in its pixels, if anywhere.
+      const picture = Array.from(document.querySelectorAll('img, canvas, svg, object, embed, video')).find(element => {
+        const box = element.getBoundingClientRect();
+        const words = (element.getAttribute('alt') ?? '') + (element.getAttribute('aria-label') ?? '') + (element.textContent ?? '');
+        return box.width * box.height > 0.3 * innerWidth * innerHeight && !words.trim();
+      });
       if (picture) why = `probably in a picture (${describe(picture)} fills much of the page without a text alternative)`;
     }
   }
@@ -123,7 +148,12 @@ export function hiddenTextNodes(hidden: HiddenText): SnapshotNode[] {
 export function hiddenTextNote(hidden: HiddenText, bodyTextChars: number, treeChars: number): string {
   const holds = bodyTextChars > 0 ? `the document holds ${bodyTextChars.toLocaleString('en')} characters of text` : 'the page draws content';
   const why = hidden.why ? `: ${hidden.why}` : '';
-  const reach = hidden.blocks.length ? ` — find searches its ${hidden.blocks.length} text blocks; extract reads them by their [t…] refs` : '';
+  const closed = hidden.blocks.length > 0 && hidden.blocks.every(block => block.closed);
+  const reach = !hidden.blocks.length
+    ? ''
+    : closed
+      ? ` — find searches its ${hidden.blocks.length} text blocks; no locator reaches inside a closed shadow root, so extract cannot read them (a screenshot shows them)`
+      : ` — find searches its ${hidden.blocks.length} text blocks; extract reads them by their [t…] refs`;
   const tree =
     treeChars < EMPTY_TREE_CHARS ? 'the accessibility tree is empty' : `the accessibility tree shows ${treeChars.toLocaleString('en')} characters`;
   return `(${tree}, but ${holds}${why}${reach})`;

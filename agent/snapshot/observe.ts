@@ -1,4 +1,5 @@
 import { CLICK_LISTENERS_KEY } from './click-listeners';
+import { CLOSED_SHADOW_ROOTS_KEY } from './closed-shadow-roots';
 import { untraced } from './untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
@@ -25,7 +26,14 @@ export async function observe(page: ObservePage, options: ObserveOptions & { ref
   let observation = buildObservation(json, metrics, page.url(), { ...options, document, refMemory });
   if (looksEmpty(observation.stats.treeTextChars, document.bodyTextChars)) {
     // Rare, and only then worth a second read: why the tree is empty, and the text it leaves out.
-    const hidden = await abortable(evaluateInPage(page, collectHiddenText, { maxBlocks: MAX_HIDDEN_BLOCKS, blockChars: HIDDEN_BLOCK_CHARS }), signal)
+    const hidden = await abortable(
+      evaluateInPage(page, collectHiddenText, {
+        maxBlocks: MAX_HIDDEN_BLOCKS,
+        blockChars: HIDDEN_BLOCK_CHARS,
+        closedRootsKey: CLOSED_SHADOW_ROOTS_KEY,
+      }),
+      signal,
+    )
       .then(parseHiddenText)
       .catch(() => undefined);
     if (hidden && (hidden.why || hidden.blocks.length))

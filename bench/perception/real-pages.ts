@@ -10,6 +10,7 @@ import { documentReport, measureDocument, type DocumentMeasure } from './documen
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { installClickListenerMarks } from '../../agent/snapshot/click-listeners';
+import { installClosedShadowRootMarks } from '../../agent/snapshot/closed-shadow-roots';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { observe, type Observation } from '../../agent/snapshot';
 import { estimateTokens } from '../../agent/snapshot/tokens';
@@ -66,6 +67,7 @@ export async function runRealPages(options: RealPageOptions): Promise<number> {
     await installEvaluateShim(context);
     // As a sample's context has it: observe() reads which elements the page gave click listeners.
     await installClickListenerMarks(context);
+    await installClosedShadowRootMarks(context);
     for (const [index, entry] of corpus.entries()) {
       const page = await context.newPage();
       try {

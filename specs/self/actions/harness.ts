@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { dispatch, type DispatchOptions } from '../../../agent/actions/core/dispatch';
 import type { ActionEnv, ActionPolicy, ActionResult, KnownElement } from '../../../agent/actions/core/types';
 import { installClickListenerMarks } from '../../../agent/snapshot/click-listeners';
+import { installClosedShadowRootMarks } from '../../../agent/snapshot/closed-shadow-roots';
 import { isUrlAllowed } from '../../../agent/browser/domains';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';
@@ -56,6 +57,7 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tabs });
     // As a sample's context has it (session.ts): the page state knows which elements have click listeners.
     await installClickListenerMarks(context);
+    await installClosedShadowRootMarks(context);
     let elements: ReadonlyMap<string, KnownElement> = new Map();
     let latest: Observation | undefined;
     const focus = new PageStateFocus();

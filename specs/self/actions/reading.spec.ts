@@ -191,4 +191,42 @@ test.describe('extract reads like an auditor', () => {
     const read = await harness.ok('extract', { field: 'headline', target: ref });
     expect(read.effects?.extracted?.value).toBe('Storm closes the mountain pass');
   });
+
+  test('text inside a closed shadow root: the page state says so and find still finds it', async ({ harness }) => {
+    await harness.open(
+      'closed-shadow',
+      `<report-view style="display:block;min-height:400px"></report-view>
+<script>customElements.define('report-view', class extends HTMLElement {
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'closed' }).innerHTML =
+      '<h1>Quarterly report</h1><p>Revenue grew 12 percent in the third quarter, led by subscriptions.</p>';
+  }
+});</script>`,
+    );
+    await harness.look();
+    const text = harness.observation().text;
+    expect(text).toContain('the accessibility tree is empty');
+    expect(text).toContain('inside a closed shadow root (<report-view> holds');
+    expect(text).toContain('extract cannot read them');
+    const found = await harness.ok('find', { text: 'revenue grew 12 percent' });
+    expect(found.description).toMatch(/\[t\d+\] text "Revenue grew 12 percent in the third quarter, led by subscriptions\."/);
+  });
+
+  test('text only in pixels — a picture without alt, a canvas — is named as the reason the tree is empty', async ({ harness }) => {
+    const drawing = encodeURIComponent(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><text x="20" y="60" font-size="40">Quarterly report</text></svg>',
+    );
+    await harness.open('text-in-picture', `<img src="data:image/svg+xml,${drawing}" width="1000" height="700">`);
+    await harness.look();
+    expect(harness.observation().text).toContain('probably in a picture (<img> fills much of the page without a text alternative)');
+
+    await harness.open(
+      'text-in-canvas',
+      `<canvas width="1000" height="700"></canvas>
+<script>const pen = document.querySelector('canvas').getContext('2d'); pen.font = '40px sans-serif'; pen.fillText('Quarterly report', 20, 60);</script>`,
+    );
+    await harness.look();
+    expect(harness.observation().text).toContain('probably in a picture (<canvas> fills much of the page without a text alternative)');
+  });
 });

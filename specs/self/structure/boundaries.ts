@@ -42,6 +42,8 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     files: {
       'snapshot/click-listeners.ts':
         "the page's click listeners that observe() reads are marked by an init script, which must be on the sample's context before its first page loads",
+      'snapshot/closed-shadow-roots.ts':
+        "the closed shadow roots whose text observe() lists when the tree is empty are kept by an init script, which must be on the sample's context before its first page loads",
     },
   },
   discover: {
