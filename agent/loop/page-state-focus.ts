@@ -26,7 +26,7 @@ export class PageStateFocus implements PageStateAccess {
       return { showDocument: true };
     }
     const previousRefs = new Set(this.latest.refs.keys());
-    const showDocument = this.documentAsked;
+    const showDocument = this.documentAsked ? ('whole' as const) : false;
     this.documentAsked = false;
     return { focus: { expanded: new Map(this.expanded), found: new Set(this.found) }, previousRefs, showDocument };
   }

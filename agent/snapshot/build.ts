@@ -76,7 +76,9 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   const documentFacts = numberFacts(options.document?.facts ?? [], url, title);
   const treeChars = treeTextChars(flat);
   const preamble = [
-    options.showDocument === false ? formatDocumentStub(documentFacts) : formatDocumentSection(documentFacts, origin, title),
+    options.showDocument === false
+      ? formatDocumentStub(documentFacts)
+      : formatDocumentSection(documentFacts, origin, title, options.showDocument === 'whole'),
     options.hidden ? hiddenTextNote(options.hidden, options.document?.bodyTextChars ?? 0, treeChars) : '',
   ].filter(Boolean);
   // Worst-case counts, so the header never outgrows its reservation.

@@ -75,9 +75,9 @@ export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, hea
 /**
  * The section as the first look prints it, within DOCUMENT_SECTION_TOKENS: values shortened by field, a title the
  * Title line already shows cut to its start, and past the budget the least asked-for lines folded into one
- * "(also: [d8] canonical, …)" line.
+ * "(also: [d8] canonical, …)" line; `whole` (the agent asked with `expand d0`) prints every line.
  */
-export function formatDocumentSection(facts: readonly NumberedFact[], origin: string | undefined, headerTitle = ''): string {
+export function formatDocumentSection(facts: readonly NumberedFact[], origin: string | undefined, headerTitle = '', whole = false): string {
   if (!facts.length) return '';
   const lines = facts.map(fact => formatFactLine(fact, origin, headerTitle));
   const shown = facts.map(() => true);
@@ -94,7 +94,7 @@ export function formatDocumentSection(facts: readonly NumberedFact[], origin: st
   };
   let text = render();
   for (const { index } of leaving) {
-    if (estimateTokens(text) <= DOCUMENT_SECTION_TOKENS || shown.filter(Boolean).length === 1) break;
+    if (whole || estimateTokens(text) <= DOCUMENT_SECTION_TOKENS || shown.filter(Boolean).length === 1) break;
     shown[index] = false;
     text = render();
   }

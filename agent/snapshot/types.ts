@@ -188,8 +188,11 @@ export interface ObserveOptions {
   focus?: PageFocus;
   /** Refs of the previous observation of the same page: what is new (an opened menu, a message) ranks first. */
   previousRefs?: ReadonlySet<string>;
-  /** Print the document section whole (the first look at a page, or `expand d0`); false prints its one-line stub. */
-  showDocument?: boolean;
+  /**
+   * The document section: true (the first look at a page) prints it within its token budget, 'whole' (`expand d0`)
+   * every line, false its one-line stub.
+   */
+  showDocument?: boolean | 'whole';
   signal?: AbortSignal;
 }
 

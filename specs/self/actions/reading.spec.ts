@@ -70,6 +70,12 @@ test.describe('extract reads like an auditor', () => {
     expect(siteLine).toContain('(+');
     const siteRead = await harness.ok('extract', { field: 'site_name', target: /\[(d\d+)\]/.exec(siteLine)![1] });
     expect(siteRead.effects?.extracted?.value).toBe(site);
+    // Asked for, the section prints every line: nothing folded.
+    await harness.ok('expand', { target: 'd0' });
+    await harness.look();
+    const asked = harness.observation().text;
+    expect(asked).not.toContain(' (also: ');
+    expect(asked).toContain(` [${canonicalRef}] canonical `);
   });
 
   test('a <time> whose words are not its datetime keeps both in the record', async ({ harness }) => {
