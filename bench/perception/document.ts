@@ -13,6 +13,8 @@ export interface DocumentMeasure {
   times: number;
   timesDisagree: number;
   timesUnread: number;
+  /** Visible words that are a relative date ("1 ano atrás"): read as the datetime itself, as extract does. */
+  timesRelative: number;
   disagreements: string[];
   /** The tree was (nearly) empty and the page state said why. */
   emptyTree?: string;
@@ -32,6 +34,7 @@ export function measureDocument(state: Observation): DocumentMeasure {
     times: 0,
     timesDisagree: 0,
     timesUnread: 0,
+    timesRelative: 0,
     disagreements: [],
   };
   for (const fact of state.document.filter(f => f.field === 'time' && f.shown)) {
@@ -43,6 +46,7 @@ export function measureDocument(state: Observation): DocumentMeasure {
       reference: Number.isNaN(stamp.getTime()) ? undefined : { instant: stamp, said: 'its datetime' },
     });
     if (!shown || !said) measure.timesUnread++;
+    else if (shown.reading?.startsWith('relative')) measure.timesRelative++;
     else if (isoDate(shown.date) !== said) {
       measure.timesDisagree++;
       measure.disagreements.push(`shows ${JSON.stringify(fact.shown)}, datetime ${fact.value}`);
@@ -59,6 +63,7 @@ export function documentReport(measures: readonly DocumentMeasure[], stat: (valu
   const times = measures.reduce((sum, m) => sum + m.times, 0);
   const disagree = measures.reduce((sum, m) => sum + m.timesDisagree, 0);
   const unread = measures.reduce((sum, m) => sum + m.timesUnread, 0);
+  const relative = measures.reduce((sum, m) => sum + m.timesRelative, 0);
   const withSection = measures.filter(m => m.tokens > 0);
   return [
     `document section on ${withSection.length}/${measures.length} pages; fields present: ${presence.join(', ')}`,
@@ -66,7 +71,7 @@ export function documentReport(measures: readonly DocumentMeasure[], stat: (valu
       withSection.map(m => m.tokens),
       0,
     )}, max ${Math.max(0, ...withSection.map(m => m.tokens))}; over 150: ${withSection.filter(m => m.tokens > 150).length}`,
-    `<time> lines: ${times} on ${measures.filter(m => m.times).length} pages; visible date ≠ datetime date: ${disagree}; visible words not a date: ${unread}`,
+    `<time> lines: ${times} on ${measures.filter(m => m.times).length} pages; visible date ≠ datetime date: ${disagree}; visible words not a date: ${unread}; a relative date (the datetime is its value): ${relative}`,
     ...measures
       .flatMap(m => m.disagreements.slice(0, 1))
       .slice(0, 5)
