@@ -10,8 +10,8 @@ import { settings } from '../../../agent/settings';
 import { startBrowserServer, type RunningBrowserServer } from '../helpers/browser-server';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
-import { restoreEnv } from '../helpers/agent-env';
-import { runBwa } from '../report/cli-run';
+import { withEnv } from '../helpers/env';
+import { runBwa } from '../helpers/cli-process';
 
 /**
  * Two profiles of people_profile (screenshots), one hire of hr_form (uploads, a date picker, a downloaded report)
@@ -166,9 +166,7 @@ test('a client of another Playwright version is refused by the real server befor
 });
 
 test('AGENT_BROWSER_WS and its headers are checked where they are read, without echoing their values', () => {
-  const saved = { AGENT_BROWSER_WS: process.env.AGENT_BROWSER_WS, AGENT_BROWSER_WS_HEADERS: process.env.AGENT_BROWSER_WS_HEADERS };
-  try {
-    delete process.env.AGENT_BROWSER_WS;
+  withEnv({ AGENT_BROWSER_WS: undefined, AGENT_BROWSER_WS_HEADERS: undefined }, () => {
     expect(settings.browserServer).toBeUndefined();
     process.env.AGENT_BROWSER_WS = 'ftp://secret@host/x';
     expect(() => settings.browserServer).toThrow(
@@ -184,9 +182,7 @@ test('AGENT_BROWSER_WS and its headers are checked where they are read, without 
     expect(() => settings.browserServer).toThrow('AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text ("X-Retries" is not)');
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc"}';
     expect(settings.browserServer).toEqual({ wsEndpoint: 'wss://grid.example/playwright', headers: { Authorization: 'Bearer abc' } });
-  } finally {
-    restoreEnv(saved);
-  }
+  });
 });
 
 /** A port nothing listens on: bound, then released. */

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { COMMANDS, main } from '../../../agent/cli';
+import { COMMANDS } from '../../../agent/cli';
 import { parseCommandLine, runCommand, synopsis, type AnyCommand, type LeafCommand } from '../../../agent/cli/command';
 import { serveCommand } from '../../../fixtures/serve';
-import { runBwa } from '../report/cli-run';
+import { runBwa } from '../helpers/cli-process';
+import { printedBy, runBwaInProcess } from '../helpers/cli';
 
 /** Every command a person types: bwa's, each sub-command, and the fixture sites' script. */
 function leaves(commands: readonly AnyCommand[]): LeafCommand[] {
@@ -24,19 +25,6 @@ const requiredArgs = (command: LeafCommand) => command.positionals.filter(spec =
 const requiredOptions = (command: LeafCommand) =>
   Object.entries(command.options).flatMap(([name, spec]) => (spec.type === 'string' && spec.required ? [`--${name}=${good(spec.placeholder)}`] : []));
 
-async function printed(run: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => void out.push(parts.join(' '));
-  console.error = (...parts: unknown[]) => void err.push(parts.join(' '));
-  try {
-    return { code: await run(), out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    Object.assign(console, { log, error });
-  }
-}
-
 test('the commands are all there: bwa has nine, recipe and auth their sub-commands', () => {
   expect(LEAVES.map(command => command.name)).toEqual([
     'init',
@@ -57,7 +45,7 @@ test('the commands are all there: bwa has nine, recipe and auth their sub-comman
 test('--help and -h on every command and group print its usage, its summary and every option, exit 0', async () => {
   for (const command of ALL.flatMap(c => ('subcommands' in c ? [c, ...c.subcommands] : [c]))) {
     for (const flag of ['--help', '-h']) {
-      const { code, out, err } = await printed(() => runCommand(command, [flag]));
+      const { value: code, stdout: out, stderr: err } = await printedBy(() => runCommand(command, [flag]));
       expect(code, `${command.name} ${flag}`).toBe(0);
       expect(err).toBe('');
       expect(out.split('\n')[0]).toBe(`usage: ${synopsis(command)}`);
@@ -65,14 +53,14 @@ test('--help and -h on every command and group print its usage, its summary and 
       if (!('subcommands' in command)) for (const option of Object.keys(command.options)) expect(out).toContain(`--${option}`);
     }
   }
-  const top = await printed(() => main(['--help']));
+  const top = await runBwaInProcess(['--help']);
   expect(top.code).toBe(0);
-  for (const command of COMMANDS) expect(top.out).toContain(`  ${command.name} `);
+  for (const command of COMMANDS) expect(top.stdout).toContain(`  ${command.name} `);
 });
 
 test('an unknown option is an error in one line, with the usage, exit 2 — on every command', async () => {
   for (const command of LEAVES) {
-    const { code, out, err } = await printed(() => runCommand(command, [...requiredArgs(command), '--no-such-option']));
+    const { value: code, stdout: out, stderr: err } = await printedBy(() => runCommand(command, [...requiredArgs(command), '--no-such-option']));
     expect(code, command.name).toBe(2);
     expect(out).toBe('');
     expect(err).toBe(`${command.program ?? 'bwa'} ${command.name}: unknown option --no-such-option\nusage: ${synopsis(command)}`);
@@ -117,15 +105,15 @@ test('values with a shape are checked: the error names the option or argument an
     [['recipe', 'publish'], 'bwa recipe: unknown command "publish"'],
   ];
   for (const [argv, message] of cases) {
-    const { code, err } = await printed(() => main(argv));
+    const { code, stderr: err } = await runBwaInProcess(argv);
     expect(code, argv.join(' ')).toBe(2);
     expect(err.split('\n')).toHaveLength(2);
     expect(err.split('\n')[0]).toContain(message);
     expect(err.split('\n')[1]).toMatch(/^usage: bwa /);
   }
-  const unknown = await printed(() => main(['publish']));
+  const unknown = await runBwaInProcess(['publish']);
   expect(unknown.code).toBe(2);
-  expect(unknown.err).toContain('bwa: unknown command "publish"');
+  expect(unknown.stderr).toContain('bwa: unknown command "publish"');
 });
 
 test('through the bin: a bad option prints no stack, exit 2', async () => {

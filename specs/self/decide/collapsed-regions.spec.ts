@@ -1,19 +1,11 @@
 import { expect, test } from '../../../agent/fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
-
-test.beforeAll(async () => {
-  env = await useScriptedModel();
-  server = env.server;
-});
-test.afterAll(async () => env.restore());
+const model = useScriptedModel();
 
 function task(taskId: string, startPath: string, goal: string) {
   const file = path.join(tempDir(), `${taskId}.json`);
@@ -33,7 +25,7 @@ function task(taskId: string, startPath: string, goal: string) {
 }
 
 const pageStatesSent = (sampleId: string) =>
-  server.requests.filter(request => request.kind === 'decider' && request.key.sampleId === sampleId).map(request => request.lastUserText);
+  model.server.requests.filter(request => request.kind === 'decider' && request.key.sampleId === sampleId).map(request => request.lastUserText);
 
 type LogEntry = { action: { name: string }; outcome: { success: boolean; description: string }; url_after: string };
 
@@ -41,7 +33,7 @@ test('a link inside a collapsed menu is reached by expanding the menu: the next 
   agent,
 }) => {
   // Every target is found in the page state the agent sent: the menu's stub line first, then the link it opened.
-  server.setScript('open_section', 'sport', {
+  model.server.setScript('open_section', 'sport', {
     steps: [
       { tool: 'expand', target: { role: 'banner' } },
       { tool: 'click', target: { role: 'link', name: 'Sport' } },
@@ -50,7 +42,7 @@ test('a link inside a collapsed menu is reached by expanding the menu: the next 
     ],
   });
   const result = await agent.run(task('open_section', '/banner-headline', 'Open the Sport section.'), sampleOf({ sample_id: 'sport' }));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
 
   const states = pageStatesSent('sport');
@@ -67,7 +59,7 @@ test('a link inside a collapsed menu is reached by expanding the menu: the next 
 });
 
 test('find searches the whole page, collapsed parts included, and what it finds stays listed for the next step', async ({ agent }) => {
-  server.setScript('find_privacy', 'privacy', {
+  model.server.setScript('find_privacy', 'privacy', {
     steps: [
       { tool: 'find', args: { text: 'privacy' } },
       { tool: 'click', target: { role: 'link', name: 'Privacy' } },
@@ -76,7 +68,7 @@ test('find searches the whole page, collapsed parts included, and what it finds 
     ],
   });
   const result = await agent.run(task('find_privacy', '/banner-headline', 'Open the privacy page.'), sampleOf({ sample_id: 'privacy' }));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   const states = pageStatesSent('privacy');
   const pageState = (text: string) => text.slice(text.lastIndexOf('<page_state>'), text.lastIndexOf('</page_state>'));

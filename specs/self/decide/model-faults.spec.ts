@@ -1,20 +1,14 @@
 import { expect, test } from '../../../agent/fixture';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel({ AGENT_MODEL_TIMEOUT_MS: '1500' }, { resetEachTest: true });
 let ada: PersonTruth;
 
 test.beforeAll(async ({ request }) => {
-  env = await useScriptedModel({ AGENT_MODEL_TIMEOUT_MS: '1500' });
-  server = env.server;
   ada = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people.ada;
 });
-test.afterAll(async () => env.restore());
-test.beforeEach(() => server.reset());
 test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;
 });
@@ -29,7 +23,7 @@ function withFault(turn: number, fault: Record<string, unknown>) {
 
 const run = (agent: { run: Function }, sampleId: string) =>
   agent.run(bundledTask('people_profile'), sampleOf({ sample_id: sampleId, username: 'ada' }));
-const turnRequests = (sampleId: string) => server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);
+const turnRequests = (sampleId: string) => model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);
 
 for (const [name, fault] of [
   ['429 with retry-after', { kind: '429', retry_after_ms: 50 }],
@@ -43,9 +37,9 @@ for (const [name, fault] of [
 ] as const) {
   test(`${name} is absorbed by the SDK's retries`, async ({ agent }) => {
     const id = `ada-${fault.kind}`;
-    server.setScript('people_profile', id, withFault(2, fault));
+    model.server.setScript('people_profile', id, withFault(2, fault));
     const result = await agent.run(bundledTask('people_profile'), sampleOf({ sample_id: id, username: 'ada' }));
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.extracted.followers!.value).toBe(ada.followers);
     // The faulted turn was asked twice (the SDK's retry) and the script did not skip a step.
@@ -62,7 +56,7 @@ for (const [name, fault] of [
 }
 
 test('malformed tool input becomes a failed step the model sees, and the run goes on', async ({ agent }) => {
-  server.setScript('people_profile', 'ada-malformed', withFault(1, { kind: 'malformed' }));
+  model.server.setScript('people_profile', 'ada-malformed', withFault(1, { kind: 'malformed' }));
   const result = await run(agent, 'ada-malformed');
   expect(result.status).toBe('done');
   const log = JSON.parse(readRunFile('people_profile', 'ada-malformed', 'action_log.json'));
@@ -72,7 +66,7 @@ test('malformed tool input becomes a failed step the model sees, and the run goe
 });
 
 test('a text-only answer is re-asked once and the run goes on', async ({ agent }) => {
-  server.setScript('people_profile', 'ada-text', withFault(1, { kind: 'text_only' }));
+  model.server.setScript('people_profile', 'ada-text', withFault(1, { kind: 'text_only' }));
   const result = await run(agent, 'ada-text');
   expect(result.status).toBe('done');
   expect(turnRequests('ada-text').some(r => r.lastUserText.includes('Your previous answer contained no tool call'))).toBe(true);
@@ -80,7 +74,7 @@ test('a text-only answer is re-asked once and the run goes on', async ({ agent }
 
 test('a primary model that keeps failing hands over to AGENT_FALLBACK_MODEL, and the switch is recorded', async ({ agent }) => {
   process.env.AGENT_FALLBACK_MODEL = 'claude-opus-5-5';
-  server.setScript('people_profile', 'ada-fallback', withFault(3, { kind: '500', times: 50, model: 'claude-sonnet-5-5', retry_after_ms: 10 }));
+  model.server.setScript('people_profile', 'ada-fallback', withFault(3, { kind: '500', times: 50, model: 'claude-sonnet-5-5', retry_after_ms: 10 }));
   const result = await run(agent, 'ada-fallback');
   expect(result.status).toBe('done');
   expect(result.notes.join('\n')).toContain('primary model claude-sonnet-5-5 failed; fallback claude-opus-5-5 answered');
@@ -91,7 +85,7 @@ test('a primary model that keeps failing hands over to AGENT_FALLBACK_MODEL, and
 });
 
 test('a model outage after data was collected ends as partial_success with the data kept', async ({ agent }) => {
-  server.setScript('people_profile', 'ada-outage', withFault(4, { kind: '529', times: 500, retry_after_ms: 10 }));
+  model.server.setScript('people_profile', 'ada-outage', withFault(4, { kind: '529', times: 500, retry_after_ms: 10 }));
   const result = await run(agent, 'ada-outage');
   expect(result.status).toBe('partial_success');
   expect(result.error).toMatch(/the model could not be reached: model claude-sonnet-5-5: overloaded \(529\) after retries/);
@@ -103,7 +97,7 @@ test('a model outage after data was collected ends as partial_success with the d
 });
 
 test('a model outage before any data ends as failed, with result, checkpoint and log written', async ({ agent }) => {
-  server.setScript('people_profile', 'ada-down', withFault(0, { kind: '500', times: 500, retry_after_ms: 10 }));
+  model.server.setScript('people_profile', 'ada-down', withFault(0, { kind: '500', times: 500, retry_after_ms: 10 }));
   await expect(run(agent, 'ada-down')).rejects.toThrow(/ada-down: failed — the model could not be reached/);
   expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'result.json')).status).toBe('failed');
   expect(JSON.parse(readRunFile('people_profile', 'ada-down', 'checkpoint.json')).status).toBe('failed');
@@ -111,7 +105,7 @@ test('a model outage before any data ends as failed, with result, checkpoint and
 });
 
 test('a model that answers without a tool call twice: one corrective turn, then the sample ends with a clear error', async ({ agent }) => {
-  server.setScript('people_profile', 'ada-mute', withFault(0, { kind: 'text_only', times: 2 }));
+  model.server.setScript('people_profile', 'ada-mute', withFault(0, { kind: 'text_only', times: 2 }));
   await expect(run(agent, 'ada-mute')).rejects.toThrow(
     /ada-mute: failed — the model gave no usable answer after a corrective turn: model claude-sonnet-5-5 gave no usable answer twice: its answer contained no tool call \(stop_reason end_turn\)/,
   );
@@ -124,7 +118,7 @@ test('a model that answers without a tool call twice: one corrective turn, then 
 
 test('on the last step the tools stay those of every turn; a call other than done or fail gets one corrective turn', async ({ agent }) => {
   const task = bundledTask('people_profile', { max_steps: 3, required_fields: [] });
-  server.setScript('people_profile', 'ada-last', {
+  model.server.setScript('people_profile', 'ada-last', {
     steps: [
       { tool: 'screenshot', args: { label: 'profile' } },
       { tool: 'click', target: { text: 'Profile stats' } },
@@ -132,7 +126,7 @@ test('on the last step the tools stay those of every turn; a call other than don
     ],
   });
   const result = await agent.run(task, sampleOf({ sample_id: 'ada-last', username: 'ada' }));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   const turns = turnRequests('ada-last');
   expect(turns).toHaveLength(3);

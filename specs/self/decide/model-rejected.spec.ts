@@ -1,9 +1,10 @@
 import * as path from 'node:path';
 import { expect, test } from '../../../agent/fixture';
 import { ModelRejections } from '../../../agent/setup/start-failures';
-import { startModelServer, type ModelServer } from '../../../fixtures/model-server';
+import { startModelServer } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
-import { bundledTask, readRunFile, restoreEnv, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { setEnv, withEnv } from '../helpers/env';
 import { tempDir } from '../helpers/temp';
 
 /**
@@ -11,29 +12,24 @@ import { tempDir } from '../helpers/temp';
  * run's other model-decided samples before they start; each is still in the evidence, not started, with the reason.
  */
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
-
-test.beforeAll(async () => {
-  env = await useScriptedModel();
-  server = env.server;
-});
-test.afterAll(async () => env.restore());
+const model = useScriptedModel({}, { resetEachTest: true });
 
 /** A fresh invocation per test: what one test stops, the next starts anew (as a resumed run does). */
-let saved: Record<string, string | undefined>;
+let restoreEnv: () => void;
 test.beforeEach(({}, testInfo) => {
-  server.reset();
-  saved = { AGENT_INVOCATION_ID: process.env.AGENT_INVOCATION_ID, AGENT_MODEL: process.env.AGENT_MODEL, AGENT_EFFORT: process.env.AGENT_EFFORT };
-  process.env.AGENT_INVOCATION_ID = `rejected-${testInfo.testId}`;
-  for (const id of ['first', 'second', 'third']) server.setScript('people_profile', id, peopleProfileScript('ada'));
+  restoreEnv = setEnv({
+    AGENT_INVOCATION_ID: `rejected-${testInfo.testId}`,
+    AGENT_MODEL: process.env.AGENT_MODEL,
+    AGENT_EFFORT: process.env.AGENT_EFFORT,
+  });
+  for (const id of ['first', 'second', 'third']) model.server.setScript('people_profile', id, peopleProfileScript('ada'));
 });
-test.afterEach(() => restoreEnv(saved));
+test.afterEach(() => restoreEnv());
 
 const run = (agent: { run: Function }, id: string) => agent.run(bundledTask('people_profile'), sampleOf({ sample_id: id, username: 'ada' }));
 const resultOf = (id: string) => JSON.parse(readRunFile('people_profile', id, 'result.json'));
 
-async function expectRunStopped(agent: { run: Function }, rejected: RegExp): Promise<void> {
+async function expectRunStopped(agent: { run: Function }, rejected: RegExp, server = model.server): Promise<void> {
   await expect(run(agent, 'first')).rejects.toThrow(/first: failed — the API rejected the request: /);
   const first = resultOf('first');
   expect(first.error).toMatch(rejected);
@@ -72,15 +68,11 @@ test('an effort level the model does not take (400 invalid_request_error): the m
 
 test('a key the API refuses (401): the message names ANTHROPIC_API_KEY', async ({ agent }) => {
   const strict = await startModelServer({ apiKey: 'the-real-key' });
-  const before = { ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL };
-  process.env.ANTHROPIC_BASE_URL = strict.url;
-  const outer = server;
-  server = strict;
   try {
-    await expectRunStopped(agent, /the API rejected the key \(401 invalid x-api-key\) — set a valid ANTHROPIC_API_KEY/);
+    await withEnv({ ANTHROPIC_BASE_URL: strict.url }, () =>
+      expectRunStopped(agent, /the API rejected the key \(401 invalid x-api-key\) — set a valid ANTHROPIC_API_KEY/, strict),
+    );
   } finally {
-    server = outer;
-    restoreEnv(before);
     await strict.close();
   }
 });

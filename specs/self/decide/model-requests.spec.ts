@@ -3,9 +3,10 @@ import { DEFAULT_FAST_MODEL, DEFAULT_MODEL, MODELS, capabilitiesOf, lookupModel 
 import { listPrice } from '../../../agent/decide/model-cost';
 import { modelSettings, unknownModelWarning } from '../../../agent/decide/model-settings';
 import { shapeRequest, THINKING_ROOM } from '../../../agent/decide/request-shape';
-import { MODEL_RULES, type ModelServer } from '../../../fixtures/model-server';
+import { MODEL_RULES } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
-import { bundledTask, readRunFile, restoreEnv, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { withEnv } from '../helpers/env';
 
 /** How requests follow each model's rules: the capability table, request shaping, and runs against the rule-enforcing server. */
 
@@ -104,18 +105,10 @@ test.describe('request shaping', () => {
 });
 
 test.describe('runs against the rule-enforcing server', () => {
-  let env: Awaited<ReturnType<typeof useScriptedModel>>;
-  let server: ModelServer;
-
-  test.beforeAll(async () => {
-    env = await useScriptedModel();
-    server = env.server;
-  });
-  test.afterAll(async () => env.restore());
-  test.beforeEach(() => server.reset());
+  const model = useScriptedModel({}, { resetEachTest: true });
 
   const run = (agent: { run: Function }, id: string) => agent.run(bundledTask('people_profile'), sampleOf({ sample_id: id, username: 'ada' }));
-  const turns = (id: string) => server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === id);
+  const turns = (id: string) => model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === id);
 
   test('the default model: thinking blocks never break parsing, their tokens count as output, and nothing of them reaches a later prompt', async ({
     agent,
@@ -123,9 +116,9 @@ test.describe('runs against the rule-enforcing server', () => {
     const script = peopleProfileScript('ada', { oneCallPerTurn: true });
     const steps = script.steps as Array<Record<string, unknown>>;
     steps[1] = { ...steps[1], fault: { kind: 'redacted_thinking' } };
-    server.setScript('people_profile', 'ada-thinks', script);
+    model.server.setScript('people_profile', 'ada-thinks', script);
     const result = await run(agent, 'ada-thinks');
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     const sent = turns('ada-thinks');
     expect(sent.every(r => r.model === 'claude-sonnet-5-5' && r.response.status === 200)).toBe(true);
@@ -135,7 +128,7 @@ test.describe('runs against the rule-enforcing server', () => {
     expect(result.usage.by_purpose?.decide?.thinking_tokens).toBe(thinking);
     expect(result.usage.by_purpose?.decide?.output_tokens).toBe(sent.reduce((n, r) => n + r.response.usage!.output_tokens, 0));
     // The step summary after step 10 (on the fast model) thinks too: the total holds both.
-    const all = server.requests.filter(r => r.key.sampleId === 'ada-thinks');
+    const all = model.server.requests.filter(r => r.key.sampleId === 'ada-thinks');
     expect(result.usage.thinking_tokens).toBe(all.reduce((n, r) => n + (r.response.thinkingTokens ?? 0), 0));
     expect(sent.some(r => /redacted_thinking|"signature"|"thinking":/.test(r.lastUserText))).toBe(false);
   });
@@ -146,9 +139,9 @@ test.describe('runs against the rule-enforcing server', () => {
     const script = peopleProfileScript('ada', { oneCallPerTurn: true });
     const steps = script.steps as Array<Record<string, unknown>>;
     steps[1] = { ...steps[1], fault: { kind: 'thinking_only' } };
-    server.setScript('people_profile', 'ada-cut', script);
+    model.server.setScript('people_profile', 'ada-cut', script);
     const result = await run(agent, 'ada-cut');
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     const sent = turns('ada-cut');
     const [cut, retried] = sent.filter(r => r.turn === 2);
@@ -163,12 +156,10 @@ test.describe('runs against the rule-enforcing server', () => {
   });
 
   test('a legacy model still runs: claude-sonnet-4-6 takes a forced tool choice and answers without thinking', async ({ agent }) => {
-    const saved = { AGENT_MODEL: process.env.AGENT_MODEL };
-    process.env.AGENT_MODEL = 'claude-sonnet-4-6';
-    try {
-      server.setScript('people_profile', 'ada-legacy', peopleProfileScript('ada'));
+    await withEnv({ AGENT_MODEL: 'claude-sonnet-4-6' }, async () => {
+      model.server.setScript('people_profile', 'ada-legacy', peopleProfileScript('ada'));
       const result = await run(agent, 'ada-legacy');
-      expect(server.errors).toEqual([]);
+      expect(model.server.errors).toEqual([]);
       expect(result.status).toBe('done');
       const sent = turns('ada-legacy');
       expect(sent.every(r => r.model === 'claude-sonnet-4-6' && (r.toolChoice as { type: string }).type === 'any' && r.effort === 'medium')).toBe(
@@ -176,23 +167,17 @@ test.describe('runs against the rule-enforcing server', () => {
       );
       expect(sent.every(r => !r.response.thinkingTokens && r.maxTokens === 2048)).toBe(true);
       expect(result.usage.thinking_tokens).toBeUndefined();
-    } finally {
-      restoreEnv(saved);
-    }
+    });
   });
 
   test('a model the table does not hold runs on the strictest rules', async ({ agent }) => {
-    const saved = { AGENT_MODEL: process.env.AGENT_MODEL };
-    process.env.AGENT_MODEL = 'claude-opus-4-8';
-    try {
-      server.setScript('people_profile', 'ada-unknown', peopleProfileScript('ada'));
+    await withEnv({ AGENT_MODEL: 'claude-opus-4-8' }, async () => {
+      model.server.setScript('people_profile', 'ada-unknown', peopleProfileScript('ada'));
       const result = await run(agent, 'ada-unknown');
-      expect(server.errors).toEqual([]);
+      expect(model.server.errors).toEqual([]);
       expect(result.status).toBe('done');
       const sent = turns('ada-unknown');
       expect(sent.every(r => (r.toolChoice as { type: string }).type === 'auto' && r.effort === undefined && r.thinking === undefined)).toBe(true);
-    } finally {
-      restoreEnv(saved);
-    }
+    });
   });
 });

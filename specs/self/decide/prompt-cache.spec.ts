@@ -1,23 +1,18 @@
 import { expect, test } from '../../../agent/fixture';
-import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
+import type { RecordedRequest } from '../../../fixtures/model-server';
 import { estimateTokens } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel({}, { resetEachTest: true });
 let truth: Record<string, PersonTruth>;
 
 test.beforeAll(async ({ request }) => {
-  env = await useScriptedModel();
-  server = env.server;
   truth = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
 });
-test.afterAll(async () => env.restore());
-test.beforeEach(() => server.reset());
 
-const turnsOf = (sampleId: string) => server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);
+const turnsOf = (sampleId: string) => model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);
 const usage = (r: RecordedRequest) => r.response.usage!;
 
 /** Sample ids are unique across the file's tests: a done sample of the same run would be resumed, not run. */
@@ -25,7 +20,7 @@ async function runProfile(agent: { run: Function }, sampleId: string, overrides:
   const username = sampleId.split('-')[0]!;
   // One call a turn, pinned stated, not read: eight decisions — enough steps to show the cache at work, and under the
   // step-10 summary, which rewrites the cached history.
-  server.setScript(
+  model.server.setScript(
     (overrides.task_id as string) ?? 'people_profile',
     sampleId,
     peopleProfileScript(username, { statedPinned: truth[username]!.pinned, oneCallPerTurn: true }),
@@ -37,7 +32,7 @@ test('the prefix (tools, task block, sample block, history so far) is written on
   agent,
 }) => {
   const result = await runProfile(agent, 'ada-1');
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   const turns = turnsOf('ada-1');
   expect(turns.length).toBeGreaterThanOrEqual(6);
@@ -75,7 +70,7 @@ test('a changed system prompt is a miss: only the tools are read, the task and s
   await runProfile(agent, 'ada-3');
   const changed = 'You are a careful audit agent. Screenshot the profile labelled "profile", then extract each field. Never guess.';
   await runProfile(agent, 'barbara-3', { task_id: 'people_profile_v2', system_prompt: changed });
-  const [first, second] = server.requests.filter(r => r.kind === 'decider' && r.key.taskId === 'people_profile_v2');
+  const [first, second] = model.server.requests.filter(r => r.kind === 'decider' && r.key.taskId === 'people_profile_v2');
   const adaFirst = turnsOf('ada-3')[0]!;
   expect(first!.system[0]!.text).not.toBe(adaFirst.system[0]!.text);
   const toolsOnly = usage(first!).cache_read_input_tokens;

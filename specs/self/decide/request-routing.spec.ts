@@ -7,20 +7,16 @@ import { judgeSamples } from '../../../agent/judge/judge-batch';
 import { JUDGE_SAMPLE_ID } from '../../../agent/judge/judge-prompt';
 import { PLANNER_TASK_ID } from '../../../agent/plan/plan-prompt';
 import { planTask } from '../../../agent/plan/planner';
-import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
+import type { RecordedRequest } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { plannerScript, TWO_PROFILES_REQUEST, twoProfilesPlan } from '../../../fixtures/model-scripts/planner';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel({ AGENT_MEMORY_DISTILL: 'on' });
 
 test.beforeAll(async () => {
   // Memory distillation on: its request is one of the kinds checked here.
-  env = await useScriptedModel({ AGENT_MEMORY_DISTILL: 'on' });
-  server = env.server;
 });
-test.afterAll(async () => env.restore());
 
 /** A line of ours that names a request's task, sample or attempt: what used to route requests through the prompt. */
 const ROUTING_LINE = /^\s*(?:task_id|sample_id|attempt)\s*:/m;
@@ -46,17 +42,17 @@ test('every kind of model request names its task, sample and attempt in headers,
   });
   const taskId = task.spec.task_id;
   const script = peopleProfileScript('ada', { judgments: [{ answer: 'yes' }] });
-  server.setScript(taskId, 'ada', {
+  model.server.setScript(taskId, 'ada', {
     ...script,
     text: [
       { contains: 'navigation tips', answer: '- Open the profile page and read its stats.' },
       { contains: 'Summarize these browser-agent steps', answer: 'FOUND: items\nGAPS: none\nNEXT: done' },
     ],
   });
-  server.setScript(taskId, JUDGE_SAMPLE_ID, {
+  model.server.setScript(taskId, JUDGE_SAMPLE_ID, {
     text: [{ contains: 'Judge these', answer: JSON.stringify({ ada: { judgment: { answer: 'yes' }, fields: {} } }) }],
   });
-  server.setDefaultScript(PLANNER_TASK_ID, plannerScript(twoProfilesPlan()));
+  model.server.setDefaultScript(PLANNER_TASK_ID, plannerScript(twoProfilesPlan()));
 
   // A model-decided sample: its decisions and the memory distillation after it.
   const result = await agent.run(task, sampleOf({ sample_id: 'ada', username: 'ada' }));
@@ -74,16 +70,16 @@ test('every kind of model request names its task, sample and attempt in headers,
   expect(summarizer.shown).toEqual(['Steps 2-5:\nFOUND: items\nGAPS: none\nNEXT: done']);
   expect((await judgeSamples(client, task.spec, [result])).judgments.get('ada')?.judgment).toEqual({ answer: 'yes' });
   expect((await planTask(TWO_PROFILES_REQUEST, client)).attempts).toBe(1);
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
 
-  for (const sent of server.requests) {
+  for (const sent of model.server.requests) {
     // One user message: the system blocks and that message are the whole prompt.
     expect(sent.messagesCount).toBe(1);
     expect(promptOf(sent), `${sent.kind} request of ${JSON.stringify(sent.key)}`).not.toMatch(ROUTING_LINE);
     expect(sent.response.status).toBe(200);
   }
   // Each request's key is what its headers said.
-  const keysOf = (prompt: RegExp) => server.requests.filter(r => prompt.test(promptOf(r))).map(r => r.key);
+  const keysOf = (prompt: RegExp) => model.server.requests.filter(r => prompt.test(promptOf(r))).map(r => r.key);
   const sampleKey = { taskId, sampleId: 'ada', attempt: '0' };
   const decisions = keysOf(/## Current page state/);
   expect(decisions.length).toBeGreaterThanOrEqual(3);
@@ -95,5 +91,5 @@ test('every kind of model request names its task, sample and attempt in headers,
   expect(summaries).toEqual(summaries.map(() => sampleKey));
   expect(keysOf(/Judge these 1 samples/)).toEqual([{ taskId, sampleId: JUDGE_SAMPLE_ID }]);
   expect(keysOf(/plain-English request into a bwa task/)).toEqual([{ taskId: PLANNER_TASK_ID, sampleId: expect.stringMatching(/^[0-9a-f]{12}$/) }]);
-  expect(server.requests).toHaveLength(decisions.length + summaries.length + 3);
+  expect(model.server.requests).toHaveLength(decisions.length + summaries.length + 3);
 });

@@ -5,7 +5,6 @@ import { SCREENSHOT_NOTE, withScreenshot } from '../../../agent/decide/prompt';
 import { screenshotBand, VisionGate, visionReasons } from '../../../agent/loop/vision-gate';
 import { observe, type DomConfidence } from '../../../agent/snapshot';
 import { loadTaskFile } from '../../../agent/task/load-task';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
@@ -120,15 +119,7 @@ test.describe('the gate', () => {
 });
 
 test.describe('in a model-decided sample', () => {
-  let env: Awaited<ReturnType<typeof useScriptedModel>>;
-  let server: ModelServer;
-
-  test.beforeAll(async () => {
-    env = await useScriptedModel();
-    server = env.server;
-  });
-  test.afterAll(async () => env.restore());
-  test.beforeEach(() => server.reset());
+  const model = useScriptedModel({}, { resetEachTest: true });
 
   function checksTask() {
     const file = path.join(tempDir(), 'widget_checks.json');
@@ -163,16 +154,16 @@ test.describe('in a model-decided sample', () => {
   test('on a page of pixel-only icons every decision request carries the screenshot after the cached prefix; no separate vision call', async ({
     agent,
   }) => {
-    server.setScript('widget_checks', 'one', {
+    model.server.setScript('widget_checks', 'one', {
       steps,
       vision: [{ contains: '/svg-status', answer: '- build (windows-latest): red X\n- e2e tests: red X\n- the other 5: green check mark' }],
     });
     const result = await agent.run(checksTask(), sampleOf({ sample_id: 'one' }));
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.extracted.failing!.value).toBe(2);
-    const turns = server.requests.filter(r => r.kind === 'decider');
-    expect(server.requests.filter(r => r.kind === 'vision')).toEqual([]);
+    const turns = model.server.requests.filter(r => r.kind === 'decider');
+    expect(model.server.requests.filter(r => r.kind === 'vision')).toEqual([]);
     expect(turns.length).toBeGreaterThanOrEqual(2);
     expect(turns.every(t => t.hasImage && t.imageHashes.length === 1)).toBe(true);
     expect(turns.every(t => t.lastUserText.includes(`${SCREENSHOT_NOTE} `) && t.lastUserText.includes('icon(s) shown only as unlabeled SVG'))).toBe(
@@ -183,16 +174,16 @@ test.describe('in a model-decided sample', () => {
     expect(turns[1]!.response.usage!.cache_read_input_tokens).toBeGreaterThan(0);
     expect(result.usage.by_purpose?.vision).toBeUndefined();
     expect(result.usage.by_purpose?.decide).toMatchObject({ calls: turns.length, with_screenshot: turns.length });
-    expect(result.usage.model_calls).toBe(server.requests.filter(r => r.key.sampleId === 'one' && r.response.status === 200).length);
+    expect(result.usage.model_calls).toBe(model.server.requests.filter(r => r.key.sampleId === 'one' && r.response.status === 200).length);
   });
 
   test('a page whose text is in the tree sends no screenshot, and the scripted eye sees nothing', async ({ agent }) => {
     const task = bundledTask('people_profile');
-    server.setScript('people_profile', 'ada-plain', peopleProfileScript('ada'));
+    model.server.setScript('people_profile', 'ada-plain', peopleProfileScript('ada'));
     const result = await agent.run(task, sampleOf({ sample_id: 'ada-plain', username: 'ada' }));
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
-    expect(server.requests.some(r => r.hasImage)).toBe(false);
+    expect(model.server.requests.some(r => r.hasImage)).toBe(false);
     expect(result.usage.by_purpose?.decide?.with_screenshot).toBeUndefined();
   });
 });

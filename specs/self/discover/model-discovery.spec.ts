@@ -2,7 +2,6 @@ import { expect, test } from '@playwright/test';
 import * as path from 'node:path';
 import { discoverTask } from '../../../agent/discover/discover-samples';
 import { loadTaskFile } from '../../../agent/task/load-task';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { discoveryScript, loadMoreScript } from '../../../fixtures/model-scripts/discovery';
 import { useScriptedModel } from '../helpers/agent-env';
 import { acmeMembers, MEMBERS_URL, orgMembersTasksDir, readCsv } from './helpers';
@@ -12,13 +11,7 @@ test.setTimeout(90_000);
 /** A member's link as the page state prints it: → /people/<login>. */
 const MEMBER_HREF = /^\/people\/[^/?#]+$/;
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
-test.beforeAll(async () => {
-  env = await useScriptedModel();
-  server = env.server;
-});
-test.afterAll(async () => env.restore());
+const model = useScriptedModel();
 
 test('the model pages through the listing with save_progress; items are checked against the page, invented ones refused', async () => {
   const members = await acmeMembers();
@@ -27,7 +20,7 @@ test('the model pages through the listing with save_progress; items are checked 
   const task = loadTaskFile(path.join(tasks, 'org_members.json'));
   // The model saves the member links each page state shows (ada's by the text of her link) and follows "Next":
   // the ids checked against the site's members below went through the prompt.
-  server.setScript(
+  model.server.setScript(
     'org_members',
     '_discovery',
     discoveryScript({
@@ -40,7 +33,7 @@ test('the model pages through the listing with save_progress; items are checked 
   );
 
   const report = await discoverTask(task, { runId: 'model-discovery', decider: 'model' });
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(report).toMatchObject({ decider: 'model', items: 60, complete: true, stop_reason: 'max_items (60) reached' });
   expect(report.pages.map(p => [p.page_number, p.new_items])).toEqual([
     [1, 25],
@@ -58,7 +51,7 @@ test('the model pages through the listing with save_progress; items are checked 
   });
   expect(rows[59]).toMatchObject({ discovered_page: '3', discovered_from: 'http://127.0.0.1:4101/orgs/acme/members?page=3' });
 
-  const turns = server.requests.filter(r => r.kind === 'decider' && r.key?.taskId === 'org_members');
+  const turns = model.server.requests.filter(r => r.kind === 'decider' && r.key?.taskId === 'org_members');
   // save, Next, save, Next, save: the cap ends discovery without another model call.
   expect(turns).toHaveLength(5);
   const system = turns[0]!.system.map(b => b.text).join('\n');
@@ -82,10 +75,10 @@ test('"load more" with the model: items it puts in done instead of saving are ch
   );
   const task = loadTaskFile(path.join(tasks, 'org_members.json'));
   // The model saves the member links shown, clicks "Load more" and reports the links that appear in done.
-  server.setScript('org_members', '_discovery', loadMoreScript({ itemHref: MEMBER_HREF, more: { role: 'button', name: 'Load more' } }));
+  model.server.setScript('org_members', '_discovery', loadMoreScript({ itemHref: MEMBER_HREF, more: { role: 'button', name: 'Load more' } }));
 
   const report = await discoverTask(task, { runId: 'model-load-more', decider: 'model' });
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(report).toMatchObject({ items: 40, complete: true });
   expect(report.pages.map(p => [p.page_number, p.url, p.new_items])).toEqual([
     [1, 'http://127.0.0.1:4101/orgs/acme/members-more', 25],

@@ -1,7 +1,6 @@
 import { expect, test } from '../../../agent/fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { runNested } from '../helpers/nested-run';
@@ -68,16 +67,7 @@ test.describe('catalogue: bad input stops the run before anything starts', () =>
 });
 
 test.describe('catalogue: secrets', () => {
-  let env: Awaited<ReturnType<typeof useScriptedModel>>;
-  let server: ModelServer;
-  test.beforeAll(async () => {
-    env = await useScriptedModel({ SECRET_FORM_TOKEN: SECRET });
-    server = env.server;
-  });
-  test.afterAll(async () => {
-    delete process.env.SECRET_FORM_TOKEN;
-    await env.restore();
-  });
+  const model = useScriptedModel({ SECRET_FORM_TOKEN: SECRET });
 
   test('a {{secret:NAME}} typed by the model never reaches the model server, the action log, result.json or the console', async ({ agent }) => {
     const dir = tempDir();
@@ -93,7 +83,7 @@ test.describe('catalogue: secrets', () => {
         allowed_domains: ['127.0.0.1:4102'],
       }),
     );
-    server.setScript('secret_form', 's1', {
+    model.server.setScript('secret_form', 's1', {
       steps: [
         { tool: 'type', target: { role: 'textbox' }, args: { text: '{{secret:FORM_TOKEN}}' } },
         { tool: 'done', args: { extracted: { typed: true } } },
@@ -111,13 +101,13 @@ test.describe('catalogue: secrets', () => {
     } finally {
       console.log = original;
     }
-    expect(server.errors).toEqual([]);
-    const typed = server.requests.filter(r => r.kind === 'decider')[1]!.lastUserText;
+    expect(model.server.errors).toEqual([]);
+    const typed = model.server.requests.filter(r => r.kind === 'decider')[1]!.lastUserText;
     // The field was really filled (the page shows the value masked or not, but the agent acted)…
     expect(typed).toContain('type(');
     // …and the value is nowhere we write or send.
     const everything = [
-      JSON.stringify(server.requests),
+      JSON.stringify(model.server.requests),
       readRunFile('secret_form', 's1', 'action_log.json'),
       readRunFile('secret_form', 's1', 'result.json'),
       readRunFile('secret_form', 's1', 'checkpoint.json'),

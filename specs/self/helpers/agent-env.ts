@@ -1,4 +1,4 @@
-import type { Browser } from '@playwright/test';
+import { test, type Browser } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startModelServer, type ModelServer, type Script, type ScriptInput } from '../../../fixtures/model-server';
@@ -7,12 +7,22 @@ import { loadAuthProfile } from '../../../agent/task/auth-profile';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
 import type { Sample } from '../../../agent/task/samples';
 import { PROJECT_ROOT } from './nested-run';
+import { setEnv, type EnvChanges } from './env';
 import { tempDir } from './temp';
 
-/** Points this worker's agent runs at a scripted model server and a throwaway reports folder. */
-export async function useScriptedModel(extraEnv: Record<string, string> = {}): Promise<{ server: ModelServer; restore: () => Promise<void> }> {
+/** A scripted model server this worker's agent runs are pointed at, and what stops it and puts the environment back. */
+export interface StartedModel {
+  readonly server: ModelServer;
+  restore(): Promise<void>;
+}
+
+/**
+ * Starts a scripted model server and points this worker's agent runs at it and at a throwaway reports folder (plus
+ * `extraEnv`), for a test that needs the model for part of its body; `useScriptedModel` for a file or describe block.
+ */
+export async function startScriptedModel(extraEnv: EnvChanges = {}): Promise<StartedModel> {
   const server = answeringStepSummaries(await startModelServer({ port: 0 }));
-  const vars: Record<string, string> = {
+  const restoreEnv = setEnv({
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_BASE_URL: server.url,
     AGENT_DECIDER: 'model',
@@ -21,19 +31,40 @@ export async function useScriptedModel(extraEnv: Record<string, string> = {}): P
     // The scripted server fails side requests nobody scripted; the tests of memory distillation turn it on.
     AGENT_MEMORY_DISTILL: 'off',
     ...extraEnv,
-  };
-  const previous = Object.fromEntries(Object.keys(vars).map(k => [k, process.env[k]]));
-  Object.assign(process.env, vars);
+  });
   return {
     server,
     restore: async () => {
-      for (const [k, v] of Object.entries(previous)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
+      restoreEnv();
       await server.close();
     },
   };
+}
+
+/** What a spec file (or describe block) of model runs has: its scripted model server, once beforeAll has started it. */
+export interface ScriptedModel {
+  readonly server: ModelServer;
+}
+
+/**
+ * For the tests of a file or describe block: `startScriptedModel` in beforeAll, stopped in afterAll. Call it at the
+ * top of the file or block, before hooks that use the server. `resetEachTest` clears its scripts and recorded
+ * requests before every test.
+ */
+export function useScriptedModel(extraEnv: EnvChanges = {}, options: { resetEachTest?: boolean } = {}): ScriptedModel {
+  let started: StartedModel | undefined;
+  test.beforeAll(async () => {
+    started = await startScriptedModel(extraEnv);
+  });
+  if (options.resetEachTest) test.beforeEach(() => scripted.server.reset());
+  test.afterAll(async () => started?.restore());
+  const scripted: ScriptedModel = {
+    get server() {
+      if (!started) throw new Error('the scripted model server starts in beforeAll: use it in a test or a later hook');
+      return started.server;
+    },
+  };
+  return scripted;
 }
 
 /** Runs past step 10 ask the fast model to condense the early steps: the scripted answer, for tests that script no other. */
@@ -70,14 +101,6 @@ export function sampleOf(row: Record<string, string>): Sample {
 
 export function readRunFile(...parts: string[]): string {
   return fs.readFileSync(path.join(process.env.AGENT_REPORTS_DIR!, 'runs', process.env.AGENT_RUN_ID!, ...parts), 'utf8');
-}
-
-/** Puts env vars back as they were: assigning `undefined` to process.env would store the string "undefined". */
-export function restoreEnv(saved: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
 }
 
 /** Signs in with a bundled auth profile (tasks/auth/<name>.json) the way globalSetup does; returns the storage state file. */

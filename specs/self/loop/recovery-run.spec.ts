@@ -1,6 +1,6 @@
 import { expect, test } from '../../../agent/fixture';
 import { EvidenceStore } from '../../../agent/evidence/store';
-import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
+import type { RecordedRequest } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import {
@@ -18,16 +18,12 @@ import {
 
 /** Recovery and run state in real scripted runs: what the monitor notices shows up in the next request. */
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel();
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  env = await useScriptedModel();
-  server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.afterAll(async () => env.restore());
 
 /** The chain task with the judgment and item requirements off, its output the PR title these runs read: they are about the loop, not the audit. */
 const looseTask = (overrides: Record<string, unknown> = {}) =>
@@ -47,7 +43,7 @@ test('run state: a failed URL, a target blocked after 2 failures, the visible el
   agent,
 }) => {
   const pr = anvil.recent_merged[0]!;
-  server.setScript('pr_audit_chain', 'state', {
+  model.server.setScript('pr_audit_chain', 'state', {
     steps: [
       { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pull/999` } },
       { tool: 'click', target: { raw: 'e999' } },
@@ -59,9 +55,9 @@ test('run state: a failed URL, a target blocked after 2 failures, the visible el
     ],
   });
   const result = await agent.run(looseTask(), sample('state'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
-  const turns = deciderTurns(server.requests, 'state');
+  const turns = deciderTurns(model.server.requests, 'state');
   const at = (step: number) => turns.find(t => stepOf(t) === step)!;
   expect(section(at(4), 'Run state')).toContain('FAILED URLs (skip these): 127.0.0.1:4108/acme/anvil/pull/999');
   expect(section(at(4), 'Run state')).not.toContain('BLOCKED');
@@ -80,7 +76,9 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
   const pr = anvil.recent_merged[0]!;
   // Read from the heading the page state prints, so the title checked below went through the prompt.
   const readTitle = readShownTitle();
-  server.setScript('pr_audit_chain', 'stuck', { steps: [openFirstPr(), ...Array(9).fill(readTitle), { tool: 'done', args: { extracted: {} } }] });
+  model.server.setScript('pr_audit_chain', 'stuck', {
+    steps: [openFirstPr(), ...Array(9).fill(readTitle), { tool: 'done', args: { extracted: {} } }],
+  });
   const checkpoints: number[] = [];
   // oxlint-disable-next-line typescript/unbound-method -- the original method, called with .call(this) and put back below
   const write = EvidenceStore.prototype.writeJson;
@@ -94,10 +92,10 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
   } finally {
     EvidenceStore.prototype.writeJson = write;
   }
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   expect(result.extracted.pr_title!.value).toBe(pr.title);
-  const turns = deciderTurns(server.requests, 'stuck');
+  const turns = deciderTurns(model.server.requests, 'stuck');
   const firstWith = (text: string) => turns.filter(t => notices(t).includes(text)).map(stepOf);
   // Step 3 read the title (new data); steps 4-11 read it again on an unchanged page.
   expect(firstWith('same action (extract) on this page 3 times')).toEqual([6]);
@@ -114,12 +112,12 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
 
 test('spam: a fourth scroll on the same page without new data leaves only done and fail', async ({ agent }) => {
   const scroll = { tool: 'scroll', args: { direction: 'down' } };
-  server.setScript('pr_audit_chain', 'spam', {
+  model.server.setScript('pr_audit_chain', 'spam', {
     steps: [openFirstPr(), scroll, scroll, scroll, scroll, { tool: 'fail', args: { reason: 'nothing more to read here' } }],
   });
   await expect(agent.run(looseTask(), sample('spam'))).rejects.toThrow(/spam: failed — nothing more to read here/);
-  expect(server.errors).toEqual([]);
-  const turns = deciderTurns(server.requests, 'spam');
+  expect(model.server.errors).toEqual([]);
+  const turns = deciderTurns(model.server.requests, 'spam');
   const last = turns.at(-1)!;
   expect(stepOf(last)).toBe(7);
   expect(notices(last)).toContain('STOP: 4 scroll actions on this page without new data. Only done and fail are available now');
@@ -130,7 +128,7 @@ test('spam: a fourth scroll on the same page without new data leaves only done a
 
 test('budget: "Next" grants 3 steps, warnings at 75% and 90% of the new budget fire once each, the last step offers done|fail', async ({ agent }) => {
   // Page 2 of the merged list holds the older PRs: the first one printed there is opened.
-  server.setScript('pr_audit_chain', 'budget', {
+  model.server.setScript('pr_audit_chain', 'budget', {
     steps: [
       { tool: 'click', target: { role: 'link', name: 'Next' } },
       openNthPr(0),
@@ -149,9 +147,9 @@ test('budget: "Next" grants 3 steps, warnings at 75% and 90% of the new budget f
     ],
   });
   const result = await agent.run(looseTask({ max_steps: 12 }), sample('budget'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
-  const turns = deciderTurns(server.requests, 'budget');
+  const turns = deciderTurns(model.server.requests, 'budget');
   expect(turns[0]!.lastUserText).toContain('**Step 2 of 12 — 10 remaining**');
   expect(turns[1]!.lastUserText).toContain('**Step 3 of 15 — 12 remaining**');
   expect(notices(turns[1]!)).toContain('Pagination detected: +3 steps (budget now 15).');

@@ -1,6 +1,5 @@
 import { expect, test } from '../../../agent/fixture';
 import type { Result } from '../../../agent/evidence/result-schema';
-import type { ModelServer } from '../../../fixtures/model-server';
 import type { RepoTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import {
@@ -25,16 +24,12 @@ import type { PromptView } from '../../../fixtures/model-server/script-schema';
 const PRIMARY = 'claude-sonnet-5-5';
 const FALLBACK = 'claude-opus-5-5';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel({ AGENT_MODEL: PRIMARY });
 let anvil: RepoTruth;
 
 test.beforeAll(async ({ request }) => {
-  env = await useScriptedModel({ AGENT_MODEL: PRIMARY });
-  server = env.server;
   anvil = repoTruth(await auditTruth(request), 'acme/anvil');
 });
-test.afterAll(async () => env.restore());
 test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;
 });
@@ -46,7 +41,7 @@ const first = () => anvil.recent_merged[0]!;
 const saveFirstPr = () => [openNthPr(0), stateShownPr('PR 1 of 5 audited')];
 /** The item saveFirstPr saved, as the model sent it: the result must pass it through unchanged. */
 const firstSaved = (sampleId: string) => {
-  const saves = savedByModel(server.requests, sampleId);
+  const saves = savedByModel(model.server.requests, sampleId);
   expect(saves).toEqual([{ prs: [{ heading: `${first().title} #${first().number}` }] }]);
   return saves[0]!.prs;
 };
@@ -67,18 +62,18 @@ function expectRecord(
 
 /** The final consolidation asks for one `done` call, told the run is ending (forced only where a model takes forcing). */
 function consolidationRequests(sampleId: string) {
-  return server.requests.filter(r => r.key.sampleId === sampleId && r.lastUserText.includes('The run for this sample is ending now'));
+  return model.server.requests.filter(r => r.key.sampleId === sampleId && r.lastUserText.includes('The run for this sample is ending now'));
 }
 
 test('max_time_seconds: a site slower than the time left stops the run; the saved item (stated) is passed through into partial_success', async ({
   agent,
 }) => {
-  server.setScript('pr_audit_chain', 'timeout', {
+  model.server.setScript('pr_audit_chain', 'timeout', {
     steps: [...saveFirstPr(), { tool: 'goto', args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&delay=60000` } }, consolidatedDone],
   });
   // Enough time for the first steps on a loaded machine; the slow page outlasts what is left of it.
   const result = await agent.run(task({ max_time_seconds: 25 }), sample('timeout'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('the time budget (max_time_seconds) ran out: 25s');
   expect(result.extracted.prs!.value).toEqual(firstSaved('timeout'));
@@ -99,11 +94,11 @@ test('network circuit breaker: max_consecutive_network_errors infra failures in 
     tool: 'goto',
     args: { url: `${AUDIT_URL}/acme/anvil/pulls?state=merged&try=${n}&fault=${fault}` },
   });
-  server.setScript('pr_audit_chain', 'network', {
+  model.server.setScript('pr_audit_chain', 'network', {
     steps: [...saveFirstPr(), faulty(1, '500'), faulty(2, 'reset'), faulty(3, '500'), consolidatedDone],
   });
   const result = await agent.run(task({ max_consecutive_network_errors: 3 }), sample('network'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('too many consecutive network/browser errors: 3 in a row');
   expect(result.extracted.prs!.value).toEqual(firstSaved('network'));
@@ -120,7 +115,7 @@ test('network circuit breaker: max_consecutive_network_errors infra failures in 
 test('max_steps with data: the final step offers only done|fail; an unusable final answer leads to consolidation and partial_success (the saved item, stated, passed through)', async ({
   agent,
 }) => {
-  server.setScript('pr_audit_chain', 'steps-data', {
+  model.server.setScript('pr_audit_chain', 'steps-data', {
     steps: [
       ...saveFirstPr(),
       { tool: 'click', target: { role: 'link', name: 'Files changed' } },
@@ -130,10 +125,10 @@ test('max_steps with data: the final step offers only done|fail; an unusable fin
   });
   // A malformed answer does not use up its script step: the consolidation request is answered with it, well-formed.
   const result = await agent.run(task({ max_steps: 6 }), sample('steps-data'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('the step budget was used up: 6 steps');
-  const turns = deciderTurns(server.requests, 'steps-data');
+  const turns = deciderTurns(model.server.requests, 'steps-data');
   const last = turns.find(t => stepOf(t) === 6)!;
   // The tools stay byte-identical on every turn (they open the cached prefix); the last step is said in the prompt.
   expect(last.tools).toEqual(turns[0]!.tools);
@@ -149,13 +144,13 @@ test('max_steps with data: the final step offers only done|fail; an unusable fin
 });
 
 test('max_steps without data: failed, with no consolidation call', async ({ agent }) => {
-  server.setScript('pr_audit_chain', 'steps-empty', {
+  model.server.setScript('pr_audit_chain', 'steps-empty', {
     steps: [openNthPr(0), { tool: 'click', target: { role: 'link', name: 'Files changed' } }, { ...consolidatedDone, fault: { kind: 'malformed' } }],
   });
   await expect(agent.run(task({ max_steps: 4 }), sample('steps-empty'))).rejects.toThrow(
     /steps-empty: failed — the step budget was used up: 4 steps/,
   );
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   const { result } = expectRecord('steps-empty', 'failed');
   expect(result.extracted).toEqual({});
   expect(consolidationRequests('steps-empty')).toHaveLength(0);
@@ -166,18 +161,18 @@ test('model failure with data: after the SDK retries and the fallback fail, the 
 }) => {
   process.env.AGENT_FALLBACK_MODEL = FALLBACK;
   // 3 primary attempts (AGENT_MODEL_RETRIES=2) + 1 fallback attempt are all overloaded; the 5th request is answered.
-  server.setScript('pr_audit_chain', 'outage', {
+  model.server.setScript('pr_audit_chain', 'outage', {
     steps: [...saveFirstPr(), { ...consolidatedDone, fault: { kind: '529', times: 4, retry_after_ms: 10 } }],
   });
   const result = await agent.run(task({}), sample('outage'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('partial_success');
   expect(result.error).toMatch(
     new RegExp(
       `^the model could not be reached: model ${PRIMARY}: overloaded \\(529\\) after retries .*; fallback model ${FALLBACK}: overloaded \\(529\\)`,
     ),
   );
-  const outageTurn = server.requests.filter(r => r.key.sampleId === 'outage' && r.turn === 3);
+  const outageTurn = model.server.requests.filter(r => r.key.sampleId === 'outage' && r.turn === 3);
   expect(outageTurn.map(r => [r.model, r.response.status])).toEqual([
     [PRIMARY, 529],
     [PRIMARY, 529],
@@ -194,7 +189,7 @@ test('model failure with data: after the SDK retries and the fallback fail, the 
 
 test('fallback model after the SDK retries: the run goes on, the switch is noted, the next turn is back on the primary', async ({ agent }) => {
   process.env.AGENT_FALLBACK_MODEL = FALLBACK;
-  server.setScript('pr_audit_chain', 'fallback', {
+  model.server.setScript('pr_audit_chain', 'fallback', {
     steps: [
       openNthPr(0),
       { tool: 'screenshot', args: { label: 'pull-request' }, fault: { kind: '500', times: 50, model: PRIMARY, retry_after_ms: 10 } },
@@ -203,9 +198,9 @@ test('fallback model after the SDK retries: the run goes on, the switch is noted
     ],
   });
   const result = await agent.run(task({ required_artifacts: [], judgment_required: false, expected_items: null }), sample('fallback'));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
-  const requests = server.requests.filter(r => r.key.sampleId === 'fallback' && r.kind === 'decider');
+  const requests = model.server.requests.filter(r => r.key.sampleId === 'fallback' && r.kind === 'decider');
   expect(requests.map(r => `${r.turn}:${r.model}:${r.response.status}`)).toEqual([
     `1:${PRIMARY}:200`,
     `2:${PRIMARY}:500`,
@@ -242,7 +237,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     agent,
   }) => {
     const pr = first();
-    server.setScript('pr_audit_chain', 'batch', {
+    model.server.setScript('pr_audit_chain', 'batch', {
       steps: [
         openNthPr(0),
         {
@@ -270,7 +265,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
       ],
     });
     const result = await agent.run(plainTask(), sample('batch'));
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.artifacts.map(a => a.label)).toEqual([`pr-${pr.number}`, 'checks', `pr-${pr.number}-files`]);
     expect(result.extracted.pr_title!.value).toBe(pr.title);
@@ -284,7 +279,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
       '5 screenshot',
       '6 done',
     ]);
-    const turns = deciderTurns(server.requests, 'batch');
+    const turns = deciderTurns(model.server.requests, 'batch');
     expect(turns[0]!.toolChoice).toEqual({ type: 'auto', disable_parallel_tool_use: false });
     expect(turns.find(t => stepOf(t) === 5)!.lastUserText).toContain(
       '2 more action(s) of your batch were not run: the page navigated. Look at the new page state.',
@@ -300,7 +295,7 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
     agent,
   }) => {
     process.env.AGENT_MULTI_ACTIONS = '0';
-    server.setScript('pr_audit_chain', 'serial', {
+    model.server.setScript('pr_audit_chain', 'serial', {
       steps: [
         openNthPr(0),
         {
@@ -311,11 +306,11 @@ test.describe('multi-action batching (AGENT_MULTI_ACTIONS, on by default)', () =
       ],
     });
     const result = await agent.run(plainTask(), sample('serial'));
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.extracted.pr_title!.value).toBe(first().title);
     expect(loggedSteps('serial')).toEqual(['1 goto', '2 click', '3 screenshot', '4 extract', '5 done']);
-    const turns = deciderTurns(server.requests, 'serial');
+    const turns = deciderTurns(model.server.requests, 'serial');
     expect(turns.every(t => JSON.stringify(t.toolChoice) === JSON.stringify({ type: 'auto', disable_parallel_tool_use: true }))).toBe(true);
     expect(turns[0]!.system[0]!.text).toContain('- Each turn, call the tool for the best next action.\n');
   });

@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { expect, test } from '../../../agent/fixture';
 import { RunMemory } from '../../../agent/memory/run-memory';
 import { runDir } from '../../../agent/settings';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { CONTRIBUTOR_TIPS, contributorAuditScript } from '../../../fixtures/model-scripts/contributor-audit';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { PROJECT_ROOT } from '../helpers/nested-run';
@@ -14,14 +13,7 @@ import { deciderTurns, stepOf } from '../workflows/audit-env';
 const FAST_MODEL = 'claude-haiku-5-5';
 const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
-
-test.beforeAll(async () => {
-  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
-  server = env.server;
-});
-test.afterAll(async () => env.restore());
+const model = useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
 
 test('run memory: a done sample teaches the next samples of its task (every step, chosen at the start), a failed one warns them; other tasks see nothing', async ({
   agent,
@@ -35,18 +27,20 @@ test('run memory: a done sample teaches the next samples of its task (every step
     const row = (id: string, repo: string) => sampleOf({ sample_id: id, owner: 'acme', repo });
 
     // 1. A done sample: the fast model distils its log into tips (patterns.json).
-    server.setScript('contributor_audit', 'mem-done', contributorAuditScript('acme/anvil'));
+    model.server.setScript('contributor_audit', 'mem-done', contributorAuditScript('acme/anvil'));
     expect((await agent.run(contributors, row('mem-done', 'anvil'))).status).toBe('done');
-    const distill = server.requests.find(r => r.kind === 'text' && r.key.sampleId === 'mem-done' && r.lastUserText.includes('navigation tips'))!;
+    const distill = model.server.requests.find(
+      r => r.kind === 'text' && r.key.sampleId === 'mem-done' && r.lastUserText.includes('navigation tips'),
+    )!;
     expect(distill.model).toBe(FAST_MODEL);
-    expect(deciderTurns(server.requests, 'mem-done').every(t => !t.system[1]!.text.includes(TIPS_HEADER))).toBe(true);
+    expect(deciderTurns(model.server.requests, 'mem-done').every(t => !t.system[1]!.text.includes(TIPS_HEADER))).toBe(true);
     expect(memory.patterns().map(p => [p.task_id, p.tip, p.from_sample])).toEqual(
       CONTRIBUTOR_TIPS.map(tip => ['contributor_audit', tip, 'mem-done']),
     );
 
     // 2. The next sample of the same task gets the tips, marked with how many samples they held on, in every
     // decision (the sample block stays byte-identical, so it stays cached); it then fails.
-    server.setScript('contributor_audit', 'mem-failed', {
+    model.server.setScript('contributor_audit', 'mem-failed', {
       steps: [
         { tool: 'screenshot', args: { label: 'contributors' } },
         { tool: 'click', target: { role: 'link', name: 'grace' } },
@@ -56,7 +50,7 @@ test('run memory: a done sample teaches the next samples of its task (every step
       ],
     });
     await expect(agent.run(contributors, row('mem-failed', 'rocket'))).rejects.toThrow(/mem-failed: failed/);
-    const turns = deciderTurns(server.requests, 'mem-failed');
+    const turns = deciderTurns(model.server.requests, 'mem-failed');
     expect(turns.map(stepOf)).toEqual([2, 3, 4, 5, 6]);
     const tipsBlock = `${TIPS_HEADER}\n${CONTRIBUTOR_TIPS.map(t => `- ${t} (held on 1 sample)`).join('\n')}`;
     expect(turns.map(t => t.system[1]!.text.includes(tipsBlock))).toEqual([true, true, true, true, true]);
@@ -67,7 +61,7 @@ test('run memory: a done sample teaches the next samples of its task (every step
     ]);
 
     // 3. Another task of the same run: no tips, no warnings.
-    server.setScript('pr_audit_chain', 'mem-other', {
+    model.server.setScript('pr_audit_chain', 'mem-other', {
       steps: [
         { tool: 'screenshot', args: { label: 'merged-list' } },
         { tool: 'fail', args: { reason: 'stopping early' } },
@@ -76,15 +70,15 @@ test('run memory: a done sample teaches the next samples of its task (every step
     await expect(agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'mem-other', owner: 'acme', repo: 'anvil' }))).rejects.toThrow(
       /mem-other: failed/,
     );
-    expect(deciderTurns(server.requests, 'mem-other').map(t => /Tips from earlier samples|Warning \(/.test(t.system[1]!.text))).toEqual([
+    expect(deciderTurns(model.server.requests, 'mem-other').map(t => /Tips from earlier samples|Warning \(/.test(t.system[1]!.text))).toEqual([
       false,
       false,
     ]);
 
     // 4. A later sample of the first task sees the tips and the warning, and not the other task's failure.
-    server.setScript('contributor_audit', 'mem-later', { steps: [{ tool: 'fail', args: { reason: 'only looking' } }] });
+    model.server.setScript('contributor_audit', 'mem-later', { steps: [{ tool: 'fail', args: { reason: 'only looking' } }] });
     await expect(agent.run(contributors, row('mem-later', 'toolbox'))).rejects.toThrow(/mem-later: failed/);
-    const [later] = deciderTurns(server.requests, 'mem-later');
+    const [later] = deciderTurns(model.server.requests, 'mem-later');
     expect(later!.system[1]!.text).toContain('- Warning (127.0.0.1:4108): ended failed: the ranking could not be confirmed (seen on 1 sample)');
     expect(later!.system[1]!.text).toContain(`- ${CONTRIBUTOR_TIPS[0]} (held on 1 sample)`);
     expect(later!.system[1]!.text).not.toContain('stopping early');

@@ -1,12 +1,9 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { invoke } from '../../../agent/cli/command';
-import { planCommand } from '../../../agent/cli/plan';
 import { PLAN_TOOL } from '../../../agent/plan/plan-tool';
 import { validatePlan } from '../../../agent/plan/validate-plan';
 import { loadSuite } from '../../../agent/task/suite';
-import type { ModelServer } from '../../../fixtures/model-server';
 import {
   ORG_MEMBERS_REQUEST,
   orgMembersPlan,
@@ -16,47 +13,25 @@ import {
   withUnknownRequiredField,
 } from '../../../fixtures/model-scripts/planner';
 import { useScriptedModel } from '../helpers/agent-env';
-import { tempDir } from '../helpers/temp';
+import { runBwaInProcess } from '../helpers/cli';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel({}, { resetEachTest: true });
 let tasksDir: string;
-let previousTasksDir: string | undefined;
 
-test.beforeAll(async () => {
-  env = await useScriptedModel();
-  server = env.server;
-  previousTasksDir = process.env.AGENT_TASKS_DIR;
-});
-test.afterAll(async () => {
-  if (previousTasksDir === undefined) delete process.env.AGENT_TASKS_DIR;
-  else process.env.AGENT_TASKS_DIR = previousTasksDir;
-  await env.restore();
-});
-test.beforeEach(() => {
-  server.reset();
-  tasksDir = tempDir('bwa-plan-tasks-');
-  process.env.AGENT_TASKS_DIR = tasksDir;
+test.beforeEach(({}, testInfo) => {
+  tasksDir = testInfo.outputPath('tasks');
+  fs.mkdirSync(tasksDir);
 });
 
-/** Runs `bwa plan …` in this process and returns its exit code and what it printed. */
-async function plan(...args: string[]): Promise<{ code: number; printed: string }> {
-  const lines: string[] = [];
-  const log = console.log;
-  console.log = (...parts: unknown[]) => void lines.push(parts.join(' '));
-  try {
-    return { code: await invoke(planCommand, args), printed: lines.join('\n') };
-  } finally {
-    console.log = log;
-  }
-}
+/** `bwa plan …` in this process, writing into this test's tasks folder. */
+const plan = (...args: string[]) => runBwaInProcess(['plan', ...args], { AGENT_TASKS_DIR: tasksDir });
 
-const deciderTurns = () => server.requests.filter(r => r.kind === 'decider');
+const deciderTurns = () => model.server.requests.filter(r => r.kind === 'decider');
 
 test('"every member" becomes a task with a discover block; the schema refuses the first plan and the model fixes it from the error', async () => {
-  server.setDefaultScript('plan', plannerScript(withUnknownRequiredField(orgMembersPlan()), orgMembersPlan()));
+  model.server.setDefaultScript('plan', plannerScript(withUnknownRequiredField(orgMembersPlan()), orgMembersPlan()));
   const { code, printed } = await plan(ORG_MEMBERS_REQUEST);
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(code).toBe(0);
 
   const [first, second] = deciderTurns();
@@ -90,29 +65,29 @@ test('"every member" becomes a task with a discover block; the schema refuses th
 });
 
 test('named items become samples: the task and its CSV are written, printed, and never overwritten without --force', async () => {
-  server.setDefaultScript('plan', plannerScript(twoProfilesPlan(), twoProfilesPlan()));
+  model.server.setDefaultScript('plan', plannerScript(twoProfilesPlan(), twoProfilesPlan()));
   const { code, printed } = await plan(TWO_PROFILES_REQUEST);
   expect(code).toBe(0);
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   const csv = path.join(tasksDir, 'inputs', 'people_followers.csv');
   expect(fs.readFileSync(csv, 'utf8')).toBe('sample_id,username\nada,ada\ngrace,grace\n');
   expect(printed).toContain(`Wrote ${csv} (2 sample(s)):`);
   const [suite] = loadSuite({ tasksDir });
   expect(suite!.samples.map(s => s.sample_id)).toEqual(['ada', 'grace']);
 
-  server.reset();
-  server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
+  model.server.reset();
+  model.server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
   await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(
     /people_followers\.json and .*people_followers\.csv already exist: not overwritten \(use --force/,
   );
-  server.reset();
-  server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
+  model.server.reset();
+  model.server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
   expect((await plan(TWO_PROFILES_REQUEST, '--force')).code).toBe(0);
 });
 
 test('a plan still invalid after one correction is an error naming the fields; nothing is written', async () => {
   const bad = withUnknownRequiredField(twoProfilesPlan());
-  server.setDefaultScript('plan', plannerScript(bad, bad));
+  model.server.setDefaultScript('plan', plannerScript(bad, bad));
   await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(
     /still invalid after one correction:\n {2}• task\.required_fields\[1\]: "follower_count" is not a key of output_schema/,
   );
@@ -129,7 +104,7 @@ test('without ANTHROPIC_API_KEY: a clear message, and no request', async () => {
   } finally {
     process.env.ANTHROPIC_API_KEY = key;
   }
-  expect(server.requests).toEqual([]);
+  expect(model.server.requests).toEqual([]);
 });
 
 test('plan checks: discovery and samples are either-or; sample rows meet the CSV rules, named by their index', () => {

@@ -11,7 +11,8 @@ import { peopleEnrichmentScript } from '../../../fixtures/model-scripts/people-e
 import type { EnrichmentTruth } from '../../../fixtures/sites/peoplesearch/lookups';
 import { ensureFixtureSites } from '../../../fixtures/serve';
 import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
-import { bundledTask, restoreEnv, sampleOf, signInBundled, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, signInBundled, useScriptedModel } from '../helpers/agent-env';
+import { useEnv } from '../helpers/env';
 import { tempDir } from '../helpers/temp';
 import { runSampleAlone, sourceOf } from './helpers';
 
@@ -22,22 +23,14 @@ const ROWS: Record<string, { name: string; company: string }> = {
   priya_nair_initech: { name: 'Priya Nair', company: 'Initech' },
 };
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
+const model = useScriptedModel();
+useEnv(() => ({ ...PEOPLESEARCH_ENV, AGENT_AUTH_DIR: tempDir('bwa-auth-') }));
 let truth: Record<string, EnrichmentTruth>;
-let previousEnv: Record<string, string | undefined>;
 
 test.beforeAll(async ({ browser }) => {
   await ensureFixtureSites();
-  env = await useScriptedModel();
   truth = (await (await fetch('http://127.0.0.1:4106/__truth.json')).json()).lookups;
-  const overrides = { ...PEOPLESEARCH_ENV, AGENT_AUTH_DIR: tempDir('bwa-auth-') };
-  previousEnv = Object.fromEntries(Object.keys(overrides).map(name => [name, process.env[name]]));
-  Object.assign(process.env, overrides);
   await signInBundled(browser, 'peoplesearch');
-});
-test.afterAll(async () => {
-  await env.restore();
-  restoreEnv(previousEnv);
 });
 
 const runSigned = (browser: Browser, task: LoadedTask, sampleId: string, mode: DeciderMode) =>
@@ -52,7 +45,7 @@ test('a recipe that does not hold on the other recorded sample is compiled again
   const task = bundledTask(TASK, { recipe: undefined });
   const results: Result[] = [];
   for (const id of ['maria_garcia_initech', 'maria_garcia_globex']) {
-    env.server.setScript(TASK, id, peopleEnrichmentScript({ name: truth[id]!.name, company: truth[id]!.company }));
+    model.server.setScript(TASK, id, peopleEnrichmentScript({ name: truth[id]!.name, company: truth[id]!.company }));
     results.push(await runSigned(browser, task, id, 'model'));
   }
   expect(results.map(r => r.status)).toEqual(['done', 'done']);

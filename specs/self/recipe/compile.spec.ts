@@ -7,15 +7,12 @@ import { peopleProfileScript } from '../../../fixtures/model-scripts/people-prof
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
 import { peopleTruth, personSample, recordRecipe, runOne, searchScript, sourceOf, valuesOf, type People } from './helpers';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
+const model = useScriptedModel({}, { resetEachTest: true });
 let people: People;
 
 test.beforeAll(async () => {
-  env = await useScriptedModel();
   people = await peopleTruth();
 });
-test.afterAll(async () => env.restore());
-test.beforeEach(() => env.server.reset());
 
 const REF = /"(?:f\d+)?e\d+"/;
 
@@ -24,7 +21,7 @@ test('compiled from a scripted model run: no refs, row values as {{username}}, p
   browser,
 }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
-  env.server.setScript('people_profile', 'ada', peopleProfileScript('ada', { statedPinned: people.ada!.pinned }));
+  model.server.setScript('people_profile', 'ada', peopleProfileScript('ada', { statedPinned: people.ada!.pinned }));
   const result = await agent.run(task, personSample('ada'));
   expect(result.status).toBe('done');
   expect(result.extracted.pinned!.provenance.source).toBe('model');
@@ -64,7 +61,7 @@ test('compiled from a scripted model run: no refs, row values as {{username}}, p
     const person = people[username]!;
     expect(valuesOf(replayed)).toMatchObject({ ...person, pinned: person.pinned.length ? person.pinned : null, company: person.company });
   }
-  expect(env.server.requests.filter(r => r.key?.sampleId !== 'ada')).toEqual([]);
+  expect(model.server.requests.filter(r => r.key?.sampleId !== 'ada')).toEqual([]);
 });
 
 test("pruning: a pause, a failed click and a detour are left out; a goto and a click on the sample's own item become templates", async ({
@@ -72,9 +69,9 @@ test("pruning: a pause, a failed click and a detour are left out; a goto and a c
   browser,
 }) => {
   const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
-  env.server.setScript('people_search', 'ada', searchScript('ada'));
+  model.server.setScript('people_search', 'ada', searchScript('ada'));
   const result = await agent.run(task, personSample('ada'));
-  expect(env.server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
 
   const compiled = await compileRecipe({
@@ -107,8 +104,8 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
   const task = bundledTask('people_profile', { recipe: undefined });
   process.env.AGENT_RECORD = '1';
   try {
-    env.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
-    env.server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
+    model.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
+    model.server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
     const first = await runOne(browser, task, 'ada', 'auto');
     expect(first.decider).toBe('model');
     expect(first.notes).toContain('recipe not recorded yet: 1 of 2 model-decided samples done (AGENT_RECORD_SAMPLES)');
@@ -128,7 +125,7 @@ test('AGENT_RECORD=1: once two model samples are done the recipe is compiled ove
       expect(later.usage.model_calls).toBe(0);
       expect(later.extracted.followers!.value).toBe(people[username]!.followers);
     }
-    expect(env.server.requests.filter(r => r.kind === 'decider').every(r => ['ada', 'grace'].includes(r.key?.sampleId ?? ''))).toBe(true);
+    expect(model.server.requests.filter(r => r.kind === 'decider').every(r => ['ada', 'grace'].includes(r.key?.sampleId ?? ''))).toBe(true);
   } finally {
     delete process.env.AGENT_RECORD;
   }
@@ -142,15 +139,15 @@ test('AGENT_RECORD=1 side by side: a recorded sample whose run-memory call is sl
   // Run memory as bwa runs by default (the scripted-model helper turns it off).
   process.env.AGENT_MEMORY_DISTILL = 'on';
   try {
-    env.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
+    model.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
     // The fast model takes 3 s to write grace's navigation tips (run memory, on by default).
     const slowTips = {
       contains: 'navigation tips',
       answer: '- Open the profile page and read the header card',
       fault: { kind: 'slow' as const, delay_ms: 3_000 },
     };
-    env.server.setScript('people_profile', 'grace', { ...(peopleProfileScript('grace') as object), text: [slowTips] } as Parameters<
-      typeof env.server.setScript
+    model.server.setScript('people_profile', 'grace', { ...(peopleProfileScript('grace') as object), text: [slowTips] } as Parameters<
+      typeof model.server.setScript
     >[2]);
     // As the fixture runs a sample: it adds what it taught to the run memory (runOne leaves that out).
     const run = async (username: string) => {
@@ -195,8 +192,8 @@ test('a value no page shows, stated the same on both recorded samples, is writte
   });
   const withCheck = (username: string) =>
     peopleProfileScript(username, { statedPinned: people[username]!.pinned, stated: { profile_checked: true } });
-  env.server.setScript('people_checked', 'ada', withCheck('ada'));
-  env.server.setScript('people_checked', 'grace', withCheck('grace'));
+  model.server.setScript('people_checked', 'ada', withCheck('ada'));
+  model.server.setScript('people_checked', 'grace', withCheck('grace'));
   const [ada, grace] = [await agent.run(task, personSample('ada')), await agent.run(task, personSample('grace'))];
   expect([ada.status, grace.status]).toEqual(['done', 'done']);
 

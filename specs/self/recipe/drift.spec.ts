@@ -6,7 +6,8 @@ import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
 import { detectDrift } from '../../../agent/recipe/drift';
 import BwaReporter from '../../../agent/report/reporter';
 import { tempDir } from '../helpers/temp';
-import { restoreEnv } from '../helpers/agent-env';
+import { printedBy } from '../helpers/cli';
+import { withEnv } from '../helpers/env';
 
 function sample(index: number, values: Record<string, unknown>): Result {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString();
@@ -69,25 +70,20 @@ test('no drift: empties at most 20% or a single one, a field already missing in 
 
 test('the reporter prints drift in the run summary and records it in manifest.json', async () => {
   const reports = tempDir('bwa-drift-reports-');
-  const saved = { AGENT_REPORTS_DIR: process.env.AGENT_REPORTS_DIR, AGENT_RUN_ID: process.env.AGENT_RUN_ID };
-  Object.assign(process.env, { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'drift-run' });
-  const lines: string[] = [];
-  const log = console.log;
-  console.log = (...args: unknown[]) => void lines.push(args.join(' '));
-  try {
-    const reporter = new BwaReporter();
-    for (const result of driftingRun()) {
-      const testResult = {
-        attachments: [{ name: 'bwa-result', contentType: 'application/json', body: Buffer.from(JSON.stringify(result)) }],
-        annotations: [],
-      } as unknown as TestResult;
-      reporter.onTestEnd({ titlePath: () => ['', result.sample_id] } as unknown as TestCase, testResult);
-    }
-    reporter.onEnd({ status: 'passed' } as never);
-  } finally {
-    console.log = log;
-    restoreEnv(saved);
-  }
+  const { stdout } = await withEnv({ AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'drift-run' }, () =>
+    printedBy(() => {
+      const reporter = new BwaReporter();
+      for (const result of driftingRun()) {
+        const testResult = {
+          attachments: [{ name: 'bwa-result', contentType: 'application/json', body: Buffer.from(JSON.stringify(result)) }],
+          annotations: [],
+        } as unknown as TestResult;
+        reporter.onTestEnd({ titlePath: () => ['', result.sample_id] } as unknown as TestCase, testResult);
+      }
+      return reporter.onEnd({ status: 'passed' } as never);
+    }),
+  );
+  const lines = stdout.split('\n');
   expect(lines).toContain('  ⚠ drift: people_profile.company is empty in 4 of the 7 samples after the first 3, which all had it');
   expect(lines).toContain('  ⚠ drift: people_profile.followers is not number in 2 of the 7 samples after the first 3');
   const manifest = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'drift-run', 'manifest.json'), 'utf8'));

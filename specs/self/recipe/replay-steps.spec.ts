@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
-import { restoreEnv, sampleOf } from '../helpers/agent-env';
+import { sampleOf } from '../helpers/agent-env';
+import { useEnv } from '../helpers/env';
 import { taskJson, tempDir } from '../helpers/temp';
 import { runSampleAlone } from './helpers';
 
@@ -13,19 +14,12 @@ import { runSampleAlone } from './helpers';
  * written for the person who wrote the recipe.
  */
 const PAGE = 'http://127.0.0.1:4102/oversized-article';
-const saved = {
-  AGENT_REPORTS_DIR: process.env.AGENT_REPORTS_DIR,
-  AGENT_RUN_ID: process.env.AGENT_RUN_ID,
-  ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY,
-};
+useEnv(() => ({ AGENT_REPORTS_DIR: tempDir('bwa-replay-steps-'), AGENT_RUN_ID: 'replay-steps', ANTHROPIC_API_KEY: undefined }));
 let truth: { headline: string; byline: string };
 
 test.beforeAll(async () => {
-  Object.assign(process.env, { AGENT_REPORTS_DIR: tempDir('bwa-replay-steps-'), AGENT_RUN_ID: 'replay-steps' });
-  delete process.env.ANTHROPIC_API_KEY;
   truth = (await (await fetch('http://127.0.0.1:4102/__truth.json')).json()).cases['oversized-article'];
 });
-test.afterAll(() => restoreEnv(saved));
 
 function articleTask(taskId: string, recipe: unknown[]): LoadedTask {
   const spec = taskJson({

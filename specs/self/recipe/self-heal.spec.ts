@@ -8,15 +8,12 @@ import { peopleProfileScript } from '../../../fixtures/model-scripts/people-prof
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
 import { peopleTruth, personSample, runOne, storedEntry, valuesOf, writeEntry, type People } from './helpers';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
+const model = useScriptedModel({}, { resetEachTest: true });
 let people: People;
 
 test.beforeAll(async () => {
-  env = await useScriptedModel();
   people = await peopleTruth();
 });
-test.afterAll(async () => env.restore());
-test.beforeEach(() => env.server.reset());
 
 /** The people_profile recipe as compile writes it, with step 2 pointing at an element the page does not have. */
 function brokenRecipe(task: LoadedTask): void {
@@ -63,19 +60,19 @@ test('a step that no longer fits: the model repairs it, the replay resumes, the 
   const task = bundledTask('people_profile', { recipe: undefined });
   brokenRecipe(task);
   const ada = people.ada!;
-  env.server.setScript('people_profile', 'ada', {
+  model.server.setScript('people_profile', 'ada', {
     steps: [
       { tool: 'extract', target: { role: 'heading', name: ada.display_name }, args: { field: 'display_name', pattern: `^(${ada.display_name})` } },
     ],
     on_exhausted: 'error',
   });
   const healed = await runOne(browser, task, 'ada', 'auto');
-  expect(env.server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(healed.status, healed.error ?? '').toBe('done');
   expect(healed.decider).toBe('recipe-heal');
   expect(valuesOf(healed)).toMatchObject({ display_name: ada.display_name, followers: ada.followers, pinned: ada.pinned });
   // One model turn: the repair. It was told which step failed and what the rest of the recipe does.
-  const turns = env.server.requests.filter(r => r.kind === 'decider');
+  const turns = model.server.requests.filter(r => r.kind === 'decider');
   expect(turns).toHaveLength(1);
   expect(healed.usage.model_calls).toBe(1);
   expect(turns[0]!.lastUserText).toContain('step 2 of 9 (extract display_name ← css=.p-fullname-renamed');
@@ -121,7 +118,7 @@ test('without a key the broken read costs its field: the recipe goes on, the sam
   const recipeOnly = await runOne(browser, task, 'ada', 'recipe');
   expect(recipeOnly.status).toBe('needs_review');
   expect(recipeOnly.error).toContain('recipe step 2 (extract display_name ← css=.p-fullname-renamed) failed');
-  expect(env.server.requests).toEqual([]);
+  expect(model.server.requests).toEqual([]);
   expect(storedEntry(task).revision).toBe(1);
 });
 
@@ -129,11 +126,11 @@ test('model mode never replays a stored recipe', async ({ browser }) => {
   const task = bundledTask('people_profile', { recipe: undefined });
   brokenRecipe(task);
   // Pinned stated, not read: eight decisions stay under the step-10 summary, so every model call is a decision.
-  env.server.setScript('people_profile', 'grace', peopleProfileScript('grace', { statedPinned: people.grace!.pinned }));
+  model.server.setScript('people_profile', 'grace', peopleProfileScript('grace', { statedPinned: people.grace!.pinned }));
   const result = await runOne(browser, task, 'grace', 'model');
   expect(result.status).toBe('done');
   expect(result.decider).toBe('model');
-  expect(env.server.requests.filter(r => r.kind === 'decider').length).toBe(result.usage.model_calls);
+  expect(model.server.requests.filter(r => r.kind === 'decider').length).toBe(result.usage.model_calls);
   expect(storedEntry(task).revision).toBe(1);
 });
 
@@ -160,7 +157,7 @@ test("a replay that ends done makes no model call, not even the fast model's run
   expect(replayed.decider).toBe('recipe-heal');
   expect(replayed.status).toBe('done');
   expect(replayed.usage.model_calls).toBe(0);
-  expect(env.server.requests).toEqual([]);
+  expect(model.server.requests).toEqual([]);
 });
 
 test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the batch judge, with no model turn for the judgment', async ({
@@ -178,7 +175,7 @@ test('AGENT_JUDGE=batch: a replay that collected every fact ends waiting for the
     expect(replayed.error).toContain('awaiting the batch judgment');
     expect(replayed.usage.model_calls).toBe(0);
     expect(valuesOf(replayed)).toMatchObject({ followers: people.linus!.followers });
-    expect(env.server.requests).toEqual([]);
+    expect(model.server.requests).toEqual([]);
   } finally {
     delete process.env.AGENT_JUDGE;
   }

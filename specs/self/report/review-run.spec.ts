@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Manifest } from '../../../agent/report/write-run';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
-import { runBwa, runCommand } from './cli-run';
+import { runBwa, runCommand } from '../helpers/cli-process';
 import { htmlReportTests, type HtmlStep } from './report-data';
 import { readZip } from './zip';
 

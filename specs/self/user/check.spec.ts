@@ -2,28 +2,26 @@ import { expect, test } from '../../../agent/fixture';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { CHECK_ROUTE } from '../../../agent/cli/check';
-import { runBwa } from '../report/cli-run';
+import { runBwa } from '../helpers/cli-process';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 
 /** `npx bwa check`: one minimal request with the configured key, model and effort, the rules, the cost per 1,000 samples. */
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
+const model = useScriptedModel();
 
 test.beforeAll(async () => {
-  env = await useScriptedModel();
-  env.server.setDefaultScript(CHECK_ROUTE.taskId, { steps: [{ tool: 'ok' }], on_exhausted: 'repeat_last' });
+  model.server.setDefaultScript(CHECK_ROUTE.taskId, { steps: [{ tool: 'ok' }], on_exhausted: 'repeat_last' });
 });
-test.afterAll(async () => env.restore());
 
 const checkEnv = (extra: Record<string, string> = {}) => ({
   ANTHROPIC_API_KEY: 'test-key',
-  ANTHROPIC_BASE_URL: env.server.url,
+  ANTHROPIC_BASE_URL: model.server.url,
   AGENT_REPORTS_DIR: process.env.AGENT_REPORTS_DIR!,
   ...extra,
 });
 
 test('through ANTHROPIC_BASE_URL: the model, the rules applied, and what 1,000 samples of the last run cost at list price', async ({ agent }) => {
-  env.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
+  model.server.setScript('people_profile', 'ada', peopleProfileScript('ada'));
   const result: Result = await agent.run(bundledTask('people_profile'), sampleOf({ sample_id: 'ada', username: 'ada' }));
   const { code, stdout, stderr } = await runBwa(['check'], checkEnv());
   expect(code, stderr).toBe(0);
@@ -32,10 +30,10 @@ test('through ANTHROPIC_BASE_URL: the model, the rules applied, and what 1,000 s
   expect(stdout).toContain('output_config.effort "medium" (accepted: low, medium, high, xhigh, max; the model\'s default: high)');
   expect(stdout).toMatch(
     new RegExp(
-      `✓ ${env.server.url} accepted the request: claude-sonnet-5-5 answered with thinking, tool_use \\(stop_reason tool_use; output \\d+ tokens, \\d+ of them thinking\\)`,
+      `✓ ${model.server.url} accepted the request: claude-sonnet-5-5 answered with thinking, tool_use \\(stop_reason tool_use; output \\d+ tokens, \\d+ of them thinking\\)`,
     ),
   );
-  const check = env.server.requests.find(r => r.key.taskId === CHECK_ROUTE.taskId)!;
+  const check = model.server.requests.find(r => r.key.taskId === CHECK_ROUTE.taskId)!;
   expect(check).toMatchObject({ model: 'claude-sonnet-5-5', effort: 'medium', toolChoice: { type: 'auto' } });
   // Sonnet 5.5 prices decisions, Haiku 5.5 the step summaries and tips (none in this run), per million tokens.
   const d = result.usage.by_purpose!.decide!;
@@ -49,7 +47,7 @@ test('a configuration the API refuses: exit 1, with what was refused and the set
   const { code, stderr } = await runBwa(['check'], checkEnv({ AGENT_MODEL: 'claude-sonnet-9' }));
   expect(code).toBe(1);
   expect(stderr).toContain(
-    `✗ ${env.server.url}: model claude-sonnet-9: the API does not serve this model (404 model: claude-sonnet-9) — set AGENT_MODEL`,
+    `✗ ${model.server.url}: model claude-sonnet-9: the API does not serve this model (404 model: claude-sonnet-9) — set AGENT_MODEL`,
   );
   const bad = await runBwa(['check'], checkEnv({ AGENT_EFFORT: 'extreme' }));
   expect(bad.code).toBe(1);

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../../agent/cli';
 import { settings } from '../../../agent/settings';
 import { loadSuite } from '../../../agent/task/suite';
-import { restoreEnv } from '../helpers/agent-env';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
-import { runBwa } from '../report/cli-run';
+import { runBwa } from '../helpers/cli-process';
+import { runBwaInProcess } from '../helpers/cli';
+import { withEnv } from '../helpers/env';
 
 test('a missing samples CSV: the hint offers AGENT_URL only to a task whose start_url takes {{url}}', () => {
   const dir = tempDir('bwa-csv-hint-');
@@ -40,9 +40,7 @@ test('AGENT_URL: a task with {{url}} gets the ad-hoc sample; another is one erro
 });
 
 test('AGENT_FAIL_ON is one option for the exit-code policy: listed statuses fail their test, a typo is an error', () => {
-  const saved = { AGENT_FAIL_ON: process.env.AGENT_FAIL_ON };
-  try {
-    delete process.env.AGENT_FAIL_ON;
+  withEnv({ AGENT_FAIL_ON: undefined }, () => {
     expect(settings.failOn).toEqual([]);
     process.env.AGENT_FAIL_ON = 'needs_review, partial_success';
     expect(settings.failOn).toEqual(['needs_review', 'partial_success']);
@@ -50,9 +48,7 @@ test('AGENT_FAIL_ON is one option for the exit-code policy: listed statuses fail
     expect(() => settings.failOn).toThrow(
       'AGENT_FAIL_ON must be a comma-separated list of needs_review or partial_success ("needs-review" is not one of them) (got "needs-review")',
     );
-  } finally {
-    restoreEnv(saved);
-  }
+  });
 });
 
 test('bwa validate lists the tasks that cannot run yet: model only without a key, a sign-in secret not set', async () => {
@@ -81,24 +77,6 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
   expect(run.stdout).toContain('2 task(s) cannot run as things stand');
 });
 
-/** `bwa <args>` in this process (the CLI's own main), with these variables set meanwhile: what it returns and prints. */
-async function bwaHere(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string }> {
-  const saved = Object.fromEntries(Object.keys(env).map(k => [k, process.env[k]]));
-  const lines: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => lines.push(parts.join(' '));
-  console.error = console.log;
-  try {
-    for (const [k, v] of Object.entries(env))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    return { code: await main(args), out: lines.join('\n') };
-  } finally {
-    Object.assign(console, { log, error });
-    restoreEnv(saved);
-  }
-}
-
 /** Where bwa's own words point a reader: `docs/<page>.md`, `docs/<page>.md#anchor`, `README.md#anchor`, `README.md ("Section")`. */
 function docPointers(text: string): Array<{ file: string; anchor?: string }> {
   const pointers = [...text.matchAll(/\b(README\.md|docs\/[\w-]+\.md)(?:#([\w-]+)|\s*\(\s*"([^"]+)"\s*\))?/g)].map(m => ({
@@ -122,11 +100,11 @@ function anchorsOf(file: string): Set<string> {
 }
 
 test('every doc page and README section bwa points a reader at exists: its help, its messages, the specs it writes', async () => {
-  const help = await bwaHere(['--help']);
+  const help = await runBwaInProcess(['--help']);
   expect(help.code).toBe(0);
   const sources = [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), ...walk(path.join(PROJECT_ROOT, 'agent'))].map(f => fs.readFileSync(f, 'utf8'));
-  const pointers = docPointers([help.out, ...sources].join('\n'));
-  expect(docPointers(help.out).map(p => p.file)).toEqual(expect.arrayContaining(['docs/environment.md', 'README.md']));
+  const pointers = docPointers([help.printed, ...sources].join('\n'));
+  expect(docPointers(help.printed).map(p => p.file)).toEqual(expect.arrayContaining(['docs/environment.md', 'README.md']));
   expect(pointers.length).toBeGreaterThan(5);
   for (const { file, anchor } of pointers) {
     expect(fs.existsSync(path.join(PROJECT_ROOT, file)), file).toBe(true);
@@ -142,10 +120,10 @@ function walk(dir: string): string[] {
 }
 
 test('bwa plan without a key points at bwa init and the README section that walks through it', async () => {
-  const plan = await bwaHere(['plan', 'Go to example.com and extract the title'], { ANTHROPIC_API_KEY: undefined });
+  const plan = await runBwaInProcess(['plan', 'Go to example.com and extract the title'], { ANTHROPIC_API_KEY: undefined });
   expect(plan.code).toBe(1);
-  expect(plan.out).toContain('npx bwa init <task_id> --url');
-  expect(plan.out).toContain('README.md#your-first-task-on-your-own-site');
+  expect(plan.printed).toContain('npx bwa init <task_id> --url');
+  expect(plan.printed).toContain('README.md#your-first-task-on-your-own-site');
 });
 
 test("bwa recipe show shows the spec's own recipe when none is compiled; only a task with neither is an error", async () => {
@@ -162,15 +140,15 @@ test("bwa recipe show shows the spec's own recipe when none is compiled; only a 
     ),
     'none.json': JSON.stringify(taskJson({ task_id: 'none' })),
   });
-  const own = await bwaHere(['recipe', 'show', 'own'], { AGENT_TASKS_DIR: dir });
-  expect(own.code, own.out).toBe(0);
-  expect(own.out).toContain(`own: the spec's own recipe (`);
-  expect(own.out).toContain('2 steps — replayed with no model when there is no key or AGENT_DECIDER=recipe');
-  expect(own.out).toContain('   1. screenshot "page"');
-  expect(own.out).toContain('   2. extract name ← css=h1 #0');
-  const none = await bwaHere(['recipe', 'show', 'none'], { AGENT_TASKS_DIR: dir });
+  const own = await runBwaInProcess(['recipe', 'show', 'own'], { AGENT_TASKS_DIR: dir });
+  expect(own.code, own.printed).toBe(0);
+  expect(own.printed).toContain(`own: the spec's own recipe (`);
+  expect(own.printed).toContain('2 steps — replayed with no model when there is no key or AGENT_DECIDER=recipe');
+  expect(own.printed).toContain('   1. screenshot "page"');
+  expect(own.printed).toContain('   2. extract name ← css=h1 #0');
+  const none = await runBwaInProcess(['recipe', 'show', 'none'], { AGENT_TASKS_DIR: dir });
   expect(none.code).toBe(1);
-  expect(none.out).toMatch(/^none: no recipe — .*none\.json has none, and none is compiled at .*: add "recipe" to the spec, or record one/);
+  expect(none.printed).toMatch(/^none: no recipe — .*none\.json has none, and none is compiled at .*: add "recipe" to the spec, or record one/);
 });
 
 test('bwa validate names a task that cannot load (file, line, key) beside the ones that can, and exits 1', async () => {
@@ -186,12 +164,12 @@ test('bwa validate names a task that cannot load (file, line, key) beside the on
     JSON.stringify(broken, null, 2)
       .split('\n')
       .findIndex(text => text.includes('"name"')) + 1;
-  const run = await bwaHere(['validate'], { AGENT_TASKS_DIR: dir });
+  const run = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir });
   expect(run.code).toBe(1);
-  expect(run.out).toContain(`typo                     cannot load · ${path.join(dir, 'typo.json')}`);
-  expect(run.out).toMatch(
+  expect(run.printed).toContain(`typo                     cannot load · ${path.join(dir, 'typo.json')}`);
+  expect(run.printed).toMatch(
     new RegExp(`• output_schema\\.name: "strng \\| null": "strng" is not a type; did you mean "string"\\?.* \\(line ${line}\\)`),
   );
-  expect(run.out).toContain(`fine                     1 samples · recipe · ${path.join(dir, 'fine.json')}`);
-  expect(run.out).toContain('1 task(s) cannot load: a run leaves them out');
+  expect(run.printed).toContain(`fine                     1 samples · recipe · ${path.join(dir, 'fine.json')}`);
+  expect(run.printed).toContain('1 task(s) cannot load: a run leaves them out');
 });

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Manifest } from '../../../agent/report/write-run';
 import { runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
-import { runBwa } from '../report/cli-run';
+import { runBwa } from '../helpers/cli-process';
 import { bookTask, freePort, writeSiteScript, writeTask } from './own-site';
 
 test.setTimeout(300_000);

@@ -5,7 +5,6 @@ import { ACTION_LOG_FILE, CHECKPOINT_FILE } from '../../../agent/loop/recorder';
 import { SampleSession } from '../../../agent/session';
 import { settings } from '../../../agent/settings';
 import type { Sample } from '../../../agent/task/samples';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { CONTRIBUTOR_FIELDS, contributorAuditScript } from '../../../fixtures/model-scripts/contributor-audit';
 import { PR_FIELDS, prAuditChainScript, prChainSteps } from '../../../fixtures/model-scripts/pr-audit-chain';
@@ -17,16 +16,12 @@ import { auditTruth, deciderTurns, readSampleJson, repoTruth, section, stepOf, t
 
 const FAST_MODEL = 'claude-haiku-5-5';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const model = useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
 let truth: AuditTruth;
 
 test.beforeAll(async ({ request }) => {
-  env = await useScriptedModel({ AGENT_FAST_MODEL: FAST_MODEL, AGENT_MEMORY_DISTILL: 'on' });
-  server = env.server;
   truth = await auditTruth(request);
 });
-test.afterAll(async () => env.restore());
 
 interface Seen {
   items: number;
@@ -90,9 +85,9 @@ test('PR audit chain: 5 PRs, every field read with extract and saved one by one,
 }) => {
   const anvil = repoTruth(truth, 'acme/anvil');
   const layout = prChainSteps();
-  server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript('acme/anvil'));
+  model.server.setScript('pr_audit_chain', 'anvil-chain', prAuditChainScript('acme/anvil'));
   const { result, seen } = await runWatched(context, 'pr_audit_chain', sampleOf({ sample_id: 'anvil-chain', owner: 'acme', repo: 'anvil' }), 'prs');
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
 
   expect(result.status).toBe('done');
   expect(result.steps).toBe(layout.done);
@@ -127,11 +122,11 @@ test('PR audit chain: 5 PRs, every field read with extract and saved one by one,
   expect(checkpoint.artifacts_so_far.map((a: { filename: string }) => a.filename)).toEqual(result.artifacts.map(a => a.filename));
 
   // Summaries every 10 steps by the fast model, shown as "Earlier steps (condensed)" in later decisions.
-  const summaryRequests = server.requests.filter(
+  const summaryRequests = model.server.requests.filter(
     r => r.kind === 'text' && r.key.sampleId === 'anvil-chain' && r.lastUserText.includes('Summarize these browser-agent steps'),
   );
   expect(summaryRequests.map(r => r.model)).toEqual(Array(Math.floor(layout.done / 10)).fill(FAST_MODEL));
-  const turns = deciderTurns(server.requests, 'anvil-chain');
+  const turns = deciderTurns(model.server.requests, 'anvil-chain');
   const at = (step: number) => turns.find(t => stepOf(t) === step)!;
   expect(section(at(9), 'Earlier steps (condensed)')).toBeUndefined();
   expect(section(at(10), 'Earlier steps (condensed)')).toContain('Steps 2-5:\nFOUND: summary@10: merged list screenshot taken.');
@@ -152,7 +147,7 @@ test('PR audit chain: 5 PRs, every field read with extract and saved one by one,
     `Exhausted pages (data already saved): 127.0.0.1:4108/acme/anvil/pull/${anvil.recent_merged[0]!.number}/files`,
   );
   // Step summaries and the run-memory distillation (before result.json is written) are billed to the sample.
-  const memoryRequests = server.requests.filter(
+  const memoryRequests = model.server.requests.filter(
     r => r.kind === 'text' && r.key.sampleId === 'anvil-chain' && r.lastUserText.includes('navigation tips'),
   );
   expect(result.usage.by_purpose).toMatchObject({
@@ -170,7 +165,7 @@ test('break one thing: the audit site shows every approval as given by the PR au
   const audited = anvil.recent_merged.slice(0, 2);
   expect(audited.every(pr => !anvil.audit_exceptions.includes(pr.number))).toBe(true);
   await context.setExtraHTTPHeaders({ [BREAK_HEADER]: APPROVALS_BY_AUTHOR_BREAK });
-  server.setScript('pr_audit_chain', 'anvil-self-approved', prAuditChainScript('acme/anvil', { items: 2 }));
+  model.server.setScript('pr_audit_chain', 'anvil-self-approved', prAuditChainScript('acme/anvil', { items: 2 }));
   const { result } = await runWatched(
     context,
     'pr_audit_chain',
@@ -178,7 +173,7 @@ test('break one thing: the audit site shows every approval as given by the PR au
     'prs',
     { expected_items: 2 },
   );
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   const prs = result.extracted.prs!.value as Array<Record<string, unknown>>;
   expect(prs.map(pr => pr.number)).toEqual(audited.map(pr => pr.number));
@@ -193,14 +188,14 @@ test('contributor deep audit: top 3 profiles on another host in the order the ra
   context,
 }) => {
   const ledger = repoTruth(truth, 'globex/ledger');
-  server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript('globex/ledger'));
+  model.server.setScript('contributor_audit', 'ledger-deep', contributorAuditScript('globex/ledger'));
   const { result, seen } = await runWatched(
     context,
     'contributor_audit',
     sampleOf({ sample_id: 'ledger-deep', owner: 'globex', repo: 'ledger' }),
     'contributors',
   );
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   // What the agent read on the people directory matches the truth; a company no profile line names is stated null.
   expect(result.extracted.contributors!.value).toEqual(ledger.top_contributors.map(trueContributor));
@@ -229,14 +224,14 @@ test('break one thing: the ranking printed least commits first — the run audit
 }) => {
   const ledger = repoTruth(truth, 'globex/ledger');
   await context.setExtraHTTPHeaders({ [BREAK_HEADER]: CONTRIBUTORS_REVERSED_BREAK });
-  server.setScript('contributor_audit', 'ledger-reversed', contributorAuditScript('globex/ledger'));
+  model.server.setScript('contributor_audit', 'ledger-reversed', contributorAuditScript('globex/ledger'));
   const { result } = await runWatched(
     context,
     'contributor_audit',
     sampleOf({ sample_id: 'ledger-reversed', owner: 'globex', repo: 'ledger' }),
     'contributors',
   );
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   const saved = (result.extracted.contributors!.value as Array<{ username: string }>).map(c => c.username);
   const shownOnTop = [...findRepo('globex', 'ledger')!.contributors]
     .reverse()
@@ -252,14 +247,14 @@ test('when the fast model fails, the summary is built mechanically (FOUND/GAPS/N
   script.text = [
     { contains: 'Summarize these browser-agent steps', answer: 'FOUND: never sent', fault: { kind: '500', times: 100, retry_after_ms: 5 } },
   ];
-  server.setScript('pr_audit_chain', 'anvil-mechanical', script as never);
+  model.server.setScript('pr_audit_chain', 'anvil-mechanical', script as never);
   const result = await agent.run(bundledTask('pr_audit_chain'), sampleOf({ sample_id: 'anvil-mechanical', owner: 'acme', repo: 'anvil' }));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   // Two of five PRs: the run ends short of expected_items.
   expect(result.status).toBe('partial_success');
   expect(result.error).toBe('expected 5 items, got 2');
   expect(result.extracted.prs!.value).toEqual(anvil.recent_merged.slice(0, 2).map(truePr));
-  const failedSummaries = server.requests.filter(
+  const failedSummaries = model.server.requests.filter(
     r => r.kind === 'text' && r.key.sampleId === 'anvil-mechanical' && r.lastUserText.includes('Summarize'),
   );
   // The fast model was asked for each summary (every 10 steps, 3 tries each with the SDK's retries) and never
@@ -267,7 +262,7 @@ test('when the fast model fails, the summary is built mechanically (FOUND/GAPS/N
   const summaries = Math.floor(prChainSteps(2).done / 10);
   expect(failedSummaries.map(r => `${r.model} ${r.response.status}`)).toEqual(Array(3 * summaries).fill(`${FAST_MODEL} 500`));
   const pr = anvil.recent_merged[0]!;
-  const turns = deciderTurns(server.requests, 'anvil-mechanical');
+  const turns = deciderTurns(model.server.requests, 'anvil-mechanical');
   // Steps 2-5: the list screenshot, the CI status read from the first row, the click, the PR screenshot.
   const condensed = section(
     turns.find(t => stepOf(t) === 10)!,

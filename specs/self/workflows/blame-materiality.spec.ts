@@ -8,7 +8,7 @@ import type { BlameTruth } from '../../../fixtures/sites/codehost/truth';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { DIFFS_HIDDEN_BREAK } from '../../../fixtures/sites/codehost/site';
-import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
@@ -60,7 +60,7 @@ async function runModelSample(browser: Browser, server: ModelServer, name: strin
 test('scripted model: search, the source file (not the docs) chosen from the results, blame, the commit, facts read from the DOM, the judgment derived from the diff it was shown', async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   const { server } = env;
   try {
     const names = readEnv('BWA_FULL') ? Object.keys(truth) : MODEL_SUBSET;
@@ -100,7 +100,7 @@ test('scripted model: search, the source file (not the docs) chosen from the res
 test('break one thing: the commit page hides its diff ("too large to display") — a rename the truth calls immaterial is judged inconclusive', async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const name = 'calculateRefundTotal';
     expect(truth[name]!.material_change, 'the unbroken site shows a consistent rename').toBe('no');

@@ -8,7 +8,7 @@ import type { CommitAuditTruth } from '../../../fixtures/sites/codehost/truth';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { CI_ANNOTATION_BREAK, INFRASTRUCTURE_FAILURE } from '../../../fixtures/sites/ci/site';
-import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
@@ -76,7 +76,7 @@ const pageUrl = (request: RecordedRequest): string => /<page_state>\nURL: "([^"]
 test("scripted model: the whole chain across three hosts, every fact read from the DOM; on the checks page the screenshot riding in the decision (what the icons show — pixels a scripted eye cannot see, so the script states it from the site's check list, and sees it only when the request carries the image) picks the log to open; merged_with_failures and the judgment derived from what was read", async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   const { server } = env;
   try {
     const cases = readEnv('BWA_FULL') ? truth : MODEL_POSITIONS.map(k => truth[k - 1]!);
@@ -128,7 +128,7 @@ test("scripted model: the whole chain across three hosts, every fact read from t
 test('break one thing: the CI host shows an infrastructure annotation for a material unit-test failure — the run reports that annotation and judges "no" instead of the truth\'s "yes"', async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const t = truth[1]!; // position 2: a material unit-test failure
     expect(t.judgment.answer, 'the unbroken site calls this failure material').toBe('yes');

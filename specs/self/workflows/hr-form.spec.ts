@@ -15,7 +15,7 @@ import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentia
 import { allHires, ATTACHMENT_FILES, type Hire } from '../../../fixtures/sites/hr/hires';
 import type { HireTruth } from '../../../fixtures/sites/hr/truth';
 import { hrInputCsv } from '../../../fixtures/sites/hr/write-inputs';
-import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env';
 import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
@@ -119,7 +119,7 @@ test('filling a one-page form field by field is not spam; the same field again a
 });
 
 test('scripted model: fills every tab, survives a validation error, submits, reads the result tabs, downloads the report', async ({ browser }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const hires = new Map(allHires().map(h => [h.sample_id, h]));
     const ids = readEnv('BWA_FULL') ? [...hires.keys()] : MODEL_SUBSET;
@@ -174,7 +174,7 @@ async function runModelSample(browser: Browser, hire: Hire, breaks?: string): Pr
 test("break one thing: the result page lists only the first attachment — the model reports the count it shows, not the truth's", async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const hire = allHires().find(h => truth[h.sample_id]!.attachment_count >= 2)!;
     env.server.setScript(TASK, hire.sample_id, hrFormScript({ hire }));

@@ -14,7 +14,7 @@ import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/
 import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { RATE_LIMIT } from '../../../fixtures/sites/peoplesearch/session';
 import { enrichmentInputCsv } from '../../../fixtures/sites/peoplesearch/write-inputs';
-import { bundledTask, sampleOf, signInBundled, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, signInBundled, startScriptedModel } from '../helpers/agent-env';
 import { missingSecrets } from '../../../agent/setup/sign-in';
 import { loadAuthProfile } from '../../../agent/task/auth-profile';
 import { PROJECT_ROOT } from '../helpers/nested-run';
@@ -211,7 +211,7 @@ test("rate limit: a burst without the spec's rate_limits gets 429s; the same bur
 
 test('scripted model: same-name people told apart by current company, no wrong person, every field matches the truth', async ({ browser }) => {
   await startEnrichmentRun(browser);
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const stateFile = await signIn(browser, tempDir('bwa-auth-model-'));
     const ids = readEnv('BWA_FULL') ? Object.keys(truth) : MODEL_SUBSET;
@@ -241,7 +241,7 @@ test('scripted model: same-name people told apart by current company, no wrong p
 test('break one thing: results in reverse order still open the same person (chosen by current company, not position); results without their "Current:" line open nobody and go to review', async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const stateFile = await signIn(browser, tempDir('bwa-auth-break-'));
     const id = 'maria_garcia_initech'; // the second of three Maria Garcias

@@ -1,6 +1,5 @@
 import { expect, test } from '../../../agent/fixture';
 import { parse } from 'csv-parse/sync';
-import type { ModelServer } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { combinedCsv } from '../../../agent/report/csv';
@@ -8,17 +7,12 @@ import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { COMPANY_HIDDEN_BREAK } from '../../../fixtures/sites/people/site';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
+const model = useScriptedModel({}, { resetEachTest: true });
 let truth: Record<string, PersonTruth>;
-let server: ModelServer;
 
 test.beforeAll(async ({ request }) => {
-  env = await useScriptedModel();
-  server = env.server;
   truth = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
 });
-test.afterAll(async () => env.restore());
-test.beforeEach(() => server.reset());
 
 const task = () => bundledTask('people_profile');
 
@@ -27,10 +21,10 @@ test("Claude path: every profile field matches the site truth and was read from 
 }) => {
   const results = [];
   for (const id of ['ada', 'barbara']) {
-    server.setScript('people_profile', id, peopleProfileScript(id));
+    model.server.setScript('people_profile', id, peopleProfileScript(id));
     results.push(await agent.run(task(), sampleOf({ sample_id: id, username: id })));
   }
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   const rows = parse(combinedCsv(results), { columns: true }) as Array<Record<string, string>>;
   for (const row of rows) {
     const person = truth[row.sample_id!]!;
@@ -55,9 +49,9 @@ test("Claude path: every profile field matches the site truth and was read from 
   const ada = results[0]!;
   expect(ada.decider).toBe('model');
   expect(ada.artifacts.map(a => a.filename)).toEqual(['01_profile.png']);
-  const deciderTurns = server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada');
+  const deciderTurns = model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada');
   expect(ada.usage.by_purpose?.decide?.calls).toBe(deciderTurns.length);
-  expect(ada.usage.model_calls).toBe(server.requests.filter(r => r.key.sampleId === 'ada' && r.response.status === 200).length);
+  expect(ada.usage.model_calls).toBe(model.server.requests.filter(r => r.key.sampleId === 'ada' && r.response.status === 200).length);
   expect(ada.usage.input_tokens + ada.usage.cache_read_input_tokens + ada.usage.cache_creation_input_tokens).toBeGreaterThan(0);
   // One decision per turn; a turn of several independent calls (screenshot and the reads of the profile) logs each as a sub-step.
   const modelEntries = (
@@ -75,9 +69,9 @@ test("Claude path: every profile field matches the site truth and was read from 
 test('request shape on the default model: cached task block, cached sample block, tools from the registry, tool_choice auto with effort medium, budget line', async ({
   agent,
 }) => {
-  server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
+  model.server.setScript('people_profile', 'grace', peopleProfileScript('grace'));
   await agent.run(task(), sampleOf({ sample_id: 'grace', username: 'grace' }));
-  const turns = server.requests.filter(r => r.kind === 'decider');
+  const turns = model.server.requests.filter(r => r.kind === 'decider');
   expect(turns.length).toBeGreaterThanOrEqual(4);
   const [first, second] = turns;
   expect(first!.system[0]!.cache_control).toEqual({ type: 'ephemeral' });
@@ -111,12 +105,12 @@ test('done without a required field is sent back with what is missing, then comp
   const steps = script.steps as unknown[];
   // Call done too early (before the turn that reads followers), then do the rest.
   steps.splice(2, 0, { tool: 'done', args: { extracted: {} } });
-  server.setScript('people_profile', 'linus', script);
+  model.server.setScript('people_profile', 'linus', script);
   const result = await agent.run(task(), sampleOf({ sample_id: 'linus', username: 'linus' }));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   expect(result.extracted.followers!.value).toBe(person.followers);
-  const bounced = server.requests.filter(r => r.kind === 'decider').find(r => r.lastUserText.includes('You called done but'));
+  const bounced = model.server.requests.filter(r => r.kind === 'decider').find(r => r.lastUserText.includes('You called done but'));
   expect(bounced?.lastUserText).toContain('required fields missing: followers');
 });
 
@@ -133,12 +127,12 @@ test('judgment mode: an invalid judgment is bounced; a valid one lands in result
       { answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] },
     ],
   });
-  server.setScript('people_judgment', 'ada', script);
+  model.server.setScript('people_judgment', 'ada', script);
   const result = await agent.run(judgmentTask, sampleOf({ sample_id: 'ada', username: 'ada' }));
-  expect(server.errors).toEqual([]);
+  expect(model.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   expect(result.judgment).toEqual({ answer: 'yes', confidence: 0.9, reasoning: '1,234 followers is over 1,000', evidence_refs: ['01_profile.png'] });
-  const bounce = server.requests.find(r => r.lastUserText.includes('You called done but'));
+  const bounce = model.server.requests.find(r => r.lastUserText.includes('You called done but'));
   expect(bounce?.lastUserText).toMatch(
     /judgment\.answer must be one of yes \/ no \/ inconclusive; judgment\.confidence must be a number in 0\.0-1\.0/,
   );
@@ -153,9 +147,9 @@ test.describe('break one thing', () => {
     // A sample id of its own: the run skips a sample it has already seen done.
     const [id, login] = ['ada-company-hidden', 'ada'];
     expect(truth[login]!.company).not.toBeNull();
-    server.setScript('people_profile', id, peopleProfileScript(login));
+    model.server.setScript('people_profile', id, peopleProfileScript(login));
     const result = await agent.run(task(), sampleOf({ sample_id: id, username: login }));
-    expect(server.errors).toEqual([]);
+    expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
     expect(result.extracted.company!.value).toBeNull();
     expect(result.extracted.location).toMatchObject({ value: truth[login]!.location, provenance: { source: 'dom' } });

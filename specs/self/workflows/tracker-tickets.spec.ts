@@ -8,7 +8,7 @@ import type { Result } from '../../../agent/evidence/result-schema';
 import type { ModelServer } from '../../../fixtures/model-server';
 import { trackerTicketScript } from '../../../fixtures/model-scripts/tracker-tickets';
 import type { TicketTruth } from '../../../fixtures/sites/tracker/truth';
-import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env';
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
@@ -65,7 +65,7 @@ function expectMatchesTruth(row: Row, mode: 'recipe' | 'model'): void {
 test('scripted model: waits for hydration, reads "unassigned" from the page, retries a transient error, fails on a missing ticket', async ({
   browser,
 }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   const server: ModelServer = env.server;
   try {
     const task = bundledTask(TASK);
@@ -125,7 +125,7 @@ test('recipe: every ticket of the acceptance set (all 60 with BWA_FULL=1), two w
 });
 
 test('break one thing: the tracker shows no due dates — the model reads none and reports null where the truth has a date', async ({ browser }) => {
-  const env = await useScriptedModel();
+  const env = await startScriptedModel();
   try {
     const task = bundledTask(TASK);
     const truth: Record<string, TicketTruth> = (await (await fetch(`${TRACKER}/__truth.json`)).json()).tickets;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { nestedEnv, PROJECT_ROOT } from '../helpers/nested-run';
+import { nestedEnv, PROJECT_ROOT } from './nested-run';
 
 export interface CliResult {
   code: number | null;
@@ -18,7 +18,10 @@ export function runCommand(command: string, args: string[], env: Record<string, 
   return new Promise(resolve => child.on('close', code => resolve({ code, stdout, stderr })));
 }
 
-/** `npx bwa …` without npx: the package's bin, run by this Node. */
+/**
+ * `npx bwa …` without npx: the package's bin, run by this Node. A process costs a second or two of CPU: for what
+ * only a process shows (the bin, its exit code, what a child inherits); `runBwaInProcess` for the rest.
+ */
 export function runBwa(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return runCommand(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), ...args], env);
 }
