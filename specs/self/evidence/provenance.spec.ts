@@ -1,31 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { emptyUsage, Result } from '../../../agent/evidence/result-schema';
+import { Result } from '../../../agent/evidence/result-schema';
 import { renderEvidenceIndex } from '../../../agent/report/evidence-index';
+import { RESULT_AT as AT, resultOf } from '../helpers/results';
 
-const AT = '2026-01-01T00:00:00.000Z';
-
+/** result.json as written, with these extracted fields as they are (the schema, not the type, judges them). */
 function resultJson(extracted: Record<string, unknown>): Record<string, unknown> {
-  return {
-    schema_version: 1,
-    run_id: 'r',
-    task_id: 'demo',
-    sample_id: 's1',
-    status: 'done',
-    attempt: 0,
-    steps: 3,
-    decider: 'model',
-    input: { sample_id: 's1' },
-    output_fields: Object.keys(extracted),
-    extracted,
-    judgment: null,
-    artifacts: [],
-    notes: [],
-    error: null,
-    started_at: AT,
-    finished_at: AT,
-    usage: emptyUsage(),
-    task_hash: 'h',
-  };
+  return { ...resultOf({ decider: 'model', output_fields: Object.keys(extracted) }), extracted };
 }
 
 test('a result.json written before the new provenance keys still parses; the new keys parse beside the old', () => {

@@ -8,6 +8,7 @@ import { distillPatterns, heuristicPatterns, heuristicWarnings } from '../../../
 import { RunMemory } from '../../../agent/memory/run-memory';
 import { startModelServer } from '../../../fixtures/model-server';
 import { bundledTask } from '../helpers/agent-env';
+import { resultOf } from '../helpers/results';
 import { tempDir } from '../helpers/temp';
 
 const task = bundledTask('people_profile').spec;
@@ -61,18 +62,14 @@ function profileRun(username: string, name: string, followers: number): { result
     ),
     entry(12, 'done', { extracted: {} }, at),
   ];
-  const result = {
+  const result = resultOf({
     sample_id: username,
-    attempt: 0,
-    status: 'done',
-    error: null,
     input: { sample_id: username, username },
     extracted: {
       display_name: { value: name, provenance: { source: 'dom', step: 3, at: 't' } },
       followers: { value: followers, provenance: { source: 'dom', step: 11, at: 't' } },
     },
-    usage: emptyUsage(),
-  } as unknown as Result;
+  });
   return { result, log };
 }
 

@@ -2,36 +2,25 @@ import { expect, test } from '@playwright/test';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
+import type { Result } from '../../../agent/evidence/result-schema';
 import { detectDrift } from '../../../agent/recipe/drift';
 import BwaReporter from '../../../agent/report/reporter';
 import { tempDir } from '../helpers/temp';
 import { printedBy } from '../helpers/cli';
+import { readFromPage, resultOf } from '../helpers/results';
 import { withEnv } from '../helpers/env';
 
 function sample(index: number, values: Record<string, unknown>): Result {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString();
-  return {
-    schema_version: 1,
+  return resultOf({
     run_id: 'drift-run',
     task_id: 'people_profile',
     sample_id: `s${String(index).padStart(2, '0')}`,
-    status: 'done',
-    attempt: 0,
-    steps: 9,
-    decider: 'recipe',
-    input: { sample_id: `s${index}` },
     output_fields: ['display_name', 'company', 'followers'],
-    extracted: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value, provenance: { source: 'dom' as const, at } }])),
-    judgment: null,
-    artifacts: [],
-    notes: [],
-    error: null,
+    extracted: readFromPage(values, at),
     started_at: at,
     finished_at: at,
-    usage: emptyUsage(),
-    task_hash: 'h',
-  };
+  });
 }
 
 /** 10 samples: the first three have every field; later, company goes missing in 4 of 7 and followers turns into text in 2. */

@@ -3,13 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sha256 } from '../../../agent/evidence/hash';
-import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
+import type { Result } from '../../../agent/evidence/result-schema';
 import { indexRun } from '../../../agent/report/evidence-index';
 import { writeRun } from '../../../agent/report/write-run';
+import { RESULT_AT as AT, resultOf } from '../helpers/results';
 import { tempDir } from '../helpers/temp';
 
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">"'\`&amp;`;
-const AT = '2026-01-01T00:00:00.000Z';
 // The smallest valid PNG (1×1), so the thumbnail really loads.
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
@@ -19,28 +19,16 @@ const PNG = Buffer.from(
 );
 
 function result(sampleId: string, status: Result['status'], overrides: Partial<Result> = {}): Result {
-  return {
-    schema_version: 1,
+  return resultOf({
     run_id: 'idx',
-    task_id: 'demo',
     sample_id: sampleId,
     status,
-    attempt: 0,
     steps: 4,
-    decider: 'recipe',
     input: { sample_id: sampleId, query: HOSTILE },
-    output_fields: ['title'],
     extracted: { title: { value: HOSTILE, provenance: { source: 'dom', url: 'javascript:alert(1)', at: AT } } },
-    judgment: null,
-    artifacts: [],
-    notes: [],
     error: status === 'done' ? null : `the page said ${HOSTILE}`,
-    started_at: AT,
-    finished_at: AT,
-    usage: emptyUsage(),
-    task_hash: 'h',
     ...overrides,
-  };
+  });
 }
 
 test('the evidence index shows page-derived text as text: no markup, no script, no javascript: links', async ({ page }) => {

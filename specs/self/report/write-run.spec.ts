@@ -8,32 +8,17 @@ import { addUsage, callUsage, describeUsage } from '../../../agent/evidence/usag
 import { combinedCsv } from '../../../agent/report/csv';
 import { sampleLine } from '../../../agent/report/reporter';
 import { runUsage, writeRun, type Manifest } from '../../../agent/report/write-run';
+import { readFromPage, resultOf } from '../helpers/results';
 import { tempDir } from '../helpers/temp';
 
 function result(sampleId: string, extracted: Record<string, unknown>, overrides: Partial<Result> = {}): Result {
-  const at = '2026-01-01T00:00:00.000Z';
-  return {
-    schema_version: 1,
+  return resultOf({
     run_id: 'r1',
-    task_id: 'demo',
     sample_id: sampleId,
-    status: 'done',
-    attempt: 0,
-    steps: 3,
-    decider: 'recipe',
-    input: { sample_id: sampleId },
     output_fields: ['name', 'followers', 'pinned', 'note'],
-    extracted: Object.fromEntries(Object.entries(extracted).map(([k, value]) => [k, { value, provenance: { source: 'dom', at } }])),
-    judgment: null,
-    artifacts: [],
-    notes: [],
-    error: null,
-    started_at: at,
-    finished_at: at,
-    usage: emptyUsage(),
-    task_hash: 'h',
+    extracted: readFromPage(extracted),
     ...overrides,
-  };
+  });
 }
 
 test('combined.csv: sorted by sample_id, a column per output field, non-scalars JSON-encoded, quoting by csv-stringify', () => {

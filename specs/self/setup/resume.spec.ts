@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { emptyUsage, type Result } from '../../../agent/evidence/result-schema';
+import type { Result } from '../../../agent/evidence/result-schema';
 import { resumeOf } from '../../../agent/setup/resume';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
 import { sampleOf } from '../helpers/agent-env';
+import { resultOf } from '../helpers/results';
 import { taskJson, tempDir } from '../helpers/temp';
 
 function task(overrides: Record<string, unknown> = {}): LoadedTask {
@@ -15,30 +16,15 @@ function task(overrides: Record<string, unknown> = {}): LoadedTask {
 
 /** What an earlier invocation left for sample ada of this version of the task. */
 function doneUnder(version: LoadedTask, overrides: Partial<Result> = {}): Result {
-  const at = '2026-01-01T00:00:00.000Z';
-  return {
-    schema_version: 1,
-    run_id: 'r',
-    task_id: 'demo',
+  return resultOf({
     sample_id: 'ada',
-    status: 'done',
-    attempt: 0,
     steps: 2,
-    decider: 'recipe',
     input: { sample_id: 'ada', username: 'ada' },
     output_fields: ['name'],
-    extracted: {},
-    judgment: null,
-    artifacts: [],
-    notes: [],
-    error: null,
-    started_at: at,
-    finished_at: at,
-    usage: emptyUsage(),
     task_hash: version.hash,
     recipe_hash: version.recipeHash,
     ...overrides,
-  };
+  });
 }
 
 const ada = sampleOf({ sample_id: 'ada', username: 'ada' });
