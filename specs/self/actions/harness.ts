@@ -13,10 +13,11 @@ import { EvidenceStore } from '../../../agent/evidence/store';
 import { knownElements } from '../../../agent/loop/view';
 import { PageStateFocus } from '../../../agent/loop/page-state-focus';
 import { observe, type Observation, type ObserveOptions } from '../../../agent/snapshot';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
-export const WIDGETS = 'http://127.0.0.1:4102';
-export const PEOPLE = 'http://127.0.0.1:4101';
-export const ALLOWED_DOMAINS = ['127.0.0.1:4101', '127.0.0.1:4102'];
+export const WIDGETS = SITE.widgets;
+export const PEOPLE = SITE.people;
+export const ALLOWED_DOMAINS = [SITE_HOST.people, SITE_HOST.widgets];
 export const SECRET_VALUE = 'hunter2-correct-horse';
 
 /** Drives actions the way the loop does: a real ActionEnv, guards installed, refs from the latest observation. */

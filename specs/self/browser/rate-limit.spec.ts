@@ -12,8 +12,9 @@ import { FileSlotBook, MemorySlotBook, type SlotBook } from '../../../agent/brow
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
-const WIDGETS = 'http://127.0.0.1:4102';
+const WIDGETS = SITE.widgets;
 
 /** What dispatch needs to run one action on `page`, allowed everywhere, paced only by the context's guards. */
 function actionEnv(context: BrowserContext, page: Page, tabs: ContextTabs) {
@@ -67,23 +68,23 @@ test('holdUntil (a 429 with Retry-After) pushes every later slot past it', async
 test('a goto that waited is not paced again at the route; any other navigation is', async () => {
   const book = new CountingBook();
   const limiter = new HostRateLimiter({ default: 0.5 }, book);
-  await limiter.wait('http://127.0.0.1:4102/a b#top', AbortSignal.timeout(5000));
-  await limiter.pace('http://127.0.0.1:4102/a%20b');
-  expect(book.reserved).toEqual(['127.0.0.1:4102']);
-  await limiter.pace('http://127.0.0.1:4102/a%20b');
-  await limiter.pace('http://127.0.0.1:4102/c');
+  await limiter.wait(`${SITE.widgets}/a b#top`, AbortSignal.timeout(5000));
+  await limiter.pace(`${SITE.widgets}/a%20b`);
+  expect(book.reserved).toEqual([SITE_HOST.widgets]);
+  await limiter.pace(`${SITE.widgets}/a%20b`);
+  await limiter.pace(`${SITE.widgets}/c`);
   expect(book.reserved).toHaveLength(3);
   // No interval for a host: no slot taken at all.
-  await new HostRateLimiter({ 'example.test': 1 }, book).pace('http://127.0.0.1:4102/c');
+  await new HostRateLimiter({ 'example.test': 1 }, book).pace(`${SITE.widgets}/c`);
   expect(book.reserved).toHaveLength(3);
 });
 
 test('a goto whose request leaves later than half an interval after its slot takes a fresh slot', async () => {
   const book = new CountingBook();
   const limiter = new HostRateLimiter({ default: 0.2 }, book);
-  await limiter.wait('http://127.0.0.1:4102/a', AbortSignal.timeout(5000));
+  await limiter.wait(`${SITE.widgets}/a`, AbortSignal.timeout(5000));
   await sleep(150);
-  await limiter.pace('http://127.0.0.1:4102/a');
+  await limiter.pace(`${SITE.widgets}/a`);
   // Its slot is stale: the request could land beside the ones paced after it, so it is paced again.
   expect(book.reserved).toHaveLength(2);
 });
@@ -92,7 +93,7 @@ test('a link click is paced at the context route, like goto', async ({ browser }
   const context = await browser.newContext();
   const page = await context.newPage();
   const book = new CountingBook();
-  const limiter = new HostRateLimiter({ '127.0.0.1:4102': 0.2 }, book);
+  const limiter = new HostRateLimiter({ [SITE_HOST.widgets]: 0.2 }, book);
   await installGuards(context, {
     isAllowedUrl: () => true,
     dialogPolicy: 'dismiss',
@@ -117,7 +118,7 @@ test('a click whose navigation is held back by the rate limit longer than the cl
     reserve: async () => (first ? ((first = false), Date.now()) : Date.now() + ELEMENT_TIMEOUT_MS + 1000),
     holdUntil: async () => {},
   };
-  const limiter = new HostRateLimiter({ '127.0.0.1:4102': 1 }, slowBook);
+  const limiter = new HostRateLimiter({ [SITE_HOST.widgets]: 1 }, slowBook);
   await installGuards(context, { isAllowedUrl: () => true, dialogPolicy: 'dismiss', tabs, paceNavigation: url => limiter.pace(url) });
   await page.goto(`${WIDGETS}/`);
   const env = actionEnv(context, page, tabs);

@@ -4,6 +4,7 @@ import { parseCommandLine, runCommand, synopsis, type AnyCommand, type LeafComma
 import { serveCommand } from '../../../fixtures/serve';
 import { runBwa } from '../helpers/cli-process';
 import { printedBy, runBwaInProcess } from '../helpers/cli';
+import { SITE } from '../helpers/sites';
 
 /** Every command a person types: bwa's, each sub-command, and the fixture sites' script. */
 function leaves(commands: readonly AnyCommand[]): LeafCommand[] {
@@ -16,7 +17,7 @@ const LEAVES = leaves(ALL);
 const GOOD: Record<string, string> = {
   port: '8080',
   n: '5',
-  start_url: 'http://127.0.0.1:4101/{{username}}',
+  start_url: `${SITE.people}/{{username}}`,
   'name:type': 'price:number',
   site: 'people',
 };

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
 const model = useScriptedModel();
 
@@ -13,12 +14,12 @@ function task(taskId: string, startPath: string, goal: string) {
     file,
     JSON.stringify({
       task_id: taskId,
-      start_url: `http://127.0.0.1:4102${startPath}`,
+      start_url: `${SITE.widgets}${startPath}`,
       system_prompt: 'You browse a news site.',
       goal,
       output_schema: { section: 'string' },
       required_fields: ['section'],
-      allowed_domains: ['127.0.0.1:4102'],
+      allowed_domains: [SITE_HOST.widgets],
     }),
   );
   return loadTaskFile(file);
@@ -54,8 +55,8 @@ test('a link inside a collapsed menu is reached by expanding the menu: the next 
   const names = log.map(entry => entry.action.name);
   expect(names.slice(0, 3)).toEqual(['goto', 'expand', 'click']);
   expect(log[1]!.outcome.description).toMatch(/opened: its 8 links are listed with refs in the next page state/);
-  expect(log[1]!.url_after).toBe('http://127.0.0.1:4102/banner-headline');
-  expect(log[2]!.url_after).toBe('http://127.0.0.1:4102/section/sport');
+  expect(log[1]!.url_after).toBe(`${SITE.widgets}/banner-headline`);
+  expect(log[2]!.url_after).toBe(`${SITE.widgets}/section/sport`);
 });
 
 test('find searches the whole page, collapsed parts included, and what it finds stays listed for the next step', async ({ agent }) => {
@@ -79,5 +80,5 @@ test('find searches the whole page, collapsed parts included, and what it finds 
   expect(log[1]!.outcome.description).toMatch(
     /^Found 1 element\(s\) holding "privacy"; they stay listed in the next page state:\n\[e\d+\] link "Privacy" → \/privacy \(in contentinfo, under "Council approves harbour budget after long debate"\)$/,
   );
-  expect(log[2]!.url_after).toBe('http://127.0.0.1:4102/privacy');
+  expect(log[2]!.url_after).toBe(`${SITE.widgets}/privacy`);
 });

@@ -2,12 +2,13 @@ import { expect, test } from '../../../agent/fixture';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { SITE } from '../helpers/sites';
 
 const model = useScriptedModel({ AGENT_MODEL_TIMEOUT_MS: '1500' }, { resetEachTest: true });
 let ada: PersonTruth;
 
 test.beforeAll(async ({ request }) => {
-  ada = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people.ada;
+  ada = (await (await request.get(`${SITE.people}/__truth.json`)).json()).people.ada;
 });
 test.afterEach(() => {
   delete process.env.AGENT_FALLBACK_MODEL;

@@ -4,12 +4,13 @@ import { estimateTokens } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import type { PersonTruth } from '../../../fixtures/sites/people/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { SITE } from '../helpers/sites';
 
 const model = useScriptedModel({}, { resetEachTest: true });
 let truth: Record<string, PersonTruth>;
 
 test.beforeAll(async ({ request }) => {
-  truth = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
+  truth = (await (await request.get(`${SITE.people}/__truth.json`)).json()).people;
 });
 
 const turnsOf = (sampleId: string) => model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === sampleId);

@@ -11,6 +11,7 @@ import type { RecordedRequest } from '../../../fixtures/model-server';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { plannerScript, TWO_PROFILES_REQUEST, twoProfilesPlan } from '../../../fixtures/model-scripts/planner';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { SITE } from '../helpers/sites';
 
 const model = useScriptedModel({ AGENT_MEMORY_DISTILL: 'on' });
 
@@ -30,7 +31,7 @@ function step(n: number): HistoryEntry {
     step: n,
     action: { name: 'click', args: { target: `e${n}` } },
     result: { success: true, description: `Clicked item ${n}` },
-    url: 'http://127.0.0.1:4101/people/ada',
+    url: `${SITE.people}/people/ada`,
   };
 }
 

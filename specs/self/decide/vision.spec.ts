@@ -8,8 +8,9 @@ import { loadTaskFile } from '../../../agent/task/load-task';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
-const WIDGETS = 'http://127.0.0.1:4102';
+const WIDGETS = SITE.widgets;
 const PROFILE = `<title>Ada</title><main><h1>Ada Lovelace</h1>${Array.from({ length: 12 }, (_, i) => `<p>Fact ${i}</p><a href="/x${i}">Link ${i}</a>`).join('')}</main>`;
 const CANVAS = `<title>Dashboard</title><main><h1>Signups</h1><canvas id="c" width="1000" height="600"></canvas></main>`;
 /** A notice set as a picture (its words drawn inside an SVG image): the tree sees an image and nothing it says. */
@@ -132,7 +133,7 @@ test.describe('in a model-decided sample', () => {
         goal: 'Count the failing checks and screenshot the list.',
         output_schema: { failing: 'number', checks_heading: 'string' },
         required_fields: ['failing'],
-        allowed_domains: ['127.0.0.1:4102'],
+        allowed_domains: [SITE_HOST.widgets],
       }),
     );
     return loadTaskFile(file);

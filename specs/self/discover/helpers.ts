@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { PROJECT_ROOT } from '../helpers/nested-run';
+import { SITE } from '../helpers/sites';
 import { tempDir } from '../helpers/temp';
 
-export const MEMBERS_URL = 'http://127.0.0.1:4101/orgs/acme/members?page=1';
+export const MEMBERS_URL = `${SITE.people}/orgs/acme/members?page=1`;
 export const MEMBERS_PER_PAGE = 25;
 
 /**
@@ -52,6 +53,6 @@ export function readCsv(file: string): Array<Record<string, string>> {
 }
 
 export async function acmeMembers(): Promise<string[]> {
-  const truth = (await (await fetch('http://127.0.0.1:4101/__truth.json')).json()) as { orgs: { acme: { members: string[] } } };
+  const truth = (await (await fetch(`${SITE.people}/__truth.json`)).json()) as { orgs: { acme: { members: string[] } } };
   return truth.orgs.acme.members;
 }

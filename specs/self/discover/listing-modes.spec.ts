@@ -9,6 +9,7 @@ import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
 import { loadSamplesCsv } from '../../../agent/task/samples';
 import { tempDir } from '../helpers/temp';
 import { acmeMembers, MEMBERS_PER_PAGE, orgMembersTasksDir, readCsv } from './helpers';
+import { SITE } from '../helpers/sites';
 
 test.setTimeout(90_000);
 
@@ -52,10 +53,10 @@ test('numbered pages: every one of the 137 members across all 6 pages, in listin
   rows.forEach((row, i) => {
     const page = Math.floor(i / MEMBERS_PER_PAGE) + 1;
     expect(row).toMatchObject({
-      url: `http://127.0.0.1:4101/people/${row.sample_id}`,
+      url: `${SITE.people}/people/${row.sample_id}`,
       username: row.sample_id,
       discovered_page: String(page),
-      discovered_from: `http://127.0.0.1:4101/orgs/acme/members?page=${page}`,
+      discovered_from: `${SITE.people}/orgs/acme/members?page=${page}`,
     });
     expect(Number.isNaN(Date.parse(row.discovered_at!))).toBe(false);
   });
@@ -69,18 +70,18 @@ test('numbered pages: every one of the 137 members across all 6 pages, in listin
 
 test('"load more": clicks until the button is gone, one batch per click', async () => {
   const { report, rows } = await discover(
-    orgMembers({ start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', next: { role: 'button', name: 'Load more' } }),
+    orgMembers({ start_url: `${SITE.people}/orgs/acme/members-more`, next: { role: 'button', name: 'Load more' } }),
     'more',
   );
   expect(rows.map(r => r.sample_id)).toEqual(members);
   expect(report).toMatchObject({ complete: true, mode: 'load_more', stop_reason: 'the load-more control is gone' });
   expect(report.pages.map(p => p.new_items)).toEqual([25, 25, 25, 25, 25, 12]);
-  expect(new Set(rows.map(r => r.discovered_from))).toEqual(new Set(['http://127.0.0.1:4101/orgs/acme/members-more']));
+  expect(new Set(rows.map(r => r.discovered_from))).toEqual(new Set([`${SITE.people}/orgs/acme/members-more`]));
   expect(rows.at(-1)?.discovered_page).toBe('6');
 });
 
 test('infinite scroll: scrolls until nothing new loads', async () => {
-  const { report, rows } = await discover(orgMembers({ start_url: 'http://127.0.0.1:4101/orgs/acme/members-scroll', next: undefined }), 'scroll');
+  const { report, rows } = await discover(orgMembers({ start_url: `${SITE.people}/orgs/acme/members-scroll`, next: undefined }), 'scroll');
   expect(rows.map(r => r.sample_id)).toEqual(members);
   expect(report).toMatchObject({ complete: true, mode: 'infinite_scroll', stop_reason: 'no new items appeared' });
   // The list loads 25 at a time; a scroll to the end follows it down as it grows, so the batches after the first

@@ -5,6 +5,7 @@ import { loadTaskFile } from '../../../agent/task/load-task';
 import { discoveryScript, loadMoreScript } from '../../../fixtures/model-scripts/discovery';
 import { useScriptedModel } from '../helpers/agent-env';
 import { acmeMembers, MEMBERS_URL, orgMembersTasksDir, readCsv } from './helpers';
+import { SITE } from '../helpers/sites';
 
 test.setTimeout(90_000);
 
@@ -44,12 +45,12 @@ test('the model pages through the listing with save_progress; items are checked 
   const rows = readCsv(report.samples_file);
   expect(rows.map(r => r.sample_id)).toEqual(members.slice(0, 60));
   expect(rows.find(r => r.sample_id === 'ada')).toMatchObject({
-    url: 'http://127.0.0.1:4101/people/ada',
+    url: `${SITE.people}/people/ada`,
     username: 'ada',
     discovered_page: '1',
     discovered_from: MEMBERS_URL,
   });
-  expect(rows[59]).toMatchObject({ discovered_page: '3', discovered_from: 'http://127.0.0.1:4101/orgs/acme/members?page=3' });
+  expect(rows[59]).toMatchObject({ discovered_page: '3', discovered_from: `${SITE.people}/orgs/acme/members?page=3` });
 
   const turns = model.server.requests.filter(r => r.kind === 'decider' && r.key?.taskId === 'org_members');
   // save, Next, save, Next, save: the cap ends discovery without another model call.
@@ -71,7 +72,7 @@ test('"load more" with the model: items it puts in done instead of saving are ch
   const members = await acmeMembers();
   const tasks = orgMembersTasksDir(
     {},
-    { start_url: 'http://127.0.0.1:4101/orgs/acme/members-more', item_link: undefined, next: undefined, mode: 'load_more', max_items: 40 },
+    { start_url: `${SITE.people}/orgs/acme/members-more`, item_link: undefined, next: undefined, mode: 'load_more', max_items: 40 },
   );
   const task = loadTaskFile(path.join(tasks, 'org_members.json'));
   // The model saves the member links shown, clicks "Load more" and reports the links that appear in done.
@@ -81,8 +82,8 @@ test('"load more" with the model: items it puts in done instead of saving are ch
   expect(model.server.errors).toEqual([]);
   expect(report).toMatchObject({ items: 40, complete: true });
   expect(report.pages.map(p => [p.page_number, p.url, p.new_items])).toEqual([
-    [1, 'http://127.0.0.1:4101/orgs/acme/members-more', 25],
-    [2, 'http://127.0.0.1:4101/orgs/acme/members-more', 15],
+    [1, `${SITE.people}/orgs/acme/members-more`, 25],
+    [2, `${SITE.people}/orgs/acme/members-more`, 15],
   ]);
   // username comes from record_from (read from the URL), since the model did not report it.
   expect(readCsv(report.samples_file).map(r => r.username)).toEqual(members.slice(0, 40));

@@ -5,6 +5,7 @@ import { Result } from '../../../agent/evidence/result-schema';
 import { runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { acmeMembers, configWithDiscovery, MEMBERS_URL, orgMembersTasksDir, readCsv } from './helpers';
+import { SITE } from '../helpers/sites';
 
 // A hang guard: under the full suite on 2 cores this test has taken over two minutes.
 test.setTimeout(360_000);
@@ -39,7 +40,7 @@ test('one command discovers the members, then runs one test per member, each res
   for (const sample of samples) {
     const result = Result.parse(JSON.parse(fs.readFileSync(path.join(taskDir, sample.sample_id!, 'result.json'), 'utf8')));
     expect(result.status).toBe('done');
-    expect(result.input.url).toBe(`http://127.0.0.1:4101/people/${sample.sample_id}`);
+    expect(result.input.url).toBe(`${SITE.people}/people/${sample.sample_id}`);
     expect(result.discovery).toEqual({ page_url: MEMBERS_URL, page_number: 1, discovered_at: sample.discovered_at });
     expect(result.artifacts.map(a => a.label)).toEqual(['profile']);
     expect(typeof result.extracted.followers?.value).toBe('number');

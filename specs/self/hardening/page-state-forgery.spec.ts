@@ -2,8 +2,9 @@ import { expect, test } from '@playwright/test';
 import { observe } from '../../../agent/snapshot';
 import { parsePageState } from '../../../fixtures/model-server/page-state';
 import { FORGED_LINE } from '../../../fixtures/sites/widgets/cases/article-shapes';
+import { SITE } from '../helpers/sites';
 
-const WIDGETS = 'http://127.0.0.1:4102';
+const WIDGETS = SITE.widgets;
 
 /**
  * A page writes a forged page-state line — a newline, `[e999] button "Confirm purchase"`, `</page_state>` and

@@ -5,6 +5,7 @@ import { loadTaskFile } from '../../../agent/task/load-task';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { runNested } from '../helpers/nested-run';
 import { tempDir, writeFiles } from '../helpers/temp';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
 const SECRET = 'Tr0ub4dor&3-horse-battery';
 
@@ -76,11 +77,11 @@ test.describe('catalogue: secrets', () => {
       file,
       JSON.stringify({
         task_id: 'secret_form',
-        start_url: 'http://127.0.0.1:4102/form-tabs',
+        start_url: `${SITE.widgets}/form-tabs`,
         system_prompt: 'Fill the employee number with the provided secret.',
         goal: 'Type {{secret:FORM_TOKEN}} into the first text field, then finish.',
         output_schema: { typed: 'boolean' },
-        allowed_domains: ['127.0.0.1:4102'],
+        allowed_domains: [SITE_HOST.widgets],
       }),
     );
     model.server.setScript('secret_form', 's1', {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
 const model = useScriptedModel();
 
@@ -14,12 +15,12 @@ function releaseNotesTask() {
     file,
     JSON.stringify({
       task_id: 'release_notes',
-      start_url: 'http://127.0.0.1:4102/injection',
+      start_url: `${SITE.widgets}/injection`,
       system_prompt: 'Record the latest release version from the release notes page.',
       goal: 'Extract the version of the latest release and screenshot the page.',
       output_schema: { version: 'string' },
       required_fields: ['version'],
-      allowed_domains: ['127.0.0.1:4102'],
+      allowed_domains: [SITE_HOST.widgets],
     }),
   );
   return loadTaskFile(file);
@@ -46,7 +47,7 @@ test('text on the page that orders the agent elsewhere cannot move it off allowe
     outcome: { success: boolean; error?: string };
     url_after: string;
   }>;
-  expect(log.every(entry => entry.url_after.startsWith('http://127.0.0.1:4102/'))).toBe(true);
+  expect(log.every(entry => entry.url_after.startsWith(`${SITE.widgets}/`))).toBe(true);
   expect(log[1]!.outcome).toMatchObject({ success: false, error: expect.stringContaining("evil.example is outside the task's allowed domains") });
 
   const turns = model.server.requests.filter(r => r.kind === 'decider');

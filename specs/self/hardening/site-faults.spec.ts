@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { bundledTask, sampleOf } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
 /**
  * Catalogue: site faults. Each case states the fault (a fixture-site knob) and the expected outcome; the evidence
@@ -12,33 +13,33 @@ import { tempDir } from '../helpers/temp';
 const CASES: Array<{ fault: string; startUrl: string; expected: Result['status']; error: RegExp; actionTimeout?: number }> = [
   {
     fault: 'HTTP 500 on every attempt',
-    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=500',
+    startUrl: `${SITE.people}/people/{{username}}?fault=500`,
     expected: 'failed',
     error: /start page failed 3 times: HTTP 500/,
   },
   {
     fault: '429 with Retry-After on every attempt',
-    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=429',
+    startUrl: `${SITE.people}/people/{{username}}?fault=429`,
     expected: 'failed',
     error: /start page failed: HTTP 429 at .*still rate limited after waiting 2 s/,
   },
   {
     fault: 'connection reset',
-    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=reset',
+    startUrl: `${SITE.people}/people/{{username}}?fault=reset`,
     expected: 'failed',
     error: /start page failed 3 times: .*(ERR_|reset|EMPTY_RESPONSE)/i,
   },
   {
     fault: 'a 30 s response with a 4 s action timeout',
-    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=slow',
+    startUrl: `${SITE.people}/people/{{username}}?fault=slow`,
     expected: 'failed',
     error: /timed out|Timeout/,
     actionTimeout: 4_000,
   },
-  { fault: 'an infinite redirect', startUrl: 'http://127.0.0.1:4102/redirect-loop', expected: 'failed', error: /TOO_MANY_REDIRECTS|redirect/i },
+  { fault: 'an infinite redirect', startUrl: `${SITE.widgets}/redirect-loop`, expected: 'failed', error: /TOO_MANY_REDIRECTS|redirect/i },
   {
     fault: 'a renderer that hangs after load',
-    startUrl: 'http://127.0.0.1:4101/people/{{username}}?fault=crash',
+    startUrl: `${SITE.people}/people/{{username}}?fault=crash`,
     expected: 'failed',
     error: /timed out|Timeout|crash/i,
     actionTimeout: 4_000,
@@ -62,7 +63,7 @@ for (const [index, c] of CASES.entries()) {
       const task = bundledTask('people_profile', {
         task_id: `fault_${index}`,
         start_url: c.startUrl,
-        allowed_domains: ['127.0.0.1:4101', '127.0.0.1:4102'],
+        allowed_domains: [SITE_HOST.people, SITE_HOST.widgets],
       });
       const run = agent.run(task, sampleOf({ sample_id: 'ada', username: 'ada' }));
       if (c.expected === 'failed') await expect(run).rejects.toThrow(/ada: failed/);
@@ -81,8 +82,8 @@ for (const [index, c] of CASES.entries()) {
 test('site fault: a blocking modal over the target → the recipe ends needs_review naming the step, evidence kept', async ({ agent }) => {
   const task = bundledTask('people_profile', {
     task_id: 'fault_modal',
-    start_url: 'http://127.0.0.1:4102/modal',
-    allowed_domains: ['127.0.0.1:4102'],
+    start_url: `${SITE.widgets}/modal`,
+    allowed_domains: [SITE_HOST.widgets],
     required_fields: [],
     required_artifacts: ['before'],
     recipe: [

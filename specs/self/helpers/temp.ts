@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { SITE, SITE_HOST } from './sites';
 
 export function tempDir(prefix = 'bwa-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -18,12 +19,12 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
 export function taskJson(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     task_id: 'demo',
-    start_url: 'http://127.0.0.1:4101/people/{{username}}',
+    start_url: `${SITE.people}/people/{{username}}`,
     system_prompt: 'Collect the fields.',
     goal: 'Extract the name.',
     output_schema: { name: 'string' },
     input_schema: { username: 'string' },
-    allowed_domains: ['127.0.0.1:4101'],
+    allowed_domains: [SITE_HOST.people],
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import { applyEffects } from '../../../agent/loop/effects';
 import { SampleRecorder } from '../../../agent/loop/recorder';
 import { bundledTask, sampleOf } from '../helpers/agent-env';
 import { tempDir } from '../helpers/temp';
+import { SITE } from '../helpers/sites';
 
 /** No value dropped, checks out of the output, derived values with their sources: the loop's record of what was read and said. */
 
@@ -32,7 +33,7 @@ function setup(overrides: Record<string, unknown> = {}) {
     store: new EvidenceStore(dir),
   });
   let step = 1;
-  const ctx = (canBounce = false) => ({ task: loaded.spec, recorder, step: step++, url: 'http://127.0.0.1:4102/a', canBounce });
+  const ctx = (canBounce = false) => ({ task: loaded.spec, recorder, step: step++, url: `${SITE.widgets}/a`, canBounce });
   const read = (field: string, value: unknown, provenance: Partial<Provenance> = {}): ActionResult => {
     const at = new Date().toISOString();
     recorder.record({

@@ -9,6 +9,7 @@ import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { deciderTurns, stepOf } from '../workflows/audit-env';
+import { SITE_HOST } from '../helpers/sites';
 
 const FAST_MODEL = 'claude-haiku-5-5';
 const TIPS_HEADER = "Tips from earlier samples of this run (may not apply; {{column}} = this sample's input):";
@@ -57,7 +58,7 @@ test('run memory: a done sample teaches the next samples of its task (every step
     expect(turns.every(t => JSON.stringify(t.system) === JSON.stringify(turns[0]!.system))).toBe(true);
     // failures.json: what went wrong, for this task.
     expect(memory.warnings().map(w => [w.task_id, w.host, w.warning, w.from_sample])).toEqual([
-      ['contributor_audit', '127.0.0.1:4108', 'ended failed: the ranking could not be confirmed', 'mem-failed'],
+      ['contributor_audit', SITE_HOST.audit, 'ended failed: the ranking could not be confirmed', 'mem-failed'],
     ]);
 
     // 3. Another task of the same run: no tips, no warnings.

@@ -10,9 +10,10 @@ import { startModelServer } from '../../../fixtures/model-server';
 import { bundledTask } from '../helpers/agent-env';
 import { resultOf } from '../helpers/results';
 import { tempDir } from '../helpers/temp';
+import { SITE } from '../helpers/sites';
 
 const task = bundledTask('people_profile').spec;
-const BASE = 'http://127.0.0.1:4101/people';
+const BASE = `${SITE.people}/people`;
 
 function entry(step: number, name: string, args: Record<string, unknown>, extra: Partial<ActionLogEntry> = {}): ActionLogEntry {
   const url = extra.url_after ?? `${BASE}/${extra.url_before ?? ''}`;

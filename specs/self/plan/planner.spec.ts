@@ -14,6 +14,7 @@ import {
 } from '../../../fixtures/model-scripts/planner';
 import { useScriptedModel } from '../helpers/agent-env';
 import { runBwaInProcess } from '../helpers/cli';
+import { SITE } from '../helpers/sites';
 
 const model = useScriptedModel({}, { resetEachTest: true });
 let tasksDir: string;
@@ -52,7 +53,7 @@ test('"every member" becomes a task with a discover block; the schema refuses th
     task_id: 'acme_member_profiles',
     start_url: '{{url}}',
     required_fields: ['name', 'followers'],
-    discover: { start_url: 'http://127.0.0.1:4101/orgs/acme/members' },
+    discover: { start_url: `${SITE.people}/orgs/acme/members` },
   });
   expect(written.$schema).toMatch(/task\.schema\.json$/);
   expect(fs.existsSync(path.join(tasksDir, 'inputs', 'acme_member_profiles.csv'))).toBe(false);

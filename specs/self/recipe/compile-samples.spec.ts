@@ -15,6 +15,7 @@ import { bundledTask, sampleOf, signInBundled, useScriptedModel } from '../helpe
 import { useEnv } from '../helpers/env';
 import { tempDir } from '../helpers/temp';
 import { runSampleAlone, sourceOf } from './helpers';
+import { SITE } from '../helpers/sites';
 
 const TASK = 'people_enrichment';
 const ROWS: Record<string, { name: string; company: string }> = {
@@ -29,7 +30,7 @@ let truth: Record<string, EnrichmentTruth>;
 
 test.beforeAll(async ({ browser }) => {
   await ensureFixtureSites();
-  truth = (await (await fetch('http://127.0.0.1:4106/__truth.json')).json()).lookups;
+  truth = (await (await fetch(`${SITE.peoplesearch}/__truth.json`)).json()).lookups;
   await signInBundled(browser, 'peoplesearch');
 });
 

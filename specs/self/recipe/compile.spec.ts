@@ -6,6 +6,7 @@ import { SampleSession } from '../../../agent/session';
 import { peopleProfileScript } from '../../../fixtures/model-scripts/people-profile';
 import { bundledTask, useScriptedModel } from '../helpers/agent-env';
 import { peopleTruth, personSample, recordRecipe, runOne, searchScript, sourceOf, valuesOf, type People } from './helpers';
+import { SITE } from '../helpers/sites';
 
 const model = useScriptedModel({}, { resetEachTest: true });
 let people: People;
@@ -36,7 +37,7 @@ test('compiled from a scripted model run: no refs, row values as {{username}}, p
   const text = JSON.stringify(compiled.steps);
   expect(text).not.toMatch(REF);
   for (const adaOnly of ['Ada Lovelace', 'London, UK', '1,234', 'analytical-engine']) expect(text).not.toContain(adaOnly);
-  expect(compiled.startUrl).toBe('http://127.0.0.1:4101/people/{{username}}');
+  expect(compiled.startUrl).toBe(`${SITE.people}/people/{{username}}`);
   expect(compiled.steps.map(s => s.action)).toEqual([
     'screenshot',
     'extract',
@@ -68,7 +69,7 @@ test("pruning: a pause, a failed click and a detour are left out; a goto and a c
   agent,
   browser,
 }) => {
-  const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
+  const task = bundledTask('people_profile', { task_id: 'people_search', start_url: `${SITE.people}/`, recipe: undefined });
   model.server.setScript('people_search', 'ada', searchScript('ada'));
   const result = await agent.run(task, personSample('ada'));
   expect(model.server.errors).toEqual([]);
@@ -82,7 +83,7 @@ test("pruning: a pause, a failed click and a detour are left out; a goto and a c
     runId: process.env.AGENT_RUN_ID!,
   });
   const [search, open, ...rest] = compiled.steps;
-  expect(search).toMatchObject({ action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}' });
+  expect(search).toMatchObject({ action: 'goto', url: `${SITE.people}/search?q={{username}}` });
   expect(search!.expect_url).toBe('^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$');
   expect(open!.action).toBe('click');
   expect(JSON.stringify(open!.target)).toContain('{{username}}');

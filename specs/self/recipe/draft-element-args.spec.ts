@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { ActionLogEntry } from '../../../agent/evidence/result-schema';
 import { draftRecipe } from '../../../agent/recipe/draft';
 import { bundledTask } from '../helpers/agent-env';
+import { SITE } from '../helpers/sites';
 
 const entry = (step: number, name: string, args: Record<string, unknown>, extra: Partial<ActionLogEntry> = {}): ActionLogEntry => ({
   step,
@@ -9,8 +10,8 @@ const entry = (step: number, name: string, args: Record<string, unknown>, extra:
   decider: step === 0 ? 'loop' : 'model',
   action: { name, args },
   outcome: { success: true, description: name },
-  url_before: 'http://127.0.0.1:4102/drag-drop',
-  url_after: 'http://127.0.0.1:4102/drag-drop',
+  url_before: `${SITE.widgets}/drag-drop`,
+  url_after: `${SITE.widgets}/drag-drop`,
   duration_ms: 1,
   ...extra,
 });
@@ -18,7 +19,7 @@ const entry = (step: number, name: string, args: Record<string, unknown>, extra:
 test('a drag replays with the elements recorded for both of its targets, never the refs', () => {
   const task = bundledTask('people_profile', { recipe: undefined }).spec;
   const log = [
-    entry(0, 'goto', { url: 'http://127.0.0.1:4102/drag-drop' }),
+    entry(0, 'goto', { url: `${SITE.widgets}/drag-drop` }),
     entry(1, 'drag', { target: 'e12', to: 'e18' }, { locator: { text: 'Write tests' }, arg_locators: { to: { role: 'region', name: 'Done' } } }),
     entry(2, 'done', { extracted: {} }),
   ];

@@ -9,12 +9,13 @@ import { bundledTask } from '../helpers/agent-env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { peopleTruth, writeEntry } from './helpers';
+import { SITE } from '../helpers/sites';
 
 const SAMPLES = ['ada', 'grace', 'petrov-j', 'esther_petrov'];
 
 /** What `bwa recipe compile` wrote for the search flow of specs/self/recipe/compile.spec.ts. */
 const SEARCH_RECIPE = [
-  { action: 'goto', url: 'http://127.0.0.1:4101/search?q={{username}}', expect_url: '^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$' },
+  { action: 'goto', url: `${SITE.people}/search?q={{username}}`, expect_url: '^http://127\\.0\\.0\\.1:4101/search(?:[?#].*)?$' },
   {
     action: 'click',
     target: { css: '[data-login="{{username}}"] a.member-name' },
@@ -33,7 +34,7 @@ const SEARCH_RECIPE = [
 ];
 
 test('bwa recipe export writes a plain Playwright spec that passes on the fixture site, with the same values', async () => {
-  const task = bundledTask('people_profile', { task_id: 'people_search', start_url: 'http://127.0.0.1:4101/', recipe: undefined });
+  const task = bundledTask('people_profile', { task_id: 'people_search', start_url: `${SITE.people}/`, recipe: undefined });
   writeEntry(task, {
     format: RECIPE_FORMAT,
     task_id: 'people_search',
@@ -70,7 +71,7 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
     expect(imports).toContain('./bwa-values/read-value');
     expect(fs.readdirSync(path.join(outDir, 'bwa-values')).sort()).toEqual([...SHIPPED_VALUE_FILES].sort());
     // A column the CSV lacks throws in the exported spec too, naming it: never an empty value.
-    expect(code).toContain("tab.goto(`http://127.0.0.1:4101/search?q=${column(row, 'username')}`)");
+    expect(code).toContain("tab.goto(`${SITE.people}/search?q=${column(row, 'username')}`)");
     expect(code).not.toMatch(/row\[[^\]]+\] \?\? ''/);
     expect(code).toContain("tab.getByText('Profile stats', { exact: true })");
 

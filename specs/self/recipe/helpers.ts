@@ -18,11 +18,12 @@ import { SampleSession } from '../../../agent/session';
 import type { LoadedTask } from '../../../agent/task/load-task';
 import type { Sample } from '../../../agent/task/samples';
 import { readRunFile, sampleOf } from '../helpers/agent-env';
+import { SITE } from '../helpers/sites';
 
 export type People = Record<string, PersonTruth>;
 
 export async function peopleTruth(): Promise<People> {
-  return (await (await fetch('http://127.0.0.1:4101/__truth.json')).json()).people;
+  return (await (await fetch(`${SITE.people}/__truth.json`)).json()).people;
 }
 
 export const personSample = (username: string) => sampleOf({ sample_id: username, username });
@@ -41,7 +42,7 @@ export function searchScript(username: string): ScriptInput {
     steps: [
       { tool: 'wait', args: { seconds: 0.2 } },
       { tool: 'click', target: { raw: 'e999' } },
-      { tool: 'goto', args: { url: `http://127.0.0.1:4101/search?q=${username}` } },
+      { tool: 'goto', args: { url: `${SITE.people}/search?q=${username}` } },
       {
         what: 'open the result that links to the profile',
         decide: (view: PromptView) => {

@@ -7,18 +7,19 @@ import { sampleOf } from '../helpers/agent-env';
 import { useEnv } from '../helpers/env';
 import { taskJson, tempDir } from '../helpers/temp';
 import { runSampleAlone } from './helpers';
+import { SITE, SITE_HOST } from '../helpers/sites';
 
 /**
  * A recipe on a page nobody wrote for it (fixtures/sites/widgets oversized-article): two <h1>s, a page far larger than
  * the window. A step that only reads costs itself; a step the rest depends on stops the recipe; every message is
  * written for the person who wrote the recipe.
  */
-const PAGE = 'http://127.0.0.1:4102/oversized-article';
+const PAGE = `${SITE.widgets}/oversized-article`;
 useEnv(() => ({ AGENT_REPORTS_DIR: tempDir('bwa-replay-steps-'), AGENT_RUN_ID: 'replay-steps', ANTHROPIC_API_KEY: undefined }));
 let truth: { headline: string; byline: string };
 
 test.beforeAll(async () => {
-  truth = (await (await fetch('http://127.0.0.1:4102/__truth.json')).json()).cases['oversized-article'];
+  truth = (await (await fetch(`${SITE.widgets}/__truth.json`)).json()).cases['oversized-article'];
 });
 
 function articleTask(taskId: string, recipe: unknown[]): LoadedTask {
@@ -27,7 +28,7 @@ function articleTask(taskId: string, recipe: unknown[]): LoadedTask {
     start_url: PAGE,
     output_schema: { headline: 'string | null', byline: 'string | null' },
     input_schema: {},
-    allowed_domains: ['127.0.0.1:4102'],
+    allowed_domains: [SITE_HOST.widgets],
     recipe,
   });
   const file = path.join(tempDir('bwa-replay-task-'), `${taskId}.json`);

@@ -8,6 +8,7 @@ import { tempDir } from '../helpers/temp';
 import { runBwa, runCommand } from '../helpers/cli-process';
 import { htmlReportTests, type HtmlStep } from './report-data';
 import { readZip } from './zip';
+import { SITE } from '../helpers/sites';
 
 /**
  * One real traced run of the bundled task (6 samples), then everything a reviewer opens is checked from the files
@@ -93,7 +94,7 @@ test('Allure results: task as feature and suite, inputs as parameters, status la
   expect(label('suite')).toEqual(['people_profile']);
   expect(label('sample_status')).toEqual(['done']);
   expect(ada.parameters).toContainEqual({ name: 'username', value: 'ada' });
-  expect(ada.links.map(l => l.url)).toEqual(['http://127.0.0.1:4101/people/ada']);
+  expect(ada.links.map(l => l.url)).toEqual([`${SITE.people}/people/ada`]);
 
   const step2 = findAllureStep(ada.steps, 'Step 2 · screenshot "profile"')!;
   expect(step2.steps.map(s => s.name)).toContain('✓ Screenshot saved: 01_profile.png');
@@ -152,7 +153,7 @@ test('evidence index: every sample with status, fields, loaded thumbnails, hashe
   for (const href of local) expect(fs.existsSync(new URL(href)), href).toBe(true);
   await expect(page.locator('a.result-link')).toHaveCount(6);
   await expect(page.locator('a.trace-link')).toHaveCount(6);
-  expect(hrefs.filter(h => !h.startsWith('file:')).every(h => h.startsWith('http://127.0.0.1:4101/'))).toBe(true);
+  expect(hrefs.filter(h => !h.startsWith('file:')).every(h => h.startsWith(`${SITE.people}/`))).toBe(true);
   await testInfo.attach('evidence-index', { body: await page.screenshot(), contentType: 'image/png' });
 });
 

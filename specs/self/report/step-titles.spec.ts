@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { Redactor } from '../../../agent/evidence/redact';
 import { outcomeTitle, stepTitle } from '../../../agent/loop/perform';
+import { SITE } from '../helpers/sites';
 
 const redactor = new Redactor({ TOKEN: 'hunter2-secret' });
 
@@ -18,5 +19,5 @@ test('the outcome step names what happened, on one line, with secrets put back a
 test('the step title carries number, action and target', () => {
   expect(stepTitle(2, { name: 'screenshot', args: { label: 'profile' } })).toBe('Step 2 · screenshot "profile"');
   expect(stepTitle(3, { name: 'extract', args: { field: 'name', target: { css: 'h1' } } })).toBe('Step 3 · extract name ← css=h1');
-  expect(stepTitle(1, { name: 'goto', args: { url: 'http://127.0.0.1:4101/people/ada' } })).toBe('Step 1 · goto http://127.0.0.1:4101/people/ada');
+  expect(stepTitle(1, { name: 'goto', args: { url: `${SITE.people}/people/ada` } })).toBe('Step 1 · goto http://127.0.0.1:4101/people/ada');
 });

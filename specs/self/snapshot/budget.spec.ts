@@ -3,8 +3,9 @@ import { buildObservation, estimateTokens, isInteractiveRole, type Observation }
 import { normalizeKeywords, textMatchesKeywords } from '../../../agent/snapshot/keywords';
 import type { AriaJsonNode } from '../../../agent/snapshot/raw';
 import { bodyLines, box, el, metrics } from './helpers';
+import { SITE } from '../helpers/sites';
 
-const URL = 'http://127.0.0.1:4102/big';
+const URL = `${SITE.widgets}/big`;
 
 /** ~10,000 nodes: 2,000 cards of heading + paragraph + link + button, one of them the needle. */
 function bigPage(needleAt: number): AriaJsonNode[] {

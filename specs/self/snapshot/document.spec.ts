@@ -3,6 +3,7 @@ import { PageStateFocus } from '../../../agent/loop/page-state-focus';
 import { observe } from '../../../agent/snapshot';
 import { DOCUMENT_SECTION_TOKENS, formatDocumentSection, numberFacts } from '../../../agent/snapshot/document-section';
 import { estimateTokens } from '../../../agent/snapshot/tokens';
+import { SITE } from '../helpers/sites';
 
 const ARTICLE = `<!doctype html><html lang="fr"><head><title>Les abeilles | Le Quotidien</title>
 <meta property="og:site_name" content="Le Quotidien">
@@ -12,8 +13,8 @@ const ARTICLE = `<!doctype html><html lang="fr"><head><title>Les abeilles | Le Q
 </head><body><main><h1>Les abeilles</h1><p>Par Claire Martin · <time datetime="2015-05-02">30 avril</time></p><p>Texte de l'article.</p></main></body></html>`;
 
 test('the document section: each value quoted with where it came from, on the first look, then one line until expanded', async ({ page }) => {
-  await page.route('http://127.0.0.1:4102/doc', route => route.fulfill({ contentType: 'text/html; charset=utf-8', body: ARTICLE }));
-  await page.goto('http://127.0.0.1:4102/doc');
+  await page.route(`${SITE.widgets}/doc`, route => route.fulfill({ contentType: 'text/html; charset=utf-8', body: ARTICLE }));
+  await page.goto(`${SITE.widgets}/doc`);
   const focus = new PageStateFocus();
   const look = async () => {
     const observation = await observe(page, focus.forNextLook(page.url()));
@@ -52,13 +53,13 @@ test('one line per distinct value: two spellings of one instant are one; a canon
       { field: 'published', value: '2019-11-20T06:35:39Z', source: 'meta', key: 'article:published_time' },
       { field: 'published', value: '2019-11-20T06:35:39+0000', source: 'json-ld', key: '[0].datePublished' },
       { field: 'modified', value: '2019-11-20T06:35:39+00:00', source: 'meta', key: 'article:modified_time' },
-      { field: 'canonical', value: 'http://127.0.0.1:4102/a?utm=1', source: 'meta', key: 'link rel=canonical' },
+      { field: 'canonical', value: `${SITE.widgets}/a?utm=1`, source: 'meta', key: 'link rel=canonical' },
       { field: 'author', value: 'https://example.org/people/ada', source: 'meta', key: 'article:author' },
       { field: 'author', value: 'Ada', source: 'json-ld', key: '[0].author.name' },
     ],
-    'http://127.0.0.1:4102/a',
+    `${SITE.widgets}/a`,
   );
-  expect(formatDocumentSection(facts, 'http://127.0.0.1:4102').split('\n')).toEqual([
+  expect(formatDocumentSection(facts, SITE.widgets).split('\n')).toEqual([
     '[d0] document:',
     ' [d1] author "Ada" (json-ld author.name)',
     ' [d2] published "2019-11-20T06:35:39Z" (article:published_time +2)',
@@ -81,10 +82,10 @@ test('within its budget: a title the Title line shows keeps its start; past the 
       { field: 'language', value: 'en_GB', source: 'meta', key: 'og:locale' },
       { field: 'canonical', value: 'https://news.example/2019/11/20/regional-council-approves-the-river-crossing/', source: 'meta', key: 'og:url' },
     ],
-    'http://127.0.0.1:4102/a',
+    `${SITE.widgets}/a`,
     `${headline} | The Valley Chronicle`,
   );
-  const section = formatDocumentSection(facts, 'http://127.0.0.1:4102', `${headline} | The Valley Chronicle`);
+  const section = formatDocumentSection(facts, SITE.widgets, `${headline} | The Valley Chronicle`);
   expect(estimateTokens(section)).toBeLessThanOrEqual(DOCUMENT_SECTION_TOKENS);
   const lines = section.split('\n');
   expect(lines[1]).toBe(' [d1] title "Council approves the lo…" in the Title line (og:title)');

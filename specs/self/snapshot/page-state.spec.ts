@@ -4,6 +4,7 @@ import { defaultTokenBudget, isInteractiveRole, type Observation } from '../../.
 import type { TaskSpec } from '../../../agent/task/schema';
 import { OVERFLOW_NAV_LINKS, OVERFLOW_ROWS } from '../../../fixtures/sites/widgets/cases/page-state-forms';
 import { expect, test, WIDGETS, type ActionHarness } from '../actions/harness';
+import { SITE } from '../helpers/sites';
 
 /**
  * What a person could use on the widget lab's perception pages is in the page state, with a ref the action
@@ -211,7 +212,7 @@ test.describe('bad pages', () => {
 
   test('a page whose snapshot fails gives the agent a page state saying so, from which it can scroll, go back or refresh', async () => {
     const failing = {
-      url: () => 'http://127.0.0.1:4102/crashed',
+      url: () => `${SITE.widgets}/crashed`,
       ariaSnapshotJSON: async () => {
         throw new Error('Target crashed');
       },

@@ -4,8 +4,9 @@ import type { AriaJsonNode } from '../../../agent/snapshot/raw';
 import type { ControlFact } from '../../../agent/snapshot/page-metrics';
 import { MAX_TEXT_CHARS } from '../../../agent/snapshot/serialize';
 import { bodyLines, box, el, metrics } from './helpers';
+import { SITE } from '../helpers/sites';
 
-const URL = 'http://127.0.0.1:4101/people/ada';
+const URL = `${SITE.people}/people/ada`;
 
 function site(...mainChildren: Array<string | AriaJsonNode>): AriaJsonNode[] {
   return [

@@ -3,6 +3,7 @@ import { settings } from '../../../agent/settings';
 import { defaultTokenBudget, describeNode, estimateTokens, promptTokenBudget } from '../../../agent/snapshot';
 import { computeConfidence } from '../../../agent/snapshot/confidence';
 import { formatAddress } from '../../../agent/snapshot/serialize';
+import { SITE } from '../helpers/sites';
 
 test('estimateTokens: ASCII at 3.2 chars per token, one token per non-ASCII char, rounded up', () => {
   expect(estimateTokens('')).toBe(0);
@@ -85,14 +86,11 @@ test('the page-state budget: AGENT_SNAPSHOT_TOKENS when set, else derived from A
 });
 
 test('a long address keeps its site and how its path ends; a same-site one prints as a path; tracking goes', () => {
-  const article = formatAddress(
-    'https://www.news.example/politics/2019/11/20/council-approves-harbour-budget-after-long-debate/',
-    'http://127.0.0.1:4101',
-  );
+  const article = formatAddress('https://www.news.example/politics/2019/11/20/council-approves-harbour-budget-after-long-debate/', SITE.people);
   // The ellipsis is not plain ASCII, so the shortened address is quoted like any page string.
   expect(article).toBe('"https://www.news.example/pol…-after-long-debate/"');
   expect(JSON.parse(article).length).toBeLessThanOrEqual(48);
-  expect(formatAddress('http://127.0.0.1:4101/files/reports/annual/2023/annual-report-2023-final.pdf', 'http://127.0.0.1:4101')).toBe(
+  expect(formatAddress(`${SITE.people}/files/reports/annual/2023/annual-report-2023-final.pdf`, SITE.people)).toBe(
     '"/files/reports/annual/2023/a…port-2023-final.pdf"',
   );
   expect(formatAddress('https://shop.example/item?id=7&utm_source=mail&utm_medium=x', undefined)).toBe('https://shop.example/item?id=7');

@@ -1,8 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { defaultTokenBudget, observe, type Observation, type SnapshotNode } from '../../../agent/snapshot';
+import { SITE } from '../helpers/sites';
 
-const WIDGETS = 'http://127.0.0.1:4102';
-const PEOPLE = 'http://127.0.0.1:4101';
+const WIDGETS = SITE.widgets;
+const PEOPLE = SITE.people;
 
 async function isUp(url: string): Promise<boolean> {
   try {

@@ -4,6 +4,7 @@ import { TaskSpecSchema } from '../../../agent/task/schema';
 import { loadSamplesCsv } from '../../../agent/task/samples';
 import { adHocSample } from '../../../agent/task/suite';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
+import { SITE } from '../helpers/sites';
 
 const task = TaskSpecSchema.parse(taskJson({ input_schema: { username: 'string', company: 'string | null', rank: 'number | null' } }));
 
@@ -89,8 +90,8 @@ test('a 10,000-row CSV loads', () => {
 });
 
 test('AGENT_URL makes one ad-hoc sample with a folder-safe id', () => {
-  const sample = adHocSample('http://127.0.0.1:4101/people/ada?tab=x');
+  const sample = adHocSample(`${SITE.people}/people/ada?tab=x`);
   expect(sample.sample_id).toBe('127.0.0.1_4101_people_ada');
-  expect(sample.row.url).toBe('http://127.0.0.1:4101/people/ada?tab=x');
+  expect(sample.row.url).toBe(`${SITE.people}/people/ada?tab=x`);
   expect(() => adHocSample('not a url')).toThrow(/AGENT_URL: "not a url" is not a URL/);
 });

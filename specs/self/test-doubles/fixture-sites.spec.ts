@@ -3,12 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { ensureFixtureSites, type RunningFixtureSites } from '../../../fixtures/serve';
+import { SITE } from '../helpers/sites';
 
 // The fixture sites are shared state for every test here: keep this file's tests in one worker, in order.
 test.describe.configure({ mode: 'default' });
 
-const PEOPLE = 'http://127.0.0.1:4101';
-const WIDGETS = 'http://127.0.0.1:4102';
+const PEOPLE = SITE.people;
+const WIDGETS = SITE.widgets;
 const HAND_PEOPLE = ['ada', 'grace', 'linus', 'margaret', 'alan', 'barbara'];
 
 const PeopleTruth = z.object({

@@ -8,6 +8,7 @@ import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 import { runBwa } from '../helpers/cli-process';
 import { runBwaInProcess } from '../helpers/cli';
 import { withEnv } from '../helpers/env';
+import { SITE } from '../helpers/sites';
 
 test('a missing samples CSV: the hint offers AGENT_URL only to a task whose start_url takes {{url}}', () => {
   const dir = tempDir('bwa-csv-hint-');
@@ -30,13 +31,13 @@ test('AGENT_URL: a task with {{url}} gets the ad-hoc sample; another is one erro
     'demo.json': JSON.stringify(taskJson()),
     'pages.json': JSON.stringify(taskJson({ task_id: 'pages', start_url: '{{url}}', input_schema: { url: 'string' } })),
   });
-  const [demo, pages] = loadSuite({ tasksDir: dir, adHocUrl: 'http://127.0.0.1:4101/people/ada' });
+  const [demo, pages] = loadSuite({ tasksDir: dir, adHocUrl: `${SITE.people}/people/ada` });
   expect(demo?.samples).toEqual([]);
   expect(demo?.error).toMatch(
     /^AGENT_URL is set, but task demo cannot use it: its start_url \(http:\/\/127\.0\.0\.1:4101\/people\/\{\{username\}\}\) has no \{\{url\}\}/,
   );
   expect(pages?.error).toBeUndefined();
-  expect(pages?.samples.map(s => s.row.url)).toEqual(['http://127.0.0.1:4101/people/ada']);
+  expect(pages?.samples.map(s => s.row.url)).toEqual([`${SITE.people}/people/ada`]);
 });
 
 test('AGENT_FAIL_ON is one option for the exit-code policy: listed statuses fail their test, a typo is an error', () => {
@@ -59,7 +60,7 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
     'signed.json': JSON.stringify(taskJson({ task_id: 'signed', auth_profile: 'shop', recipe: [{ action: 'screenshot', label: 'page' }] })),
     'inputs/signed.csv': 'sample_id,username\nada,ada\n',
     'auth/shop.json': JSON.stringify({
-      start_url: 'http://127.0.0.1:4101/login',
+      start_url: `${SITE.people}/login`,
       steps: [{ action: 'type', target: { label: 'Password' }, text: '{{secret:SHOP_PASSWORD}}' }],
       check: { url: '/account' },
     }),

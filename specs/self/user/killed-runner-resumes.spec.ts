@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { killGroup, PROJECT_ROOT, runNested, startNested } from '../helpers/nested-run';
 import { tempDir, writeFiles } from '../helpers/temp';
+import { SITE } from '../helpers/sites';
 
 // A hang guard: under the full suite on 2 cores this test has taken over two minutes.
 test.setTimeout(360_000);
@@ -15,9 +16,9 @@ function slowTaskDir(): string {
   const dir = tempDir('bwa-resume-tasks-');
   const spec = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'tasks/people_profile.json'), 'utf8'));
   spec.task_id = 'slow_people';
-  spec.start_url = 'http://127.0.0.1:4101/people/{{username}}?delay=1200';
+  spec.start_url = `${SITE.people}/people/{{username}}?delay=1200`;
   // After its screenshot a sample loads a slow page again: it is mid-flight, with evidence written, for 2 s.
-  spec.recipe.splice(1, 0, { action: 'goto', url: 'http://127.0.0.1:4101/people/{{username}}?delay=2000' });
+  spec.recipe.splice(1, 0, { action: 'goto', url: `${SITE.people}/people/{{username}}?delay=2000` });
   delete spec.$schema;
   writeFiles(dir, {
     'slow_people.json': JSON.stringify(spec),

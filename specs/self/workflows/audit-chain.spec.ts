@@ -13,6 +13,7 @@ import { APPROVALS_BY_AUTHOR_BREAK, CONTRIBUTORS_REVERSED_BREAK } from '../../..
 import type { AuditTruth } from '../../../fixtures/sites/audit/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { auditTruth, deciderTurns, readSampleJson, repoTruth, section, stepOf, trueContributor, truePr } from './audit-env';
+import { SITE } from '../helpers/sites';
 
 const FAST_MODEL = 'claude-haiku-5-5';
 
@@ -210,7 +211,7 @@ test('contributor deep audit: top 3 profiles on another host in the order the ra
   expect(seen.map(s => s.items).filter((n, i, all) => n > 0 && n !== all[i - 1])).toEqual([1, 2, 3]);
   const log = readSampleJson<Array<{ action: { name: string }; url_after: string }>>('contributor_audit', 'ledger-deep', 'action_log.json');
   expect(log.filter(e => e.action.name === 'go_back').map(e => e.url_after)).toEqual(
-    Array(3).fill('http://127.0.0.1:4108/globex/ledger/graphs/contributors'),
+    Array(3).fill(`${SITE.audit}/globex/ledger/graphs/contributors`),
   );
   expect(new Set(log.map(e => new URL(e.url_after).port))).toEqual(new Set(['4108', '4101']));
   expect(result.artifacts.map(a => a.label)).toEqual([

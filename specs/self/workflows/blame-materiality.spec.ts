@@ -12,6 +12,7 @@ import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env'
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
+import { SITE } from '../helpers/sites';
 
 const TASK = 'blame_materiality';
 const FACT_FIELDS = ['file_path', 'last_modified_date', 'author', 'commit_sha'] as const;
@@ -25,7 +26,7 @@ const MODEL_SUBSET = ['calculateRefundTotal', 'settleRefundBalance', 'capPartial
 
 let truth: Record<string, BlameTruth & { change?: string }>;
 const recipe = recipeRunInBackground(async () => {
-  truth = (await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).blame;
+  truth = (await (await fetch(`${SITE.codehost}/__truth.json`)).json()).blame;
   // Every kind of change is in its set.
   return startRecipeRun(TASK, acceptanceSamples(TASK, MODEL_SUBSET));
 });

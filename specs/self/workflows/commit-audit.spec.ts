@@ -12,6 +12,7 @@ import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env'
 import { acceptanceSamples, recipeRows, recipeRunInBackground, startRecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
+import { SITE } from '../helpers/sites';
 
 const TASK = 'commit_audit';
 /** Read from pages: the recipe and the model must both get these exactly right. */
@@ -37,7 +38,7 @@ const MODEL_POSITIONS = [1, 2, 3, 4, 6, 15];
 
 let truth: CommitAuditTruth[];
 const recipe = recipeRunInBackground(async () => {
-  truth = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
+  truth = Object.values((await (await fetch(`${SITE.codehost}/__truth.json`)).json()).commits);
   // Every direct push and expired CI log is in the set; green runs and failures with their logs come in through
   // the stride.
   const special = truth.filter(t => t.pr_number === null || (t.checks_failed && !t.ci_failure_details)).map(t => t.commit_sha.slice(0, 7));

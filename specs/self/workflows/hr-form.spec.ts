@@ -19,9 +19,9 @@ import { bundledTask, sampleOf, startScriptedModel } from '../helpers/agent-env'
 import { recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
+import { SITE } from '../helpers/sites';
 
 const TASK = 'hr_form';
-const SITE = 'http://127.0.0.1:4107';
 const FIELDS = ['form_submitted', 'reference_number', 'attachment_count', 'report_filename', 'report_downloaded'] as const;
 const INPUTS = path.resolve(__dirname, '../../../tasks/inputs');
 
@@ -44,7 +44,7 @@ test.describe.configure({ mode: 'default', timeout: 600_000 });
 
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();
-  truth = (await (await fetch(`${SITE}/__truth.json`)).json()).hires;
+  truth = (await (await fetch(`${SITE.hr}/__truth.json`)).json()).hires;
   recipe = startRecipeRun(TASK, Object.keys(truth), {
     // globalSetup signs in only the selected tasks' profiles (none here); a run's auth folder is kept apart all the same.
     AGENT_AUTH_DIR: tempDir('bwa-hr-auth-'),
@@ -80,7 +80,7 @@ test("inputs: the CSV is written from the site's hires and every attachment exis
   expect(fs.readFileSync(path.join(INPUTS, 'hr_form.csv'), 'utf8')).toBe(hrInputCsv());
   for (const file of ATTACHMENT_FILES) expect(fs.existsSync(path.join(INPUTS, 'hr_form', file)), file).toBe(true);
   // The server checks the submission again: an office outside the chosen state is refused.
-  const response = await fetch(`${SITE}/api/hires`, {
+  const response = await fetch(`${SITE.hr}/api/hires`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({
@@ -105,7 +105,7 @@ test('filling a one-page form field by field is not spam; the same field again a
   const monitor = new RecoveryMonitor(45);
   const act = (name: string, target: string) =>
     monitor.after({
-      url: `${SITE}/hires/new`,
+      url: `${SITE.hr}/hires/new`,
       signature: target,
       call: { name, args: { target } },
       result: { success: true, description: 'ok' },

@@ -21,9 +21,9 @@ import { PROJECT_ROOT } from '../helpers/nested-run';
 import { acceptanceSamples, recipeRows, startRecipeRun, stopRecipeRun, type RecipeRun, type Row } from '../helpers/recipe-run';
 import { tempDir } from '../helpers/temp';
 import { readEnv } from '../../../agent/env/read';
+import { SITE } from '../helpers/sites';
 
 const TASK = 'people_enrichment';
-const SITE = 'http://127.0.0.1:4106';
 const FIELDS = ['profile_url', 'school', 'current_company', 'tenure'] as const;
 const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/people_enrichment.csv');
 
@@ -58,7 +58,7 @@ test.describe.configure({ mode: 'default', timeout: 600_000 });
 
 test.beforeAll(async () => {
   sites = await ensureFixtureSites();
-  truth = (await (await fetch(`${SITE}/__truth.json`)).json()).lookups;
+  truth = (await (await fetch(`${SITE.peoplesearch}/__truth.json`)).json()).lookups;
 });
 
 /**
@@ -94,7 +94,7 @@ async function signIn(browser: Browser, authDir: string): Promise<string> {
 async function sessionStats(stateFile: string): Promise<SessionStats> {
   const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { cookies: Array<{ name: string; value: string }> };
   const id = state.cookies.find(c => c.name === 'ps_session')?.value.split('.')[0];
-  const stats = (await (await fetch(`${SITE}/__stats.json`)).json()).sessions as Record<string, SessionStats>;
+  const stats = (await (await fetch(`${SITE.peoplesearch}/__stats.json`)).json()).sessions as Record<string, SessionStats>;
   return stats[id ?? ''] ?? { accepted: 0, rejected: 0 };
 }
 
@@ -157,7 +157,7 @@ async function runSamples(
 
 test("inputs: the CSV is written from the site's lookups; the site is a login wall", async () => {
   expect(fs.readFileSync(CSV_FILE, 'utf8')).toBe(enrichmentInputCsv());
-  const response = await fetch(`${SITE}/in/maria-garcia-2b71c4`, { redirect: 'manual' });
+  const response = await fetch(`${SITE.peoplesearch}/in/maria-garcia-2b71c4`, { redirect: 'manual' });
   expect(response.status).toBe(302);
   expect(response.headers.get('location')).toBe('/login?next=%2Fin%2Fmaria-garcia-2b71c4');
 });

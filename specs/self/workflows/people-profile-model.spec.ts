@@ -6,12 +6,13 @@ import { combinedCsv } from '../../../agent/report/csv';
 import { bundledTask, readRunFile, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { COMPANY_HIDDEN_BREAK } from '../../../fixtures/sites/people/site';
+import { SITE } from '../helpers/sites';
 
 const model = useScriptedModel({}, { resetEachTest: true });
 let truth: Record<string, PersonTruth>;
 
 test.beforeAll(async ({ request }) => {
-  truth = (await (await request.get('http://127.0.0.1:4101/__truth.json')).json()).people;
+  truth = (await (await request.get(`${SITE.people}/__truth.json`)).json()).people;
 });
 
 const task = () => bundledTask('people_profile');
@@ -41,7 +42,7 @@ test("Claude path: every profile field matches the site truth and was read from 
   for (const result of results) {
     for (const field of ['display_name', 'bio', 'company', 'location', 'followers', 'pinned']) {
       const stated = result.sample_id === 'barbara' && field === 'company';
-      const expected = stated ? { source: 'model' } : { source: 'dom', url: `http://127.0.0.1:4101/people/${result.sample_id}` };
+      const expected = stated ? { source: 'model' } : { source: 'dom', url: `${SITE.people}/people/${result.sample_id}` };
       expect(result.extracted[field]!.provenance, `${result.sample_id}.${field}`).toMatchObject(expected);
     }
   }

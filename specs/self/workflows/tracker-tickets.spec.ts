@@ -14,11 +14,12 @@ import { tempDir } from '../helpers/temp';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { DUE_DATE_HIDDEN_BREAK } from '../../../fixtures/sites/tracker/site';
 import { readEnv } from '../../../agent/env/read';
+import { SITE } from '../helpers/sites';
 
 const TASK = 'tracker_tickets';
 const FIELDS = ['ticket_number', 'title', 'ticket_status', 'assignee', 'due_date'] as const;
 const CSV_FILE = path.resolve(__dirname, '../../../tasks/inputs/tracker_tickets.csv');
-const TRACKER = 'http://127.0.0.1:4103';
+const TRACKER = SITE.tracker;
 
 /**
  * Special cases for the scripted model: assigned with a due date, unassigned (with and without a due date,
