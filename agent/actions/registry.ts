@@ -14,22 +14,23 @@ import { switchTab } from './tabs';
 import { check, uncheck } from './toggle';
 import { TargetText } from './targets/target';
 import type { ActionDefinition } from './core/types';
+import { ACTION_NAMES, type ActionName } from './names';
 import { upload } from './upload';
 import { wait } from './wait';
 
-/** Every action the agent can take, in the order the model sees them. */
-const ALL = [
+/** Every action the agent can take, by its name: one for each name in names.ts, none besides. */
+const BY_NAME: Readonly<Record<ActionName, ActionDefinition>> = {
   goto,
-  goBack,
+  go_back: goBack,
   refresh,
-  switchTab,
+  switch_tab: switchTab,
   click,
   hover,
   drag,
   type,
   press,
   scroll,
-  selectOption,
+  select_option: selectOption,
   check,
   uncheck,
   upload,
@@ -39,15 +40,18 @@ const ALL = [
   wait,
   expand,
   find,
-  saveProgress,
+  save_progress: saveProgress,
   done,
   fail,
-] as ActionDefinition[];
+};
+
+/** In the order the model sees them. */
+const ALL = ACTION_NAMES.map(name => BY_NAME[name]);
 
 const byName = new Map(ALL.map(action => [action.name, action]));
 
 export function actionNames(): string[] {
-  return ALL.map(action => action.name);
+  return [...ACTION_NAMES];
 }
 
 export function getAction(name: string): ActionDefinition | undefined {

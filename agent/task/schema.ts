@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionNames } from '../actions/registry';
+import { ACTION_NAMES } from '../actions/names';
 import { SemanticLocator } from './locator-schema';
 import { typeProblem } from './type-grammar';
 
@@ -8,8 +8,8 @@ const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record
 
 const Target = z.union([z.string().min(1), SemanticLocator]);
 
-const ACTION_NAMES = actionNames() as [string, ...string[]];
-const ActionName = z.enum(ACTION_NAMES, {
+// Typed as text: a step's action is checked against the list here and read as a string everywhere else.
+const ActionName = z.enum(ACTION_NAMES as readonly string[] as [string, ...string[]], {
   error: issue => `unknown action ${JSON.stringify(issue.input)} (expected one of: ${ACTION_NAMES.join(', ')})`,
 });
 

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ACTION_NAMES } from '../../../agent/actions/names';
 import { actionNames, getAction } from '../../../agent/actions/registry';
 import type { ActionLogEntry } from '../../../agent/evidence/result-schema';
 import { shouldBreakBatch } from '../../../agent/loop/batch';
@@ -30,6 +31,10 @@ test('no list of action names outside agent/actions: a trait is declared on the 
   // A list of names (a set of actions sharing a trait) or a map keyed by them (a weight per action).
   expect(found(QUOTED_LIST, text => [...text.matchAll(/'([a-z_]+)'/g)].map(m => m[1]!), 2)).toEqual([]);
   expect(found(FLAT_OBJECT, text => [...text.matchAll(/([a-z_]+)\s*:/g)].map(m => m[1]!), 3)).toEqual([]);
+});
+
+test("the names list the task schema reads (actions/names.ts) is the registry's: each name has the definition of that name", () => {
+  for (const name of ACTION_NAMES) expect(getAction(name)?.name, name).toBe(name);
 });
 
 test('a batch stops after exactly the actions whose definitions say they leave the page, end the sample or must be seen first', () => {

@@ -46,11 +46,19 @@ export function boundaryViolations(graph: ImportGraph, root: string, rules: Boun
   return violations;
 }
 
-/** Parts whose rules allow each other, around a loop: a layering needs none. */
-export function ruleCycles(rules: BoundaryRules): string[][] {
+/**
+ * Parts whose rules allow each other, around a loop: a layering needs none. A file a rule allows (`files`) counts as
+ * its whole part, unless it is one of `leaves` (files that import nothing of ours, so no loop can pass through them).
+ */
+export function ruleCycles(rules: BoundaryRules, leaves: ReadonlySet<string> = new Set()): string[][] {
+  const edges = (part: string) => {
+    const rule = rules[part];
+    const throughFiles = Object.keys(rule?.files ?? {}).filter(file => !leaves.has(file));
+    return [...new Set([...(rule?.may ?? []), ...throughFiles.map(file => file.split('/')[0]!.replace(/\.ts$/, ''))])];
+  };
   const cycles: string[][] = [];
   const visit = (part: string, trail: string[]) => {
-    for (const next of rules[part]?.may ?? []) {
+    for (const next of edges(part)) {
       const at = trail.indexOf(next);
       if (at >= 0) cycles.push([...trail.slice(at), next]);
       else visit(next, [...trail, next]);
@@ -58,4 +66,10 @@ export function ruleCycles(rules: BoundaryRules): string[][] {
   };
   for (const part of Object.keys(rules)) visit(part, [part]);
   return cycles;
+}
+
+/** The files under `root` (relative to it) that import nothing else under it. */
+export function leafFiles(graph: ImportGraph, root: string): Set<string> {
+  const inside = (file: string) => partOf(root, file) !== undefined;
+  return new Set([...graph].filter(([file, imports]) => inside(file) && !imports.some(inside)).map(([file]) => path.relative(root, file)));
 }

@@ -26,7 +26,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   settings: { may: ['env', 'snapshot'] },
   task: {
     may: ['env', 'evidence', 'fs', 'settings'],
-    files: { 'actions/registry.ts': 'a recipe step names an action: the task schema takes the action names from the registry, their one list' },
+    files: { 'actions/names.ts': "a recipe step names an action: the task schema takes the action names from the actions' one list of them" },
   },
   actions: { may: ['evidence', 'fs', 'snapshot', 'task'] },
   browser: {
