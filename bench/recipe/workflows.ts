@@ -3,7 +3,7 @@ import type { ScriptInput } from '../../fixtures/model-server';
 import { blameMaterialityScript } from '../../fixtures/model-scripts/blame-materiality';
 import type { BlameTruth } from '../../fixtures/sites/codehost/truth';
 import { checksVisionAnswer, commitAuditScript } from '../../fixtures/model-scripts/commit-audit';
-import type { CommitAuditTruth } from '../../fixtures/sites/codehost/truth';
+import { COMMIT_AUDIT_FACTS, type CommitAuditTruth } from '../../fixtures/sites/codehost/truth';
 import { hrFormScript } from '../../fixtures/model-scripts/hr-form';
 import { peopleEnrichmentScript } from '../../fixtures/model-scripts/people-enrichment';
 import type { EnrichmentTruth } from '../../fixtures/sites/peoplesearch/lookups';
@@ -73,20 +73,9 @@ export const WORKFLOWS: Workflow[] = [
     task: 'commit_audit',
     async truth() {
       commits = Object.values((await json('http://127.0.0.1:4104/__truth.json')).commits);
-      const facts = [
-        'commit_sha',
-        'pr_number',
-        'pr_creator',
-        'approvers',
-        'merger',
-        'checks_passed',
-        'checks_failed',
-        'ci_failure_details',
-        'tracker_url',
-      ];
       return row => {
         const t = commitOf(row.sample_id!);
-        return t ? pick(t as unknown as Record<string, unknown>, facts) : undefined;
+        return t ? pick(t as unknown as Record<string, unknown>, COMMIT_AUDIT_FACTS) : undefined;
       };
     },
     script: row => {

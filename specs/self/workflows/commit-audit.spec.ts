@@ -4,7 +4,7 @@ import { SampleSession } from '../../../agent/session';
 import { combinedCsv } from '../../../agent/report/csv';
 import type { Result } from '../../../agent/evidence/result-schema';
 import { checksVisionAnswer, commitAuditScript } from '../../../fixtures/model-scripts/commit-audit';
-import type { CommitAuditTruth } from '../../../fixtures/sites/codehost/truth';
+import { COMMIT_AUDIT_FACTS as FACT_FIELDS, type CommitAuditTruth } from '../../../fixtures/sites/codehost/truth';
 import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
 import { BREAK_HEADER } from '../../../fixtures/lib/break-switch';
 import { CI_ANNOTATION_BREAK, INFRASTRUCTURE_FAILURE } from '../../../fixtures/sites/ci/site';
@@ -15,18 +15,6 @@ import { readEnv } from '../../../agent/env/read';
 import { SITE } from '../helpers/sites';
 
 const TASK = 'commit_audit';
-/** Read from pages: the recipe and the model must both get these exactly right. */
-const FACT_FIELDS = [
-  'commit_sha',
-  'pr_number',
-  'pr_creator',
-  'approvers',
-  'merger',
-  'checks_passed',
-  'checks_failed',
-  'ci_failure_details',
-  'tracker_url',
-] as const;
 
 /**
  * Positions (1 = oldest audited commit) covering every special case: two approvers and all checks green (1);
