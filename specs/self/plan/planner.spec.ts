@@ -78,9 +78,9 @@ test('named items become samples: the task and its CSV are written, printed, and
 
   model.server.reset();
   model.server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
-  await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(
-    /people_followers\.json and .*people_followers\.csv already exist: not overwritten \(use --force/,
-  );
+  const refused = await plan(TWO_PROFILES_REQUEST);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/people_followers\.json and .*people_followers\.csv already exist: not overwritten \(use --force/);
   model.server.reset();
   model.server.setDefaultScript('plan', plannerScript(twoProfilesPlan()));
   expect((await plan(TWO_PROFILES_REQUEST, '--force')).code).toBe(0);
@@ -89,22 +89,20 @@ test('named items become samples: the task and its CSV are written, printed, and
 test('a plan still invalid after one correction is an error naming the fields; nothing is written', async () => {
   const bad = withUnknownRequiredField(twoProfilesPlan());
   model.server.setDefaultScript('plan', plannerScript(bad, bad));
-  await expect(plan(TWO_PROFILES_REQUEST)).rejects.toThrow(
+  const refused = await plan(TWO_PROFILES_REQUEST);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(
     /still invalid after one correction:\n {2}• task\.required_fields\[1\]: "follower_count" is not a key of output_schema/,
   );
   expect(fs.readdirSync(tasksDir)).toEqual([]);
 });
 
 test('without ANTHROPIC_API_KEY: a clear message, and no request', async () => {
-  const key = process.env.ANTHROPIC_API_KEY;
-  delete process.env.ANTHROPIC_API_KEY;
-  try {
-    await expect(plan(ORG_MEMBERS_REQUEST)).rejects.toThrow(
-      /bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY .*\nWithout a key, start the task with `npx bwa init <task_id>/,
-    );
-  } finally {
-    process.env.ANTHROPIC_API_KEY = key;
-  }
+  const refused = await runBwaInProcess(['plan', ORG_MEMBERS_REQUEST], { AGENT_TASKS_DIR: tasksDir, ANTHROPIC_API_KEY: undefined });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(
+    /bwa plan asks Claude to write the task, so it needs ANTHROPIC_API_KEY .*\nWithout a key, start the task with `npx bwa init <task_id>/,
+  );
   expect(model.server.requests).toEqual([]);
 });
 
