@@ -29,6 +29,10 @@ import { printReport } from './report';
 import { WIDGET_CASE_TASKS } from './widget-cases';
 import { ARTICLE_TASK, articleScript, articleTaskSpec } from './article-cases';
 import { readCorpus, serveCorpus, type CorpusServer } from '../perception/corpus';
+import { z } from 'zod';
+import { defineCommand, type OptionValues } from '../../agent/cli/command';
+import { wholeNumberText } from '../../agent/env/kinds';
+import { runBench } from '../lib/command';
 
 type Row = Record<string, string>;
 
@@ -43,11 +47,6 @@ interface Case {
 interface Variant {
   name: string;
   root: string;
-}
-
-function arg(name: string, fallback?: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
 /** Every task the bench runs, in a tasks folder of its own: the bundled specs without recipes, plus the widget cases. */
@@ -171,13 +170,36 @@ async function runVariant(
   return figures;
 }
 
-async function main(): Promise<void> {
-  const only = arg('only');
-  const tasks = arg('tasks')?.split(',');
-  const samples = Number(arg('samples', '3'));
-  const baseline = arg('baseline');
-  const articles = Number(arg('articles', '0'));
-  const articlesDir = path.resolve(arg('articles-dir', '../shared/corpora/article-pages')!);
+const benchCommand = defineCommand({
+  program: 'npx tsx',
+  name: 'bench/economy/run.ts',
+  summary: "What a sample costs (model calls, tokens, steps) with this checkout's agent, against a baseline's",
+  options: {
+    baseline: { type: 'string', placeholder: 'ref', help: 'a git ref whose agent runs the same samples first' },
+    samples: { type: 'string', placeholder: 'n', value: wholeNumberText(1), help: 'samples per workflow task (default 3)' },
+    only: {
+      type: 'string',
+      placeholder: 'kind',
+      value: { schema: z.enum(['widgets', 'workflows', 'articles']), takes: 'widgets, workflows or articles' },
+      help: 'run one kind of case only',
+    },
+    tasks: { type: 'string', placeholder: 'ids', help: 'the tasks to run, comma-separated (default: all)' },
+    articles: { type: 'string', placeholder: 'n', value: wholeNumberText(0), help: 'articles of the corpus to add (default 0)' },
+    'articles-dir': { type: 'string', placeholder: 'dir', help: 'the article corpus (default ../shared/corpora/article-pages)' },
+  },
+  positionals: [],
+  run: async ({ options }) => {
+    await main(options);
+    return 0;
+  },
+});
+
+async function main(given: OptionValues<typeof benchCommand.options>): Promise<void> {
+  const { only, baseline } = given;
+  const tasks = given.tasks?.split(',');
+  const samples = given.samples ?? 3;
+  const articles = given.articles ?? 0;
+  const articlesDir = path.resolve(given['articles-dir'] ?? '../shared/corpora/article-pages');
   const corpus = articles > 0 ? await serveCorpus(articlesDir) : undefined;
   const sites = await ensureFixtureSites();
   const server = await startModelServer();
@@ -208,7 +230,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch(error => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(benchCommand);

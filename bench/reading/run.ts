@@ -17,15 +17,12 @@ import { loadTaskFile } from '../../agent/task/load-task';
 import { SampleSession } from '../../agent/session';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { tempDirFor } from '../lib/temp';
+import { defineCommand, type OptionValues } from '../../agent/cli/command';
+import { runBench } from '../lib/command';
 
 const TASK = 'article_facts';
 const FIELDS = ['headline', 'author', 'published', 'site_name'] as const;
 const WIDGETS = 'http://127.0.0.1:4102';
-
-function arg(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
 
 function taskSpec(): Record<string, unknown> {
   return {
@@ -133,8 +130,23 @@ function score(
   return { right, got, sources };
 }
 
-async function main(): Promise<void> {
-  const only = arg('only')?.split(',');
+const benchCommand = defineCommand({
+  program: 'npx tsx',
+  name: 'bench/reading/run.ts',
+  summary: "Headline, author, publication date and site name on the widget lab's articles, with the scripted model",
+  options: {
+    only: { type: 'string', placeholder: 'slugs', help: 'the articles to read, comma-separated (default: all)' },
+    dump: { type: 'string', placeholder: 'file', help: 'write the requests the model server saw to this JSON file' },
+  },
+  positionals: [],
+  run: async ({ options }) => {
+    await main(options);
+    return 0;
+  },
+});
+
+async function main({ only: onlyList, dump }: OptionValues<typeof benchCommand.options>): Promise<void> {
+  const only = onlyList?.split(',');
   const slugs = Object.keys(ARTICLE_TRUTH).filter(slug => !only || only.includes(slug));
   const sites = await ensureFixtureSites({ only: ['widgets'] });
   const server = await startModelServer();
@@ -175,7 +187,6 @@ async function main(): Promise<void> {
       }
     }
     for (const error of server.errors) console.log(`model server: ${error}`);
-    const dump = arg('dump');
     if (dump) fs.writeFileSync(dump, JSON.stringify(server.requests, null, 1));
   } finally {
     await browser.close();
@@ -196,7 +207,4 @@ function printScore(scored: readonly Scored[]): void {
   console.log(`\ngoal: ${right}/${scored.length * FIELDS.length} fields right on ${scored.length} articles`);
 }
 
-main().catch(error => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(benchCommand);

@@ -32,7 +32,10 @@ import { loadTaskFile, type LoadedTask } from '../../agent/task/load-task';
 import { loadSamplesCsv } from '../../agent/task/samples';
 import { startModelServer, type ModelServer, type ScriptInput } from '../../fixtures/model-server';
 import { ensureFixtureSites } from '../../fixtures/serve';
+import { defineCommand, type OptionValues } from '../../agent/cli/command';
+import { wholeNumberText } from '../../agent/env/kinds';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
+import { runBench } from '../lib/command';
 import { sum, table } from '../lib/stats';
 import { tempDirFor } from '../lib/temp';
 import { BY_CLASS_HEADER, CLASS_LABEL, perSampleByClass } from './by-model';
@@ -44,11 +47,6 @@ interface Phase {
   results: Result[];
   logs: ActionLogEntry[][];
   seconds: number;
-}
-
-function arg(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
 /** The task as shipped, minus its hand-written recipe: only the model and what is compiled from it decide. */
@@ -258,15 +256,36 @@ async function judgeRun(task: LoadedTask, runId: string, rows: readonly Row[]) {
 
 const cell = (c: string | number) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(c < 10 ? 2 : 0) : c);
 
-async function main(): Promise<void> {
-  const wanted = arg('tasks', WORKFLOWS.map(w => w.task).join(',')).split(',');
+const benchCommand = defineCommand({
+  program: 'npx tsx',
+  name: 'bench/recipe/run.ts',
+  summary: 'Model-only against record-then-replay on the reference workflows, with the scripted model',
+  options: {
+    tasks: { type: 'string', placeholder: 'ids', help: 'the workflows to run, comma-separated (default: all)' },
+    samples: { type: 'string', placeholder: 'n', value: wholeNumberText(1), help: 'samples per workflow (default 60)' },
+    'model-samples': { type: 'string', placeholder: 'n', value: wholeNumberText(1), help: 'samples of the model-only phase (default: --samples)' },
+    workers: { type: 'string', placeholder: 'n', value: wholeNumberText(1), help: 'parallel contexts (default 2)' },
+    latency: { type: 'string', placeholder: 'ms', value: wholeNumberText(0), help: "the scripted model's latency per answer (default 0)" },
+    distill: { type: 'string', placeholder: 'on|off', help: 'AGENT_MEMORY_DISTILL (default off)' },
+    judge: { type: 'string', placeholder: 'inline|batch', help: 'AGENT_JUDGE (default batch)' },
+  },
+  positionals: [],
+  run: async ({ options }) => {
+    await main(options);
+    return 0;
+  },
+});
+
+async function main(given: OptionValues<typeof benchCommand.options>): Promise<void> {
+  const wanted = (given.tasks ?? WORKFLOWS.map(w => w.task).join(',')).split(',');
+  const latency = given.latency ?? 0;
   const options = {
-    samples: Number(arg('samples', '60')),
-    modelSamples: Number(arg('model-samples', arg('samples', '60'))),
-    workers: Number(arg('workers', '2')),
+    samples: given.samples ?? 60,
+    modelSamples: given['model-samples'] ?? given.samples ?? 60,
+    workers: given.workers ?? 2,
   };
   const sites = await ensureFixtureSites();
-  const server = await startModelServer({ port: 0, latencyMs: Number(arg('latency', '0')) });
+  const server = await startModelServer({ port: 0, latencyMs: latency });
   const reports = tempDirFor('reports');
   Object.assign(process.env, {
     ANTHROPIC_API_KEY: 'bench',
@@ -274,9 +293,9 @@ async function main(): Promise<void> {
     AGENT_RUN_ID: 'bench-recipe',
     AGENT_REPORTS_DIR: reports,
     AGENT_AUTH_DIR: tempDirFor('auth'),
-    AGENT_MEMORY_DISTILL: arg('distill', 'off'),
+    AGENT_MEMORY_DISTILL: given.distill ?? 'off',
     AGENT_MODEL_RETRIES: '1',
-    AGENT_JUDGE: arg('judge', 'batch'),
+    AGENT_JUDGE: given.judge ?? 'batch',
   });
   const browser = await launchChromium();
   const rows: Array<Array<string | number>> = [];
@@ -347,7 +366,7 @@ async function main(): Promise<void> {
     await server.close();
     await sites.close();
   }
-  console.log(`recipe benchmark — scripted model (latency ${arg('latency', '0')} ms), ${options.workers} parallel contexts\n`);
+  console.log(`recipe benchmark — scripted model (latency ${latency} ms), ${options.workers} parallel contexts\n`);
   console.log(
     table(
       [
@@ -383,7 +402,4 @@ function statusCounts(results: readonly Result[]): string {
   return [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
 }
 
-main().catch(error => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(benchCommand);
