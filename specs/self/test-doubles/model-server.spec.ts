@@ -1,11 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { expect, test } from '@playwright/test';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROUTE_HEADERS, routeHeaders } from '../../../agent/decide/request-route';
 import { type ModelServer, estimateTokens, loadScriptFile, parsePageState, startModelServer } from '../../../fixtures/model-server/index';
 import type { PromptView } from '../../../fixtures/model-server/script-schema';
+import { tempDir } from '../helpers/temp';
 
 // Shapes the agent's own tool definitions take: reflection fields plus each action's arguments.
 const reflection = { evaluation_previous_step: { type: 'string' }, memory_update: { type: 'string' }, next_goal: { type: 'string' } };
@@ -542,7 +542,7 @@ test.describe('scripts', () => {
   });
 
   test('scripts load from a folder with the _default fallback; a bad file names file and path', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'model-scripts-'));
+    const dir = tempDir('model-scripts-');
     mkdirSync(path.join(dir, 'profile'));
     writeFileSync(path.join(dir, 'profile', 'torvalds.json'), JSON.stringify({ steps: [{ tool: 'screenshot', args: { label: 'own' } }] }));
     writeFileSync(path.join(dir, 'profile', '_default.json'), JSON.stringify({ steps: [{ tool: 'screenshot', args: { label: 'default' } }] }));
