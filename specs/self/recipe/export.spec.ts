@@ -71,7 +71,7 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
     expect(imports).toContain('./bwa-values/read-value');
     expect(fs.readdirSync(path.join(outDir, 'bwa-values')).sort()).toEqual([...SHIPPED_VALUE_FILES].sort());
     // A column the CSV lacks throws in the exported spec too, naming it: never an empty value.
-    expect(code).toContain("tab.goto(`${SITE.people}/search?q=${column(row, 'username')}`)");
+    expect(code).toContain("tab.goto(`http://127.0.0.1:4101/search?q=${column(row, 'username')}`)");
     expect(code).not.toMatch(/row\[[^\]]+\] \?\? ''/);
     expect(code).toContain("tab.getByText('Profile stats', { exact: true })");
 
