@@ -4,9 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { browserUse } from './agent/browser/remote';
 import { env } from './agent/env/read';
-import { prepareRunEnvironment } from './agent/setup/run-env';
+import { prepareRunEnvironment, stopOnBadEnvironment } from './agent/setup/run-env';
 import { settings } from './agent/settings';
 
+stopOnBadEnvironment();
 // Run id, invocation id and this run's blob file: set once in the main process; workers (and merge-reports) inherit them.
 const { runId, reportsDir: reports } = prepareRunEnvironment();
 

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { env } from '../env/read';
+import { checkEnvironment, env } from '../env/read';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
 import { FILL_IN } from './init';
@@ -16,6 +16,12 @@ export const validateCommand = defineCommand({
   options: {},
   positionals: [],
   async run() {
+    const envErrors = checkEnvironment();
+    if (envErrors.length) {
+      for (const error of envErrors) console.log(`✗ ${error.code}: ${error.message}`);
+      console.log(`\n${envErrors.length} environment variable(s) a run would refuse to start with (in the environment or .env): fix them first.`);
+      return 1;
+    }
     const broken: BrokenTask[] = [];
     const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps, onBroken: b => broken.push(b) });
     for (const { taskId, file, error, task } of broken) {

@@ -28,6 +28,22 @@ export function readEnv<K extends EnvName>(name: K, source: EnvSource = process.
 }
 
 /**
+ * Every variable checked at once, as a run or a command starts: a value its schema rejects stops it before anything
+ * acts, rather than when the value is first read (which may be after a sample has submitted a form).
+ */
+export function checkEnvironment(source: EnvSource = process.env): EnvError[] {
+  return (Object.keys(ENV_VARIABLES) as EnvName[]).flatMap(name => {
+    try {
+      readEnv(name, source);
+      return [];
+    } catch (error) {
+      if (error instanceof EnvError) return [error];
+      throw error;
+    }
+  });
+}
+
+/**
  * Every variable as a property read when it is used, never at import: workers inherit what the main process set
  * (AGENT_RUN_ID, AGENT_INVOCATION_ID) and tests change the environment between reads. A source other than this
  * process's environment is for tests and callers that hold one.

@@ -21,9 +21,10 @@ export function renderEnvironmentDoc(): string {
   return `# Environment variables
 
 Generated from \`agent/env/variables.ts\` by \`npm run env:doc\` — do not edit by hand. \`.env\` in the project root
-is loaded automatically. Every variable is checked when it is read: a value it does not take is an error naming the
-variable and what it takes (a credential's value is never repeated). Unset and empty are the same. A switch takes
-1, 0, true, false, on, off, yes or no, in any case.
+is loaded automatically. Every variable is checked when a run starts (\`playwright.config.ts\`, and bwa's globalSetup
+for a config of your own) and by \`npx bwa validate\`: a value it does not take stops the run before any sample, with
+one line per variable naming it and what it takes (a credential's value is never repeated). Unset and empty are the
+same. A switch takes 1, 0, true, false, on, off, yes or no, in any case.
 
 ${sections.join('\n\n')}
 `;

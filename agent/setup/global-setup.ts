@@ -12,17 +12,19 @@ import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles, type LoadedTask } from '../task/load-task';
 import { loadSamplesCsv, type Sample } from '../task/samples';
 import { changedTaskLines } from './resume';
+import { stopOnBadEnvironment } from './run-env';
 import { startServers } from './servers';
 import { signIn } from './sign-in';
 
 /**
- * Playwright globalSetup: checks the browser server (AGENT_BROWSER_WS) once — one that cannot serve this run stops it
- * before any sample — then readies what the selected tasks need before the test files load — their local servers
+ * Playwright globalSetup: checks every environment variable (for a config of the user's own that skips the check) and
+ * the browser server (AGENT_BROWSER_WS) once — either wrong stops the run before any sample — then readies what the selected tasks need before the test files load — their local servers
  * (`web_servers`), their sign-ins (`auth_profile`), their discovered samples (`discover`). Whatever fails blocks
  * only the tasks that needed it: their samples fail with the reason (AGENT_TASK_BLOCKERS), the others run.
  * `--list`, UI mode and editors skip globalSetup; the suite loader then says how to discover.
  */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  stopOnBadEnvironment();
   const browserServer = await checkBrowserServer();
   if (browserServer) console.log(browserServer);
   // With a key the model may decide: a bad AGENT_EFFORT stops the run here, before any sample, and an id bwa does

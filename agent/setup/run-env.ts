@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { env, passOnUnlessSet } from '../env/read';
+import { checkEnvironment, env, passOnUnlessSet, type EnvSource } from '../env/read';
 import { newRunId, settings } from '../settings';
+
+/**
+ * A variable the schema rejects stops the run before any task loads or any sample acts: one line per variable, no
+ * stack, exit code 2 (a usage error, as Playwright's own). Called by playwright.config.ts and again by globalSetup,
+ * for a config of the user's own that uses bwa's globalSetup.
+ */
+export function stopOnBadEnvironment(source: EnvSource = process.env, exit: (code: number) => never = process.exit): void {
+  const errors = checkEnvironment(source);
+  if (!errors.length) return;
+  for (const error of errors) console.error(`bwa: ${error.code}: ${error.message}`);
+  exit(2);
+}
 
 /**
  * Called by playwright.config.ts in the main process (workers inherit the environment; in a worker every value
