@@ -190,7 +190,7 @@ test.describe('extract reads like an auditor', () => {
   test('an empty tree says why, and find and extract still reach the hidden text', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/article-hidden` });
     await harness.look();
-    expect(harness.observation().text).toContain('hidden by CSS (display: none on <div.js-pending>)');
+    expect(harness.observation().text).toContain('hidden by CSS (display: none on <div class="js-pending">)');
     const found = await harness.ok('find', { text: 'mountain pass' });
     const ref = /\[(t\d+)\] heading "Storm closes the mountain pass"/.exec(found.description)?.[1];
     expect(ref, found.description).toBeTruthy();
