@@ -50,13 +50,13 @@ export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named
       why: 'not a type',
       message: `"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}${languageNote(conventions)}`,
     };
-  const stamped =
-    type === 'date' && typed.reading?.startsWith('relative') && read.timestamp ? readTyped(read.timestamp, 'date', conventions) : undefined;
-  if (stamped)
+  const { timestamp } = read;
+  const stamped = type === 'date' && typed.reading?.startsWith('relative') && timestamp ? readTyped(timestamp, 'date', conventions) : undefined;
+  if (stamped && timestamp)
     return {
       value: stamped.value,
       from: typed.from,
-      reading: `${JSON.stringify(typed.from)} is relative: the element's own timestamp ${read.timestamp}`,
+      reading: `${JSON.stringify(typed.from)} is relative: the element's own timestamp ${quotedTimestamp(timestamp)}`,
     };
   return {
     value: typed.value,
@@ -74,8 +74,8 @@ export function conventionsOf(languages: readonly string[], timestamp?: string):
   const stamp = timestamp ? new Date(timestamp) : undefined;
   const now = new Date();
   const reference =
-    stamp && !Number.isNaN(stamp.getTime())
-      ? { instant: stamp, said: `the element's own timestamp ${timestamp}` }
+    timestamp && stamp && !Number.isNaN(stamp.getTime())
+      ? { instant: stamp, said: `the element's own timestamp ${quotedTimestamp(timestamp)}` }
       : { instant: now, said: `the time of reading (${now.toISOString().slice(0, 16)}Z)` };
   return {
     languages: [...languages],
@@ -84,6 +84,11 @@ export function conventionsOf(languages: readonly string[], timestamp?: string):
     source: lang ? `the page language ${JSON.stringify(lang)}` : undefined,
     reference,
   };
+}
+
+/** A page's datetime attribute is page text: quoted, and no longer than a timestamp, wherever a reading says it. */
+function quotedTimestamp(timestamp: string): string {
+  return JSON.stringify(timestamp.slice(0, 40));
 }
 
 function languageNote(conventions: ReadConventions): string {

@@ -112,7 +112,7 @@ test.describe('extract reads like an auditor', () => {
     await harness.ok('goto', { url: `${WIDGETS}/article-en-relative` });
     const read = await harness.ok('extract', { field: 'published', target: 'css=.byline time', type: 'date' });
     expect(read.effects?.extracted?.value).toBe('2019-01-03');
-    expect(provenanceOf(read).reading).toBe('"2 hours ago" is relative: the element\'s own timestamp 2019-01-03T07:00:00Z');
+    expect(provenanceOf(read).reading).toBe('"2 hours ago" is relative: the element\'s own timestamp "2019-01-03T07:00:00Z"');
   });
 
   test("relative dates in the page language count from the element's own timestamp, or from the time of reading", async ({ harness }) => {
