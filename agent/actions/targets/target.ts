@@ -145,6 +145,10 @@ async function resolveSemantic(
     if (count === 0) continue;
     const resolved = { element: target, label: describeLocator(target) };
     const picked = pickedIndex(target);
+    if (picked !== undefined && picked >= count)
+      throw new ActionError(
+        `${describeLocator(target)}: "nth": ${picked} picks past the ${count} element${count === 1 ? '' : 's'} it matches (0-based)`,
+      );
     if (picked !== undefined) return { ...resolved, locator: locator.nth(picked) };
     if (count === 1 || options.allowMany) return { ...resolved, locator };
     const visible = locator.filter({ visible: true });

@@ -102,3 +102,17 @@ test('a step the rest depends on stops the recipe, and its message is written fo
   ]);
   expect(result.error).toBe(`recipe step 1 (click ← link "Comments") failed: ${result.failed_steps![0]!.reason}`);
 });
+
+test('an "nth" past the matches fails at once, saying how many match (not a 5 s timeout in Playwright words)', async ({ browser }) => {
+  const result = await run(browser, articleTask('nth_past', [{ action: 'extract', field: 'headline', target: { css: 'h1', nth: 5 } }]));
+  expect(result.failed_steps).toEqual([
+    {
+      step: 1,
+      action: 'extract',
+      field: 'headline',
+      described: 'extract headline ← css=h1 #5',
+      reason: 'css=h1 #5: "nth": 5 picks past the 2 elements it matches (0-based)',
+      stopped_recipe: false,
+    },
+  ]);
+});
