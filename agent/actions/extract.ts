@@ -7,7 +7,7 @@ import { emptyReadMessage, readElement, selectorAlternatives, type ElementRead }
 import { readDocumentFact } from './values/document-read';
 import { readValue, type ValueRead } from './values/read-value';
 import { isDocumentRef, REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
-import { ActionError, defineAction, type ActionEnv } from './core/types';
+import { ActionError, defineAction, NotFoundError, type ActionEnv } from './core/types';
 
 export const extract = defineAction({
   name: 'extract',
@@ -35,8 +35,8 @@ export const extract = defineAction({
     try {
       read = await resolveRead(target, Boolean(args.all), env);
     } catch (error) {
-      // Only an element that is not there is a null field; a tab that is gone is a failure.
-      if (missing !== 'null' || (error instanceof ActionError && error.infra)) throw error;
+      // Only an element that is not there is a null field: several matches, a tab that is gone are failures.
+      if (missing !== 'null' || !(error instanceof NotFoundError)) throw error;
       const provenance = domProvenance(env, typeof target === 'string' ? target : describeLocator(target));
       return { description: `${field} = null (element not on the page)`, effects: { extracted: { field, value: null, provenance } } };
     }

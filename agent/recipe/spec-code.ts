@@ -220,8 +220,11 @@ async function one(candidates: Locator[], many = false): Promise<Locator> {
     if ((await visible.count()) === 1) return visible;
     throw new Error(\`\${locator} matches \${count} elements\`);
   }
-  throw new Error(\`no element matches \${first}\`);
+  throw new NotFound(\`no element matches \${first}\`);
 }
+
+/** No element matches: the one failure missing "null" reads as null (several matches stay an error, as in bwa). */
+class NotFound extends Error {}
 
 async function optional(body: () => Promise<void>): Promise<void> {
   await body().catch(() => {});
@@ -239,7 +242,7 @@ async function read(candidates: Locator[], options: ReadOptions): Promise<unknow
   try {
     locator = await one(candidates, options.all);
   } catch (error) {
-    if (options.missing === 'null') return null;
+    if (options.missing === 'null' && error instanceof NotFound) return null;
     throw error;
   }
   const elements = options.all ? await locator.all() : [locator.first()];

@@ -173,3 +173,9 @@ export class ActionError extends Error {
     super(message);
   }
 }
+
+/**
+ * No element matches the target: the one failure `extract`'s missing "null" turns into a null field. Several
+ * matches, an "nth" past them or a selector the page cannot parse are the locator's fault, and stay failures.
+ */
+export class NotFoundError extends ActionError {}

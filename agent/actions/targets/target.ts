@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { z } from 'zod';
 import { INTERACTIVE_SELECTOR } from '../../snapshot/roles';
 import { describeLocator, pickedIndex, SemanticLocator } from '../../task/locator-schema';
-import { isPageGone, PAGE_GONE_MESSAGE } from '../core/errors';
+import { conciseError, isPageGone, PAGE_GONE_MESSAGE } from '../core/errors';
 import {
   describeKnown,
   findKnownByName,
@@ -16,7 +16,7 @@ import {
 import { recipeAmbiguityMessage } from './ambiguity';
 import { liveRef, refLocator, relocateRef } from '../../snapshot/live-refs';
 import { semanticFromDom } from './semantic-from-dom';
-import { ActionError, type ActionEnv, type KnownElement, type Reader } from '../core/types';
+import { ActionError, NotFoundError, type ActionEnv, type KnownElement, type Reader } from '../core/types';
 
 export { describeKnown, semanticOf } from './known-elements';
 
@@ -141,7 +141,7 @@ async function resolveSemantic(
   const candidates = candidateLocators(page, target);
   await waitForAny(candidates);
   for (const locator of candidates) {
-    const count = await countOrZero(locator);
+    const count = await countMatches(locator, target);
     if (count === 0) continue;
     const resolved = { element: target, label: describeLocator(target) };
     const picked = pickedIndex(target);
@@ -157,7 +157,7 @@ async function resolveSemantic(
     if (control !== undefined) return { ...resolved, locator: visible.nth(control) };
     throw new ActionError(reader === 'recipe' ? await recipeAmbiguityMessage(target, locator, count) : ambiguityMessage(target, count, elements));
   }
-  throw new ActionError(`No element matches ${describeLocator(target)}`, false, {
+  throw new NotFoundError(`No element matches ${describeLocator(target)}`, false, {
     model: 'check the page state for the exact text, or scroll to reveal it',
     recipe: `none on this page after ${EXISTS_TIMEOUT_MS / 1000} s; check the locator against the page`,
   });
@@ -184,7 +184,17 @@ function candidateLocators(page: Page, target: SemanticLocator): Locator[] {
   return [page.locator(target.css)];
 }
 
-/** A selector that cannot match (a ref of a removed frame, bad CSS) counts as no match; a closed tab does not. */
+/** A locator's matches: a selector the page cannot parse (bad CSS) is the locator's error, not "none"; a closed tab is the tab's. */
+async function countMatches(locator: Locator, target: SemanticLocator): Promise<number> {
+  try {
+    return await locator.count();
+  } catch (error) {
+    if (isPageGone(error)) throw new ActionError(PAGE_GONE_MESSAGE, true);
+    throw new ActionError(`${describeLocator(target)}: ${conciseError(error)}`);
+  }
+}
+
+/** A ref that cannot match (one of a removed frame) counts as no match; a closed tab does not. */
 async function countOrZero(locator: Locator): Promise<number> {
   try {
     return await locator.count();

@@ -172,6 +172,18 @@ test.describe('extract reads like an auditor', () => {
     expect(absent.effects?.extracted?.value).toBeNull();
   });
 
+  test('missing "null" is for an element that is not there: several matches or a selector the page cannot parse stay failures', async ({
+    harness,
+  }) => {
+    await harness.open('two-headings', '<h1>Daily Lab</h1><h1>Harbour board publishes the dredging survey</h1>');
+    const several = await harness.act('extract', { field: 'headline', target: { css: 'h1' }, missing: 'null' });
+    expect(several).toMatchObject({ success: false, error: expect.stringContaining('css=h1 matches 2 elements') });
+    const unparsable = await harness.act('extract', { field: 'headline', target: 'css=h1 >> >> p', missing: 'null' });
+    expect(unparsable).toMatchObject({ success: false, error: expect.stringMatching(/^css=h1 >> >> p: /) });
+    const past = await harness.act('extract', { field: 'headline', target: { css: 'h1', nth: 2 }, missing: 'null' });
+    expect(past).toMatchObject({ success: false, error: expect.stringContaining('"nth": 2 picks past the 2 elements') });
+  });
+
   test('an avatar and the name beside it are one line; the avatar read alone gives its name, said so', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/article-avatar` });
     await harness.look();

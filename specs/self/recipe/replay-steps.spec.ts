@@ -116,3 +116,20 @@ test('an "nth" past the matches fails at once, saying how many match (not a 5 s 
     },
   ]);
 });
+
+test('a compiled recipe\'s missing "null" never hides a locator that starts matching two elements: the step fails and says so', async ({
+  browser,
+}) => {
+  const result = await run(
+    browser,
+    articleTask('ambiguous_null', [
+      { action: 'extract', field: 'headline', target: { css: 'h1' }, missing: 'null' },
+      { action: 'extract', field: 'byline', target: { css: '.no-such-byline' }, missing: 'null' },
+    ]),
+  );
+  expect(result.extracted.headline).toBeUndefined();
+  expect(result.extracted.byline?.value).toBeNull();
+  expect(result.failed_steps?.map(step => [step.step, step.field, step.reason.split(':')[0]])).toEqual([
+    [1, 'headline', 'css=h1 matches 2 elements'],
+  ]);
+});
