@@ -5,7 +5,7 @@ import { describeLocator, type SemanticLocator } from '../task/locator-schema';
 import { VALUE_TYPES } from './values/coerce';
 import { emptyReadMessage, readElement, selectorAlternatives, type ElementRead } from './values/read-element';
 import { readDocumentFact } from './values/document-read';
-import { readValue, type ValueRead } from './values/read-value';
+import { readValue, settleReads, type ValueRead } from './values/read-value';
 import { isDocumentRef, REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
 import { ActionError, defineAction, NotFoundError, type ActionEnv } from './core/types';
 
@@ -42,16 +42,13 @@ export const extract = defineAction({
     }
     const reads: PartRead[] = [];
     for (const element of read.elements) reads.push(await readPart(element, args, read.alternatives));
-    const values = reads.map(part => part.value);
-    const nothing = values.every(v => v === null);
-    const failed = reads.find(part => part.value === null && part.why !== 'empty' && part.why !== 'no match');
-    if (failed?.why === 'not a type' && missing !== 'null') throw new ActionError(failed.message ?? '');
-    const emptyPart = reads.find(part => part.value === null);
-    if (emptyPart && nothing && missing !== 'null') {
-      if (emptyPart.why === 'no match') throw new ActionError(emptyPart.message ?? '');
-      throw new ActionError(await emptyReadMessage(emptyPart.locator, field, emptyPart.label, args.attribute, emptyPart.element.raw === null));
+    const settled = settleReads(reads, args);
+    if ('failed' in settled) {
+      const { failed } = settled;
+      if (failed.why !== 'empty') throw new ActionError(failed.message ?? '');
+      throw new ActionError(await emptyReadMessage(failed.locator, field, failed.label, args.attribute, failed.element.raw === null));
     }
-    const value = args.all ? values : values[0];
+    const { value } = settled;
     const ref = typeof target === 'string' && REF_PATTERN.test(target) ? target : undefined;
     const provenance = partsProvenance(env, read, reads, ref);
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value);

@@ -3,10 +3,20 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic';
 
 /**
- * bwa's value rules, copied beside every exported spec (into SHIPPED_VALUES_DIR) so the spec reads values exactly
- * as extract does. They may import only each other and packages the project has (chrono-node, Playwright's types).
+ * bwa's rules for picking an element and reading its value, copied beside every exported spec (into
+ * SHIPPED_VALUES_DIR) so the spec picks and reads exactly as extract does. They may import only each other and
+ * packages the project has (chrono-node, Playwright's types).
  */
-export const SHIPPED_VALUE_FILES = ['read-value.ts', 'read-element.ts', 'coerce.ts', 'dates.ts', 'relative-dates.ts', 'numbers.ts'] as const;
+export const SHIPPED_VALUE_FILES = [
+  'read-field.ts',
+  'locate.ts',
+  'read-value.ts',
+  'read-element.ts',
+  'coerce.ts',
+  'dates.ts',
+  'relative-dates.ts',
+  'numbers.ts',
+] as const;
 export const SHIPPED_VALUES_DIR = 'bwa-values';
 const VALUES_SOURCE = path.join(__dirname, '../actions/values');
 

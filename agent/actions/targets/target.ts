@@ -15,6 +15,7 @@ import {
 } from './known-elements';
 import { recipeAmbiguityMessage } from './ambiguity';
 import { liveRef, refLocator, relocateRef } from '../../snapshot/live-refs';
+import { locate, type LocateOptions, type Located } from '../values/locate';
 import { semanticFromDom } from './semantic-from-dom';
 import { ActionError, NotFoundError, type ActionEnv, type KnownElement, type Reader } from '../core/types';
 
@@ -138,29 +139,35 @@ async function resolveSemantic(
   options: ResolveOptions,
   reader: Reader,
 ): Promise<ResolvedTarget> {
-  const candidates = candidateLocators(page, target);
-  await waitForAny(candidates);
-  for (const locator of candidates) {
-    const count = await countMatches(locator, target);
-    if (count === 0) continue;
-    const resolved = { element: target, label: describeLocator(target) };
-    const picked = pickedIndex(target);
-    if (picked !== undefined && picked >= count)
-      throw new ActionError(
-        `${describeLocator(target)}: "nth": ${picked} picks past the ${count} element${count === 1 ? '' : 's'} it matches (0-based)`,
-      );
-    if (picked !== undefined) return { ...resolved, locator: locator.nth(picked) };
-    if (count === 1 || options.allowMany) return { ...resolved, locator };
-    const visible = locator.filter({ visible: true });
-    if ((await visible.count()) === 1) return { ...resolved, locator: visible };
-    const control = await soleControlAmong(visible);
-    if (control !== undefined) return { ...resolved, locator: visible.nth(control) };
-    throw new ActionError(reader === 'recipe' ? await recipeAmbiguityMessage(target, locator, count) : ambiguityMessage(target, count, elements));
-  }
+  const located = await locateOrFail(candidateLocators(page, target), target, {
+    many: options.allowMany,
+    nth: pickedIndex(target),
+    controls: CONTROL,
+    waitMs: EXISTS_TIMEOUT_MS,
+  });
+  if (located.found === 'one') return { element: target, label: describeLocator(target), locator: located.locator };
+  if (located.found === 'past')
+    throw new ActionError(
+      `${describeLocator(target)}: "nth": ${located.nth} picks past the ${located.count} element${located.count === 1 ? '' : 's'} it matches (0-based)`,
+    );
+  if (located.found === 'several')
+    throw new ActionError(
+      reader === 'recipe' ? await recipeAmbiguityMessage(target, located.locator, located.count) : ambiguityMessage(target, located.count, elements),
+    );
   throw new NotFoundError(`No element matches ${describeLocator(target)}`, false, {
     model: 'check the page state for the exact text, or scroll to reveal it',
     recipe: `none on this page after ${EXISTS_TIMEOUT_MS / 1000} s; check the locator against the page`,
   });
+}
+
+/** A selector the page cannot parse (bad CSS) is the locator's error, not "none"; a closed tab is the tab's. */
+async function locateOrFail(candidates: Locator[], target: SemanticLocator, options: LocateOptions): Promise<Located> {
+  try {
+    return await locate(candidates, options);
+  } catch (error) {
+    if (isPageGone(error)) throw new ActionError(PAGE_GONE_MESSAGE, true);
+    throw new ActionError(`${describeLocator(target)}: ${conciseError(error)}`);
+  }
 }
 
 function ambiguityMessage(target: SemanticLocator, count: number, elements: ReadonlyMap<string, KnownElement>): string {
@@ -184,16 +191,6 @@ function candidateLocators(page: Page, target: SemanticLocator): Locator[] {
   return [page.locator(target.css)];
 }
 
-/** A locator's matches: a selector the page cannot parse (bad CSS) is the locator's error, not "none"; a closed tab is the tab's. */
-async function countMatches(locator: Locator, target: SemanticLocator): Promise<number> {
-  try {
-    return await locator.count();
-  } catch (error) {
-    if (isPageGone(error)) throw new ActionError(PAGE_GONE_MESSAGE, true);
-    throw new ActionError(`${describeLocator(target)}: ${conciseError(error)}`);
-  }
-}
-
 /** A ref that cannot match (one of a removed frame) counts as no match; a closed tab does not. */
 async function countOrZero(locator: Locator): Promise<number> {
   try {
@@ -206,23 +203,3 @@ async function countOrZero(locator: Locator): Promise<number> {
 
 /** Something to act on: an interactive element, or a label (clicking it acts on its control). */
 export const CONTROL = `${INTERACTIVE_SELECTOR},label`;
-
-/** "Load more" is a heading, a breadcrumb and a button: when only one match is something to act on, it is meant. */
-async function soleControlAmong(matches: Locator): Promise<number | undefined> {
-  const isControl = await matches
-    .evaluateAll((elements, selector) => elements.map(el => el.closest(selector) !== null), CONTROL)
-    .catch(() => [] as boolean[]);
-  const controls = isControl.flatMap((yes, index) => (yes ? [index] : []));
-  return controls.length === 1 ? controls[0] : undefined;
-}
-
-/** Late-rendering pages get a short grace period; one wait covers every candidate. */
-async function waitForAny(candidates: Locator[]): Promise<void> {
-  const [first, ...rest] = candidates;
-  if (!first) return;
-  const any = rest.reduce((union, locator) => union.or(locator), first);
-  await any
-    .first()
-    .waitFor({ state: 'attached', timeout: EXISTS_TIMEOUT_MS })
-    .catch(() => {});
-}

@@ -5,7 +5,7 @@ import type { ElementRead } from './read-element';
 
 /*
  * How the text read from an element becomes a field's value. `bwa recipe export` copies this file and the ones it
- * imports beside every spec it writes (SHIPPED_VALUE_FILES in recipe/export.ts), so an exported spec reads values
+ * imports beside every spec it writes (SHIPPED_VALUE_FILES in recipe/shipped-values.ts), so an exported spec reads values
  * exactly as bwa does: they import only each other, chrono-node and Playwright's types.
  */
 
@@ -35,7 +35,7 @@ export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named
   const type: ValueType = rule.type ?? 'string';
   const matched = pattern ? applyPattern(raw, pattern) : raw;
   if (matched === null)
-    return { value: null, why: 'no match', message: `"${field}": the element text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/` };
+    return { value: null, why: 'no match', message: `"${field}": the text ${JSON.stringify(raw.slice(0, 120))} does not match /${pattern}/` };
   const named = read.named ? `no text of its own: its accessible name (${read.named})` : undefined;
   if (type === 'string') {
     const text = exact ? matched : matched.replace(/\s+/g, ' ').trim();
@@ -63,6 +63,29 @@ export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named
     ...(typed.from && typed.from !== matched.trim() ? { from: typed.from } : {}),
     ...(typed.reading ? { reading: typed.reading } : {}),
   };
+}
+
+export interface ReadOutcome {
+  /** "null": an element that is not there, an empty text, a pattern that does not match and text not of the type are null. */
+  missing?: 'error' | 'null';
+  /** Every match, as a list. */
+  all?: boolean;
+}
+
+/**
+ * extract's one rule for what a read comes to, whatever was read (elements, a document line, an exported spec's
+ * elements): the value (a list with `all`), or the part that makes it fail — text not of the type, or nothing in
+ * any part (empty, or no match) — unless missing is "null".
+ */
+export function settleReads<P extends ValueRead>(parts: readonly P[], outcome: ReadOutcome): { value: unknown } | { failed: P } {
+  if (outcome.missing !== 'null') {
+    const notOfType = parts.find(part => part.why === 'not a type');
+    if (notOfType) return { failed: notOfType };
+    const [first] = parts;
+    if (first && parts.every(part => part.value === null)) return { failed: first };
+  }
+  const values = parts.map(part => part.value);
+  return { value: outcome.all ? values : values[0] };
 }
 
 /**

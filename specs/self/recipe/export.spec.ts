@@ -68,7 +68,7 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
     // Nothing of bwa but its value rules, copied beside the spec: values are read as bwa reads them.
     const imports = [...code.matchAll(/^import .* from '([^']+)';$/gm)].map(match => match[1]);
     expect(imports.filter(from => !/^(@playwright\/test|csv-parse\/sync|node:\w+|\.\/bwa-values\/[\w-]+)$/.test(from!))).toEqual([]);
-    expect(imports).toContain('./bwa-values/read-value');
+    expect(imports).toContain('./bwa-values/read-field');
     expect(fs.readdirSync(path.join(outDir, 'bwa-values')).sort()).toEqual([...SHIPPED_VALUE_FILES].sort());
     // A column the CSV lacks throws in the exported spec too, naming it: never an empty value.
     expect(code).toContain("tab.goto(`http://127.0.0.1:4101/search?q=${column(row, 'username')}`)");
