@@ -1,8 +1,8 @@
 import { collectDocumentFacts, documentFactsSchema, type DocumentFact } from '../../snapshot/document-facts';
 import type { Provenance } from '../../evidence/result-schema';
 import { ActionError, type ActionEnv, type HandlerOutput } from '../core/types';
-import { applyPattern, readTyped, type ValueType } from './coerce';
-import { conventionsOf } from './read-value';
+import type { ValueType } from './coerce';
+import { readValue, settleReads } from './read-value';
 
 /** A document fact read again in full (the page state shortens it). */
 const FULL_FACT_CHARS = 4_000;
@@ -27,7 +27,7 @@ export async function readDocumentFact(args: DocumentReadArgs, env: ActionEnv): 
   const fact = live.facts.find(candidate => candidate.source === known.source && candidate.key === known.key);
   const place = `${known.source} ${known.key}`;
   const provenance: Provenance = {
-    source: known.source === 'dom' ? 'dom' : known.source,
+    source: known.source,
     url: env.page.url(),
     locator: place,
     ref,
@@ -35,28 +35,25 @@ export async function readDocumentFact(args: DocumentReadArgs, env: ActionEnv): 
     step: env.step,
     at: new Date().toISOString(),
   };
+  const extracted = (value: unknown) => ({ extracted: { field, value, provenance } });
   if (!fact) {
-    if (args.missing === 'null')
-      return { description: `${field} = null (the page no longer says it at ${place})`, effects: { extracted: { field, value: null, provenance } } };
+    if (args.missing === 'null') return { description: `${field} = null (the page no longer says it at ${place})`, effects: extracted(null) };
     throw new ActionError(`${ref}: the page no longer says ${known.field} at ${place} — take a fresh look at the page state`);
   }
   provenance.preview = fact.shown ?? fact.value.slice(0, 120);
-  const matched = args.pattern ? applyPattern(fact.value, args.pattern) : fact.value;
-  if (matched === null) {
-    if (args.missing === 'null') return { description: `${field} = null (no match)`, effects: { extracted: { field, value: null, provenance } } };
-    throw new ActionError(`"${field}": ${JSON.stringify(fact.value.slice(0, 120))} (${place}) does not match /${args.pattern}/`);
-  }
-  const type = args.type ?? 'string';
   const lang = live.facts.find(candidate => candidate.field === 'language')?.value;
-  const typed = readTyped(matched, type, conventionsOf(lang ? [lang] : []));
-  if (!typed) throw new ActionError(`"${field}": ${JSON.stringify(matched.slice(0, 80))} (${place}) is not a ${type}`);
-  if (typed.from && typed.from !== matched.trim()) provenance.text = typed.from;
-  const reading = [typed.reading, shownNote(fact)].filter(Boolean).join('; ');
+  const read = readValue(args, { raw: fact.value, languages: lang ? [lang] : [] });
+  const settled = settleReads([read], args);
+  if ('failed' in settled) throw new ActionError(`${settled.failed.message ?? `"${field}": the page says nothing`} (${place})`);
+  if (settled.value === null)
+    return { description: `${field} = null (${read.why === 'not a type' ? 'not readable' : read.why} → null)`, effects: extracted(null) };
+  if (read.from) provenance.text = read.from;
+  const reading = [read.reading, shownNote(fact)].filter(Boolean).join('; ');
   if (reading) provenance.reading = reading;
-  const shown = typeof typed.value === 'string' ? JSON.stringify(typed.value.slice(0, 200)) : JSON.stringify(typed.value);
+  const shown = typeof settled.value === 'string' ? JSON.stringify(settled.value.slice(0, 200)) : JSON.stringify(settled.value);
   return {
     description: `${field} = ${shown} (from [${ref}] ${known.field}, ${place}${reading ? `; ${reading}` : ''})`,
-    effects: { extracted: { field, value: typed.value, provenance } },
+    effects: extracted(settled.value),
   };
 }
 

@@ -172,6 +172,25 @@ test.describe('extract reads like an auditor', () => {
     expect(absent.effects?.extracted?.value).toBeNull();
   });
 
+  test('a document line follows extract\'s value rule: with missing "null" a text not of the type or not matching is null, else a failure', async ({
+    harness,
+  }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-de` });
+    await harness.look();
+    const published = harness.ref('document', 'published');
+    const notBoolean = await harness.act('extract', { field: 'flag', target: published, type: 'boolean' });
+    expect(notBoolean).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^"flag": ".+" is not a boolean.* \(json-ld \[0\]\.@graph\[1\]\.datePublished\)$/),
+    });
+    const nullFlag = await harness.ok('extract', { field: 'flag', target: published, type: 'boolean', missing: 'null' });
+    expect(nullFlag.effects?.extracted?.value).toBeNull();
+    expect(nullFlag.description).toBe('flag = null (not readable → null)');
+    const unmatched = await harness.ok('extract', { field: 'year', target: published, pattern: '^(\\d{2})$', missing: 'null' });
+    expect(unmatched.effects?.extracted?.value).toBeNull();
+    expect(provenanceOf(unmatched)).toMatchObject({ source: 'json-ld', key: '[0].@graph[1].datePublished' });
+  });
+
   test('missing "null" is for an element that is not there: several matches or a selector the page cannot parse stay failures', async ({
     harness,
   }) => {
