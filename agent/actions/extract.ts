@@ -4,7 +4,7 @@ import type { Provenance } from '../evidence/result-schema';
 import { describeLocator, type SemanticLocator } from '../task/locator-schema';
 import { VALUE_TYPES } from './values/coerce';
 import { emptyReadMessage, readElement, selectorAlternatives, type ElementRead } from './values/read-element';
-import { readDocumentFact } from './values/document-read';
+import { readDocumentFacts } from './values/document-read';
 import { readValue, settleReads, type ValueRead } from './values/read-value';
 import { isDocumentRef, REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
 import { ActionError, defineAction, NotFoundError, type ActionEnv } from './core/types';
@@ -26,11 +26,15 @@ export const extract = defineAction({
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
     exact: z.boolean().optional().describe('Keep whitespace as is'),
     missing: z.enum(['error', 'null']).optional().describe('"null": absent or empty gives null'),
-    all: z.boolean().optional().describe('Every match, as a list (several elements: their refs as target, "e12 e15")'),
+    all: z
+      .boolean()
+      .optional()
+      .describe('Every match, as a list (several elements or document lines: their refs as target, "e12 e15" or "d2 d3", not both kinds)'),
   }),
   async handle(args, env) {
     const { field, target, missing } = args;
-    if (typeof target === 'string' && isDocumentRef(target.trim())) return readDocumentFact({ ...args, ref: target.trim() }, env);
+    const documentRefs = documentLines(target, Boolean(args.all));
+    if (documentRefs) return readDocumentFacts(args, documentRefs, env);
     let read: ReadTarget;
     try {
       read = await resolveRead(target, Boolean(args.all), env);
@@ -61,6 +65,22 @@ export const extract = defineAction({
 });
 
 type ExtractArgs = Parameters<typeof extract.handle>[0];
+
+/**
+ * The lines of the document section the target names (`d4`, or `d2 d3` with `all`), read by their source and key;
+ * undefined when it names elements. A list that mixes both is refused: the two are read and recorded differently.
+ */
+function documentLines(target: TargetArg, all: boolean): string[] | undefined {
+  if (typeof target !== 'string') return undefined;
+  const refs = (all ? refList(target) : undefined) ?? [target.trim()];
+  const lines = refs.filter(isDocumentRef);
+  if (lines.length === 0) return undefined;
+  if (lines.length < refs.length)
+    throw new ActionError(
+      `${target.trim()} mixes lines of the document section (${lines.join(' ')}) with elements: read each kind in an extract of its own`,
+    );
+  return lines;
+}
 
 interface ReadTarget {
   elements: Array<{ locator: Locator; label: string; ref?: string }>;

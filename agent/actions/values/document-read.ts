@@ -1,63 +1,110 @@
 import { collectDocumentFacts, documentFactsSchema, type DocumentFact } from '../../snapshot/document-facts';
 import type { Provenance } from '../../evidence/result-schema';
-import { ActionError, type ActionEnv, type HandlerOutput } from '../core/types';
+import { ActionError, type ActionEnv, type HandlerOutput, type KnownElement } from '../core/types';
 import type { ValueType } from './coerce';
-import { readValue, settleReads } from './read-value';
+import { readValue, settleReads, type ValueRead } from './read-value';
 
 /** A document fact read again in full (the page state shortens it). */
 const FULL_FACT_CHARS = 4_000;
 
 export interface DocumentReadArgs {
   field: string;
-  ref: string;
   type?: ValueType;
   pattern?: string;
   missing?: 'error' | 'null';
+  all?: boolean;
+}
+
+/** One line of the document section read again: where, what the page says there now, and the value read from it. */
+interface DocumentPart extends ValueRead {
+  ref: string;
+  known: NonNullable<KnownElement['fact']>;
+  place: string;
+  fact?: DocumentFact;
 }
 
 /**
- * `extract` of a document-section line (`d4`): the page's metadata read again now, by the source and key the line
- * showed, and recorded as such (`source: "meta"`, `key: "article:published_time"`) — never as an element's text.
+ * `extract` of document-section lines (`d4`, or `d2 d3` with `all`): the page's metadata read again now, by the
+ * source and key each line showed, and recorded as such (`source: "meta"`, `key: "article:published_time"`) —
+ * never as an element's text. What the reads come to follows extract's rule (settleReads).
  */
-export async function readDocumentFact(args: DocumentReadArgs, env: ActionEnv): Promise<HandlerOutput> {
-  const { field, ref } = args;
-  const known = env.elements.get(ref)?.fact;
-  if (!known) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
+export async function readDocumentFacts(args: DocumentReadArgs, refs: readonly string[], env: ActionEnv): Promise<HandlerOutput> {
+  const { field } = args;
+  const known = refs.map(ref => {
+    const fact = env.elements.get(ref)?.fact;
+    if (!fact) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
+    return { ref, fact };
+  });
   const live = documentFactsSchema.parse(await env.page.evaluate(collectDocumentFacts, { maxChars: FULL_FACT_CHARS }));
-  const fact = live.facts.find(candidate => candidate.source === known.source && candidate.key === known.key);
-  const place = `${known.source} ${known.key}`;
+  const lang = live.facts.find(candidate => candidate.field === 'language')?.value;
+  const parts = known.map(({ ref, fact }) => readPart(args, ref, fact, live.facts, lang));
+  const settled = settleReads(parts, args);
+  if ('failed' in settled) throw new ActionError(settled.failed.message ?? '');
+  const [first] = parts;
   const provenance: Provenance = {
-    source: known.source,
+    source: first!.known.source,
     url: env.page.url(),
-    locator: place,
-    ref,
-    key: known.key,
+    locator: parts.map(part => part.place).join(' + '),
+    ...(parts.length === 1 ? { ref: first!.ref } : {}),
+    key: first!.known.key,
     step: env.step,
     at: new Date().toISOString(),
   };
-  const extracted = (value: unknown) => ({ extracted: { field, value, provenance } });
-  if (!fact) {
-    if (args.missing === 'null') return { description: `${field} = null (the page no longer says it at ${place})`, effects: extracted(null) };
-    throw new ActionError(`${ref}: the page no longer says ${known.field} at ${place} — take a fresh look at the page state`);
-  }
-  provenance.preview = fact.shown ?? fact.value.slice(0, 120);
-  const lang = live.facts.find(candidate => candidate.field === 'language')?.value;
-  const read = readValue(args, { raw: fact.value, languages: lang ? [lang] : [] });
-  const settled = settleReads([read], args);
-  if ('failed' in settled) throw new ActionError(`${settled.failed.message ?? `"${field}": the page says nothing`} (${place})`);
-  if (settled.value === null)
-    return { description: `${field} = null (${read.why === 'not a type' ? 'not readable' : read.why} → null)`, effects: extracted(null) };
-  if (read.from) provenance.text = read.from;
-  const reading = [read.reading, shownNote(fact)].filter(Boolean).join('; ');
-  if (reading) provenance.reading = reading;
-  const shown = typeof settled.value === 'string' ? JSON.stringify(settled.value.slice(0, 200)) : JSON.stringify(settled.value);
+  if (parts.length === 1) {
+    provenance.preview = previewOf(first!);
+    if (first!.from) provenance.text = first!.from;
+    const reading = readingOf(first!);
+    if (reading) provenance.reading = reading;
+  } else
+    provenance.parts = parts.map(part => ({
+      ref: part.ref,
+      locator: part.place,
+      preview: previewOf(part),
+      ...(part.from ? { text: part.from } : {}),
+      ...(readingOf(part) ? { reading: readingOf(part) } : {}),
+    }));
   return {
-    description: `${field} = ${shown} (from [${ref}] ${known.field}, ${place}${reading ? `; ${reading}` : ''})`,
-    effects: extracted(settled.value),
+    description: `${field} = ${shown(settled.value)} (${parts.map(said).join('; ')})`,
+    effects: { extracted: { field, value: settled.value, provenance } },
   };
 }
 
-/** A <time> that shows other words than its datetime: both belong in the record. */
-function shownNote(fact: DocumentFact): string | undefined {
-  return fact.shown && fact.shown !== fact.value ? `the element shows ${JSON.stringify(fact.shown)}` : undefined;
+function readPart(
+  args: DocumentReadArgs,
+  ref: string,
+  known: DocumentPart['known'],
+  facts: readonly DocumentFact[],
+  lang: string | undefined,
+): DocumentPart {
+  const place = `${known.source} ${known.key}`;
+  const fact = facts.find(candidate => candidate.source === known.source && candidate.key === known.key);
+  if (!fact)
+    return {
+      ref,
+      known,
+      place,
+      value: null,
+      why: 'empty',
+      message: `${ref}: the page no longer says ${known.field} at ${place} — take a fresh look at the page state`,
+    };
+  const read = readValue(args, { raw: fact.value, languages: lang ? [lang] : [] });
+  const message = read.message ?? (read.why === 'empty' ? `"${args.field}": the page says nothing` : undefined);
+  return { ...read, ref, known, place, fact, ...(message ? { message: `${message} (${place})` } : {}) };
 }
+
+function said(part: DocumentPart): string {
+  if (!part.fact) return `[${part.ref}] ${part.known.field}: the page no longer says it at ${part.place}`;
+  if (part.value === null) return `[${part.ref}] ${part.known.field}, ${part.place}: ${part.why === 'not a type' ? 'not readable' : part.why} → null`;
+  const reading = readingOf(part);
+  return `from [${part.ref}] ${part.known.field}, ${part.place}${reading ? `; ${reading}` : ''}`;
+}
+
+const previewOf = (part: DocumentPart) => part.fact?.shown ?? part.fact?.value.slice(0, 120) ?? '';
+
+/** How the text was read, and a <time> that shows other words than its datetime: both belong in the record. */
+function readingOf(part: DocumentPart): string | undefined {
+  const shownNote = part.fact?.shown && part.fact.shown !== part.fact.value ? `the element shows ${JSON.stringify(part.fact.shown)}` : undefined;
+  return [part.reading, shownNote].filter(Boolean).join('; ') || undefined;
+}
+
+const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : JSON.stringify(value));

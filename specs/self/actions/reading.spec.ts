@@ -78,6 +78,26 @@ test.describe('extract reads like an auditor', () => {
     expect(asked).toContain(` [${canonicalRef}] canonical `);
   });
 
+  test('several document lines are read as a list with all; a list mixing them with elements is refused', async ({ harness }) => {
+    await harness.ok('goto', { url: `${WIDGETS}/article-de` });
+    await harness.look();
+    const authors = [...harness.env().elements.values()].filter(e => e.role === 'document' && e.name === 'author').map(e => e.ref);
+    expect(authors).toHaveLength(2);
+    const both = await harness.ok('extract', { field: 'authors', target: authors.join(' '), all: true });
+    expect(both.effects?.extracted?.value).toEqual(['Jonas Weber', 'Mia Schulz']);
+    expect(provenanceOf(both)).toMatchObject({ source: 'json-ld', locator: expect.stringContaining(' + ') });
+    expect(provenanceOf(both).parts?.map(part => part.ref)).toEqual(authors);
+    expect(provenanceOf(both).parts?.map(part => part.locator)).toEqual([
+      'json-ld [0].@graph[1].author[0].name',
+      'json-ld [0].@graph[1].author[1].name',
+    ]);
+
+    const heading = harness.ref('heading', /./);
+    const mixed = await harness.act('extract', { field: 'authors', target: `${authors[0]} ${heading}`, all: true });
+    expect(mixed.success).toBe(false);
+    expect(mixed.error).toContain(`mixes lines of the document section (${authors[0]}) with elements`);
+  });
+
   test('a <time> whose words are not its datetime keeps both in the record', async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/article-en-updated` });
     await harness.look();
@@ -185,7 +205,7 @@ test.describe('extract reads like an auditor', () => {
     });
     const nullFlag = await harness.ok('extract', { field: 'flag', target: published, type: 'boolean', missing: 'null' });
     expect(nullFlag.effects?.extracted?.value).toBeNull();
-    expect(nullFlag.description).toBe('flag = null (not readable → null)');
+    expect(nullFlag.description).toBe(`flag = null ([${published}] published, json-ld [0].@graph[1].datePublished: not readable → null)`);
     const unmatched = await harness.ok('extract', { field: 'year', target: published, pattern: '^(\\d{2})$', missing: 'null' });
     expect(unmatched.effects?.extracted?.value).toBeNull();
     expect(provenanceOf(unmatched)).toMatchObject({ source: 'json-ld', key: '[0].@graph[1].datePublished' });
