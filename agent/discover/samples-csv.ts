@@ -5,6 +5,7 @@ import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import { loadSamplesCsv } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
+import { parseType } from '../task/type-grammar';
 import { discoveredCsvColumns } from './discover-columns';
 import type { DiscoveredItem } from './items';
 
@@ -51,7 +52,7 @@ export function writeDiscoveredCsv(task: LoadedTask, items: readonly DiscoveredI
 
 function requiredColumns(spec: TaskSpec): string[] {
   return Object.entries(spec.input_schema)
-    .filter(([, type]) => !(typeof type === 'string' && /\bnull\b/.test(type)))
+    .filter(([, type]) => !parseType(type).nullable)
     .map(([column]) => column);
 }
 

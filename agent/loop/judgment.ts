@@ -1,4 +1,5 @@
 import type { TaskSpec } from '../task/schema';
+import { onlyOf, parseType } from '../task/type-grammar';
 
 /**
  * Checks a judgment against judgment_output_schema: every key present, enumerations like "yes | no | inconclusive"
@@ -19,19 +20,16 @@ export function judgmentProblems(task: TaskSpec, judgment: Record<string, unknow
 
 /** What is wrong with one value for a descriptor of the task's schema ("yes | no", "0.0-1.0", "array", "number"). */
 export function valueProblems(name: string, descriptor: unknown, value: unknown): string[] {
-  const text = Array.isArray(descriptor) ? 'array' : typeof descriptor === 'string' ? descriptor : 'object';
-  if (value === null) return /\bnull\b/.test(text) ? [] : [`${name} must not be null`];
-  const range = /^(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)$/.exec(text.trim());
-  if (range) {
+  const type = parseType(descriptor);
+  if (value === null) return type.nullable ? [] : [`${name} must not be null`];
+  if (type.range) {
     const n = typeof value === 'number' ? value : Number(value);
-    return !Number.isFinite(n) || n < Number(range[1]) || n > Number(range[2]) ? [`${name} must be a number in ${text}`] : [];
+    const { min, max } = type.range;
+    return !Number.isFinite(n) || n < min || n > max ? [`${name} must be a number in ${String(descriptor)}`] : [];
   }
-  if (/\barray\b/.test(text) || Array.isArray(descriptor)) return Array.isArray(value) ? [] : [`${name} must be an array`];
-  if (/\|/.test(text) && !/\b(string|number|integer|null|boolean|array)\b/.test(text)) {
-    const options = text.split('|').map(o => o.trim());
-    return options.includes(String(value)) ? [] : [`${name} must be one of ${options.join(' / ')}`];
-  }
-  if (/\b(number|integer)\b/.test(text) && !/\bstring\b/.test(text) && typeof value !== 'number') return [`${name} must be a number`];
-  if (/\bboolean\b/.test(text) && !/\bstring\b/.test(text) && typeof value !== 'boolean') return [`${name} must be true or false`];
+  if (type.values) return type.values.includes(String(value)) ? [] : [`${name} must be one of ${type.values.join(' / ')}`];
+  if (onlyOf(type, 'array')) return Array.isArray(value) ? [] : [`${name} must be an array`];
+  if (onlyOf(type, 'number', 'integer') && typeof value !== 'number') return [`${name} must be a number`];
+  if (onlyOf(type, 'boolean') && typeof value !== 'boolean') return [`${name} must be true or false`];
   return [];
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { BwaInputError } from './input-errors';
 import type { TaskSpec } from './schema';
+import { onlyOf, parseType } from './type-grammar';
 
 export interface Sample {
   sample_id: string;
@@ -130,14 +131,14 @@ function checkValues(task: TaskSpec, row: Record<string, string>, line: number):
       errors.push(`line ${line}, column ${column}: "${value}" is the placeholder bwa init wrote — put this sample's value there (or delete the row)`);
       continue;
     }
-    const nullable = /\bnull\b/.test(type);
+    const parsed = parseType(type);
     if (value.trim() === '') {
-      if (!nullable) errors.push(`line ${line}, column ${column}: empty (expected ${type})`);
+      if (!parsed.nullable) errors.push(`line ${line}, column ${column}: empty (expected ${type})`);
       continue;
     }
-    if (/^\s*number\b/.test(type) && !Number.isFinite(Number(value.replace(/,/g, ''))))
+    if (onlyOf(parsed, 'number', 'integer') && !Number.isFinite(Number(value.replace(/,/g, ''))))
       errors.push(`line ${line}, column ${column}: "${printable(value)}" is not a number`);
-    if (/\burl\b/.test(type) && !/^https?:\/\//.test(value))
+    if (onlyOf(parsed, 'url') && !/^https?:\/\//.test(value))
       errors.push(`line ${line}, column ${column}: "${printable(value)}" is not an http(s) URL`);
   }
   return errors;

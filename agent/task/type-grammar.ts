@@ -5,8 +5,19 @@
  * A note in parentheses may follow a type ("string (ISO date)"). Lists and objects of these nest.
  */
 export const TYPE_NAMES = ['string', 'number', 'integer', 'boolean', 'date', 'url', 'array', 'object', 'null'] as const;
+export type TypeName = (typeof TYPE_NAMES)[number];
 
-const RANGE = /^-?\d+(\.\d+)?\s*-\s*-?\d+(\.\d+)?$/;
+/** A descriptor read once, the way the validator reads it: type names in any case, notes in parentheses left out. */
+export interface ParsedType {
+  /** The types of its alternatives: "array of …" is an array, a range ("0.0-1.0") a number. Empty for an enumeration. */
+  types: ReadonlySet<TypeName>;
+  /** An enumeration's allowed values ("yes | no"), as written. */
+  values?: string[];
+  nullable: boolean;
+  range?: { min: number; max: number };
+}
+
+const RANGE = /^(-?\d+(\.\d+)?)\s*-\s*(-?\d+(\.\d+)?)$/;
 const ARRAY_OF = /^array\s+of\b/i;
 const NOTE = /\s*\([^()]*\)$/;
 
@@ -26,6 +37,31 @@ export function typeProblem(descriptor: unknown): string | undefined {
   if (lookalike)
     return `${JSON.stringify(descriptor)} reads as a list of allowed values, but ${JSON.stringify(lookalike)} looks like the type "${closestType(lookalike)}" — fix its spelling, or choose values that are not type names`;
   return undefined;
+}
+
+/** What a descriptor allows; a list ([…]) is an array and an object ({…}) an object, whatever they hold. */
+export function parseType(descriptor: unknown): ParsedType {
+  if (Array.isArray(descriptor)) return { types: new Set(['array']), nullable: false };
+  if (typeof descriptor !== 'string') return { types: new Set(['object']), nullable: false };
+  const options = alternatives(descriptor).map(option => option.replace(NOTE, '').trim());
+  const types = options.filter(isType);
+  if (types.length === 0 && options.length > 1) return { types: new Set(), values: options, nullable: false };
+  const names = new Set<TypeName>(types.map(typeNameOf));
+  const range = types.map(option => RANGE.exec(option)).find(Boolean);
+  return { types: names, nullable: names.has('null'), ...(range ? { range: { min: Number(range[1]), max: Number(range[3]) } } : {}) };
+}
+
+/** Every type it allows (null aside) is one of these, and it allows at least one. */
+export function onlyOf(parsed: ParsedType, ...names: TypeName[]): boolean {
+  const allowed = [...parsed.types].filter(name => name !== 'null');
+  return allowed.length > 0 && allowed.every(name => names.includes(name));
+}
+
+function typeNameOf(option: string): TypeName {
+  const bare = option.toLowerCase();
+  if (ARRAY_OF.test(bare)) return 'array';
+  if (RANGE.test(bare)) return 'number';
+  return bare as TypeName;
 }
 
 /** The descriptor split at each "|" outside brackets: "array of { status: passed | failed } | null" has two. */

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { valueProblems } from '../../../agent/loop/judgment';
 import { loadTaskFile } from '../../../agent/task/load-task';
+import { loadSamplesCsv } from '../../../agent/task/samples';
 import { JSON_SCHEMA_FILE, renderTaskJsonSchema } from '../../../agent/task/write-json-schema';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 
@@ -54,6 +56,21 @@ test('field types follow one grammar: a misspelt type is an error naming the fie
     load(taskJson({ output_schema: fine, judgment_required: true, judgment_question: 'ok?', judgment_output_schema: { confidence: '0.0-1.0' } }))(),
   ).not.toThrow();
   expect(load(taskJson({ output_schema: { name: 'string', tags: ['strng'] } }))).toThrow(/output_schema\.tags: "strng" is not a type/);
+});
+
+test('a type the validator accepts is read the same way where values are checked: the CSV loader, the judgment and the batch judge', () => {
+  const spec = load(taskJson({ input_schema: { note: 'String | Null', rank: 'Integer (1-based)', site: 'URL | null' } }))().spec;
+  const dir = tempDir();
+  writeFiles(dir, { 'demo.csv': 'sample_id,note,rank,site\nada,,3,\ngrace,x,third,ftp://x\n' });
+  expect(() => loadSamplesCsv(spec, path.join(dir, 'demo.csv'))).toThrow(
+    /^(?![\s\S]*line 2)[\s\S]*line 3, column rank: "third" is not a number[\s\S]*line 3, column site: "ftp:\/\/x" is not an http\(s\) URL/,
+  );
+  expect(valueProblems('n', 'Integer | Null', null)).toEqual([]);
+  expect(valueProblems('n', 'Integer', 'three')).toEqual(['n must be a number']);
+  expect(valueProblems('b', 'Boolean | NULL', 'yes')).toEqual(['b must be true or false']);
+  expect(valueProblems('v', 'yes | no', 'maybe')).toEqual(['v must be one of yes / no']);
+  expect(valueProblems('c', '0.0-1.0 | null', 2)).toEqual(['c must be a number in 0.0-1.0 | null']);
+  expect(valueProblems('t', 'Array Of { name }', 'Ada')).toEqual(['t must be an array']);
 });
 
 test('wrong types name the JSON path and what was expected', () => {
