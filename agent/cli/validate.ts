@@ -4,6 +4,7 @@ import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
 import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/recipe-store';
+import { deciderProblem } from '../decide/select-decider';
 import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
@@ -32,16 +33,17 @@ export const validateCommand = defineCommand({
     const hasKey = Boolean(env.ANTHROPIC_API_KEY);
     let unrunnable = 0;
     for (const { task, samples, missing, error } of suite) {
-      const decider = task.spec.recipe?.length || compiledRecipe(task) ? 'recipe' : 'model only';
+      const compiled = compiledRecipe(task) !== undefined;
+      const decider = task.spec.recipe?.length || compiled ? 'recipe' : 'model only';
       console.log(
         `${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${decider} · ${task.file}`,
       );
       const problems = [
         ...(error ? [error] : []),
         ...placeholderProblems(task),
-        ...(decider === 'model only' && !hasKey
-          ? ['model only: cannot run without ANTHROPIC_API_KEY (in the environment or .env), or give it a recipe']
-          : []),
+        ...[deciderProblem(task.spec, settings.decider, hasKey, compiled)].flatMap(problem =>
+          problem ? [`${problem.code}: ${problem.message}`] : [],
+        ),
         ...signInProblems(task),
       ];
       for (const problem of problems) console.log(`  ✗ ${problem}`);

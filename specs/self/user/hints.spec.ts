@@ -73,9 +73,24 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
   });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).toContain('modelonly                1 samples · model only');
-  expect(run.stdout).toContain('  ✗ model only: cannot run without ANTHROPIC_API_KEY');
+  expect(run.stdout).toContain('  ✗ BWA_NO_DECIDER: task modelonly has no recipe and no ANTHROPIC_API_KEY is set');
   expect(run.stdout).toContain('  ✗ auth_profile "shop" needs SECRET_SHOP_PASSWORD (set in .env)');
   expect(run.stdout).toContain('2 task(s) cannot run as things stand');
+});
+
+test('bwa validate decides whether a task can run by the rule the run uses: AGENT_DECIDER=model without a key stops a task with a recipe too', async () => {
+  const dir = tempDir('bwa-validate-decider-');
+  writeFiles(dir, {
+    'recorded.json': JSON.stringify(taskJson({ task_id: 'recorded', recipe: [{ action: 'screenshot', label: 'page' }] })),
+    'inputs/recorded.csv': 'sample_id,username\nada,ada\n',
+  });
+  const auto = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, AGENT_DECIDER: undefined });
+  expect(auto.printed).not.toContain('✗');
+  const model = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, AGENT_DECIDER: 'model' });
+  expect(model.printed).toContain(
+    '  ✗ BWA_NO_API_KEY: AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env); or run with AGENT_DECIDER=recipe',
+  );
+  expect(model.printed).toContain('1 task(s) cannot run as things stand');
 });
 
 /** Where bwa's own words point a reader: `docs/<page>.md`, `docs/<page>.md#anchor`, `README.md#anchor`, `README.md ("Section")`. */
