@@ -25,7 +25,7 @@ export const drag = defineAction({
     await ensurePointerReady(from, source.label, 'drag');
     await ensurePointerReady(onto, destination.label, 'drag');
     const handle = await from.elementHandle({ timeout: ELEMENT_TIMEOUT_MS });
-    if (!handle) throw new ActionError(`${source.label} is no longer on the page — take a fresh look`);
+    if (!handle) throw new ActionError(`${source.label} is no longer on the page`, false, { model: 'take a fresh look at the page state' });
     const { item, place: before } = await itemAround(handle);
     try {
       // Libraries that start a drag only after the pointer has travelled a little need the stepped drag;

@@ -65,9 +65,9 @@ async function verifySelection(control: SelectControl, before: SelectState, chos
   await sleep(HANDLERS_MS);
   const now = await controlNow(control.page, control.locator, control.element);
   if (!now)
-    throw new ActionError(
-      `Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but the select is gone from the page afterwards — take a fresh look at the page state`,
-    );
+    throw new ActionError(`Chose ${quoteList(chosen.map(o => o.label))} in ${label}, but the select is gone from the page afterwards`, false, {
+      model: 'take a fresh look at the page state',
+    });
   const after = await readSelect(now);
   const nowSelected = after.options.filter(o => o.selected);
   const wantedIndexes = new Set(chosen.map(o => o.index));

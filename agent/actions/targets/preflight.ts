@@ -81,7 +81,7 @@ export async function waitUntilEditable(locator: Locator, label: string): Promis
     if (!problem) return state;
     if (problem.final || Date.now() >= deadline) {
       const where = problem.hidden ? ` — ${(await describeHiddenPlace(locator)) ?? 'open the menu, tab or section that holds it'}` : '';
-      throw new ActionError(`Cannot type into ${label}: ${problem.text}${where}`);
+      throw new ActionError(`Cannot type into ${label}: ${problem.text}${where}`, false, problem.advice);
     }
     await sleep(POLL_MS);
   }
@@ -89,6 +89,8 @@ export async function waitUntilEditable(locator: Locator, label: string): Promis
 
 interface Problem {
   text: string;
+  /** What to do instead, worded for whoever reads it (a recipe's author is never told about refs). */
+  advice?: ActionError['advice'];
   /** Waiting will not change it: the element is the wrong kind of control. */
   final?: boolean;
   hidden?: boolean;
@@ -116,9 +118,14 @@ function notEditable(state: ControlState): Problem | undefined {
   if (!state.textEntry && !isSliderLike(state)) {
     const what = state.role || (state.tag === 'a' ? 'link' : state.tag === 'button' ? 'button' : '');
     if (CLICKED_ROLES.has(what))
-      return { text: `it is a ${what}, not a text field — click it, or type into a textbox of the page state`, final: true };
+      return {
+        text: `it is a ${what}, not a text field`,
+        advice: { model: 'click it, or type into a textbox of the page state', recipe: 'click it, or point the step at a text field' },
+        final: true,
+      };
     return {
-      text: `it is not a text field (${what || `<${state.tag}>`}) — type into a textbox or searchbox of the page state (its own ref)`,
+      text: `it is not a text field (${what || `<${state.tag}>`})`,
+      advice: { model: 'type into a textbox or searchbox of the page state (its own ref)', recipe: 'point the step at a textbox or searchbox' },
       final: true,
     };
   }

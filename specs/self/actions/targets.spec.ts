@@ -1,3 +1,4 @@
+import { dispatch } from '../../../agent/actions/core/dispatch';
 import { resolveTarget } from '../../../agent/actions/targets/target';
 import { expect, test, WIDGETS } from './harness';
 
@@ -158,4 +159,23 @@ test.describe('target resolution', () => {
     await harness.ok('click', { target: ref });
     await expect(page.locator('#cookie-overlay')).toBeHidden();
   });
+});
+
+test('a recipe step is told what to do in its own terms: no ref and no page state; the model is told both', async ({ harness }) => {
+  await harness.open(
+    'recipe-words',
+    `<button>Send</button>
+     <select aria-label="Size" onchange="this.remove()"><option>S</option><option>M</option></select>`,
+  );
+  const asRecipe = (name: string, args: Record<string, unknown>) => dispatch({ name, args }, { ...harness.env(), reader: 'recipe' });
+  const typed = await asRecipe('type', { target: { role: 'button', name: 'Send' }, text: 'hello' });
+  expect(typed.error).toBe('Cannot type into button "Send": it is a button, not a text field — click it, or point the step at a text field');
+  const chosen = await asRecipe('select_option', { target: { label: 'Size' }, value: 'M' });
+  expect(chosen.error).toMatch(/the select is gone from the page afterwards/);
+  for (const failed of [typed, chosen]) expect(failed.error).not.toMatch(/\bref\b|page state/);
+
+  await harness.open('model-words', '<button>Send</button>');
+  await harness.look();
+  const byModel = await harness.act('type', { target: harness.ref('button', 'Send'), text: 'hello' });
+  expect(byModel.error).toContain('it is a button, not a text field — click it, or type into a textbox of the page state');
 });
