@@ -52,6 +52,28 @@ export async function writeStreamAtomic(file: string, source: AsyncIterable<Uint
   }
 }
 
+/**
+ * A copy published as writeFileAtomic publishes (temp file beside the target, fsync, rename), made by the kernel
+ * (copy_file_range / sendfile) so a large artifact or trace is never held whole in memory.
+ */
+export function copyFileAtomic(source: string, file: string): void {
+  const tmp = tempPathFor(file);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.copyFileSync(source, tmp);
+    const fd = fs.openSync(tmp, 'r+');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    removeQuietly(tmp);
+    throw new EvidenceWriteError(file, error);
+  }
+}
+
 /** Hidden, beside the file (so the rename stays on one file system), unique per process and write. */
 function tempPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

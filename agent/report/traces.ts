@@ -1,7 +1,7 @@
 import type { TestResult } from '@playwright/test/reporter';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../fs/atomic';
+import { copyFileAtomic } from '../fs/atomic';
 import { sha256File } from '../evidence/hash';
 
 export interface PlacedTrace {
@@ -32,7 +32,7 @@ export function placeTraces(runDir: string, taskId: string, sampleId: string, so
       problems.push(`${relative}: trace attachment ${source} is gone`);
       return;
     }
-    if (path.resolve(source) !== path.resolve(target)) writeFileAtomic(target, fs.readFileSync(source));
+    if (path.resolve(source) !== path.resolve(target)) copyFileAtomic(source, target);
     placed.push({ path: relative, sha256: sha256File(target), bytes: fs.statSync(target).size });
   });
   return placed;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
+import { copyFileAtomic, writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
 import { sha256, sha256File } from '../evidence/hash';
 import type { Result, SampleStatus } from '../evidence/result-schema';
 import { addUsage, emptyUsage, type Usage } from '../evidence/usage';
@@ -127,7 +127,7 @@ function placeFile(source: string, target: string, problems: string[]): void {
     return;
   }
   if (fs.existsSync(target) && sha256File(target) === sha256File(source)) return;
-  writeFileAtomic(target, fs.readFileSync(source));
+  copyFileAtomic(source, target);
 }
 
 const key = (r: Result) => `${r.task_id}\u0000${r.sample_id}`;

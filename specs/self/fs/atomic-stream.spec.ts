@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EvidenceWriteError } from '../../../agent/fs/atomic';
+import { copyFileAtomic, EvidenceWriteError } from '../../../agent/fs/atomic';
+import { placeTraces } from '../../../agent/report/traces';
 import { sha256 } from '../../../agent/evidence/hash';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
@@ -49,4 +50,20 @@ test('a download that breaks off leaves neither the file nor its temp file, and 
   await expect(saving).rejects.toThrow(`Could not write ${path.join(store.dir, '01_data.csv')}: connection reset`);
   expect(fs.readdirSync(store.dir)).toEqual([]);
   expect(store.artifacts).toEqual([]);
+});
+
+test('evidence copied into the run folder (an artifact from a shard, a trace) is published like any atomic write', () => {
+  // Its memory (the kernel copies; nothing is read whole) is bench/verify's to measure.
+  const dir = tempDir('bwa-copy-');
+  const source = path.join(dir, 'big.bin');
+  const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 5);
+  fs.writeFileSync(source, bytes);
+  copyFileAtomic(source, path.join(dir, 'copy', 'big.bin'));
+  expect(fs.readFileSync(path.join(dir, 'copy', 'big.bin')).equals(bytes)).toBe(true);
+  const [trace] = placeTraces(path.join(dir, 'run'), 'task', 'sample', [source], []);
+  expect(trace).toMatchObject({ path: 'task/sample/trace.zip', sha256: sha256(bytes), bytes: bytes.length });
+  expect(() => copyFileAtomic(path.join(dir, 'gone.bin'), path.join(dir, 'copy', 'gone.bin'))).toThrow(
+    `Could not write ${path.join(dir, 'copy', 'gone.bin')}: ENOENT`,
+  );
+  expect(fs.readdirSync(path.join(dir, 'copy'))).toEqual(['big.bin']);
 });
