@@ -12,6 +12,7 @@ import { ActionError, defineAction, NotFoundError, type ActionEnv } from './core
 export const extract = defineAction({
   name: 'extract',
   readsOnly: true,
+  independent: true,
   historyWeight: 2,
   collects: true,
   productive: true,

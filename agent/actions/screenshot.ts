@@ -10,6 +10,7 @@ const SHOT_TIMEOUTS = { fullPageMs: 30_000, viewportMs: 15_000 };
 export const screenshot = defineAction({
   name: 'screenshot',
   readsOnly: true,
+  independent: true,
   historyWeight: 1.5,
   collects: true,
   productive: true,

@@ -47,7 +47,7 @@ export class RecipeDecider implements Decider {
     if (!step) return;
     if (!result.success && !step.optional) {
       const reason = result.error ?? result.description;
-      const stops = !actionHas(call.name, 'readsOnly');
+      const stops = !actionHas(call.name, 'independent');
       this.failedSteps.push({
         step: number,
         action: call.name,

@@ -149,6 +149,8 @@ export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {
   historyWeight?: number;
   /** It reads the page or waits on it and starts nothing there (extract, screenshot, wait): the dispatcher waits for no requests after it. */
   readsOnly?: boolean;
+  /** No later step depends on it (a read, a screenshot): a recipe goes on past it when it fails, and only it is lost. */
+  independent?: boolean;
   /** Only changes what the next page state shows (expand, find): never touches the page, never replayed by a recipe. */
   pageStateOnly?: boolean;
   /** An action with its own, longer budget (a large download) says so; the dispatcher's timeout then stretches to it. */

@@ -37,6 +37,7 @@ export function renderActionCatalogue(): string {
         ? `Waits up to ${CAUSED_REQUESTS_MS / 1000} s for the data requests it started on the task's sites (a list's next batch, suggestions), so the next page state shows what they loaded.`
         : '',
       endsBatch(action.name) ? 'Ends a batch: actions given after it in the same turn are not run.' : '',
+      action.independent ? 'In a recipe, a failure costs only this step: the recipe goes on (see above).' : '',
     ]
       .filter(Boolean)
       .map(trait => `\n\n${trait}`)
@@ -61,7 +62,7 @@ and showing the first few (tag, an attribute that tells them apart, text). In a 
 narrower locator (the message suggests a CSS selector that matches that element alone, when there is one).
 Messages for a recipe's steps name locators; messages for the model name refs and the page state.
 
-**A recipe goes on past a failed read.** A step that only reads the page (${actionsWith('readsOnly')
+**A recipe goes on past a failed read.** A step no later step depends on (${actionsWith('independent')
     .map(name => `\`${name}\``)
     .join(', ')}) costs only itself when it fails: the recipe goes on, and \`result.json\`'s \`failed_steps\` says which step
 failed and why (a done then becomes \`needs_review\`). Any other step that fails stops the recipe (with a model, it

@@ -103,6 +103,18 @@ test('a step the rest depends on stops the recipe, and its message is written fo
   expect(result.error).toBe(`recipe step 1 (click ← link "Comments") failed: ${result.failed_steps![0]!.reason}`);
 });
 
+test('a wait that times out stops the recipe: the reads after it depend on what it waited for', async ({ browser }) => {
+  const result = await run(
+    browser,
+    articleTask('wait_stops', [
+      { action: 'wait', text: 'Results loaded', seconds: 1 },
+      { action: 'extract', field: 'byline', target: { css: '.byline' } },
+    ]),
+  );
+  expect(result.extracted.byline).toBeUndefined();
+  expect(result.failed_steps).toEqual([expect.objectContaining({ step: 1, action: 'wait', stopped_recipe: true })]);
+});
+
 test('an "nth" past the matches fails at once, saying how many match (not a 5 s timeout in Playwright words)', async ({ browser }) => {
   const result = await run(browser, articleTask('nth_past', [{ action: 'extract', field: 'headline', target: { css: 'h1', nth: 5 } }]));
   expect(result.failed_steps).toEqual([
