@@ -9,8 +9,10 @@ import { parseTestArgs, selectSamples, selectTasks } from './run-selection';
 import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
 import { BwaInputError } from '../task/input-errors';
-import { loadTaskFile, taskFiles, type LoadedTask } from '../task/load-task';
-import { loadSamplesCsv, type Sample } from '../task/samples';
+import type { LoadedTask } from '../task/load-task';
+import type { Sample } from '../task/samples';
+import { loadSuite, type TaskWithSamples } from '../task/suite';
+import { checkRecipeSteps } from '../recipe/check-steps';
 import { changedTaskLines } from './resume';
 import { stopOnBadEnvironment } from './run-env';
 import { startServers } from './servers';
@@ -33,9 +35,10 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     const warning = unknownModelWarning(modelSettings());
     if (warning) console.log(warning);
   }
-  const tasks = selected(readableTasks(), config);
+  const suite = selected(runnableTasks(), config);
+  const tasks = suite.map(entry => entry.task);
   if (!settings.adHocUrl)
-    for (const line of changedTaskLines(runDir(settings.runId), selectedSamples(tasks, config), settings.resumeChanged === 'keep'))
+    for (const line of changedTaskLines(runDir(settings.runId), selectedSamples(suite, config), settings.resumeChanged === 'keep'))
       console.log(`bwa: ${line}`);
   const blockers: Record<string, string> = {};
   const block = (task: LoadedTask, reason: string) => (blockers[task.spec.task_id] ??= reason);
@@ -100,36 +103,30 @@ async function signInProfiles(
   }
 }
 
-function selected(tasks: LoadedTask[], config: FullConfig): LoadedTask[] {
+function selected(suite: TaskWithSamples[], config: FullConfig): TaskWithSamples[] {
   const projects = config.projects.map(p => ({ name: p.name, testDir: p.testDir, testMatch: p.testMatch }));
   const samplesOf = (taskId: string) => {
-    const task = tasks.find(t => t.spec.task_id === taskId);
-    if (!task || task.spec.discover || settings.adHocUrl) return [];
-    try {
-      return loadSamplesCsv(task.spec, path.join(settings.tasksDir, 'inputs', `${taskId}.csv`)).map(s => s.sample_id);
-    } catch {
-      return [];
-    }
+    const entry = suite.find(e => e.task.spec.task_id === taskId);
+    return !entry || settings.adHocUrl ? [] : entry.samples.map(s => s.sample_id);
   };
   const ids = new Set(
     selectTasks(
-      tasks.map(t => t.spec.task_id),
+      suite.map(e => e.task.spec.task_id),
       parseTestArgs(config.argv),
       projects,
       samplesOf,
     ),
   );
-  return tasks.filter(t => ids.has(t.spec.task_id));
+  return suite.filter(e => ids.has(e.task.spec.task_id));
 }
 
 /** The samples the command line selects of each selected task listed in a CSV (discovered ones are found afresh, or not yet). */
-function selectedSamples(tasks: LoadedTask[], config: FullConfig): Array<{ task: LoadedTask; samples: Sample[] }> {
+function selectedSamples(suite: TaskWithSamples[], config: FullConfig): Array<{ task: LoadedTask; samples: Sample[] }> {
   const projects = config.projects.map(p => ({ name: p.name, testDir: p.testDir, testMatch: p.testMatch }));
   const selection = parseTestArgs(config.argv);
-  return tasks.flatMap(task => {
-    if (task.spec.discover) return [];
-    try {
-      const samples = loadSamplesCsv(task.spec, path.join(settings.tasksDir, 'inputs', `${task.spec.task_id}.csv`));
+  return suite
+    .filter(({ task }) => !task.spec.discover)
+    .map(({ task, samples }) => {
       const chosen = new Set(
         selectSamples(
           task.spec.task_id,
@@ -138,22 +135,17 @@ function selectedSamples(tasks: LoadedTask[], config: FullConfig): Array<{ task:
           projects,
         ),
       );
-      return [{ task, samples: samples.filter(s => chosen.has(s.sample_id)) }];
-    } catch {
-      return [];
-    }
-  });
+      return { task, samples: samples.filter(s => chosen.has(s.sample_id)) };
+    });
 }
 
-/** A broken task file is reported by the test loader, with its file and field; setup just skips it. */
-function readableTasks(): LoadedTask[] {
-  return taskFiles(settings.tasksDir).flatMap(file => {
-    try {
-      return [loadTaskFile(file)];
-    } catch {
-      return [];
-    }
-  });
+/**
+ * The tasks a run can start, loaded as the generated tests load them (spec, recipe steps, samples): one that cannot
+ * load is reported by the test loader with its file and field, and gets no server, sign-in or discovery here.
+ */
+function runnableTasks(): TaskWithSamples[] {
+  const suite = loadSuite({ tasksDir: settings.tasksDir, adHocUrl: settings.adHocUrl, checkTask: checkRecipeSteps, onBroken: () => {} });
+  return suite.filter(entry => !entry.error);
 }
 
 function message(error: unknown): string {

@@ -51,7 +51,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   },
   plan: { may: ['actions', 'decide', 'discover', 'evidence', 'fs', 'task'] },
   setup: {
-    may: ['actions', 'browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'loop', 'settings', 'task'],
+    may: ['actions', 'browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'task'],
   },
   report: {
     may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'setup', 'task'],

@@ -1,0 +1,51 @@
+import { expect, test, type FullConfig } from '@playwright/test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import globalSetup from '../../../agent/setup/global-setup';
+import { restoreEnv } from '../helpers/agent-env';
+import { PROJECT_ROOT } from '../helpers/nested-run';
+import { taskJson, tempDir, writeFiles } from '../helpers/temp';
+
+test('globalSetup readies only the tasks the generated tests load: one whose recipe steps cannot load gets no server', async () => {
+  const dir = tempDir('bwa-setup-tasks-');
+  const started = (taskId: string) => path.join(dir, `${taskId}.started`);
+  // Each server only leaves a mark and exits: setup then blocks its task, which is all this needs.
+  const withServer = (taskId: string, port: number, recipe: unknown[]) =>
+    JSON.stringify(
+      taskJson({
+        task_id: taskId,
+        web_servers: [{ command: `touch ${started(taskId)}; exit 1`, url: `http://127.0.0.1:${port}/health`, timeout_seconds: 2 }],
+        recipe,
+      }),
+    );
+  writeFiles(dir, {
+    'fine.json': withServer('fine', 4191, [{ action: 'screenshot', label: 'page' }]),
+    'inputs/fine.csv': 'sample_id,username\nada,ada\n',
+    'picked_twice.json': withServer('picked_twice', 4192, [{ action: 'extract', field: 'name', target: { css: 'h1', nth: 1, first: true } }]),
+    'inputs/picked_twice.csv': 'sample_id,username\nada,ada\n',
+  });
+  const config = {
+    projects: [{ name: 'tasks', testDir: path.join(PROJECT_ROOT, 'specs'), testMatch: 'tasks.spec.ts' }],
+    argv: ['/usr/bin/node', 'playwright', 'test', '--project=tasks'],
+    configFile: path.join(PROJECT_ROOT, 'playwright.config.ts'),
+  } as unknown as FullConfig;
+  const names = ['AGENT_TASKS_DIR', 'AGENT_REPORTS_DIR', 'AGENT_RUN_ID', 'AGENT_URL', 'AGENT_TASK_BLOCKERS', 'ANTHROPIC_API_KEY', 'AGENT_BROWSER_WS'];
+  const saved = Object.fromEntries(names.map(name => [name, process.env[name]]));
+  const log = console.log;
+  const lines: string[] = [];
+  console.log = (...parts: unknown[]) => lines.push(parts.join(' '));
+  try {
+    for (const name of ['AGENT_URL', 'ANTHROPIC_API_KEY', 'AGENT_BROWSER_WS']) delete process.env[name];
+    Object.assign(process.env, { AGENT_TASKS_DIR: dir, AGENT_REPORTS_DIR: tempDir('bwa-setup-reports-'), AGENT_RUN_ID: 'setup_tasks' });
+    const stop = await globalSetup(config);
+    await stop();
+    expect(JSON.parse(process.env.AGENT_TASK_BLOCKERS!)).toEqual({
+      fine: expect.stringContaining('task fine needs the server at http://127.0.0.1:4191/health'),
+    });
+  } finally {
+    console.log = log;
+    restoreEnv(saved);
+  }
+  expect(fs.existsSync(started('fine'))).toBe(true);
+  expect(fs.existsSync(started('picked_twice')), lines.join('\n')).toBe(false);
+});
