@@ -1,3 +1,4 @@
+import type { EnvValues } from '../env/read';
 import { BwaInputError } from '../task/input-errors';
 import type { TaskSpec } from '../task/schema';
 import type { RecipeStep } from '../task/schema';
@@ -5,7 +6,8 @@ import { RecipeDecider } from './recipe-decider';
 import { SelfHealingDecider } from './self-heal';
 import type { Decider } from './types';
 
-export type DeciderMode = 'auto' | 'model' | 'recipe';
+/** AGENT_DECIDER's values, as its schema declares them. */
+export type DeciderMode = EnvValues['AGENT_DECIDER'];
 
 export interface DeciderFactories {
   model?: () => Decider;
