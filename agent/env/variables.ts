@@ -1,4 +1,5 @@
 import { DEFAULT_FAST_MODEL, DEFAULT_MODEL, EFFORT_LEVELS } from '../decide/model-capabilities';
+import { budgetRule } from '../snapshot/tokens';
 import { address, folder, jsonTextRecord, oneOf, oneOfOrUnset, onOff, someOf, text, wholeNumber, type EnvVariable } from './kinds';
 
 /**
@@ -109,7 +110,7 @@ const MODEL = {
   ),
   AGENT_CONTEXT_WINDOW: wholeNumber(
     { min: 1, fallback: undefined, fallbackText: "the model's (1,000,000 for the current models)" },
-    { description: 'sets the prompt budget: min(16K, max(8K, 8% of it)) tokens; 40% of that for the page state, 30% for history' },
+    { description: `sets the prompt budget: ${budgetRule()}` },
   ),
   AGENT_SNAPSHOT_TOKENS: wholeNumber(
     { min: 200, max: 200_000, fallback: undefined, fallbackText: 'from the budget' },

@@ -24,23 +24,36 @@ const LARGE_WINDOW = Number.POSITIVE_INFINITY;
 /** Share of the whole prompt budget given to the page state; the rest is goal, history and schema. */
 export const PAGE_STATE_SHARE = 0.4;
 
+/** The whole-prompt budget's share of the context window, and its floor and cap. */
+export const PROMPT_WINDOW_SHARE = 0.08;
+export const PROMPT_FLOOR_TOKENS = 8_000;
+export const PROMPT_CAP_TOKENS = 16_000;
+
 /**
- * The whole-prompt budget: min(16K, max(8K, 8% of the context window)). The cap is the budget a 200K window
- * gives: the current models' 1M windows do not make the part of a page a step needs any larger, only dearer.
+ * The whole-prompt budget: PROMPT_WINDOW_SHARE of the context window, between the floor and the cap. The cap is the
+ * budget a 200K window gives: the current models' 1M windows do not make the part of a page a step needs any larger,
+ * only dearer.
  */
 export function promptTokenBudget(contextWindow: number = LARGE_WINDOW): number {
-  return Math.min(16_000, Math.max(8_000, Math.floor(contextWindow * 0.08)));
+  return Math.min(PROMPT_CAP_TOKENS, Math.max(PROMPT_FLOOR_TOKENS, Math.floor(contextWindow * PROMPT_WINDOW_SHARE)));
+}
+
+/** The budget rule in words, from the constants (AGENT_CONTEXT_WINDOW's description). */
+export function budgetRule(): string {
+  const k = (tokens: number) => `${tokens / 1000}K`;
+  const percent = (share: number) => `${Math.round(share * 100)}%`;
+  return `min(${k(PROMPT_CAP_TOKENS)}, max(${k(PROMPT_FLOOR_TOKENS)}, ${percent(PROMPT_WINDOW_SHARE)} of it)) tokens; ${percent(PAGE_STATE_SHARE)} of that for the page state, ${percent(HISTORY_SHARE)} for history`;
 }
 
 /** Share of the whole prompt budget given to the history of earlier steps. */
 export const HISTORY_SHARE = 0.3;
 
-/** History budget: 30% of the prompt budget (4,800 tokens for a window of 200K or more). */
+/** History budget: HISTORY_SHARE of the prompt budget (4,800 tokens for a window of 200K or more). */
 export function historyTokenBudget(contextWindow: number = LARGE_WINDOW): number {
   return Math.floor(promptTokenBudget(contextWindow) * HISTORY_SHARE);
 }
 
-/** Page-state budget: 40% of the prompt budget (6,400 tokens for a window of 200K or more). */
+/** Page-state budget: PAGE_STATE_SHARE of the prompt budget (6,400 tokens for a window of 200K or more). */
 export function defaultTokenBudget(contextWindow: number = LARGE_WINDOW): number {
   return Math.floor(promptTokenBudget(contextWindow) * PAGE_STATE_SHARE);
 }

@@ -19,6 +19,8 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     files: {
       'decide/model-capabilities.ts':
         "the model defaults and effort levels: AGENT_MODEL, AGENT_FAST_MODEL and AGENT_EFFORT take them from the capability table, the one place of per-model facts (a data module that imports nothing of bwa's)",
+      'snapshot/tokens.ts':
+        "the prompt budget's rule: AGENT_CONTEXT_WINDOW's description is written from its constants (a module that imports nothing of bwa's)",
     },
   },
   evidence: { may: ['fs'] },
