@@ -1,7 +1,7 @@
 import 'dotenv/config';
 import { authCommand } from './cli/auth';
 import { browserServerCommand } from './cli/browser-server';
-import { runCommand, type AnyCommand } from './cli/command';
+import { runCommand, type AnyCommand, type CommandGroup } from './cli/command';
 import { checkCommand } from './cli/check';
 import { discoverCommand } from './cli/discover';
 import { initCommand } from './cli/init';
@@ -22,37 +22,19 @@ export const COMMANDS: readonly AnyCommand[] = [
   browserServerCommand,
 ];
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map(c => c.name.length));
-  return [
-    'usage: bwa <command> [options]',
-    '',
-    'bwa — browser workflow agent (a Playwright Test plugin)',
-    '',
+/** `bwa` itself: the group of every command, parsed, helped and refused like any group. */
+const BWA: CommandGroup = {
+  name: '',
+  summary: 'bwa — browser workflow agent (a Playwright Test plugin)',
+  about: [
     'Run tasks:   npx playwright test --grep @<task_id>',
-    '',
-    'Commands:',
-    ...COMMANDS.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    '',
-    'Options:',
-    '  -h, --help  Show this help (or `bwa <command> --help`)',
-    '',
     'Environment: docs/environment.md lists every variable.',
     'Your first task on your own site: README.md#your-first-task-on-your-own-site',
-  ].join('\n');
-}
+  ].join('\n'),
+  subcommands: COMMANDS,
+};
 
 /** `bwa …`: the exit code; usage errors (2) and input errors (1) are printed without a stack. */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '-h' || name === '--help' || name === 'help') {
-    console.log(help());
-    return 0;
-  }
-  const command = COMMANDS.find(c => c.name === name);
-  if (!command) {
-    console.error(`bwa: unknown command "${name}"\nusage: bwa <command> [options] (bwa --help lists the commands)`);
-    return 2;
-  }
-  return runCommand(command, rest);
+  return runCommand(BWA, argv);
 }

@@ -44,11 +44,11 @@ interface CommandBase {
   summary: string;
   /** What is typed before the name, when it is not `bwa` (a script of the project). */
   program?: string;
+  /** Paragraphs `--help` prints after the summary. */
+  about?: string;
 }
 
 export interface LeafCommand<O extends Options = Options, P extends Positionals = Positionals> extends CommandBase {
-  /** Paragraphs `--help` prints after the summary. */
-  about?: string;
   options: O;
   positionals: P;
   run(line: CommandLine<O, P>): Promise<number>;
@@ -82,11 +82,11 @@ export async function runCommand(command: AnyCommand, args: readonly string[]): 
   } catch (error) {
     if (error instanceof UsageError) {
       const failed = error.command ?? command;
-      console.error(`${programOf(failed)} ${failed.name}: ${error.message}\nusage: ${synopsis(failed)}`);
+      console.error(`${typedAs(failed)}: ${error.message}\nusage: ${synopsis(failed)}`);
       return 2;
     }
     if (error instanceof BwaInputError || error instanceof EnvError) {
-      console.error(`${programOf(command)} ${command.name}: ${error.code}\n${error.message}`);
+      console.error(`${typedAs(command)}: ${error.code}\n${error.message}`);
       return 1;
     }
     throw error;
@@ -94,18 +94,20 @@ export async function runCommand(command: AnyCommand, args: readonly string[]): 
 }
 
 const programOf = (command: AnyCommand) => command.program ?? 'bwa';
+/** `bwa discover`, `bwa recipe show`, or `bwa` itself (the group of every command, named ""). */
+const typedAs = (command: AnyCommand) => [programOf(command), command.name].filter(Boolean).join(' ');
 
 /** Runs the command, or the sub-command its first argument names, on the arguments; `--help` prints its help. */
 export async function invoke(command: AnyCommand, args: readonly string[]): Promise<number> {
   try {
     if ('subcommands' in command) {
       const [word, ...rest] = args;
-      if (word === '-h' || word === '--help') {
+      if (word === '-h' || word === '--help' || word === 'help') {
         console.log(commandHelp(command));
         return 0;
       }
       if (!word) throw new UsageError('which command?');
-      const sub = command.subcommands.find(candidate => candidate.name === `${command.name} ${word}`);
+      const sub = command.subcommands.find(candidate => candidate.name === [command.name, word].filter(Boolean).join(' '));
       if (!sub) throw new UsageError(`unknown command "${word}"`);
       return await invoke(sub, rest);
     }
@@ -188,8 +190,7 @@ function describeParseError(error: unknown): string {
 
 /** `bwa discover <task_id> [--force] [--max-items <n>]`, from the specs. */
 export function synopsis(command: AnyCommand): string {
-  if ('subcommands' in command)
-    return `${programOf(command)} ${command.name} <${command.subcommands.map(sub => sub.name.split(' ').at(-1)).join('|')}> …`;
+  if ('subcommands' in command) return `${typedAs(command)} <${command.subcommands.map(sub => sub.name.split(' ').at(-1)).join('|')}> …`;
   const positionals = command.positionals.map(spec => {
     const name = spec.rest ? `<${spec.name}> …` : `<${spec.name}>`;
     return spec.optional ? `[${name}]` : name;
@@ -198,18 +199,18 @@ export function synopsis(command: AnyCommand): string {
     const text = spec.type === 'string' ? `--${name} <${spec.placeholder}>${spec.multiple ? ' …' : ''}` : `--${name}`;
     return spec.type === 'string' && spec.required ? text : `[${text}]`;
   });
-  return [programOf(command), command.name, ...positionals, ...options].join(' ');
+  return [typedAs(command), ...positionals, ...options].join(' ');
 }
 
 export function commandHelp(command: AnyCommand): string {
   const lines = [`usage: ${synopsis(command)}`, '', command.summary];
+  if (command.about) lines.push('', command.about);
   if ('subcommands' in command) {
     const width = Math.max(...command.subcommands.map(sub => synopsis(sub).length));
     lines.push('', 'Commands:', ...command.subcommands.map(sub => `  ${synopsis(sub).padEnd(width)}  ${sub.summary}`));
-    lines.push('', `bwa ${command.name} <command> --help says more about each.`);
+    lines.push('', `${typedAs(command)} <command> --help says more about each.`);
     return lines.join('\n');
   }
-  if (command.about) lines.push('', command.about);
   const rows: Array<[string, string]> = [
     ...Object.entries(command.options as Options).map(([name, spec]): [string, string] => [
       spec.type === 'string' ? `--${name} <${spec.placeholder}>` : `--${name}`,

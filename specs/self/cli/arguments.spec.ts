@@ -56,7 +56,8 @@ test('--help and -h on every command and group print its usage, its summary and 
   }
   const top = await runBwaInProcess(['--help']);
   expect(top.code).toBe(0);
-  for (const command of COMMANDS) expect(top.stdout).toContain(`  ${command.name} `);
+  for (const command of COMMANDS) expect(top.stdout).toContain(`  bwa ${command.name} `);
+  expect(top.stdout).toContain('README.md#your-first-task-on-your-own-site');
 });
 
 test('an unknown option is an error in one line, with the usage, exit 2 — on every command', async () => {
