@@ -9,6 +9,7 @@ import type { SampleSlot } from '../loop/types';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { SourceRun } from './draft';
+import { installEvaluateShim } from '../browser/evaluate-shim';
 
 /** What a replay asks of a sample session: the options it is prepared with… */
 export type ReplayOptions = SampleSlot & {
@@ -40,12 +41,6 @@ export interface Replayed {
   log: ActionLogEntry[];
 }
 
-/**
- * Under tsx (the bwa CLI) esbuild's keepNames wraps named inner functions of page.evaluate callbacks in
- * `__name(fn, "fn")`, which does not exist in the page; the Playwright runner compiles without it.
- */
-const TSX_NAME_HELPER = 'globalThis.__name ??= (fn) => fn;';
-
 const CONTEXT: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, colorScheme: 'light', acceptDownloads: true };
 
 /** One sample through the real loop (actions, evidence, requirements) with the given decider, in a fresh context. */
@@ -55,7 +50,7 @@ export async function replaySample(env: ReplayEnv, sample: Sample, decider: (act
   const storageState = profile && fs.existsSync(authStatePath(profile)) ? authStatePath(profile) : undefined;
   const context = await env.browser.newContext({ ...CONTEXT, storageState });
   try {
-    await context.addInitScript(TSX_NAME_HELPER);
+    await installEvaluateShim(context);
     const page = await context.newPage();
     const session = await env.prepare({
       task: env.task,

@@ -36,7 +36,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   },
   decide: { may: ['actions', 'env', 'evidence', 'snapshot', 'task'] },
   loop: { may: ['actions', 'browser', 'decide', 'evidence', 'snapshot', 'task'] },
-  recipe: { may: ['actions', 'decide', 'evidence', 'fs', 'loop', 'settings', 'task'] },
+  recipe: { may: ['actions', 'browser', 'decide', 'evidence', 'fs', 'loop', 'settings', 'task'] },
   memory: { may: ['actions', 'decide', 'env', 'evidence', 'fs', 'recipe', 'task'] },
   judge: { may: ['decide', 'evidence', 'fs', 'loop', 'settings', 'task'] },
   session: {
