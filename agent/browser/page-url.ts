@@ -6,3 +6,14 @@ export function safeUrl(page: { url(): string }, whenClosed = ''): string {
     return whenClosed;
   }
 }
+
+/** The address without its fragment, as the browser requests it (with its own escaping); text that is not a URL as is. */
+export function withoutFragment(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}

@@ -1,5 +1,6 @@
 import { MemorySlotBook, type SlotBook } from './slot-book';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withoutFragment } from './page-url';
 
 /** A slot taken by wait() and not yet used by the navigation it was taken for. */
 const PASS_TTL_MS = 30_000;
@@ -61,13 +62,13 @@ export class HostRateLimiter {
   }
 
   private addPass(url: string): void {
-    const key = passKey(url);
+    const key = withoutFragment(url);
     const now = Date.now();
     this.passes.set(key, [...(this.passes.get(key) ?? []).filter(at => now - at < PASS_TTL_MS), now]);
   }
 
   private takePass(url: string, maxAgeMs: number): boolean {
-    const key = passKey(url);
+    const key = withoutFragment(url);
     const now = Date.now();
     const fresh = (this.passes.get(key) ?? []).filter(at => now - at < PASS_TTL_MS);
     const pass = fresh.shift();
@@ -75,16 +76,5 @@ export class HostRateLimiter {
     if (fresh.length) this.passes.set(key, fresh);
     else this.passes.delete(key);
     return taken;
-  }
-}
-
-/** The browser requests the URL without its fragment and with its own escaping. */
-function passKey(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-  } catch {
-    return url;
   }
 }

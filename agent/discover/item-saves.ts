@@ -1,7 +1,8 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult } from '../actions/core/types';
 import { ITEMS_KEY } from './discovery-spec';
-import { normalizeUrl, type FoundLink, type ItemCollector, type Where } from './items';
+import { type FoundLink, type ItemCollector, type Where } from './items';
+import { withoutFragment } from '../browser/page-url';
 
 export interface PendingItem {
   link: FoundLink;
@@ -28,12 +29,12 @@ export class ItemSaves {
 
   /** Items not saved yet, not already pending, within the cap. */
   fresh(items: readonly PendingItem[]): PendingItem[] {
-    const inFlight = new Set([...this.pending.values()].flat().map(p => normalizeUrl(p.link.url)));
+    const inFlight = new Set([...this.pending.values()].flat().map(p => withoutFragment(p.link.url)));
     const room = Math.max(0, this.collector.maxItems - this.collector.size - inFlight.size);
     const seen = new Set<string>();
     const out: PendingItem[] = [];
     for (const item of items) {
-      const key = normalizeUrl(item.link.url);
+      const key = withoutFragment(item.link.url);
       if (this.collector.has(key) || inFlight.has(key) || seen.has(key)) continue;
       seen.add(key);
       out.push(item);

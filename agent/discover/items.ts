@@ -1,5 +1,6 @@
 import { checkSampleId } from '../task/samples';
 import type { RecordSource, TaskSpec } from '../task/schema';
+import { withoutFragment } from '../browser/page-url';
 
 /** An item link as read from the page. */
 export interface FoundLink {
@@ -29,6 +30,7 @@ export interface DiscoveredItem {
  * folder-safe sample_id, capped at max_items.
  */
 export class ItemCollector {
+  /** By address without its fragment: a fragment never names a different item; everything else (path, query) may. */
   private readonly byUrl = new Map<string, DiscoveredItem>();
   private readonly ids = new Set<string>();
   private readonly idPattern: RegExp | undefined;
@@ -53,7 +55,7 @@ export class ItemCollector {
   }
 
   has(url: string): boolean {
-    return this.byUrl.has(normalizeUrl(url));
+    return this.byUrl.has(withoutFragment(url));
   }
 
   /** Attributes the links must be read with (record_from "attribute" sources). */
@@ -63,7 +65,7 @@ export class ItemCollector {
 
   /** Adds a link not seen before; undefined for a duplicate or once the cap is reached. */
   add(link: FoundLink, where: Where, reported: Record<string, unknown> = {}): DiscoveredItem | undefined {
-    const url = normalizeUrl(link.url);
+    const url = withoutFragment(link.url);
     if (this.byUrl.has(url) || this.full) return undefined;
     const values = this.valuesOf({ ...link, url }, reported);
     const item: DiscoveredItem = {
@@ -114,17 +116,6 @@ export function readSource(source: RecordSource, link: FoundLink): string {
   if (!source.pattern) return raw.trim();
   const match = new RegExp(source.pattern).exec(raw);
   return match ? safeDecode(match[1] ?? match[0]).trim() : '';
-}
-
-/** Fragments never name a different item; everything else (path, query) may. */
-export function normalizeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-  } catch {
-    return url;
-  }
 }
 
 function lastPathSegment(url: string): string {
