@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { elementArguments, getAction } from '../actions/registry';
+import { getAction } from '../actions/registry';
 import { STEP_KEYS } from '../decide/recipe-decider';
 import { BwaInputError, formatIssuePath } from '../task/input-errors';
 import { jsonPathLines } from '../task/json-lines';
@@ -34,7 +34,7 @@ function recipeStepProblems(steps: readonly RecipeStep[]): StepProblem[] {
     const action = getAction(step.action)!;
     const args = Object.fromEntries(Object.entries(step).filter(([key]) => !STEP_KEYS.has(key)));
     const parsed = action.schema.strict().safeParse(args);
-    if (parsed.success) return pickedTwice(args, index, elementArguments(step.action));
+    if (parsed.success) return [];
     const expected = Object.keys(action.schema.shape).join(', ') || 'no arguments';
     return parsed.error.issues.map(issue => {
       if (issue.code === 'unrecognized_keys')
@@ -44,14 +44,5 @@ function recipeStepProblems(steps: readonly RecipeStep[]): StepProblem[] {
         };
       return { path: [index, ...issue.path], text: `${issue.message} (${step.action} takes: ${expected})` };
     });
-  });
-}
-
-/** A target that says both which match ("nth") and "first" says two things: one must go. */
-function pickedTwice(args: Record<string, unknown>, index: number, elementArgs: readonly string[]): StepProblem[] {
-  return elementArgs.flatMap(arg => {
-    const target = args[arg];
-    const both = target !== null && typeof target === 'object' && 'nth' in target && 'first' in target;
-    return both ? [{ path: [index, arg], text: '"nth" and "first" both pick a match — keep one' }] : [];
   });
 }

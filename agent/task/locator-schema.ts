@@ -7,23 +7,26 @@ const Pick = {
 };
 
 /** A target described the way a person would point at it; resolved with Playwright's user-facing locators. */
-export const SemanticLocator = z.union([
-  z.strictObject({
-    role: z.string().min(1).describe('ARIA role, e.g. "link", "button", "textbox"'),
-    name: z.string().optional().describe('Accessible name; omitted = any element of that role'),
-    exact: z.boolean().optional().describe('Match the name exactly (default: exact first, then partial)'),
-    ...Pick,
-  }),
-  z.strictObject({ label: z.string().min(1).describe('Form control by its label text'), ...Pick }),
-  z.strictObject({
-    text: z.string().min(1).describe('Element by its visible text'),
-    exact: z.boolean().optional().describe('Match the text exactly (default: exact first, then partial)'),
-    ...Pick,
-  }),
-  z.strictObject({ placeholder: z.string().min(1).describe('Input by its placeholder'), ...Pick }),
-  z.strictObject({ testId: z.string().min(1).describe('Element by its data-testid'), ...Pick }),
-  z.strictObject({ css: z.string().min(1).describe('CSS selector — last resort'), ...Pick }),
-]);
+export const SemanticLocator = z
+  .union([
+    z.strictObject({
+      role: z.string().min(1).describe('ARIA role, e.g. "link", "button", "textbox"'),
+      name: z.string().optional().describe('Accessible name; omitted = any element of that role'),
+      exact: z.boolean().optional().describe('Match the name exactly (default: exact first, then partial)'),
+      ...Pick,
+    }),
+    z.strictObject({ label: z.string().min(1).describe('Form control by its label text'), ...Pick }),
+    z.strictObject({
+      text: z.string().min(1).describe('Element by its visible text'),
+      exact: z.boolean().optional().describe('Match the text exactly (default: exact first, then partial)'),
+      ...Pick,
+    }),
+    z.strictObject({ placeholder: z.string().min(1).describe('Input by its placeholder'), ...Pick }),
+    z.strictObject({ testId: z.string().min(1).describe('Element by its data-testid'), ...Pick }),
+    z.strictObject({ css: z.string().min(1).describe('CSS selector — last resort'), ...Pick }),
+  ])
+  // Wherever a locator is read (a spec's recipe, a compiled recipe, a recorded step): both keys say which match twice.
+  .refine(locator => !(locator.nth !== undefined && locator.first), { message: '"nth" and "first" both pick a match — keep one' });
 export type SemanticLocator = z.infer<typeof SemanticLocator>;
 
 /** Which of several matches a locator picks (nth, or first = 0); undefined when it asks for the single match. */

@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { valueProblems } from '../../../agent/loop/judgment';
 import { loadTaskFile } from '../../../agent/task/load-task';
+import { SemanticLocator } from '../../../agent/task/locator-schema';
+import { RecipeStep } from '../../../agent/task/schema';
 import { loadSamplesCsv } from '../../../agent/task/samples';
 import { JSON_SCHEMA_FILE, renderTaskJsonSchema } from '../../../agent/task/write-json-schema';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
@@ -71,6 +73,17 @@ test('a type the validator accepts is read the same way where values are checked
   expect(valueProblems('v', 'yes | no', 'maybe')).toEqual(['v must be one of yes / no']);
   expect(valueProblems('c', '0.0-1.0 | null', 2)).toEqual(['c must be a number in 0.0-1.0 | null']);
   expect(valueProblems('t', 'Array Of { name }', 'Ada')).toEqual(['t must be an array']);
+});
+
+test('a locator that picks its match twice ("nth" and "first") is refused wherever it is read: a spec\'s recipe, a compiled recipe, discovery', () => {
+  const twice = { css: 'h1', nth: 1, first: true };
+  expect(load(taskJson({ recipe: [{ action: 'extract', field: 'name', target: twice }] }))).toThrow(
+    /• recipe\[0\]\.target: "nth" and "first" both pick a match — keep one \(line \d+\)/,
+  );
+  const step = RecipeStep.safeParse({ action: 'click', target: twice });
+  expect(step.error?.issues.map(issue => issue.message)).toEqual(['"nth" and "first" both pick a match — keep one']);
+  expect(SemanticLocator.safeParse({ role: 'link', name: 'Next', first: true }).success).toBe(true);
+  expect(SemanticLocator.safeParse({ role: 'link', name: 'Next', nth: 0, first: true }).success).toBe(false);
 });
 
 test('wrong types name the JSON path and what was expected', () => {
