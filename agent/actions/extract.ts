@@ -18,7 +18,7 @@ export const extract = defineAction({
   productive: true,
   description: 'Read a field from an element, recorded with its source.',
   verifies:
-    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text and a pattern that does not match are null, said so. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from.',
+    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text, a pattern that does not match and a text not of the type are null, said so; several matches or a locator the page cannot parse stay failures. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from.',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     target: TargetArg,
@@ -26,7 +26,10 @@ export const extract = defineAction({
     type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
     exact: z.boolean().optional().describe('Keep whitespace as is'),
-    missing: z.enum(['error', 'null']).optional().describe('"null": absent or empty gives null'),
+    missing: z
+      .enum(['error', 'null'])
+      .optional()
+      .describe('"null": an absent element, an empty text, no pattern match or a text not of the type gives null'),
     all: z
       .boolean()
       .optional()
