@@ -190,6 +190,14 @@ test.describe('extract reads like an auditor', () => {
     expect(unmatched.description).toContain('(no match → null)');
     const absent = await harness.ok('extract', { field: 'issue', target: 'css=.nowhere', missing: 'null' });
     expect(absent.effects?.extracted?.value).toBeNull();
+    expect(absent.description).toBe('issue = null (element not on the page)');
+
+    await harness.open('empty-text', '<h1>Issue</h1><p class="issue">   </p>');
+    const emptyFails = await harness.act('extract', { field: 'issue', target: 'css=p.issue' });
+    expect(emptyFails).toMatchObject({ success: false });
+    const empty = await harness.ok('extract', { field: 'issue', target: 'css=p.issue', missing: 'null' });
+    expect(empty.effects?.extracted?.value).toBeNull();
+    expect(empty.description).toContain('(empty → null)');
   });
 
   test('a document line follows extract\'s value rule: with missing "null" a text not of the type or not matching is null, else a failure', async ({
