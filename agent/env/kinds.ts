@@ -114,6 +114,7 @@ export function text<F extends string | undefined>(
 ): EnvVariable<string | F> {
   const schema = z
     .string()
+    .trim()
     .regex(about.pattern ?? /^/)
     .optional()
     .transform((value): string | F => value ?? fallback);
@@ -129,6 +130,7 @@ export function text<F extends string | undefined>(
 export function folder(fallback: string, about: Described): EnvVariable<string> {
   const schema = z
     .string()
+    .trim()
     .optional()
     .transform(value => path.resolve(value ?? fallback));
   return { ...about, schema, takes: 'a folder (relative to the working directory)', fallback: `\`${fallback}\`` };
@@ -169,8 +171,10 @@ export function jsonTextRecord(about: Described & { takes: string }): EnvVariabl
         ctx.addIssue({ code: 'custom', message: 'not an object' });
         return z.NEVER;
       }
-      const wrong = Object.entries(value).filter(([key, item]) => !key || typeof item !== 'string');
-      if (wrong.length) ctx.addIssue({ code: 'custom', message: `${wrong.map(([key]) => `"${key}"`).join(', ')} is not` });
+      for (const [key, item] of Object.entries(value)) {
+        if (!key) ctx.addIssue({ code: 'custom', message: 'a name is empty' });
+        else if (typeof item !== 'string') ctx.addIssue({ code: 'custom', message: `the value of "${key}" is not text` });
+      }
       return value as Record<string, string>;
     })
     .optional()

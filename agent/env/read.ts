@@ -82,10 +82,15 @@ export function secretsFromEnv(source?: EnvSource): Record<string, string> {
   return secrets;
 }
 
+/** An address's user and password are credentials (a gateway's `https://user:key@proxy/`): never repeated. */
+function withoutUserinfo(raw: string): string {
+  return raw.replace(/^([a-z][\w+.-]*:\/\/)[^/?#@\s]*@/i, '$1…@');
+}
+
 function rejection(name: EnvName, variable: EnvVariable, raw: string, error: z.ZodError): string {
   const details = error.issues.filter(issue => issue.code === 'custom').map(issue => issue.message);
   const detail = details.length ? ` (${details.join('; ')})` : '';
-  const got = variable.sensitive ? '' : ` (got "${raw}")`;
+  const got = variable.sensitive ? '' : ` (got "${withoutUserinfo(raw)}")`;
   const example = variable.example ? `, e.g. ${variable.example}` : '';
   return `${name} must be ${variable.takes}${detail}${got}${example}`;
 }

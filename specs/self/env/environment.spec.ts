@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { EnvError, envOf, readEnv, secretsFromEnv } from '../../../agent/env/read';
 import { ENV_VARIABLES, type EnvName } from '../../../agent/env/variables';
 import { ENV_DOC_FILE, renderEnvironmentDoc } from '../../../agent/env/write-doc';
@@ -41,7 +42,7 @@ const REJECTED: Partial<Record<EnvName, [string, string]>> = {
     'must be the ws:// (or wss://, http://, https://) address a Playwright browser server printed, e.g. ws://10.0.0.5:3000/<path> (`bwa browser-server` prints it)',
   ],
   AGENT_BROWSER_WS_HEADERS: ['["Bearer"]', 'must be a JSON object of header name → text (not an object), e.g. {"Authorization":"Bearer <token>"}'],
-  AGENT_TASK_BLOCKERS: ['{"people": 3}', 'must be a JSON object of task id → reason ("people" is not) (got "{"people": 3}")'],
+  AGENT_TASK_BLOCKERS: ['{"people": 3}', 'must be a JSON object of task id → reason (the value of "people" is not text) (got "{"people": 3}")'],
   BWA_FULL: ['all', 'must be a switch: 1, 0, true, false, on, off, yes or no (got "all")'],
   BWA_SELF_WORKERS: ['many', 'must be a whole number ≥ 1 (got "many")'],
 };
@@ -108,12 +109,19 @@ test('numbers out of range are errors, never clamped; choices ignore case and sp
   expect(readEnv('AGENT_MAX_ACTIONS_PER_STEP', { AGENT_MAX_ACTIONS_PER_STEP: '3' })).toBe(3);
   expect(readEnv('AGENT_DECIDER', { AGENT_DECIDER: ' Recipe ' })).toBe('recipe');
   expect(readEnv('AGENT_FAIL_ON', { AGENT_FAIL_ON: 'needs_review, partial_success' })).toEqual(['needs_review', 'partial_success']);
+  // Every kind trims: a model id or a folder copied with spaces around it means what it says.
+  expect(readEnv('AGENT_MODEL', { AGENT_MODEL: ' claude-x ' })).toBe('claude-x');
+  expect(readEnv('AGENT_TASKS_DIR', { AGENT_TASKS_DIR: ' tasks ' })).toBe(path.resolve('tasks'));
+  expect(() => readEnv('AGENT_BROWSER_WS_HEADERS', { AGENT_BROWSER_WS_HEADERS: '{"X-Retries": 3}' })).toThrow(
+    '(the value of "X-Retries" is not text)',
+  );
 });
 
 test('a value that may hold a credential is never repeated in an error', () => {
   const secret = 'tok-5e3c7';
   for (const [name, value] of [
     ['AGENT_BROWSER_WS', `ftp://user:${secret}@grid/x`],
+    ['ANTHROPIC_BASE_URL', `ftp://user:${secret}@proxy.corp/`],
     ['AGENT_BROWSER_WS_HEADERS', `{"Authorization": "Bearer ${secret}", "X-Retries": 3}`],
     ['AGENT_BROWSER_WS_HEADERS', `{"Authorization": "Bearer ${secret}"`],
   ] as const) {
