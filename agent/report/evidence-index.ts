@@ -161,6 +161,7 @@ function provenanceTitle(provenance: Result['extracted'][string]['provenance']):
 function provenanceDetail(provenance: Result['extracted'][string]['provenance']): string {
   if (provenance.source === 'derived' && provenance.rule)
     return ` <small class="derived">= ${escapeHtml(truncate(provenance.rule, 120))} (from ${escapeHtml((provenance.sources ?? []).map(s => s.field).join(', '))})</small>`;
+  if (provenance.source === 'stated') return ' <small class="stated">stated, not read from the page — check it</small>';
   return '';
 }
 
@@ -181,7 +182,7 @@ thead th{background:#f6f8fa;position:sticky;top:0}
 .status-done{background:#dafbe1;color:#116329}.status-partial_success{background:#fff8c5;color:#7d4e00}
 .status-needs_review{background:#ddf4ff;color:#0550ae}.status-failed{background:#ffebe9;color:#a40e26}
 dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 10px}dt{font-weight:600}dd{margin:0;word-break:break-word}
-.derived{display:block;color:#656d76}.src-derived,.src-stated{border-color:#d4a72c}
+.derived,.stated{display:block;color:#656d76}.src-derived,.src-stated{border-color:#d4a72c}
 .src{font-size:11px;color:#656d76;border:1px solid #d0d7de;border-radius:4px;padding:0 3px}.missing{color:#8c959f}
 .thumb{width:160px;max-height:120px;object-fit:cover;object-position:top;border:1px solid #d0d7de;border-radius:4px;margin:0 4px 4px 0}
 .artifacts{margin:0;padding-left:16px}.sha{font-size:11px;word-break:break-all;color:#57606a}

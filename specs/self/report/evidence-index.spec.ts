@@ -47,7 +47,17 @@ test('the evidence index shows page-derived text as text: no markup, no script, 
   };
   const samples = [
     { result: result('a1', 'done', { artifacts: [shot] }), files: new Map([['01_page.png', path.join(source, '01_page.png')]]), resumed: false },
-    { result: result('b2', 'needs_review'), files: new Map<string, string>(), resumed: false },
+    {
+      result: result('b2', 'needs_review', {
+        output_fields: ['title', 'author'],
+        extracted: {
+          title: { value: 'Read', provenance: { source: 'dom', url: 'https://example.com/', at: AT } },
+          author: { value: 'Said', provenance: { source: 'stated', at: AT } },
+        },
+      }),
+      files: new Map<string, string>(),
+      resumed: false,
+    },
   ];
   const runDir = path.join(root, 'runs', 'idx');
   const manifest = writeRun(runDir, 'idx', samples);
@@ -63,6 +73,8 @@ test('the evidence index shows page-derived text as text: no markup, no script, 
   expect(html).not.toContain('<script>window');
   expect(html).not.toContain('<img src=x');
   expect(html).not.toContain('href="javascript:');
+  // A value the model only stated is marked for a person to check; one read from the page is not.
+  expect(html.match(/stated, not read from the page — check it/g)).toHaveLength(1);
 
   await page.goto(pathToFileURL(path.join(runDir, 'index.html')).href);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
