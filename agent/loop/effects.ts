@@ -101,7 +101,7 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
 
 /** A field the output schema does not name was read to check something: it stays in the action log, out of the output. */
 function isCheck(task: TaskSpec, field: string): boolean {
-  return Object.keys(task.output_schema).length > 0 && !(field in task.output_schema);
+  return Object.keys(task.output_schema).length > 0 && !Object.hasOwn(task.output_schema, field);
 }
 
 /**
@@ -137,7 +137,7 @@ function unreadValues(task: TaskSpec, recorder: SampleRecorder): string {
   const said = Object.entries(recorder.fields)
     .filter(
       ([field, { value, provenance }]) =>
-        field in task.output_schema && !isMissing(value) && (provenance.source === 'model' || provenance.source === 'stated'),
+        Object.hasOwn(task.output_schema, field) && !isMissing(value) && (provenance.source === 'model' || provenance.source === 'stated'),
     )
     .map(([field]) => field);
   return said.length ? `values stated but not read from the page (the task asks for read values): ${said.join(', ')}` : '';
