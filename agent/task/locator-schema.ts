@@ -35,8 +35,8 @@ export function pickedIndex(locator: SemanticLocator): number | undefined {
 }
 
 export function describeLocator(locator: SemanticLocator): string {
-  const index = pickedIndex(locator);
-  const nth = index !== undefined ? ` #${index}` : '';
+  // As written: "first": true reads (first), "nth": 2 reads #2.
+  const nth = locator.nth !== undefined ? ` #${locator.nth}` : locator.first ? ' (first)' : '';
   if ('role' in locator) return `${locator.role}${locator.name !== undefined ? ` ${JSON.stringify(locator.name)}` : ''}${nth}`;
   if ('label' in locator) return `label ${JSON.stringify(locator.label)}${nth}`;
   if ('text' in locator) return `text ${JSON.stringify(locator.text)}${nth}`;

@@ -161,7 +161,7 @@ test("bwa recipe show shows the spec's own recipe when none is compiled; only a 
   expect(own.printed).toContain(`own: the spec's own recipe (`);
   expect(own.printed).toContain('2 steps — replayed with no model when there is no key or AGENT_DECIDER=recipe');
   expect(own.printed).toContain('   1. screenshot "page"');
-  expect(own.printed).toContain('   2. extract name ← css=h1 #0');
+  expect(own.printed).toContain('   2. extract name ← css=h1 (first)');
   const none = await runBwaInProcess(['recipe', 'show', 'none'], { AGENT_TASKS_DIR: dir });
   expect(none.code).toBe(1);
   expect(none.printed).toMatch(/^none: no recipe — .*none\.json has none, and none is compiled at .*: add "recipe" to the spec, or record one/);
