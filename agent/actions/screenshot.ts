@@ -1,11 +1,13 @@
-import type { Page } from '@playwright/test';
+import { errors, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { resolveTarget, TargetArg } from './targets/target';
+import { SHOT_TIMEOUTS } from './core/limits';
 import { defineAction } from './core/types';
 
 /** A full-page shot covers the page as wide as the window and at most this high: a page of any size is saved in seconds. */
 export const FULL_PAGE_MAX_HEIGHT = 8_000;
-const SHOT_TIMEOUTS = { fullPageMs: 30_000, viewportMs: 15_000 };
+
+type PageShotTimeouts = Pick<typeof SHOT_TIMEOUTS, 'fullPageMs' | 'viewportMs'>;
 
 export const screenshot = defineAction({
   name: 'screenshot',
@@ -25,7 +27,7 @@ export const screenshot = defineAction({
     const { page, store } = env;
     if (target) {
       const resolved = await resolveTarget(target, env);
-      const bytes = await resolved.locator.screenshot({ animations: 'disabled', timeout: 15_000 });
+      const bytes = await resolved.locator.screenshot({ animations: 'disabled', timeout: SHOT_TIMEOUTS.elementMs });
       const artifact = await store.saveScreenshot(bytes, label, page.url());
       return { description: `Screenshot saved: ${artifact.filename}`, element: resolved.element, effects: { artifact } };
     }
@@ -35,23 +37,23 @@ export const screenshot = defineAction({
   },
 });
 
-function viewportShot(page: Page, timeouts = SHOT_TIMEOUTS): Promise<Buffer> {
+function viewportShot(page: Page, timeouts: PageShotTimeouts = SHOT_TIMEOUTS): Promise<Buffer> {
   return page.screenshot({ animations: 'disabled', timeout: timeouts.viewportMs });
 }
 
 /** The page from its top, cut to the window's width and the height cap; the window alone when even that takes too long. */
-export async function fullPageShot(page: Page, timeouts = SHOT_TIMEOUTS): Promise<{ bytes: Buffer; note?: string }> {
+export async function fullPageShot(page: Page, timeouts: PageShotTimeouts = SHOT_TIMEOUTS): Promise<{ bytes: Buffer; note?: string }> {
   const size = await page.evaluate(() => ({
     width: Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0),
     height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
   }));
-  const window = page.viewportSize() ?? { width: size.width, height: size.height };
-  const clip = { x: 0, y: 0, width: Math.min(size.width, window.width), height: Math.min(size.height, FULL_PAGE_MAX_HEIGHT) };
+  const viewport = page.viewportSize() ?? { width: size.width, height: size.height };
+  const clip = { x: 0, y: 0, width: Math.min(size.width, viewport.width), height: Math.min(size.height, FULL_PAGE_MAX_HEIGHT) };
   try {
     const bytes = await page.screenshot({ fullPage: true, clip, animations: 'disabled', timeout: timeouts.fullPageMs });
     return { bytes, note: cutNote(size, clip) };
   } catch (error) {
-    if (!/Timeout \d+ms exceeded/i.test(error instanceof Error ? error.message : String(error))) throw error;
+    if (!(error instanceof errors.TimeoutError)) throw error;
     const bytes = await viewportShot(page, timeouts);
     return { bytes, note: `the window only: the full page (${px(size.width)} × ${px(size.height)} px) took over ${timeouts.fullPageMs / 1000} s` };
   }

@@ -17,3 +17,5 @@ export const PAGE_READ_MS = 5_000;
 export const HANDLERS_MS = 20;
 /** How long an action waits for the data requests it started (a list's next page, suggestions) before the page is read. */
 export const CAUSED_REQUESTS_MS = 3_000;
+/** A screenshot of the full page (up to the height cap), and of the window or one element: over this, the window alone is saved or the shot fails. */
+export const SHOT_TIMEOUTS = { fullPageMs: 30_000, viewportMs: 15_000, elementMs: 15_000 };
