@@ -111,7 +111,7 @@ function isCheck(task: TaskSpec, field: string): boolean {
 function recordDerived(derived: Record<string, DerivedValue>, recorder: SampleRecorder, ctx: EffectContext, at: string): string {
   const unread: string[] = [];
   for (const [field, { value, from, rule }] of Object.entries(derived)) {
-    const sources = from.map(name => ({ name, read: recorder.readValue(name) }));
+    const sources = from.map(name => ({ name, read: recorder.recordedField(name) }));
     const missing = sources.filter(source => !source.read || !isReadSource(source.read.provenance.source)).map(source => source.name);
     if (missing.length) unread.push(`${field} is derived from ${missing.map(name => JSON.stringify(name)).join(', ')}, which no extract read`);
     recorder.setField(field, value, {

@@ -28,7 +28,8 @@ export async function perform(
     tabs,
     elements: view?.elements ?? new Map(),
     pageState: view?.pageState,
-    reader: view ? 'model' : 'recipe',
+    // Who reads the outcome: the model whenever it decides (the loop's own start-page goto included), else a recipe's author.
+    reader: decider.needsView ? 'model' : 'recipe',
     step,
   };
   const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {

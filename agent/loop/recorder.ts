@@ -118,7 +118,7 @@ export class SampleRecorder {
   }
 
   /** A read value or check by name, for a derived value's sources. */
-  readValue(field: string): ExtractedField | undefined {
+  recordedField(field: string): ExtractedField | undefined {
     return this.fields[field] ?? this.checks[field];
   }
 
