@@ -2,7 +2,7 @@ import type { ActionResult } from '../actions/core/types';
 import { judgmentProblems } from './judgment';
 import type { SampleRecorder } from './recorder';
 import { checkRequirements, describeShortfall, isMissing } from './requirements';
-import { isReadSource } from './recorder';
+import { isCheck, isReadSource } from './recorder';
 import type { DerivedValue } from '../actions/core/types';
 import type { TaskSpec } from '../task/schema';
 import type { SampleOutcome } from './types';
@@ -97,11 +97,6 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
     };
   if (shortfall.itemsShort) return { outcome: { status: 'partial_success', error: describeShortfall(shortfall) }, notices: [], newData };
   return { outcome: { status: 'done', error: null }, notices: [], newData };
-}
-
-/** A field the output schema does not name was read to check something: it stays in the action log, out of the output. */
-function isCheck(task: TaskSpec, field: string): boolean {
-  return Object.keys(task.output_schema).length > 0 && !Object.hasOwn(task.output_schema, field);
 }
 
 /**

@@ -3,6 +3,7 @@ import { addUsage, emptyUsage, Result as ResultSchema } from '../evidence/result
 import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
+import type { TaskSpec } from '../task/schema';
 import { deepMerge } from './merge';
 import { isMissing } from './requirements';
 
@@ -107,14 +108,9 @@ export class SampleRecorder {
     this.fields[field] = { value, provenance };
   }
 
-  /** A value read only to check something (a field outside the output schema): in the action log, never in the output. */
+  /** A value read only to check something (a field outside the output schema): its log entry says `check`; never in the output. */
   setCheck(field: string, value: unknown, provenance: Provenance): void {
     this.checks[field] = { value, provenance };
-    const entry = [...this.log].reverse().find(e => e.action.name === 'extract' && e.action.args.field === field);
-    if (entry && !entry.check) {
-      entry.check = true;
-      this.write(ACTION_LOG_FILE, this.log);
-    }
   }
 
   /** A read value or check by name, for a derived value's sources. */
@@ -138,6 +134,8 @@ export class SampleRecorder {
   }
 
   record(entry: ActionLogEntry): void {
+    const { name, args } = entry.action;
+    if (name === 'extract' && entry.outcome.success && typeof args.field === 'string' && isCheck(this.init.task.spec, args.field)) entry.check = true;
     this.log.push(entry);
     this.steps = Math.max(this.steps, entry.step);
     this.checkpoint(this.steps);
@@ -218,4 +216,9 @@ export class SampleRecorder {
     const path = this.store.writeJson(name, value);
     this.init.onFileWritten?.(name, path);
   }
+}
+
+/** A field the output schema does not name was read to check something: it stays in the action log, out of the output. */
+export function isCheck(task: TaskSpec, field: string): boolean {
+  return Object.keys(task.output_schema).length > 0 && !Object.hasOwn(task.output_schema, field);
 }
