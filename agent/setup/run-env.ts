@@ -8,7 +8,7 @@ import { newRunId, settings } from '../settings';
  * stack, exit code 2 (a usage error, as Playwright's own). Called by playwright.config.ts and again by globalSetup,
  * for a config of the user's own that uses bwa's globalSetup.
  */
-export function stopOnBadEnvironment(source?: EnvSource, exit: (code: number) => never = process.exit): void {
+export function stopOnBadEnvironment(source?: EnvSource, exit: (code: number) => never = code => process.exit(code)): void {
   const errors = checkEnvironment(source);
   if (!errors.length) return;
   for (const error of errors) console.error(`bwa: ${error.code}: ${error.message}`);

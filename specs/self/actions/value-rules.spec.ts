@@ -103,7 +103,8 @@ function exportedSteps(steps: Array<Record<string, unknown>>, shipped: string): 
   // A last step after the reads, so each read's lines end at the next step's comment.
   const recipe = [...steps, { action: 'done', extracted: {} }];
   const code = specCode({ task: task.spec, steps: recipe as never, csvFromSpec: 'rules.csv', inputsFromSpec: 'inputs', origin: 'a test' });
-  const controls = new Function(`return ${/^const CONTROLS = (.*);$/m.exec(code)![1]}`)() as string;
+  // The spec's own CONTROLS, unquoted (spec-code writes it as a single-quoted literal).
+  const controls = /^const CONTROLS = '(.*)';$/m.exec(code)![1]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
   const { readField } = require(path.join(shipped, 'read-field.ts')) as { readField: ShippedRead };
   const { locateOne } = require(path.join(shipped, 'locate.ts')) as { locateOne: unknown };
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;

@@ -179,7 +179,9 @@ test('AGENT_BROWSER_WS and its headers are checked where they are read, without 
       'AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (not valid JSON), e.g. {"Authorization":"Bearer <token>"}',
     );
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc", "X-Retries": 3}';
-    expect(() => settings.browserServer).toThrow('AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (the value of "X-Retries" is not text)');
+    expect(() => settings.browserServer).toThrow(
+      'AGENT_BROWSER_WS_HEADERS must be a JSON object of header name → text (the value of "X-Retries" is not text)',
+    );
     process.env.AGENT_BROWSER_WS_HEADERS = '{"Authorization": "Bearer abc"}';
     expect(settings.browserServer).toEqual({ wsEndpoint: 'wss://grid.example/playwright', headers: { Authorization: 'Bearer abc' } });
   });

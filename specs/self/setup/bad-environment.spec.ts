@@ -27,7 +27,7 @@ test('a bad variable stops playwright test at config load: one line per variable
 test("globalSetup checks the environment too (a config of the user's own): the same lines, exit 2, before anything starts", async () => {
   const saved = { AGENT_RECORD: process.env.AGENT_RECORD, AGENT_RETRIES: process.env.AGENT_RETRIES };
   const printed: string[] = [];
-  const { exit } = process;
+  const exit = process.exit.bind(process);
   const { error } = console;
   Object.assign(process.env, BAD);
   console.error = (...parts: unknown[]) => printed.push(parts.join(' '));
