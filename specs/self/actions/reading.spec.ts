@@ -142,7 +142,7 @@ test.describe('extract reads like an auditor', () => {
     );
     const stamped = await harness.ok('extract', { field: 'published', target: 'css=.a time', type: 'date' });
     expect(stamped.effects?.extracted?.value).toBe('2019-01-03');
-    expect(provenanceOf(stamped).reading).toBe('"hace 2 horas" is relative: the element\'s own timestamp 2019-01-03T07:00:00Z');
+    expect(provenanceOf(stamped).reading).toBe('"hace 2 horas" is relative: the element\'s own timestamp "2019-01-03T07:00:00Z"');
     const before = Date.now();
     const unstamped = await harness.ok('extract', { field: 'updated', target: 'css=.b', type: 'date' });
     const threeDaysAgo = (at: number) => new Date(at - 3 * 86_400_000).toISOString().slice(0, 10);
