@@ -2,9 +2,9 @@ import { expect, test } from '@playwright/test';
 import type { FullConfig } from '@playwright/test';
 import globalSetup from '../../../agent/setup/global-setup';
 import { checkEnvironment } from '../../../agent/env/read';
-import { restoreEnv } from '../helpers/agent-env';
+import { setEnv } from '../helpers/env';
 import { runNested } from '../helpers/nested-run';
-import { runBwa } from '../report/cli-run';
+import { runBwa } from '../helpers/cli-process';
 
 /** Two values the schema rejects, one read only after a sample's loop (AGENT_RECORD), one at config load (AGENT_RETRIES). */
 const BAD = { AGENT_RECORD: 'maybe', AGENT_RETRIES: '-1' };
@@ -25,11 +25,10 @@ test('a bad variable stops playwright test at config load: one line per variable
 });
 
 test("globalSetup checks the environment too (a config of the user's own): the same lines, exit 2, before anything starts", async () => {
-  const saved = { AGENT_RECORD: process.env.AGENT_RECORD, AGENT_RETRIES: process.env.AGENT_RETRIES };
   const printed: string[] = [];
   const exit = process.exit.bind(process);
   const { error } = console;
-  Object.assign(process.env, BAD);
+  const restoreEnv = setEnv(BAD);
   console.error = (...parts: unknown[]) => printed.push(parts.join(' '));
   process.exit = ((code: number) => {
     throw new Error(`exit ${code}`);
@@ -39,7 +38,7 @@ test("globalSetup checks the environment too (a config of the user's own): the s
   } finally {
     process.exit = exit;
     console.error = error;
-    restoreEnv(saved);
+    restoreEnv();
   }
   expect(printed).toEqual(LINES);
 });

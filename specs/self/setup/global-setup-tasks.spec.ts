@@ -2,7 +2,7 @@ import { expect, test, type FullConfig } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import globalSetup from '../../../agent/setup/global-setup';
-import { restoreEnv } from '../helpers/agent-env';
+import { setEnv } from '../helpers/env';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 
@@ -29,14 +29,19 @@ test('globalSetup readies only the tasks the generated tests load: one whose rec
     argv: ['/usr/bin/node', 'playwright', 'test', '--project=tasks'],
     configFile: path.join(PROJECT_ROOT, 'playwright.config.ts'),
   } as unknown as FullConfig;
-  const names = ['AGENT_TASKS_DIR', 'AGENT_REPORTS_DIR', 'AGENT_RUN_ID', 'AGENT_URL', 'AGENT_TASK_BLOCKERS', 'ANTHROPIC_API_KEY', 'AGENT_BROWSER_WS'];
-  const saved = Object.fromEntries(names.map(name => [name, process.env[name]]));
   const log = console.log;
   const lines: string[] = [];
   console.log = (...parts: unknown[]) => lines.push(parts.join(' '));
+  const restoreEnv = setEnv({
+    AGENT_TASKS_DIR: dir,
+    AGENT_REPORTS_DIR: tempDir('bwa-setup-reports-'),
+    AGENT_RUN_ID: 'setup_tasks',
+    AGENT_TASK_BLOCKERS: undefined,
+    AGENT_URL: undefined,
+    ANTHROPIC_API_KEY: undefined,
+    AGENT_BROWSER_WS: undefined,
+  });
   try {
-    for (const name of ['AGENT_URL', 'ANTHROPIC_API_KEY', 'AGENT_BROWSER_WS']) delete process.env[name];
-    Object.assign(process.env, { AGENT_TASKS_DIR: dir, AGENT_REPORTS_DIR: tempDir('bwa-setup-reports-'), AGENT_RUN_ID: 'setup_tasks' });
     const stop = await globalSetup(config);
     await stop();
     expect(JSON.parse(process.env.AGENT_TASK_BLOCKERS!)).toEqual({
@@ -44,7 +49,7 @@ test('globalSetup readies only the tasks the generated tests load: one whose rec
     });
   } finally {
     console.log = log;
-    restoreEnv(saved);
+    restoreEnv();
   }
   expect(fs.existsSync(started('fine'))).toBe(true);
   expect(fs.existsSync(started('picked_twice')), lines.join('\n')).toBe(false);
