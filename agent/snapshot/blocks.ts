@@ -34,8 +34,14 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
   const positionAt = new Int32Array(flat.length).fill(-1);
   candidates.forEach((candidate, position) => (positionAt[candidate.flat.index] = position));
   const prefix = new Uint32Array(flat.length + 1);
-  for (let index = 0; index < flat.length; index++) prefix[index + 1] = (prefix[index] ?? 0) + (positionAt[index] !== -1 ? 1 : 0);
+  const focusedPrefix = new Uint32Array(flat.length + 1);
+  for (let index = 0; index < flat.length; index++) {
+    const position = positionAt[index] ?? -1;
+    prefix[index + 1] = (prefix[index] ?? 0) + (position !== -1 ? 1 : 0);
+    focusedPrefix[index + 1] = (focusedPrefix[index] ?? 0) + (position !== -1 && candidates[position]?.focused ? 1 : 0);
+  }
   const count = (item: FlatNode) => (prefix[item.end] ?? 0) - (prefix[item.index] ?? 0);
+  const holdsFocus = (item: FlatNode) => (focusedPrefix[item.end] ?? 0) > (focusedPrefix[item.index] ?? 0);
   const blocks: Block[] = [];
   const firstRef = flat.find(item => item.node.ref)?.node.ref ?? 'e1';
   const root: Block = { id: 0, kind: 'region', index: 0, end: flat.length, ref: firstRef, parent: -1, children: [], own: [], siblings: 0 };
@@ -78,9 +84,9 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
   };
 
   /**
-   * A long list is split around the part in view: the siblings before it close from the top (nested
-   * prefixes), the ones after it from the bottom (nested suffixes), so however much is closed, each side
-   * is one stub.
+   * A long list is split around the part the agent expanded, else the part in view: the siblings before it close
+   * from the top (nested prefixes), the ones after it from the bottom (nested suffixes), so however much is
+   * closed, each side is one stub — and what was asked for is never only reachable through everything above it.
    */
   const visitSiblings = (items: FlatNode[], parent: Block): void => {
     const bearing = items.filter(item => count(item) > 0);
@@ -88,10 +94,14 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
       for (const item of bearing) visitItem(item, parent);
       return;
     }
-    const focus = Math.max(
-      0,
-      bearing.findIndex(item => item.node.inViewport && item.node.box !== undefined),
-    );
+    const asked = bearing.findIndex(holdsFocus);
+    const focus =
+      asked !== -1
+        ? asked
+        : Math.max(
+            0,
+            bearing.findIndex(item => item.node.inViewport && item.node.box !== undefined),
+          );
     let headParent = parent;
     const headBounds = chainBounds(focus, -1);
     for (let j = 0; j < headBounds.length; j++) {
@@ -102,9 +112,10 @@ export function buildBlocks(flat: readonly FlatNode[], candidates: readonly Cand
       headParent = head;
     }
     let lastInView = focus;
-    bearing.forEach((item, at) => {
-      if (item.node.inViewport && item.node.box !== undefined) lastInView = at;
-    });
+    if (asked === -1)
+      bearing.forEach((item, at) => {
+        if (item.node.inViewport && item.node.box !== undefined) lastInView = at;
+      });
     // The part in view stays one unit, up to a screenful: a 300-link menu laid out in a grid is all "in view".
     const windowEnd = Math.min(bearing.length, focus + CHUNK_WINDOW_MAX, Math.max(focus + CHUNK_SIZE, lastInView + 1));
     for (const item of bearing.slice(focus, windowEnd)) visitItem(item, parent);

@@ -3,6 +3,9 @@ import { fitBlocks } from './budget';
 import { placeClickables } from './clickables';
 import { computeConfidence, countSnapshot } from './confidence';
 import { enrichNodes } from './enrich';
+import { pageFingerprint } from './fingerprint';
+import { paginationRefs } from './pagination';
+import { markScrollers } from './scrollers';
 import { normalizeKeywords } from './keywords';
 import type { PageMetrics } from './page-metrics';
 import { selectCandidates, type Candidate } from './select-candidates';
@@ -51,6 +54,9 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   tellApart(flat);
   if (options.refMemory && identities)
     applyStableRefs(flat, refs, options.refMemory.assign(identities, addedClickableKeys(placed), topDocumentOf(roots)));
+  markScrollers(flat, metrics.scrollers);
+  const scroll = toScrollState(metrics);
+  const fingerprint = pageFingerprint(url, flat, scroll);
 
   const keywords = normalizeKeywords(options.keywords);
   const origin = originOf(url);
@@ -70,9 +76,19 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   const depth = printedDepthBound(flat, candidates, blocks);
   const lineCost = candidates.map((candidate, position) => estimateTokens(`${indent(depth[candidate.flat.index] ?? 0)}${lines[position]}\n`));
   const stubCost = blocks.map(block => stubEstimate(flat, block, depth));
-  const scroll = toScrollState(metrics);
   const title = metrics.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
-  const headerFacts: HeaderFacts = { url, title, scroll, rawNodes: flat.length, lines: flat.length, collapsed: flat.length, belowFold: flat.length };
+  const scrollerOf = enclosingScrollers(flat);
+  const inScrollers = flat.reduce((sum, item) => sum + (item.node.scroller ? item.node.scroller.above + item.node.scroller.below : 0), 0);
+  const headerFacts: HeaderFacts = {
+    url,
+    title,
+    scroll,
+    rawNodes: flat.length,
+    lines: flat.length,
+    collapsed: flat.length,
+    belowFold: flat.length,
+    inScrollers,
+  };
   const documentFacts = numberFacts(options.document?.facts ?? [], url, title);
   const treeChars = treeTextChars(flat);
   const preamble = [
@@ -95,7 +111,7 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
     while (!fit.fits && unpinLeastImportant(candidates, pinned))
       fit = fitBlocks({ candidates, blocks, startClosed, lineCost, stubCost, budget, pinned });
     rendered = renderState({ format, flat, candidates, lines, blocks, closed: fit.closed, pinned });
-    const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
+    const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight, scrollerOf)).length;
     const header = formatHeader({ ...headerFacts, lines: rendered.lines.length, collapsed: rendered.stubs.length, belowFold });
     text = [header, ...preamble, ...rendered.lines].join('\n');
     const overshoot = estimateTokens(text) - totalBudget;
@@ -105,7 +121,7 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
   text = cutToBudget(text, totalBudget);
   const nodes = rendered.visible.map(candidate => candidate.flat.node);
   const counts = countSnapshot(flat);
-  const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight)).length;
+  const belowFold = rendered.visible.filter(candidate => isBelowFold(flat, candidate.flat, metrics.viewportHeight, scrollerOf)).length;
   const hidden = hiddenTextNodes(options.hidden ?? { blocks: [] });
   for (const node of hidden) refs.set(node.ref as string, node);
   const hiddenEntries = hidden.map((node, i) => ({ node, index: flat.length + i, parent: -1, depth: 0, end: flat.length + i + 1, fragment: false }));
@@ -118,6 +134,8 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
     refs,
     interactiveCount: counts.interactive,
     scroll,
+    fingerprint,
+    pagination: paginationRefs(flat, url),
     confidence: computeConfidence(metrics, counts),
     stats: {
       rawNodes: flat.length,
@@ -188,14 +206,18 @@ function resolveFocus(flat: readonly FlatNode[], focus: PageFocus | undefined): 
   const byRef = new Map<string, FlatNode>();
   for (const item of flat) if (item.node.ref) byRef.set(item.node.ref, item);
   for (const [ref, request] of focus.expanded) {
-    const item = byRef.get(ref);
+    let item = byRef.get(ref);
     if (!item) continue;
-    expanded.add(item.index);
-    if (request.kind !== 'run') continue;
+    if (request.kind !== 'run') {
+      expanded.add(item.index);
+      continue;
+    }
+    // A run's ref may sit inside one of its siblings (the sibling itself has none, or its line stays printed).
+    while (request.depth !== undefined && item.depth > request.depth && flat[item.parent]) item = flat[item.parent] as FlatNode;
     const parent = flat[item.parent];
     const siblings = parent ? childrenOf(flat, parent) : flat.filter(entry => entry.parent === -1);
-    const start = siblings.indexOf(item);
-    for (const sibling of siblings.slice(start + 1, start + request.siblings)) expanded.add(sibling.index);
+    const start = Math.max(0, siblings.indexOf(item) - (request.offset ?? 0));
+    for (const sibling of siblings.slice(start, start + request.siblings)) expanded.add(sibling.index);
   }
   for (const ref of focus.found) {
     const item = byRef.get(ref);
@@ -224,12 +246,27 @@ function toScrollState(metrics: PageMetrics): ScrollState {
   };
 }
 
-/** Fragments carry no box: the nearest boxed ancestor decides. */
-function isBelowFold(flat: readonly FlatNode[], item: FlatNode, viewportHeight: number): boolean {
+/**
+ * Fragments carry no box: the nearest boxed ancestor decides. What a list scrolling inside the page hides is no
+ * matter of the page's fold (scrolling the page would not show it): its list decides (`scrollerOf`, by index).
+ */
+function isBelowFold(flat: readonly FlatNode[], item: FlatNode, viewportHeight: number, scrollerOf: Int32Array): boolean {
   if (item.node.inViewport) return false;
+  const scroller = flat[scrollerOf[item.index] ?? -1];
+  if (scroller) return (scroller.node.box?.y ?? 0) >= viewportHeight;
   for (let current: FlatNode | undefined = item; current; current = flat[current.parent]) {
     const box = current.node.box;
     if (box && box.width > 0 && box.height > 0) return box.y >= viewportHeight;
   }
   return false;
+}
+
+/** For each node, the nearest scrolling container above it (-1 for none). */
+function enclosingScrollers(flat: readonly FlatNode[]): Int32Array {
+  const scrollerOf = new Int32Array(flat.length).fill(-1);
+  for (const item of flat) {
+    const parent = flat[item.parent];
+    if (parent) scrollerOf[item.index] = parent.node.scroller ? parent.index : (scrollerOf[parent.index] ?? -1);
+  }
+  return scrollerOf;
 }

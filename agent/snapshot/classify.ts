@@ -8,6 +8,7 @@ import {
   TABLE_CELL_ROLES,
   URGENT_ROLES,
 } from './roles';
+import { isGraphicOnly } from './tables';
 import { isMeaningfulText, looksLikeAddress } from './text';
 
 /** What a node is to a reader of the page state: decides whether it gets a line and how it ranks. */
@@ -24,6 +25,8 @@ export function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | 
   const role = node.role;
   if (item.fragment) return isMeaningfulText(node.text) && !isLabelEcho(flat, item) ? 'text' : undefined;
   if (URGENT_ROLES.has(role)) return 'urgent';
+  // A list that scrolls inside the page says how much of it is out of sight, whatever its role.
+  if (node.scroller && node.ref && !INTERACTIVE_ROLES.has(role)) return 'container';
   // A control without a ref cannot be acted on (Playwright gives none to what is hidden or covered): only its words count.
   if (INTERACTIVE_ROLES.has(role) && !node.ref) return isMeaningfulText(node.name) ? 'text' : undefined;
   if (FORM_CONTROL_ROLES.has(role)) return 'control';
@@ -40,6 +43,7 @@ export function classify(flat: readonly FlatNode[], item: FlatNode): NodeKind | 
     return label || node.value ? 'status' : undefined;
   }
   if (role === 'img') return node.name && !looksLikeAddress(node.name) ? 'image' : undefined;
+  if (isGraphicOnly(flat, item)) return undefined;
   if (TABLE_CELL_ROLES.has(role) || role === 'listitem') {
     return isMeaningfulText(label) && !echoesInteractiveDescendant(flat, item, label as string) ? 'content' : undefined;
   }

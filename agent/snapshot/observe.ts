@@ -6,7 +6,15 @@ import { buildObservation } from './build';
 import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from './document-facts';
 import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
-import { collectPageMetrics, ICON_NOISE_WORDS, ICON_STATE_WORDS, MAX_CLICKABLE_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
+import {
+  collectPageMetrics,
+  ICON_NOISE_WORDS,
+  ICON_STATE_WORDS,
+  MAX_CLICKABLE_FACTS,
+  MAX_SCROLLER_FACTS,
+  pageMetricsSchema,
+  type PageMetrics,
+} from './page-metrics';
 import { INTERACTIVE_ROLES } from './roles';
 import { refMemoryOf, type RefMemory } from './stable-refs';
 import type { Observation, ObserveOptions, ObservePage } from './types';
@@ -75,6 +83,7 @@ async function capture(page: ObservePage, signal: AbortSignal | undefined): Prom
               interactiveRoles: [...INTERACTIVE_ROLES],
               stateWords: ICON_STATE_WORDS,
               listenersKey: CLICK_LISTENERS_KEY,
+              maxScrollers: MAX_SCROLLER_FACTS,
             },
           ],
           [collectDocumentFacts, { maxChars: MAX_FACT_CHARS }],

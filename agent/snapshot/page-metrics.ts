@@ -65,6 +65,10 @@ export type SublistFact = z.infer<typeof sublistFactSchema>;
 /** Disclosure controls: `aria-expanded` (the snapshot drops "false") and <summary> (the snapshot sees no control). */
 const toggleFactSchema = z.object({ box: boxSchema, expanded: z.boolean(), summary: z.boolean() });
 export type ToggleFact = z.infer<typeof toggleFactSchema>;
+
+/** An element that scrolls its own content (overflow auto or scroll) and has more of it than it shows. */
+const scrollerFactSchema = z.object({ box: boxSchema, scrollTop: z.number(), clientHeight: z.number(), scrollHeight: z.number() });
+export type ScrollerFact = z.infer<typeof scrollerFactSchema>;
 export const pageMetricsSchema = z.object({
   title: z.string(),
   viewportWidth: z.number(),
@@ -83,10 +87,12 @@ export const pageMetricsSchema = z.object({
   sublists: z.array(sublistFactSchema),
   ranges: z.array(rangeFactSchema),
   toggles: z.array(toggleFactSchema),
+  scrollers: z.array(scrollerFactSchema),
 });
 export type PageMetrics = z.infer<typeof pageMetricsSchema>;
 
 export const MAX_CLICKABLE_FACTS = 400;
+export const MAX_SCROLLER_FACTS = 40;
 
 /** Class-name words that say nothing about what an icon does. */
 export const ICON_NOISE_WORDS = [
@@ -185,6 +191,7 @@ export function collectPageMetrics(options: {
   interactiveRoles: string[];
   stateWords: string[];
   listenersKey: string;
+  maxScrollers: number;
 }): PageMetrics {
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
@@ -195,6 +202,7 @@ export function collectPageMetrics(options: {
   const sublists: SublistFact[] = [];
   const ranges: RangeFact[] = [];
   const toggles: ToggleFact[] = [];
+  const scrollers: ScrollerFact[] = [];
   let totalElements = 0;
   let canvasArea = 0;
   let unnamedImageArea = 0;
@@ -502,6 +510,16 @@ export function collectPageMetrics(options: {
     ranges.push(fact);
   }
 
+  /** Cheap size checks first: the computed style is read only for the few elements holding more than they show. */
+  function inspectScroller(element: Element): void {
+    if (scrollers.length >= options.maxScrollers || element === document.scrollingElement || element === document.body) return;
+    const clientHeight = element.clientHeight;
+    if (clientHeight <= 0 || element.scrollHeight <= clientHeight + 4) return;
+    const overflow = getComputedStyle(element).overflowY;
+    if (overflow !== 'auto' && overflow !== 'scroll' && overflow !== 'overlay') return;
+    scrollers.push({ box: roundedBox(element), scrollTop: Math.round(element.scrollTop), clientHeight, scrollHeight: element.scrollHeight });
+  }
+
   function inspectControl(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): void {
     const box = roundedBox(element);
     if (box.width <= 0 || box.height <= 0) return;
@@ -567,6 +585,7 @@ export function collectPageMetrics(options: {
       }
       if (!(element instanceof SVGElement) || tag === 'svg') inspectClickable(element, prefix);
       if (element.hasAttribute('aria-valuenow') && tag !== 'input') inspectRange(element);
+      if (!(element instanceof SVGElement)) inspectScroller(element);
       const expanded = element.getAttribute('aria-expanded');
       if (expanded === 'true' || expanded === 'false' || tag === 'summary') {
         const box = roundedBox(element);
@@ -604,5 +623,6 @@ export function collectPageMetrics(options: {
     sublists,
     ranges,
     toggles,
+    scrollers,
   };
 }

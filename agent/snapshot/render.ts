@@ -15,6 +15,7 @@ import {
   MAX_TEXT_CHARS,
   type LineContext,
 } from './serialize';
+import { chooseStubSamples, MAX_SAMPLE_CANDIDATES, type SampleCandidate } from './stub-samples';
 import { shortenText } from './text';
 import type { SnapshotNode, Stub, StubCounts } from './types';
 
@@ -127,7 +128,8 @@ export function renderState(input: RenderInput): Rendered {
       open.push(stub.end);
     }
     const position = positionAt[index] ?? -1;
-    if (position === -1 || (hidden[index] && !pinned[position])) continue;
+    // A collapsed region's own line is its stub: printed once, whatever pinned it.
+    if (stub?.kind === 'region' || position === -1 || (hidden[index] && !pinned[position])) continue;
     const candidate = candidates[position] as Candidate;
     visible.push(candidate);
     if (pictures.folded.has(index)) continue;
@@ -248,8 +250,7 @@ function describeStub(input: RenderInput, block: Block, positionAt: Int32Array):
   const { flat, candidates, pinned } = input;
   const counts: StubCounts = { links: 0, buttons: 0, fields: 0, rows: 0, items: 0, headings: 0, texts: 0 };
   const covers = new Set<string>();
-  const samples: string[] = [];
-  const texts: string[] = [];
+  const labels: SampleCandidate[] = [];
   const start = block.kind === 'region' ? block.index + 1 : block.index;
   if (block.kind === 'region' && flat[block.index]?.node.ref) covers.add(flat[block.index]?.node.ref as string);
   for (let index = start; index < block.end; index++) {
@@ -264,14 +265,13 @@ function describeStub(input: RenderInput, block: Block, positionAt: Int32Array):
       if (piece.kind === 'element') count(counts, flat[piece.index] as FlatNode);
     }
     const label = (item.node.name || item.node.text)?.trim();
-    if (!label || samples.includes(label) || texts.includes(label)) continue;
-    const named = candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control';
-    if (named && samples.length < STUB_SAMPLES) samples.push(label);
-    else if (!named && texts.length < STUB_SAMPLES) texts.push(label);
+    if (!label || labels.length >= MAX_SAMPLE_CANDIDATES) continue;
+    labels.push({ label, named: candidate.kind === 'heading' || candidate.kind === 'interactive' || candidate.kind === 'control' });
   }
-  // Names say where a region leads; one of its own words (a date, a byline, a price) says what it holds.
-  const shown = samples.length ? [...samples, ...texts.slice(0, 1)] : texts;
-  return { ref: block.ref, index: block.index, end: block.end, kind: block.kind, counts, covers, samples: shown, siblings: block.siblings };
+  const shown = chooseStubSamples(labels, STUB_SAMPLES);
+  // A run is named by its first ref; when that line stays printed (pinned), the first ref it hides names it instead.
+  const ref = block.kind === 'run' && !covers.has(block.ref) ? (covers.values().next().value ?? block.ref) : block.ref;
+  return { ref, index: block.index, end: block.end, kind: block.kind, counts, covers, samples: shown, siblings: block.siblings };
 }
 
 function count(counts: StubCounts, item: FlatNode): void {

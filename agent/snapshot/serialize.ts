@@ -45,6 +45,7 @@ const READ_AS_TEXT = new Set([
 /** The role word the model sees: generic wrappers read as plain text, or as `clickable` when they take clicks. */
 export function displayRole(node: SnapshotNode): string {
   if ((node.role === 'generic' || node.role === 'none' || node.role === 'presentation') && (node.clickable || node.selector)) return 'clickable';
+  if ((node.role === 'generic' || node.role === 'none' || node.role === 'presentation') && node.scroller) return 'section';
   return PLAIN_TEXT_ROLES.has(node.role) ? 'text' : node.role;
 }
 
@@ -124,7 +125,14 @@ export function formatStates(node: SnapshotNode): string[] {
   if (states.required) parts.push('required');
   if (states.invalid) parts.push('invalid');
   if (node.track !== undefined) parts.push(`at ${node.track}% of its track`);
+  if (node.scroller) parts.push(scrollerNote(node.scroller));
   return parts;
+}
+
+/** `scrolls: 52 of its 60 items hidden below` — what a list scrolling inside the page keeps out of sight. */
+function scrollerNote(scroller: NonNullable<SnapshotNode['scroller']>): string {
+  const hidden = [scroller.above ? `${scroller.above} above` : '', scroller.below ? `${scroller.below} below` : ''].filter(Boolean).join(', ');
+  return hidden ? `scrolls: ${scroller.above + scroller.below} of its ${scroller.items} items hidden (${hidden})` : 'scrolls';
 }
 
 function formatOptions(options: string[], keywords: readonly Keyword[]): string {
@@ -255,6 +263,8 @@ export interface HeaderFacts {
   lines: number;
   collapsed: number;
   belowFold: number;
+  /** Items that lists scrolling inside the page hide (scrollers.ts). */
+  inScrollers?: number;
 }
 
 export function formatHeader(facts: HeaderFacts): string {
@@ -263,6 +273,7 @@ export function formatHeader(facts: HeaderFacts): string {
   // How to open them is in the system prompt's page-state guide, said once rather than on every observation.
   if (facts.collapsed > 0) counts.push(`${facts.collapsed} collapsed`);
   counts.push(`${facts.belowFold} below the fold`);
+  if (facts.inScrollers) counts.push(`${facts.inScrollers} hidden in scrolling lists`);
   return [
     `URL: ${JSON.stringify(facts.url)}`,
     `Title: ${JSON.stringify(facts.title)}`,

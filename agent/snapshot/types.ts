@@ -68,6 +68,8 @@ export interface SnapshotNode {
   folder?: { open: boolean };
   /** A handle on a track (a slider without ARIA): its position along the track, 0–100. */
   track?: number;
+  /** A container that scrolls its own content: how many of its items it holds, and hides above and below (scrollers.ts). */
+  scroller?: { items: number; above: number; below: number; offset: number };
   /** Set on elements the AI snapshot does not contain: the CSS path their `c<N>` ref resolves to. */
   selector?: string;
   /** Viewport-relative CSS pixels of the top-level page (iframe offsets applied). */
@@ -129,6 +131,10 @@ export interface Observation {
   refs: Map<string, SnapshotNode>;
   interactiveCount: number;
   scroll: ScrollState;
+  /** A digest of what the page shows (fingerprint.ts): equal on two looks when nothing on the page changed between them. */
+  fingerprint: string;
+  /** Refs of the controls that page forward (a pager's links, a "load more"), found by structure (pagination.ts). */
+  pagination: ReadonlySet<string>;
   confidence: DomConfidence;
   stats: ObservationStats;
   /** Regions and runs left out of the text, each printed as one line the model can `expand`. */
@@ -196,9 +202,20 @@ export interface ObserveOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What `expand` asked to open: a region's subtree, or a run of `siblings` siblings. A run is found again from its
+ * ref: the ancestor of the ref's node at `depth` is the sibling `offset` places after the run's first.
+ */
+export interface ExpandRequest {
+  kind: 'region' | 'run';
+  siblings: number;
+  depth?: number;
+  offset?: number;
+}
+
 export interface PageFocus {
-  /** Refs to open: a region's subtree, or a run of `siblings` starting at the ref's node. */
-  expanded: ReadonlyMap<string, { kind: 'region' | 'run'; siblings: number }>;
+  /** Refs to open, with what each opens. */
+  expanded: ReadonlyMap<string, ExpandRequest>;
   found: ReadonlySet<string>;
 }
 

@@ -27,6 +27,7 @@ export function metrics(overrides: Partial<PageMetrics> = {}): PageMetrics {
     sublists: [],
     toggles: [],
     ranges: [],
+    scrollers: [],
     ...overrides,
   };
 }
