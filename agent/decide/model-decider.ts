@@ -77,7 +77,7 @@ export class ModelDecider implements Decider {
       checked: input.checkedSoFar,
       history: promptHistory(recent, historyTokenBudget(settings.contextWindow), settings.reflection === 'full'),
       summaries: this.summarizer.shown,
-      runState: renderRunState(deriveRunState(input.history)),
+      runState: renderRunState(deriveRunState(input.history, input.view?.signature)),
       visibleElements: input.visibleElements,
       lastStep: input.allowedActions !== undefined && input.allowedActions.every(a => actionHas(a, 'terminal')),
     });

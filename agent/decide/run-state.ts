@@ -1,5 +1,8 @@
 import type { HistoryEntry } from './types';
 
+/** What a page kept when an action "changed nothing": the loop compares page signatures (URL, scroll, every node's words, values and states). */
+export const UNCHANGED = 'same URL, text, values and states';
+
 const LIST_CAP = 10;
 const BLOCKED_AFTER_FAILURES = 2;
 const DEAD_END_REPEATS = 3;
@@ -26,8 +29,12 @@ function pushUnique(list: string[], value: string): void {
   list.push(value);
 }
 
-/** Derived from the history alone (pure): what the agent should skip, retry elsewhere, or consider finished. */
-export function deriveRunState(history: readonly HistoryEntry[]): RunState {
+/**
+ * Derived from the history alone (pure): what the agent should skip, retry elsewhere, or consider finished. A dead
+ * end is an action taken again and again on one unchanged page state; once the page has changed (`currentPage`, the
+ * signature of the page state now shown), the dead ends of the page as it was are no longer listed.
+ */
+export function deriveRunState(history: readonly HistoryEntry[], currentPage?: string): RunState {
   const state: RunState = { pagesVisited: [], failedUrls: [], blockedTargets: [], deadEnds: [], exhaustedPages: [] };
   const failuresByTarget = new Map<string, number>();
   const repeats = new Map<string, number>();
@@ -44,10 +51,13 @@ export function deriveRunState(history: readonly HistoryEntry[]): RunState {
       failuresByTarget.set(target, failures);
       if (failures === BLOCKED_AFTER_FAILURES) pushUnique(state.blockedTargets, `${action.name} ${target}`);
     }
-    const repeatKey = `${action.name} ${target ?? JSON.stringify(action.args)} on ${shortUrl(entry.url)}`;
-    const count = (repeats.get(repeatKey) ?? 0) + 1;
-    repeats.set(repeatKey, count);
-    if (count === DEAD_END_REPEATS) pushUnique(state.deadEnds, repeatKey);
+    // Without a look at the page it acted on (the rest of a batch, a recipe) nothing says the page stayed the same.
+    if (entry.page !== undefined && (currentPage === undefined || entry.page === currentPage)) {
+      const repeatKey = `${action.name} ${target ?? JSON.stringify(action.args)} on ${shortUrl(entry.url)}`;
+      const count = (repeats.get(`${entry.page}\u0000${repeatKey}`) ?? 0) + 1;
+      repeats.set(`${entry.page}\u0000${repeatKey}`, count);
+      if (count === DEAD_END_REPEATS) pushUnique(state.deadEnds, repeatKey);
+    }
     if (result.success && action.name === 'save_progress') pushUnique(state.exhaustedPages, shortUrl(entry.url.split('#')[0]!));
   }
   return state;
@@ -66,7 +76,7 @@ export function renderRunState(state: RunState): string[] {
     state.pagesVisited.length > 1 ? capped('Pages visited', state.pagesVisited) : undefined,
     capped('FAILED URLs (skip these)', state.failedUrls),
     capped('BLOCKED targets (failed twice — do not retry)', state.blockedTargets),
-    capped('DEAD ENDS (repeated without progress)', state.deadEnds),
+    capped(`DEAD ENDS (repeated ${DEAD_END_REPEATS} times on this page while it stayed the same: ${UNCHANGED})`, state.deadEnds),
     capped('Exhausted pages (data already saved)', state.exhaustedPages),
   ].filter((line): line is string => line !== undefined);
 }

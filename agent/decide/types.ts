@@ -2,6 +2,7 @@ import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult, KnownElement, PageStateAccess } from '../actions/core/types';
 import type { Reflection } from '../evidence/reflection';
 import type { FailedStep, Usage } from '../evidence/result-schema';
+import type { SnapshotNode } from '../snapshot';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 
@@ -11,9 +12,13 @@ export interface PageView {
   title: string;
   text: string;
   elements: ReadonlyMap<string, KnownElement>;
+  /** Every ref's node as the page state knew it (names, text, hints), for describing what an action was taken on. */
+  nodes?: ReadonlyMap<string, SnapshotNode>;
   interactiveCount: number;
-  /** URL + start of the observation: an unchanged signature with no new data means the agent is stuck. */
+  /** What the page shows, as a digest (URL, scroll, every node's words, values and states): equal only when nothing changed. */
   signature: string;
+  /** Refs of the controls that page forward (a pager's links, a "load more"), found by the page's structure. */
+  pagination?: ReadonlySet<string>;
   /** For `expand` and `find`: what the next observation opens, searched in this one. */
   pageState?: PageStateAccess;
   /** The viewport as pixels, when the tree cannot show what the page does: it rides in the step's decision request. */
@@ -34,6 +39,8 @@ export interface HistoryEntry {
   result: ActionResult;
   reflection?: Reflection;
   url: string;
+  /** The signature of the page state the action was decided on; unknown for the rest of a batch and without a look (a recipe). */
+  page?: string;
   /** Nudges and notices are context for one turn, never history to fit. */
   meta?: boolean;
 }

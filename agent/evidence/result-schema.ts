@@ -153,6 +153,8 @@ export const ActionLogEntry = z.object({
   locator: z.record(z.string(), z.unknown()).optional(),
   /** Elements named by other arguments (drag's `to`), by argument name, as semantic locators. */
   arg_locators: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  /** The target as the page state showed it when the action was chosen: what a tip names it by when its locator is a CSS path. */
+  target_seen: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional(), hint: z.string().optional() }).optional(),
   url_before: z.string().optional(),
   url_after: z.string().optional(),
   duration_ms: z.number().nonnegative(),

@@ -3,6 +3,8 @@ import type { ActionEnv, ActionResult } from '../actions/core/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
 import { safeUrl } from '../browser/page-url';
 import type { Redactor } from '../evidence/redact';
+import type { ActionLogEntry } from '../evidence/result-schema';
+import { displayRole } from '../snapshot/serialize';
 import { describeLocator } from '../task/locator-schema';
 import type { Performed, RunSampleInput, StepRunner } from './types';
 
@@ -58,13 +60,16 @@ export async function perform(
     arg_locators: result.argElements
       ? Object.fromEntries(Object.entries(result.argElements).map(([arg, element]) => [arg, { ...element }]))
       : undefined,
+    target_seen: targetSeen(call, view),
     url_before: urlBefore,
     url_after: urlAfter,
     duration_ms: Date.now() - started,
     notices: meta.notices?.length ? [...meta.notices] : undefined,
     model_note: meta.decision?.modelNote,
   });
-  history.push({ step, action: call, result, reflection: meta.decision?.reflection, url: urlAfter });
+  // Only the first call of a turn was decided on a look at the page; the rest of a batch ran on pages nobody saw.
+  const page = (meta.sub ?? 1) === 1 ? view?.signature : undefined;
+  history.push({ step, action: call, result, reflection: meta.decision?.reflection, url: urlAfter, ...(page ? { page } : {}) });
   return { result, urlBefore, urlAfter };
 }
 
@@ -101,16 +106,32 @@ class StepFailed extends Error {
 }
 
 export function stepTitle(step: number, call: ActionCall, view?: PageView): string {
-  const target = call.args.target;
+  const target = targetLabel(call, view);
   let what = '';
-  if (typeof target === 'string') {
-    const known = view?.elements.get(target);
-    what = known ? ` ${known.role}${known.name ? ` "${known.name}"` : ''}` : ` ${target}`;
-  } else if (target && typeof target === 'object') what = ` ${describeLocator(target as never)}`;
+  if (target) what = ` ${target}`;
   else if (call.args.url) what = ` ${String(call.args.url)}`;
   else if (call.args.label) what = ` "${String(call.args.label)}"`;
   if (call.name === 'extract' && call.args.field) what = ` ${String(call.args.field)}${what ? ` ←${what}` : ''}`;
   return `Step ${step} · ${call.name}${what}`.slice(0, 160);
+}
+
+/** The ref a call names, as the page state showed it: role, words and icon hint (never a ref or a CSS path). */
+function targetSeen(call: ActionCall, view: PageView | undefined): ActionLogEntry['target_seen'] {
+  const node = typeof call.args.target === 'string' ? view?.nodes?.get(call.args.target) : undefined;
+  if (!node) return undefined;
+  const hint = node.hint?.icon ?? node.hint?.label;
+  return { role: displayRole(node), ...(node.name ? { name: node.name } : {}), ...(node.text ? { text: node.text } : {}), ...(hint ? { hint } : {}) };
+}
+
+/** The element a call names, as the page state showed it (`button "Prev"`), or its locator; undefined when it names none. */
+export function targetLabel(call: ActionCall, view?: PageView): string | undefined {
+  const target = call.args.target;
+  if (typeof target === 'string') {
+    const known = view?.elements.get(target);
+    return known ? `${known.role}${known.name ? ` "${known.name}"` : ''}` : target;
+  }
+  if (target && typeof target === 'object') return describeLocator(target as never);
+  return undefined;
 }
 
 /** "✓ Clicked link "Next"" or "✗ <error>": one line, secrets put back as placeholders (titles reach traces and reports). */

@@ -1,32 +1,37 @@
 import type { ActionCall } from '../actions/core/dispatch';
 import type { ActionResult } from '../actions/core/types';
 import { actionHas } from '../actions/registry';
+import { UNCHANGED } from '../decide/run-state';
 
 export const STAGNATION_LEVELS = { nudge: 3, demand: 5, finish: 8 } as const;
 const LOOP_REPEATS = 3;
 const SPAM_REPEATS = 4;
 const FAILURES_BEFORE_ELEMENT_LIST = 3;
 export const PAGINATION_BONUS_STEPS = 3;
-const PAGINATION_WORDS = /^(next|next page|load more|show more|more|older|newer|»|›|→|page \d+|\d+)$/i;
 
 export interface StepObservation {
   url: string;
-  signature?: string;
+  /** The signature of the page state the action was decided on; undefined without a look (a recipe, the rest of a batch). */
+  page?: string;
   call: ActionCall;
   result: ActionResult;
   /** The action produced new data (a successful extract, or save_progress that changed the accumulated data). */
   newData: boolean;
-  /** The target's visible name, when known (for pagination detection). */
-  targetName?: string;
+  /** The target as the page state showed it (`button "Prev"`), for the notices. */
+  targetLabel?: string;
+  /** The target is one of the page's pagination controls (found by the page's structure, not by its words). */
+  paginates?: boolean;
 }
 
 /**
- * Watches the run for the ways long tasks go wrong — repeating an action, stagnating on one page, spamming,
- * failing in a row, running out of budget — and turns each into a notice (once), a checkpoint, or a restriction.
+ * Watches the run for the ways long tasks go wrong — repeating an action on a page it does not change, stagnating
+ * on one page, spamming, failing in a row, running out of budget — and turns each into a notice (once), a
+ * checkpoint, or a restriction. Progress is what the page shows: an action repeated on a page that changes each
+ * time (a month label, a count) is progress, and only the step budget ends such a task.
  */
 export class RecoveryMonitor {
   private stagnantSteps = 0;
-  private lastSignature: string | undefined;
+  private lastPage: string | undefined;
   private readonly actionCounts = new Map<string, number>();
   private readonly typeCounts = new Map<string, number>();
   private readonly firedBudget = new Set<number>();
@@ -48,7 +53,7 @@ export class RecoveryMonitor {
   /** Records one executed action and returns the notices it causes for the next turn. */
   after(observation: StepObservation): string[] {
     const notices: string[] = [];
-    const { call, result, url } = observation;
+    const { result } = observation;
     this.consecutiveFailures = result.success ? 0 : this.consecutiveFailures + 1;
     this.consecutiveInfraErrors = result.success ? 0 : result.infra ? this.consecutiveInfraErrors + 1 : 0;
     // Repeats count since the last new data: clicking the fifth item of a list after saving four is progress, not spam.
@@ -56,39 +61,49 @@ export class RecoveryMonitor {
       this.actionCounts.clear();
       this.typeCounts.clear();
     }
+    if (observation.page !== undefined) notices.push(...this.repeats(observation));
+    if (result.success && observation.paginates) {
+      this.bonusSteps += PAGINATION_BONUS_STEPS;
+      notices.push(`Pagination detected: +${PAGINATION_BONUS_STEPS} steps (budget now ${this.effectiveMaxSteps}).`);
+    }
+    notices.push(...this.stagnation(observation));
+    return notices;
+  }
 
-    const key = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args)}`;
+  /**
+   * The same action taken again on the very page state it was taken on before: the earlier ones left the page as
+   * it was (or brought it back). A page that changes in between — a month label, a count — is never a repeat.
+   */
+  private repeats(observation: StepObservation): string[] {
+    const { call, page } = observation;
+    const what = `${call.name}${observation.targetLabel ? ` ${observation.targetLabel}` : ''}`;
+    const notices: string[] = [];
+    const key = `${page}\u0000${call.name}\u0000${JSON.stringify(call.args)}`;
     const repeats = (this.actionCounts.get(key) ?? 0) + 1;
     this.actionCounts.set(key, repeats);
     if (repeats === LOOP_REPEATS)
       notices.push(
-        `You have taken the same action (${call.name}) on this page ${repeats} times without progress. Try a different approach, or call done or fail.`,
+        `You have taken the same action (${what}) ${repeats} times on this page and it stayed exactly as it was (${UNCHANGED}): it changes nothing here. Try a different approach, or call done or fail.`,
       );
 
     // Spam is the same action again and again: typing into four different fields of one form is filling it in.
-    const typeKey = `${url}\u0000${call.name}\u0000${JSON.stringify(call.args.target ?? null)}`;
+    const typeKey = `${page}\u0000${call.name}\u0000${JSON.stringify(call.args.target ?? null)}`;
     const sameType = observation.newData ? 0 : (this.typeCounts.get(typeKey) ?? 0) + 1;
     this.typeCounts.set(typeKey, sameType);
     if (sameType >= SPAM_REPEATS && !actionHas(call.name, 'collects') && !this.forceFinish) {
       this.forceFinish = true;
       notices.push(
-        `STOP: ${sameType} ${call.name} actions on this page without new data. Only done and fail are available now — finish with what you have.`,
+        `STOP: ${sameType} ${call.name} actions on this page left it exactly as it was (${UNCHANGED}) and brought no new data. Only done and fail are available now — finish with what you have.`,
       );
     }
-
-    if (result.success && isPagination(observation.targetName)) {
-      this.bonusSteps += PAGINATION_BONUS_STEPS;
-      notices.push(`Pagination detected: +${PAGINATION_BONUS_STEPS} steps (budget now ${this.effectiveMaxSteps}).`);
-    }
-
-    notices.push(...this.stagnation(observation));
     return notices;
   }
 
+  /** Counted once per look: only the first action of a turn carries the page it was decided on. */
   private stagnation(observation: StepObservation): string[] {
-    if (observation.signature === undefined) return [];
-    const moved = observation.signature !== this.lastSignature;
-    this.lastSignature = observation.signature;
+    if (observation.page === undefined) return [];
+    const moved = observation.page !== this.lastPage;
+    this.lastPage = observation.page;
     if (observation.newData || moved) {
       this.stagnantSteps = 0;
       this.firedLevels.clear();
@@ -107,7 +122,7 @@ export class RecoveryMonitor {
     this.firedLevels.add(level);
     if (level === 1)
       return [
-        `The page has not changed for ${this.stagnantSteps} steps and no new data came in. Try a different approach: scroll, open another element, or extract what is visible.`,
+        `The page has not changed for ${this.stagnantSteps} steps (${UNCHANGED}) and no new data came in. Try a different approach: scroll, open another element, or extract what is visible.`,
       ];
     if (level === 2) {
       this.checkpointRequested = true;
@@ -134,8 +149,4 @@ export class RecoveryMonitor {
   get needsElementList(): boolean {
     return this.consecutiveFailures >= FAILURES_BEFORE_ELEMENT_LIST;
   }
-}
-
-export function isPagination(name: string | undefined): boolean {
-  return name !== undefined && PAGINATION_WORDS.test(name.trim());
 }

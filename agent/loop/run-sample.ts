@@ -7,7 +7,7 @@ import { fillStartUrl } from '../task/row-template';
 import { applyEffects } from './effects';
 import { INTERACTIVE_ROLES } from '../snapshot/roles';
 import { interactiveCount, shouldBreakBatch } from './batch';
-import { perform } from './perform';
+import { perform, targetLabel } from './perform';
 import { RecoveryMonitor } from './recovery';
 import { terminate, type TerminationReason } from './terminate';
 import type { RunSampleInput, SampleOutcome, StepRunner } from './types';
@@ -106,11 +106,12 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       notices.push(
         ...monitor.after({
           url: performed.urlBefore,
-          signature: view?.signature,
+          page: index === 0 ? view?.signature : undefined,
           call,
           result: performed.result,
           newData: applied.newData,
-          targetName: targetName(call, view),
+          targetLabel: targetLabel(call, view),
+          paginates: paginates(call, view),
         }),
       );
       if (applied.outcome) return applied.outcome;
@@ -176,12 +177,11 @@ function visibleElements(view: PageView): string[] {
     .map(e => `[${e.ref}] ${e.role} ${JSON.stringify(e.name)}`);
 }
 
-function targetName(call: ActionCall, view: PageView | undefined): string | undefined {
+/** The call's target is one of the page's pagination controls (by ref, or by the role and name it was given). */
+function paginates(call: ActionCall, view: PageView | undefined): boolean {
   const target = call.args.target;
-  if (typeof target === 'string') return view?.elements.get(target)?.name ?? target;
-  if (target && typeof target === 'object') {
-    const t = target as Record<string, unknown>;
-    return typeof t.name === 'string' ? t.name : typeof t.text === 'string' ? t.text : undefined;
-  }
-  return undefined;
+  if (!view?.pagination?.size || !target) return false;
+  if (typeof target === 'string') return view.pagination.has(target);
+  const { role, name } = target as Record<string, unknown>;
+  return [...view.elements.values()].some(e => e.role === role && e.name === name && e.ref !== undefined && view.pagination?.has(e.ref));
 }

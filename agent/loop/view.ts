@@ -44,8 +44,10 @@ export function pageViewer(options: ViewOptions) {
         title: observation.title,
         text,
         elements,
+        nodes: observation.refs,
         interactiveCount: observation.interactiveCount,
-        signature: signatureOf(observation.url, observation.text),
+        signature: observation.fingerprint,
+        pagination: observation.pagination,
         pageState: focus,
         ...(screenshot ? { screenshot } : {}),
       };
@@ -59,7 +61,7 @@ export function pageViewer(options: ViewOptions) {
         text: `URL: ${JSON.stringify(url)}\n(the page could not be read: ${JSON.stringify(message)} — scroll, go back or refresh)`,
         elements: new Map(),
         interactiveCount: 0,
-        signature: signatureOf(url, message ?? ''),
+        signature: `unreadable\n${url}\n${message ?? ''}`,
         pageState: focus,
       };
     }
@@ -79,9 +81,4 @@ export function knownElements(observation: Pick<Observation, 'refs'> & Partial<P
       fact: { field: fact.field, source: fact.source, key: fact.key },
     });
   return elements;
-}
-
-/** Page signature for stagnation: URL plus the start of what the agent sees. */
-export function signatureOf(url: string, text: string): string {
-  return `${url.split('#')[0]}\n${text.split('\n').slice(3).join('\n').slice(0, 2000)}`;
 }

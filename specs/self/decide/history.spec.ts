@@ -149,17 +149,37 @@ test.describe('run state', () => {
       ok(4, 'click', { target: 'e22' }, 'Clicked', 'http://h/pr/1'),
       failed(5, 'click', { target: 'e50' }, 'not found', 'http://h/pr/1'),
       ok(6, 'save_progress', { data: {} }, 'Progress saved', 'http://h/pr/1'),
-      ...[7, 8, 9].map(step => ok(step, 'scroll', { direction: 'down' }, 'Scrolled', 'http://h/pr/1')),
+      ...[7, 8, 9].map(step => ok(step, 'scroll', { direction: 'down' }, 'Scrolled', 'http://h/pr/1', { page: 'the end of pr 1' })),
       ...Array.from({ length: 14 }, (_, i) => ok(10 + i, 'goto', { url: `http://h/page/${i}` }, 'Navigated', `http://h/page/${i}`)),
     ];
     const lines = renderRunState(deriveRunState(history));
     expect(lines).toContainEqual('FAILED URLs (skip these): h/pr/999');
     expect(lines).toContainEqual('BLOCKED targets (failed twice — do not retry): click e50');
-    expect(lines).toContainEqual('DEAD ENDS (repeated without progress): scroll {"direction":"down"} on h/pr/1');
+    expect(lines).toContainEqual(
+      'DEAD ENDS (repeated 3 times on this page while it stayed the same: same URL, text, values and states): scroll {"direction":"down"} on h/pr/1',
+    );
     expect(lines).toContainEqual('Exhausted pages (data already saved): h/pr/1');
     const visited = lines.find(l => l.startsWith('Pages visited'))!;
     expect(visited).toMatch(/^Pages visited \(15 in total; last 10 shown\): /);
     expect(visited.endsWith('h/page/13')).toBe(true);
+  });
+
+  test('a dead end is an action repeated on one unchanged page state: a page that changes each time is none, and a page that has changed since lists none', () => {
+    const months = ['December', 'November', 'October', 'September'].map((month, i) =>
+      ok(i + 2, 'click', { target: 'e10' }, 'Clicked [e10] button "Previous month"', 'http://h/date-picker', { page: `calendar at ${month}` }),
+    );
+    expect(renderRunState(deriveRunState(months)).filter(line => line.startsWith('DEAD ENDS'))).toEqual([]);
+    const stuck = [6, 7, 8].map(step =>
+      ok(step, 'click', { target: 'e11' }, 'Clicked [e11] button "Save"', 'http://h/date-picker', { page: 'saved form' }),
+    );
+    // Batched calls after the first ran on pages nobody looked at: they say nothing about the page staying the same.
+    const blind = [9, 10, 11].map(step => ok(step, 'click', { target: 'e12' }, 'Clicked [e12] button "Close"', 'http://h/date-picker'));
+    const deadEnds = (current?: string) =>
+      renderRunState(deriveRunState([...months, ...stuck, ...blind], current)).filter(l => l.startsWith('DEAD ENDS'));
+    expect(deadEnds('saved form')).toEqual([
+      'DEAD ENDS (repeated 3 times on this page while it stayed the same: same URL, text, values and states): click e11 on h/date-picker',
+    ]);
+    expect(deadEnds('the form after a field was filled in')).toEqual([]);
   });
 
   test('a sample still on its first page lists no pages visited: the page state already names it', () => {

@@ -98,7 +98,9 @@ test('stagnation on one page escalates: nudge at 3, demand + checkpoint at 5, on
   const turns = deciderTurns(model.server.requests, 'stuck');
   const firstWith = (text: string) => turns.filter(t => notices(t).includes(text)).map(stepOf);
   // Step 3 read the title (new data); steps 4-11 read it again on an unchanged page.
-  expect(firstWith('same action (extract) on this page 3 times')).toEqual([6]);
+  // The notice names the target and what stayed the same.
+  expect(firstWith('3 times on this page and it stayed exactly as it was (same URL, text, values and states)')).toEqual([6]);
+  expect(notices(turns.find(t => stepOf(t) === 6)!)).toContain('You have taken the same action (extract heading "');
   expect(firstWith('The page has not changed for 3 steps')).toEqual([7]);
   expect(firstWith('CHANGE YOUR STRATEGY NOW: 5 steps')).toEqual([9]);
   expect(firstWith('8 steps without progress: you MUST call done (with what you have) or fail now')).toEqual([12]);
@@ -120,7 +122,9 @@ test('spam: a fourth scroll on the same page without new data leaves only done a
   const turns = deciderTurns(model.server.requests, 'spam');
   const last = turns.at(-1)!;
   expect(stepOf(last)).toBe(7);
-  expect(notices(last)).toContain('STOP: 4 scroll actions on this page without new data. Only done and fail are available now');
+  expect(notices(last)).toContain(
+    'STOP: 4 scroll actions on this page left it exactly as it was (same URL, text, values and states) and brought no new data. Only done and fail are available now',
+  );
   expect(last.lastUserText).toContain('LAST STEP: only done or fail are available now.');
   expect(turns.every(t => t.tools.includes('scroll') && JSON.stringify(t.tools) === JSON.stringify(last.tools))).toBe(true);
   expect(readSampleJson('pr_audit_chain', 'spam', 'result.json').status).toBe('failed');

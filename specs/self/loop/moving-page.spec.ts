@@ -1,0 +1,103 @@
+import { expect, test } from '../../../agent/fixture';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadTaskFile } from '../../../agent/task/load-task';
+import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
+import { sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { tempDir } from '../helpers/temp';
+import { deciderTurns, section, stepOf } from '../workflows/audit-env';
+
+/**
+ * Progress is what the page shows: ten clicks on a date picker's "Previous month" each move the month label, so the
+ * loop guard stays quiet and the task ends by itself within its step budget; a click that leaves the page exactly as it
+ * was is named as a dead end with what stayed the same, and a fourth one leaves only done and fail.
+ */
+
+let env: Awaited<ReturnType<typeof useScriptedModel>>;
+let server: ModelServer;
+
+test.beforeAll(async () => {
+  env = await useScriptedModel();
+  server = env.server;
+});
+test.afterAll(async () => env.restore());
+
+const START = 'http://127.0.0.1:4102/date-picker?month=2026-12';
+
+function task(taskId: string, maxSteps: number) {
+  const file = path.join(tempDir(), `${taskId}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      task_id: taskId,
+      start_url: START,
+      system_prompt: 'You book stays.',
+      goal: 'Choose 15 February 2026 as the check-in date and read the date the page confirms.',
+      output_schema: { confirmation: 'string' },
+      required_fields: ['confirmation'],
+      allowed_domains: ['127.0.0.1:4102'],
+      max_steps: maxSteps,
+    }),
+  );
+  return loadTaskFile(file);
+}
+
+const notices = (request: RecordedRequest) => section(request, 'Notices') ?? '';
+const GUARD_WORDS = ['same action', 'STOP:', 'has not changed', 'without progress', 'Pagination detected'];
+
+test('ten "Previous month" clicks that each move the month are progress: no loop notice, no dead end, no stop — the task finishes', async ({
+  agent,
+}) => {
+  const previous = { tool: 'click', target: { role: 'button', name: 'Previous month' } };
+  server.setScript('walk_months', 'back', {
+    steps: [
+      { tool: 'click', target: { role: 'button', name: 'Choose date' } },
+      ...Array.from({ length: 10 }, () => previous),
+      { tool: 'click', target: { role: 'button', name: '15' } },
+      { tool: 'extract', target: { text: 'Selected:' }, args: { field: 'confirmation' } },
+      { tool: 'done', args: { extracted: {} } },
+    ],
+  });
+  // 1 start page + 14 decided steps: the budget is exactly the task's length.
+  const result = await agent.run(task('walk_months', 15), sampleOf({ sample_id: 'back' }));
+  expect(server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  // Ten months back from December 2026, then day 15: the page confirms the date the clicks reached.
+  expect(result.extracted.confirmation!.value).toBe('Selected: 2026-02-15');
+
+  const turns = deciderTurns(server.requests, 'back');
+  expect(turns.map(stepOf)).toEqual(Array.from({ length: 14 }, (_, i) => i + 2));
+  for (const turn of turns) {
+    for (const words of GUARD_WORDS) expect(notices(turn), `step ${stepOf(turn)}`).not.toContain(words);
+    expect(section(turn, 'Run state') ?? '').not.toContain('DEAD ENDS');
+  }
+  // Only the budget's own last step is restricted to done and fail.
+  expect(turns.filter(t => t.lastUserText.includes('LAST STEP')).map(stepOf)).toEqual([15]);
+  // The month label the model saw moved with every click.
+  const months = turns
+    .slice(1, 12)
+    .map(t => /"(January|February|March|April|May|June|July|August|September|October|November|December) 2026"/.exec(t.lastUserText)?.[1]);
+  expect(months).toEqual(['December', 'November', 'October', 'September', 'August', 'July', 'June', 'May', 'April', 'March', 'February']);
+});
+
+test('a click that leaves the page exactly as it was is named as a dead end with what stayed the same; the fourth leaves only done and fail', async ({
+  agent,
+}) => {
+  const heading = { tool: 'click', target: { role: 'heading', name: 'Date picker' } };
+  server.setScript('walk_months', 'stuck', {
+    steps: [heading, heading, heading, heading, { tool: 'fail', args: { reason: 'the heading does nothing' } }],
+  });
+  await expect(agent.run(task('walk_months', 15), sampleOf({ sample_id: 'stuck' }))).rejects.toThrow(/stuck: failed — the heading does nothing/);
+  expect(server.errors).toEqual([]);
+  const turns = deciderTurns(server.requests, 'stuck');
+  const at = (step: number) => turns.find(t => stepOf(t) === step)!;
+  expect(notices(at(4))).not.toContain('same action');
+  expect(notices(at(5))).toContain(
+    'You have taken the same action (click heading "Date picker") 3 times on this page and it stayed exactly as it was (same URL, text, values and states): it changes nothing here.',
+  );
+  expect(section(at(5), 'Run state')).toMatch(
+    /DEAD ENDS \(repeated 3 times on this page while it stayed the same: same URL, text, values and states\): click e\d+ on 127\.0\.0\.1:4102\/date-picker\?month=2026-12/,
+  );
+  expect(notices(at(6))).toContain('STOP: 4 click actions on this page left it exactly as it was');
+  expect(at(6).lastUserText).toContain('LAST STEP: only done or fail are available now.');
+});
