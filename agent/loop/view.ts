@@ -38,7 +38,8 @@ export function pageViewer(options: ViewOptions) {
         tabs.pages.length > 1
           ? `\nTabs: ${tabs.pages.map((p, i) => `${i + 1}${p === page ? '*' : ''} ${JSON.stringify(safeUrl(p, '(closed)'))}`).join(' | ')}`
           : '';
-      const text = `${observation.text}${tabList}`;
+      const unopened = focus.stillCollapsed();
+      const text = `${observation.text}${unopened.length ? `\n${unopened.join('\n')}` : ''}${tabList}`;
       return {
         url: observation.url,
         title: observation.title,
