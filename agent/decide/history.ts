@@ -6,10 +6,16 @@ const KEEP_FULL = 5;
 const MIN_ITEMS = 5;
 const MAX_ITEMS = 25;
 
-/** Arguments as the history shows them; one the outcome already quotes (a ref, a typed text, a field) is left out. */
+/**
+ * Arguments as the history shows them. The target is always there — it is what the action was taken on, and an
+ * outcome that names an element may name another one (a batch's later calls, a ref re-resolved); any other value
+ * the outcome already quotes (a typed text, a field) is left out.
+ */
 export function describeArgs(args: Record<string, unknown>, outcome = ''): string {
   return Object.entries(args)
-    .filter(([key, value]) => key !== 'extracted' && !(typeof value === 'string' && value.length >= 3 && outcome.includes(value)))
+    .filter(
+      ([key, value]) => key !== 'extracted' && (key === 'target' || !(typeof value === 'string' && value.length >= 3 && outcome.includes(value))),
+    )
     .map(
       ([key, value]) =>
         `${key}=${typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value) : JSON.stringify(value)}`,
