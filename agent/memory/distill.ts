@@ -9,6 +9,8 @@ import { tokenize, type Pattern, type Warning } from './run-memory';
 const MAX_TIPS = 3;
 /** A selector the model guessed (`css=…`, `#id`, `.class`, `[attr=…]`) is no hint: it only names one page. */
 const SELECTOR = /css=|(?:^|\s)[#.][A-Za-z][\w-]*|\[[\w-]+[~|^$*]?=|\b(?:f\d+)?e\d+\b/;
+/** A phone number or an email address the model copied from the sample's pages: another sample's page shows another. */
+const PAGE_VALUE = /\+?\d[\d\s().-]{6,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 
 function hostOf(url: string | undefined): string {
   try {
@@ -18,9 +20,9 @@ function hostOf(url: string | undefined): string {
   }
 }
 
-/** A hint another sample can use: no value of this sample, no selector, no ref. */
+/** A hint another sample can use: no value of this sample or of its pages, no selector, no ref. */
 export function isGeneralHint(text: string, values: SampleValues): boolean {
-  return text.length > 5 && !holdsValue(text, values) && !SELECTOR.test(text);
+  return text.length > 5 && !holdsValue(text, values) && !SELECTOR.test(text) && !PAGE_VALUE.test(text);
 }
 
 function pattern(task: TaskSpec, result: Result, log: readonly ActionLogEntry[], tip: string): Pattern {
@@ -36,13 +38,13 @@ function pattern(task: TaskSpec, result: Result, log: readonly ActionLogEntry[],
 
 /** The efficient route of a done sample, phrased so any sample of the task can follow it. */
 export function heuristicPatterns(task: TaskSpec, result: Result, log: readonly ActionLogEntry[]): Pattern[] {
-  const tip = routeTip(efficientRoute(result, log), sampleValues(task, result));
+  const tip = routeTip(efficientRoute(result, log), sampleValues(task, result, log));
   return tip ? [pattern(task, result, log, tip)] : [];
 }
 
 /** What went wrong in a failed or partial sample: dead URLs, targets that failed repeatedly, the reason — without its values. */
 export function heuristicWarnings(task: TaskSpec, result: Result, log: readonly ActionLogEntry[]): Warning[] {
-  const values = sampleValues(task, result);
+  const values = sampleValues(task, result, log);
   const warnings: string[] = [];
   for (const entry of log) {
     if (!entry.outcome.success && entry.action.name === 'goto')
@@ -76,8 +78,8 @@ export async function distillPatterns(
   signal: AbortSignal,
   onUsage: (u: Usage) => void,
 ): Promise<Pattern[]> {
-  const values = sampleValues(task, result);
-  const route = efficientRoute(result, log).map((entry, i) => `${i + 1}. ${phraseStep(entry, values)}`);
+  const values = sampleValues(task, result, log);
+  const route = efficientRoute(result, log).steps.map((entry, i) => `${i + 1}. ${phraseStep(entry, values)}`);
   if (route.length === 0) throw new Error('no route to learn from');
   const knownPart = known.length
     ? `\n\nTips already learned on other samples (repeat one word for word if it held here too):\n${known.map(t => `- ${t}`).join('\n')}`

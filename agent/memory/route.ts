@@ -1,4 +1,4 @@
-import { actionHas } from '../actions/registry';
+import { actionHas, getAction } from '../actions/registry';
 import type { ActionLogEntry, Result } from '../evidence/result-schema';
 import { pruneLog } from '../recipe/prune-log';
 import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templatize';
@@ -14,12 +14,21 @@ export interface SampleValues {
   readAs: Map<string, string>;
 }
 
-export function sampleValues(task: TaskSpec, result: Pick<Result, 'input' | 'extracted'>): SampleValues {
+/** Every value the sample read — its extracted fields, and what it saved or stated from its pages — and its inputs. */
+export function sampleValues(task: TaskSpec, result: Pick<Result, 'input' | 'extracted'>, log: readonly ActionLogEntry[] = []): SampleValues {
   const row = rowValues(result.input, Object.keys(task.input_schema));
   const readAs = new Map<string, string>();
   for (const [field, { value }] of Object.entries(result.extracted)) for (const form of shownForms(value)) readAs.set(form, field);
-  const all = [...new Set([...row.map(r => r.value), ...readAs.keys()])].filter(v => v.trim() !== '');
+  const stated = log.flatMap(entry => [entry.action.args.data, entry.action.args.extracted]).flatMap(leaves);
+  const all = [...new Set([...row.map(r => r.value), ...readAs.keys(), ...stated])].filter(v => v.trim() !== '');
   return { row, all, readAs };
+}
+
+/** The text forms of every leaf of saved data (save_progress data, done's extracted). */
+function leaves(value: unknown): string[] {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return Object.values(value).flatMap(leaves);
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  return shownForms(value);
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -33,13 +42,19 @@ export function holdsValue(text: string, values: SampleValues): boolean {
   return values.all.some(v => v.length < 3 && new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(v)}(?![\\p{L}\\p{N}])`, 'u').test(text));
 }
 
+export interface Route {
+  steps: ActionLogEntry[];
+  /** Steps of the sample's own log left out as failed, undone, repeated, detours or idle — none for an efficient route. */
+  leftOut: number;
+}
+
 /**
  * The route the recipe compiler would keep — no failed actions, no repeated or undone steps, no detours — minus
  * what only looked busy: a hover nothing used (the next step did not click on the same page) and a bare pause.
  */
-export function efficientRoute(result: Pick<Result, 'extracted'>, log: readonly ActionLogEntry[]): ActionLogEntry[] {
-  const { kept } = pruneLog(log, result.extracted, 'aggressive');
-  return kept.filter(entry => {
+export function efficientRoute(result: Pick<Result, 'extracted'>, log: readonly ActionLogEntry[]): Route {
+  const { kept, dropped } = pruneLog(log, result.extracted, 'aggressive');
+  const steps = kept.filter(entry => {
     if (actionHas(entry.action.name, 'onlyReveals')) {
       // A hover that opened something is followed at once by a click on what it opened.
       const next = log[log.indexOf(entry) + 1];
@@ -48,16 +63,31 @@ export function efficientRoute(result: Pick<Result, 'extracted'>, log: readonly 
     if (actionHas(entry.action.name, 'onlyWaits')) return entry.action.args.target !== undefined || entry.action.args.text !== undefined;
     return true;
   });
+  // Opening the start page, reading the page state (expand, find) and what is never replayed are no detours.
+  const wasted = dropped.filter(({ entry }) => !isSetup(entry)).length;
+  return { steps, leftOut: wasted + kept.length - steps.length };
+}
+
+function isSetup(entry: ActionLogEntry): boolean {
+  return entry.decider === 'loop' || getAction(entry.action.name)?.replay === 'never' || actionHas(entry.action.name, 'pageStateOnly');
 }
 
 const MAX_ROUTE_STEPS = 14;
 
-/** "Efficient route: screenshot "profile" → read display_name from heading → … → done", or undefined when empty. */
-export function routeTip(route: readonly ActionLogEntry[], values: SampleValues): string | undefined {
-  const steps = route.map(entry => phraseStep(entry, values));
+/**
+ * "Efficient route (4 actions, no detours): screenshot "profile" → read display_name from heading → … → done" — or,
+ * when the sample failed, undid or wandered on its way, "Route that worked (…; 3 failed, undone or idle steps left
+ * out)": only a route walked without them is called efficient. Undefined when empty.
+ */
+export function routeTip(route: Route, values: SampleValues): string | undefined {
+  const steps = route.steps.map(entry => phraseStep(entry, values));
   if (steps.length === 0) return undefined;
   const shown = steps.length > MAX_ROUTE_STEPS ? [...steps.slice(0, MAX_ROUTE_STEPS), '…'] : steps;
-  return `Efficient route (${steps.length} actions, no detours): ${shown.join(' → ')}`;
+  const label =
+    route.leftOut === 0
+      ? `Efficient route (${steps.length} actions, no detours)`
+      : `Route that worked (${steps.length} actions; ${route.leftOut} failed, undone or idle step${route.leftOut === 1 ? '' : 's'} of that sample left out)`;
+  return `${label}: ${shown.join(' → ')}`;
 }
 
 /** One step said without refs, selectors or this sample's values (an input is its {{column}}): what to do, on which kind of element. */
@@ -75,10 +105,13 @@ export function phraseStep(entry: ActionLogEntry, values: SampleValues): string 
     case 'select_option': {
       const value = String(args.value ?? '');
       const column = columnOf(value, values);
-      return `choose ${column ? `{{${column}}}` : holdsValue(value, values) ? "the sample's option" : JSON.stringify(value)} in${on || ' the dropdown'}`;
+      const general = generalLabel(value, values);
+      return `choose ${column ? `{{${column}}}` : general === undefined ? "the sample's option" : JSON.stringify(general)} in${on || ' the dropdown'}`;
     }
-    case 'screenshot':
-      return `screenshot ${holdsValue(String(args.label ?? ''), values) ? 'labelled per sample' : JSON.stringify(args.label)}`;
+    case 'screenshot': {
+      const general = generalLabel(String(args.label ?? ''), values);
+      return `screenshot ${general === undefined ? 'labelled per sample' : JSON.stringify(general)}`;
+    }
     case 'press':
       return `press ${String(args.key)}${on ? ` on${on}` : ''}`;
     case 'scroll':
@@ -89,8 +122,10 @@ export function phraseStep(entry: ActionLogEntry, values: SampleValues): string 
       return 'go back';
     case 'refresh':
       return 'reload';
-    case 'wait':
-      return `wait for${on || (typeof args.text === 'string' && !holdsValue(args.text, values) ? ` text ${JSON.stringify(args.text)}` : ' the page')}`;
+    case 'wait': {
+      const text = typeof args.text === 'string' ? generalLabel(args.text, values) : undefined;
+      return `wait for${on || (text !== undefined ? ` text ${JSON.stringify(text)}` : ' the page')}`;
+    }
     default:
       return `${entry.action.name.replace(/_/g, ' ')}${on}`;
   }
@@ -108,12 +143,17 @@ function typedText(text: string, values: SampleValues): string {
   return templated !== text && !holdsValue(templated, values) ? JSON.stringify(templated) : 'the text';
 }
 
-/** A URL with the sample's inputs as {{column}}; one it read from the page is named by its field; else only its host. */
+/**
+ * A URL with the sample's inputs as {{column}}, and what another sample's page would show differently (an id, a
+ * number) as <n>; one it read from the page is named by its field; else only its host.
+ */
 function generalUrl(url: string, values: SampleValues): string {
   const field = values.readAs.get(url);
   if (field) return `the URL read as ${field}`;
   const templated = templateString(url, values.row);
-  if (!holdsValue(templated.replace(/\{\{[^}]+\}\}/g, ''), values)) return templated;
+  const origin = /^[a-z][\w+.-]*:\/\/[^/?#]+/i.exec(templated)?.[0] ?? '';
+  const general = `${origin}${generalLabel(templated.slice(origin.length), values) ?? ''}`;
+  if (general.length > origin.length && !holdsValue(general.replace(/\{\{[^}]+\}\}/g, ''), values)) return general;
   try {
     return `a page on ${new URL(url).host}`;
   } catch {
@@ -121,21 +161,56 @@ function generalUrl(url: string, values: SampleValues): string {
   }
 }
 
-/** The element as the action layer recorded it (a semantic locator), never a CSS selector or a ref. */
+/**
+ * The element as the page showed it — its semantic locator, else what the page state showed (a CSS path's element:
+ * its role, words or icon) — never a CSS selector or a ref, and in words that hold on another sample's page.
+ */
 function describeTarget(entry: ActionLogEntry, values: SampleValues): string | undefined {
   const parsed = SemanticLocator.safeParse(entry.locator);
-  if (!parsed.success) return undefined;
-  const locator = parsed.data as Record<string, unknown>;
   const named = (kind: string, text: unknown) => {
     if (typeof text !== 'string' || !text) return kind;
     const column = columnOf(text, values);
     if (column) return `${kind} showing {{${column}}}`;
-    return holdsValue(text, values) ? kind : `${kind} ${JSON.stringify(text)}`;
+    const general = generalLabel(text, values);
+    if (general === undefined) return kind;
+    return /[\p{L}]/u.test(general.replace(PLACEHOLDER, '')) ? `${kind} ${JSON.stringify(general)}` : `${kind} showing ${general}`;
   };
+  if (!parsed.success || 'css' in parsed.data) {
+    const seen = entry.target_seen;
+    if (!seen) return undefined;
+    if (seen.name || seen.text) return named(seen.role, seen.name ?? seen.text);
+    return seen.hint ? `${seen.role} with icon ${JSON.stringify(generalLabel(seen.hint, values) ?? '')}` : seen.role;
+  }
+  const locator = parsed.data as Record<string, unknown>;
   if (typeof locator.role === 'string') return named(locator.role, locator.name);
   if (typeof locator.label === 'string') return named('the field labelled', locator.label);
   if (typeof locator.placeholder === 'string') return named('the field with placeholder', locator.placeholder);
   if (typeof locator.text === 'string') return named('the text', locator.text);
   if (typeof locator.testId === 'string') return named('the element with test id', locator.testId);
   return undefined;
+}
+
+const PLACEHOLDER = /<[a-z_]+>|\{\{[^}]+\}\}/g;
+/** What a page shows differently from sample to sample, whatever the sample: addresses, phone numbers, dates, numbers. */
+const VARYING: Array<[RegExp, string]> = [
+  [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
+  [/\b(?:https?:\/\/|www\.)\S+/gi, '<address>'],
+  [/\+?\d[\d\s().-]{6,}\d/g, '<phone>'],
+  [/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b/g, '<date>'],
+  [/\d[\d,.]*\d|\d{2,}/g, '<n>'],
+];
+
+/**
+ * A page string in words that hold on any sample's page: the values this sample read become <field>, its inputs
+ * {{column}}, and what varies from page to page (a phone number, a date, a count) a placeholder — "Call <phone>",
+ * "<n> comments", "<followers> followers". Undefined when a value of the sample would still show.
+ */
+export function generalLabel(text: string, values: SampleValues): string | undefined {
+  let general = text;
+  const read = [...values.readAs.entries()].sort((a, b) => b[0].length - a[0].length);
+  for (const [form, field] of read)
+    general = general.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(form)}(?![\\p{L}\\p{N}])`, 'gu'), `<${field}>`);
+  general = templateString(general, values.row);
+  for (const [pattern, placeholder] of VARYING) general = general.replace(pattern, placeholder);
+  return holdsValue(general.replace(PLACEHOLDER, ' '), values) ? undefined : general;
 }

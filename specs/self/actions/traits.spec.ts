@@ -69,7 +69,7 @@ test('pruning and the route tip read the traits: a typing before an action that 
   expect(typedTwice('scroll')).toEqual(['overwritten by a later one']);
 
   const route = (log: ActionLogEntry[]) =>
-    efficientRoute({ extracted: {} }, log).map(e => `${e.action.name}${e.action.args.text ? ` ${String(e.action.args.text)}` : ''}`);
+    efficientRoute({ extracted: {} }, log).steps.map(e => `${e.action.name}${e.action.args.text ? ` ${String(e.action.args.text)}` : ''}`);
   expect(route([logged(1, 'wait', { seconds: 1 }), logged(2, 'wait', { text: 'Loaded' })])).toEqual(['wait Loaded']);
   expect(route([logged(1, 'hover', { target: 'Menu' }), logged(2, 'click', { target: 'Item' })])).toEqual(['hover', 'click']);
   expect(route([logged(1, 'hover', { target: 'Menu' }), logged(2, 'scroll')])).toEqual(['scroll']);
