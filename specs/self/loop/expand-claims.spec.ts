@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PageStateFocus } from '../../../agent/loop/page-state-focus';
 import { observe, type Observation } from '../../../agent/snapshot';
+import { longTree, TREE_FILES } from '../../../fixtures/sites/widgets/cases/page-state-claims';
 
 /**
  * `expand` opens what it says it opens: the part asked for is shown from its start, however far down the page it
@@ -8,11 +9,8 @@ import { observe, type Observation } from '../../../agent/snapshot';
  * observation, never taken on trust.
  */
 
-const FILES = 700;
-const TREE = `<title>Tree</title><main><h1>Tree</h1><table>${Array.from(
-  { length: FILES },
-  (_, i) => `<tr><td><a href="/f/${i}">file-${i}.c</a></td><td>${i * 3} lines</td><td><a href="/blame/${i}">blame</a></td></tr>`,
-).join('')}</table></main>`;
+const FILES = TREE_FILES;
+const TREE = longTree.render({ hostname: 'localhost' });
 
 async function look(page: Page, focus: PageStateFocus): Promise<Observation> {
   const observation = await observe(page, focus.forNextLook(page.url()));

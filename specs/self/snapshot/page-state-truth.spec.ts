@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { observe, type Observation } from '../../../agent/snapshot';
 import { bodyLines } from './helpers';
 import { commitOf, renderCommit } from '../../../fixtures/sites/widgets/cases/git-commit';
+import { pagingLookalikes, scrollingInbox } from '../../../fixtures/sites/widgets/cases/page-state-claims';
 
 /**
  * The page state says what the page holds and nothing it does not: graphics drawn with table cells are no lines,
@@ -87,12 +88,8 @@ test.describe('collapsed lines', () => {
 });
 
 test.describe('lists that scroll inside the page', () => {
-  const inbox = (count: number) =>
-    `<title>Inbox</title><style>#box{height:300px;overflow-y:auto;margin:0;padding:0} #box li{height:30px;list-style:none}</style>
-     <main><h1>Inbox</h1><ul id="box" aria-label="Messages">${Array.from({ length: count }, (_, i) => `<li><a href="/m/${i}">Message ${i}</a></li>`).join('')}</ul><p>End of the inbox.</p></main>`;
-
   test('the list says how many of its items it hides, and the header counts them beside the fold', async ({ page }) => {
-    await page.setContent(inbox(60));
+    await page.setContent(scrollingInbox.render({ hostname: 'localhost' }));
     const before = await observe(page);
     expect(before.text).toMatch(/\[e\d+\] list "Messages" \(scrolls: 50 of its 60 items hidden \(50 below\)\)/);
     expect(before.text.split('\n')[2]).toMatch(/, 0 below the fold, 50 hidden in scrolling lists$/);
@@ -104,7 +101,7 @@ test.describe('lists that scroll inside the page', () => {
   });
 
   test('a list that shows all it holds says nothing', async ({ page }) => {
-    await page.setContent(inbox(5));
+    await page.setContent(`<ul style="height:300px;overflow-y:auto">${'<li style="height:30px">Message</li>'.repeat(5)}</ul>`);
     const { text } = await observe(page);
     expect(text).not.toContain('scrolls');
     expect(text).not.toContain('hidden in scrolling lists');
@@ -122,18 +119,10 @@ test.describe('pagination controls', () => {
   test('only the controls of a pager, a paging link and a load-more button page forward — not tabs, a date picker or a form step', async ({
     page,
   }) => {
-    const days = Array.from({ length: 30 }, (_, i) => `<button type="button">${i + 1}</button>`).join('');
-    const lookalikes = `<title>Lookalikes</title><main><h1>Orders</h1>
-      <div role="tablist"><button role="tab">1</button><button role="tab">2</button><button role="tab">Next</button></div>
-      <div class="calendar"><button type="button">Previous</button><span>March 2026</span><button type="button">Next</button><div class="days">${days}</div></div>
-      <table><tr><td><a href="?day=1">1</a></td><td><a href="?day=2">2</a></td><td><a href="?day=3">3</a></td></tr></table>
-      <form><input aria-label="Name"><button type="button">Next</button></form>
-      <ul><li>Order A</li><li>Order B</li></ul>
-      <nav aria-label="Pagination"><a href="?page=1">Previous</a><a href="?page=1">1</a><a href="?page=2">2</a><a href="?page=3">3</a><a href="?page=3">Next</a></nav>
-      <button type="button">Load more orders</button>
-      <p><a href="/orders?offset=40">Older</a> · <a href="/help">Next steps</a></p></main>`;
-    await page.route('http://shop.test/**', route => route.fulfill({ contentType: 'text/html', body: lookalikes }));
-    await page.goto('http://shop.test/orders');
+    await page.route('http://shop.test/**', route =>
+      route.fulfill({ contentType: 'text/html', body: pagingLookalikes.render({ hostname: 'shop.test' }) }),
+    );
+    await page.goto(`http://shop.test/${pagingLookalikes.slug}`);
     const observation = await observe(page);
     expect(paging(observation).sort()).toEqual(['button Load more orders', 'link 1', 'link 2', 'link 3', 'link Next', 'link Older'].sort());
   });
