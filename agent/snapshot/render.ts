@@ -133,8 +133,9 @@ export function renderState(input: RenderInput): Rendered {
     const candidate = candidates[position] as Candidate;
     visible.push(candidate);
     if (pictures.folded.has(index)) continue;
-    if (!pinned[position] && isLeaf(candidate, positionAt) && twins.fold(candidate.flat.node, lines)) continue;
     const also = pictures.into.get(index);
+    // A link folded into its twin takes the pictures folded into it along: their refs stay printed.
+    if (!pinned[position] && isLeaf(candidate, positionAt) && twins.fold(candidate.flat.node, lines, also)) continue;
     const line = sameAddress(candidate.flat.node, input.lines[position] as string);
     lines.push(indent(open.length) + (also ? `${line} (also ${also.map(ref => `[${ref}]`).join(', ')})` : line));
     twins.printed(candidate.flat.node, lines);
@@ -180,7 +181,7 @@ function twinLinks() {
   const recent: Array<{ key: string; line: number; base: string; also: string[] }> = [];
   const keyOf = (node: SnapshotNode, name: string) => `${node.url}\n${name}`;
   return {
-    fold(node: SnapshotNode, lines: string[]): boolean {
+    fold(node: SnapshotNode, lines: string[], pictures: readonly string[] = []): boolean {
       if (node.role !== 'link' || !node.ref || !node.url) return false;
       const name = (node.name ?? '').trim();
       const twin = recent.find(
@@ -188,7 +189,7 @@ function twinLinks() {
           entry.line >= lines.length - TWIN_LINK_WINDOW && (entry.key === keyOf(node, name) || (!name && entry.key.startsWith(`${node.url}\n`))),
       );
       if (!twin) return false;
-      twin.also.push(`[${node.ref}]`);
+      twin.also.push(`[${node.ref}]`, ...pictures.map(ref => `[${ref}]`));
       lines[twin.line] = `${twin.base} (also ${twin.also.join(', ')})`;
       return true;
     },

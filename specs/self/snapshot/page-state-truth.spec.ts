@@ -87,6 +87,18 @@ test.describe('collapsed lines', () => {
   });
 });
 
+test('a picture link folded into a twin that is itself folded into an earlier twin keeps its ref on the line', async ({ page }) => {
+  const picture = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%22120%22 height=%2280%22/%3E';
+  await page.setContent(
+    `<main><h1>News</h1>${'<p>Long report text of the day, with a sentence or two about the council and the harbour.</p>'.repeat(12)}<div><a href="/story">Harbour budget approved</a></div>
+     <div><a href="/story"><img alt="Harbour budget approved" src="${picture}" width="120" height="80"></a><a href="/story">Harbour budget approved</a></div></main>`,
+  );
+  const observation = await observe(page);
+  const links = [...observation.refs].filter(([, node]) => node.role === 'link' && node.url?.endsWith('/story')).map(([ref]) => ref);
+  expect(links).toHaveLength(3);
+  for (const ref of links) expect(observation.text).toContain(`[${ref}]`);
+});
+
 test.describe('lists that scroll inside the page', () => {
   test('the list says how many of its items it hides, and the header counts them beside the fold', async ({ page }) => {
     await page.setContent(scrollingInbox.render({ hostname: 'localhost' }));
