@@ -7,6 +7,7 @@ import { z } from 'zod';
  * `key`) so a read of it can be recorded like any other, and read again by the same key.
  */
 
+/** In the order a reader asks for them: the page state's document section numbers its lines in this order. */
 export const DOCUMENT_FIELDS = ['title', 'site_name', 'author', 'published', 'modified', 'time', 'language', 'canonical'] as const;
 export type DocumentField = (typeof DOCUMENT_FIELDS)[number];
 

@@ -1,9 +1,9 @@
-import type { DocumentFact, DocumentField } from './document-facts';
+import { DOCUMENT_FIELDS, type DocumentFact, type DocumentField } from './document-facts';
+import { formatAddress, quote, truncate } from './serialize';
+import { estimateTokens } from './tokens';
 import type { NumberedFact } from './types';
 
 export type { NumberedFact } from './types';
-import { formatAddress, quote, truncate } from './serialize';
-import { estimateTokens } from './tokens';
 
 /**
  * The page state's "document" section: what the page says about itself, one `[dN]` line per distinct value (the
@@ -12,7 +12,6 @@ import { estimateTokens } from './tokens';
  */
 
 export const DOCUMENT_STUB_REF = 'd0';
-export const DOCUMENT_REF = /^d\d+$/;
 
 /** How many distinct values of a field are worth a line: the section stays near 150 tokens on a busy page. */
 const PER_FIELD: Record<DocumentField, number> = {
@@ -43,9 +42,8 @@ const MAX_PLACES = 1;
 
 /** One fact per distinct value of each field, in the order a reader asks for them, numbered d1, d2, … */
 export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, headerTitle = ''): NumberedFact[] {
-  const order: DocumentField[] = ['title', 'site_name', 'author', 'published', 'modified', 'time', 'language', 'canonical'];
   const numbered: NumberedFact[] = [];
-  for (const field of order) {
+  for (const field of DOCUMENT_FIELDS) {
     const kept: NumberedFact[] = [];
     for (const fact of facts.filter(f => f.field === field)) {
       if (field === 'canonical' && sameAddress(fact.value, pageUrl)) continue;
