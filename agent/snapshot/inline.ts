@@ -1,3 +1,4 @@
+import { foldPictureTwin } from './picture-twins';
 import type { FlatNode } from './raw';
 import { INTERACTIVE_ROLES } from './roles';
 import { isMeaningfulText } from './text';
@@ -112,34 +113,16 @@ function collectPieces(flat: readonly FlatNode[], parent: FlatNode, pieces: Inli
   }
 }
 
-/**
- * A byline links its avatar and its name to one profile: the avatar shows a picture, not the name. The two are one
- * element on the line — the one with the text, the picture's ref beside it — so the name never points at a link
- * with no text to read.
- */
+/** An element of the line; an avatar link beside its name link (either order) joins it as `also` (foldPictureTwin). */
 function pushElement(flat: readonly FlatNode[], pieces: InlinePiece[], item: FlatNode): void {
   const last = pieces.at(-1);
   const earlier = last?.kind === 'element' ? last : undefined;
-  const twin = earlier && (flat[earlier.index] as FlatNode);
-  const node = item.node;
-  if (earlier && twin && node.role === 'link' && twin.node.role === 'link' && node.url && twin.node.url === node.url) {
-    const [kept, folded] = picturesOnly(flat, twin) && !picturesOnly(flat, item) ? [item, twin] : picturesOnly(flat, item) ? [twin, item] : [];
-    if (kept && folded && (!folded.node.name || folded.node.name === kept.node.name)) {
-      pieces[pieces.length - 1] = { kind: 'element', index: kept.index, also: [...(earlier.also ?? []), folded.node.ref as string] };
-      return;
-    }
+  const pair = earlier && foldPictureTwin(flat, flat[earlier.index] as FlatNode, item);
+  if (earlier && pair) {
+    pieces[pieces.length - 1] = { kind: 'element', index: pair.kept.index, also: [...(earlier.also ?? []), pair.folded.node.ref as string] };
+    return;
   }
   pieces.push({ kind: 'element', index: item.index });
-}
-
-/** A link whose content is pictures only (an avatar): no text of its own to read. */
-export function picturesOnly(flat: readonly FlatNode[], item: FlatNode): boolean {
-  if (item.end === item.index + 1) return false;
-  for (let index = item.index + 1; index < item.end; index++) {
-    const inner = flat[index] as FlatNode;
-    if (inner.fragment || inner.node.text || !/^(img|image|graphics-symbol|generic|none|presentation)$/.test(inner.node.role)) return false;
-  }
-  return true;
 }
 
 /** A wrapper that takes clicks for the controls inside it (a stepper's "−" and "+"): its controls are what to show. */

@@ -1,10 +1,12 @@
 import type { Block } from './blocks';
 import { isActionable } from './classify';
-import { joinText, picturesOnly, type InlinePiece } from './inline';
+import { joinText, type InlinePiece } from './inline';
+import { foldPictureTwin } from './picture-twins';
 import type { Candidate } from './select-candidates';
 import type { FlatNode } from './raw';
 import { FORM_CONTROL_ROLES, TABLE_CELL_ROLES } from './roles';
 import {
+  alsoSuffix,
   displayRole,
   FIRST_SENTENCE_MAX,
   formatAddress,
@@ -60,7 +62,7 @@ function groupParts(flat: readonly FlatNode[], pieces: readonly InlinePiece[], c
     if (piece.kind === 'text') segments.push({ kind: 'text', text: piece.text, start });
     else {
       const line = formatElement((flat[piece.index] as FlatNode).node, ctx);
-      segments.push({ kind: 'element', line: piece.also?.length ? `${line} (also ${piece.also.map(ref => `[${ref}]`).join(', ')})` : line });
+      segments.push({ kind: 'element', line: `${line}${alsoSuffix(piece.also ?? [])}` });
     }
   }
   const shortened = shortenText(full, limit, Math.max(limit, FIRST_SENTENCE_MAX));
@@ -137,7 +139,7 @@ export function renderState(input: RenderInput): Rendered {
     // A link folded into its twin takes the pictures folded into it along: their refs stay printed.
     if (!pinned[position] && isLeaf(candidate, positionAt) && twins.fold(candidate.flat.node, lines, also)) continue;
     const line = sameAddress(candidate.flat.node, input.lines[position] as string);
-    lines.push(indent(open.length) + (also ? `${line} (also ${also.map(ref => `[${ref}]`).join(', ')})` : line));
+    lines.push(`${indent(open.length)}${line}${alsoSuffix(also ?? [])}`);
     twins.printed(candidate.flat.node, lines);
     open.push(candidate.flat.end);
   }
@@ -150,22 +152,21 @@ function isLeaf(candidate: Candidate, positionAt: Int32Array): boolean {
 }
 
 /**
- * A byline's avatar link (pictures only) just before the name link to the same address: one line, the name's, with
- * the avatar's ref beside it — so the name never points at a link with no text to read.
+ * A byline's avatar link (pictures only) shortly before the name link to the same address (foldPictureTwin): one
+ * line, the name's, with the avatar's ref beside it. An avatar after its name folds there as a twin link (twinLinks).
  */
 function pictureTwins(input: RenderInput, positionAt: Int32Array): { folded: Set<number>; into: Map<number, string[]> } {
   const { flat, candidates } = input;
   const folded = new Set<number>();
   const into = new Map<number, string[]>();
   candidates.forEach((candidate, position) => {
-    const node = candidate.flat.node;
-    if (node.role !== 'link' || !node.url || !node.ref || !isLeaf(candidate, positionAt) || !picturesOnly(flat, candidate.flat)) return;
+    if (candidate.group || !isLeaf(candidate, positionAt)) return;
     const twin = candidates
       .slice(position + 1, position + 1 + TWIN_LINK_WINDOW)
-      .find(next => !next.group && next.flat.node.role === 'link' && next.flat.node.url === node.url && !picturesOnly(flat, next.flat));
-    if (!twin || (node.name && twin.flat.node.name !== node.name)) return;
+      .find(next => !next.group && foldPictureTwin(flat, candidate.flat, next.flat)?.folded === candidate.flat);
+    if (!twin) return;
     folded.add(candidate.flat.index);
-    into.set(twin.flat.index, [...(into.get(twin.flat.index) ?? []), node.ref]);
+    into.set(twin.flat.index, [...(into.get(twin.flat.index) ?? []), candidate.flat.node.ref as string]);
   });
   return { folded, into };
 }
@@ -189,8 +190,8 @@ function twinLinks() {
           entry.line >= lines.length - TWIN_LINK_WINDOW && (entry.key === keyOf(node, name) || (!name && entry.key.startsWith(`${node.url}\n`))),
       );
       if (!twin) return false;
-      twin.also.push(`[${node.ref}]`, ...pictures.map(ref => `[${ref}]`));
-      lines[twin.line] = `${twin.base} (also ${twin.also.join(', ')})`;
+      twin.also.push(node.ref, ...pictures);
+      lines[twin.line] = `${twin.base}${alsoSuffix(twin.also)}`;
       return true;
     },
     printed(node: SnapshotNode, lines: readonly string[]): void {

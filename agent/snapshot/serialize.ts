@@ -59,6 +59,11 @@ export function quote(value: string, max: number): string {
   return `${JSON.stringify(truncate(value, max))} (+${value.length - max + 1} chars)`;
 }
 
+/** The refs of twins folded into a line (a card's caption link, a byline's avatar): ` (also [e12], [e13])`, or nothing. */
+export function alsoSuffix(refs: readonly string[]): string {
+  return refs.length ? ` (also ${refs.map(ref => `[${ref}]`).join(', ')})` : '';
+}
+
 /** Long text keeps its whole first sentences, and says how much more there is. */
 export function quoteText(value: string, max: number = MAX_TEXT_CHARS): string {
   const shortened = shortenText(value, max, Math.max(max, FIRST_SENTENCE_MAX));
