@@ -6,15 +6,8 @@ import { buildObservation } from './build';
 import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type DocumentFacts } from './document-facts';
 import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
-import {
-  collectPageMetrics,
-  ICON_NOISE_WORDS,
-  ICON_STATE_WORDS,
-  MAX_CLICKABLE_FACTS,
-  MAX_SCROLLER_FACTS,
-  pageMetricsSchema,
-  type PageMetrics,
-} from './page-metrics';
+import { collectPageMetrics } from './page-metrics-in-page';
+import { ICON_NOISE_WORDS, ICON_STATE_WORDS, MAX_CLICKABLE_FACTS, MAX_SCROLLER_FACTS, pageMetricsSchema, type PageMetrics } from './page-metrics';
 import { INTERACTIVE_ROLES } from './roles';
 import { refMemoryOf, type RefMemory } from './stable-refs';
 import type { Observation, ObserveOptions, ObservePage } from './types';

@@ -1,0 +1,447 @@
+import type { ClickableFact, ControlFact, PageMetrics, RangeFact, ScrollerFact, SublistFact, ToggleFact } from './page-metrics';
+import type { Box } from './types';
+
+/**
+ * Runs in the page (see evaluateInPage for how it gets there). Reads only: no focus, scroll, hover or write.
+ */
+export function collectPageMetrics(options: {
+  maxClickables: number;
+  noiseWords: string[];
+  interactiveRoles: string[];
+  stateWords: string[];
+  listenersKey: string;
+  maxScrollers: number;
+}): PageMetrics {
+  const viewportWidth = window.innerWidth;
+  const viewportHeight = window.innerHeight;
+  const noise = new Set(options.noiseWords);
+  const roots: Array<{ root: Document | ShadowRoot; prefix: string }> = [{ root: document, prefix: '' }];
+  const controls: ControlFact[] = [];
+  const clickables: ClickableFact[] = [];
+  const sublists: SublistFact[] = [];
+  const ranges: RangeFact[] = [];
+  const toggles: ToggleFact[] = [];
+  const scrollers: ScrollerFact[] = [];
+  let totalElements = 0;
+  let canvasArea = 0;
+  let unnamedImageArea = 0;
+  let svgOnlyIcons = 0;
+  let region: { left: number; top: number; right: number; bottom: number } | undefined;
+  const labeledHostSelector =
+    'a,button,summary,label,[role=button],[role=link],[role=tab],[role=menuitem],[role=checkbox],[role=switch],[role=option]';
+  const interactiveRoles = new Set(options.interactiveRoles);
+  const nativeClickable = new Set(['a', 'button', 'summary', 'select', 'input', 'textarea']);
+  const hasWords = /[\p{L}\p{N}]/u;
+  const stateWords = new Set(options.stateWords);
+  const VIEWPORT_RESERVE = 100;
+  // Elements the page gave a click-like listener (addEventListener, seen by an init script when one is installed).
+  const listened = (window as unknown as Record<symbol, WeakSet<Element> | undefined>)[Symbol.for(options.listenersKey)];
+  // One or two marks that are a control's whole face ("+", "−", "×", "‹", "…"); separators are not controls.
+  const isGlyph = (text: string) => /^[^\p{L}\p{N}\s|·•/,;:]{1,2}$/u.test(text);
+
+  function areaInViewport(element: Element): number {
+    const rect = element.getBoundingClientRect();
+    const width = Math.min(rect.right, viewportWidth) - Math.max(rect.left, 0);
+    const height = Math.min(rect.bottom, viewportHeight) - Math.max(rect.top, 0);
+    return width > 0 && height > 0 ? width * height : 0;
+  }
+
+  // What only pixels show grows one region: the part of the viewport a screenshot of it needs.
+  function addToPixelRegion(element: Element): void {
+    const rect = element.getBoundingClientRect();
+    const left = Math.max(rect.left, 0);
+    const top = Math.max(rect.top, 0);
+    const right = Math.min(rect.right, viewportWidth);
+    const bottom = Math.min(rect.bottom, viewportHeight);
+    if (right <= left || bottom <= top) return;
+    region = region
+      ? {
+          left: Math.min(region.left, left),
+          top: Math.min(region.top, top),
+          right: Math.max(region.right, right),
+          bottom: Math.max(region.bottom, bottom),
+        }
+      : { left, top, right, bottom };
+  }
+
+  // A loaded picture big enough to hold words, with no text alternative of its own or from the control around it:
+  // whatever it shows (text set as an image, a scanned page, a photo the task asks about) is not in the tree.
+  function isUnnamedPicture(image: HTMLImageElement): boolean {
+    if (!image.complete || image.naturalWidth === 0 || image.width < 64 || image.height < 24) return false;
+    // alt="" is the author saying the picture is decoration; any text alternative means the tree has its words.
+    if (['alt', 'aria-label', 'aria-labelledby', 'title'].some(name => image.getAttribute(name)?.trim()) || image.getAttribute('alt') === '')
+      return false;
+    const host = image.parentElement?.closest(labeledHostSelector);
+    return !(host && (host.getAttribute('aria-label') || host.textContent?.trim()));
+  }
+
+  function roundedBox(element: Element): Box {
+    const rect = element.getBoundingClientRect();
+    return { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
+  }
+
+  function cssEscape(value: string): string {
+    return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(value) : value.replace(/[^\w-]/g, c => `\\${c}`);
+  }
+
+  function cssPath(element: Element, prefix: string): string {
+    const parts: string[] = [];
+    for (let current: Element | null = element; current; current = current.parentElement) {
+      const id: string = current.id;
+      if (id && /^[A-Za-z][\w-]*$/.test(id) && (current.getRootNode() as Document | ShadowRoot).getElementById(id) === current) {
+        parts.unshift(`#${cssEscape(id)}`);
+        break;
+      }
+      const parent: Element | null = current.parentElement;
+      if (!parent) {
+        parts.unshift(current.localName);
+        break;
+      }
+      let index = 1;
+      for (let sibling = current.previousElementSibling; sibling; sibling = sibling.previousElementSibling) {
+        if (sibling.localName === current.localName) index++;
+      }
+      parts.unshift(`${current.localName}:nth-of-type(${index})`);
+    }
+    const path = parts.join(' > ');
+    return prefix ? `${prefix} ${path}` : path;
+  }
+
+  function ownLabel(element: Element): string | undefined {
+    const direct =
+      element.getAttribute('aria-label') ||
+      element.getAttribute('title') ||
+      element.getAttribute('alt') ||
+      element.getAttribute('data-tooltip') ||
+      element.getAttribute('data-title');
+    if (direct && direct.trim()) return direct.trim();
+    const inner = element.querySelector('[aria-label],[title],img[alt],svg title,use');
+    if (!inner) return undefined;
+    if (inner.localName === 'title') return inner.textContent?.trim() || undefined;
+    if (inner.localName === 'use') {
+      const href = inner.getAttribute('href') || inner.getAttribute('xlink:href') || '';
+      return href.includes('#') ? href.slice(href.indexOf('#') + 1) : undefined;
+    }
+    return (inner.getAttribute('aria-label') || inner.getAttribute('title') || inner.getAttribute('alt') || '').trim() || undefined;
+  }
+
+  /** A picture says what it shows by its file name more often than by its layout classes. */
+  function imageWords(element: Element): string | undefined {
+    const image = element.localName === 'img' ? element : element.querySelector('img');
+    if (!image) return undefined;
+    const source = image.getAttribute('src') ?? '';
+    const file = (source.startsWith('data:') ? '' : (source.split(/[?#]/)[0]?.split('/').pop() ?? '')).replace(/\.[a-z0-9]{2,5}$/i, '');
+    let name = file;
+    try {
+      name = decodeURIComponent(file);
+    } catch {
+      // a malformed escape: the raw name still reads
+    }
+    const words = name
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(word => word.length >= 2 && !/\d{3,}|^[a-f0-9]{8,}$/.test(word) && !/^\d+x\d+$/.test(word));
+    return words.length ? `image ${words.slice(0, 5).join(' ')}` : 'image';
+  }
+
+  /** Class words of the element and its icon: `action-reply` → "action reply"; BEM parts split (`toolbar__btn--reply`). */
+  function classWords(element: Element): string[] {
+    const words: string[] = [];
+    const add = (token: string) => {
+      // A CSS-module name keeps its readable part (`ReplyButton_root__x7Yq2` → "reply button root").
+      const module = /^([A-Za-z][A-Za-z-]*)_([A-Za-z][A-Za-z-]*)__[\w-]{4,}$/.exec(token);
+      const readable = module ? `${module[1]}-${module[2]}` : token;
+      // Other generated names (hashes) say nothing.
+      if (!readable || /\d{2,}|[A-Z].*[A-Z].*\d|^_|___/.test(readable)) return;
+      for (const word of readable
+        .replace(/([a-z])([A-Z])/g, '$1-$2')
+        .toLowerCase()
+        .split(/[-_:]+/)) {
+        if (word.length >= 2 && !noise.has(word) && !/\d/.test(word) && !words.includes(word)) words.push(word);
+      }
+    };
+    const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
+    for (const current of elements) {
+      const className = typeof current.className === 'string' ? current.className : (current.getAttribute('class') ?? '');
+      for (const token of className.split(/\s+/)) add(token);
+      // Test ids and action names are the page's own words for a control too.
+      for (const name of ['data-icon', 'data-testid', 'data-test', 'data-qa', 'data-action']) add(current.getAttribute(name) ?? '');
+    }
+    return words;
+  }
+
+  /** The class word saying the control is on: a state word, or "<word>ed" beside its word ("star starred", "like liked"). */
+  function stateWord(element: Element, words: readonly string[]): string | undefined {
+    const elements = [element, ...Array.from(element.querySelectorAll('*')).slice(0, 6)];
+    for (const current of elements) {
+      const className = typeof current.className === 'string' ? current.className : (current.getAttribute('class') ?? '');
+      for (const word of className.toLowerCase().split(/[\s_:-]+/)) if (stateWords.has(word)) return word;
+    }
+    return words.find(
+      word =>
+        word.length >= 5 && word.endsWith('ed') && words.some(stem => stem !== word && stem.length >= 3 && word.startsWith(stem.replace(/e$/, ''))),
+    );
+  }
+
+  function iconWords(words: readonly string[], state: string | undefined): string | undefined {
+    const shown = words.filter(word => word !== state);
+    return shown.length ? shown.slice(0, 4).join(' ') : undefined;
+  }
+
+  /** A click-like listener, handler or href-less anchor: the element takes clicks though neither its role nor its cursor says so. */
+  function takesClicksUnseen(element: Element): boolean {
+    return (
+      listened?.has(element) === true ||
+      typeof (element as HTMLElement).onclick === 'function' ||
+      (element.localName === 'a' && !element.hasAttribute('href'))
+    );
+  }
+
+  /** A glyph leaf ("+", "−") inside something that takes clicks: the page reads which leaf was hit. */
+  function glyphInClickTaker(element: Element, text: string): boolean {
+    if (element.childElementCount > 0 || !isGlyph(text)) return false;
+    let current = element.parentElement;
+    for (let level = 0; current && level < 3; level++, current = current.parentElement) {
+      if (takesClicksUnseen(current) || current.hasAttribute('onclick') || getComputedStyle(current).cursor === 'pointer') return true;
+    }
+    return false;
+  }
+
+  function shortText(element: Element | null): string | undefined {
+    if (!element) return undefined;
+    if (element.localName === 'input' || element.localName === 'textarea') {
+      const placeholder = element.getAttribute('placeholder') || element.getAttribute('aria-label');
+      return placeholder?.trim() || undefined;
+    }
+    // A neighbouring control's text names that control, not this one.
+    if (nativeClickable.has(element.localName) || interactiveRoles.has(element.getAttribute('role') ?? '')) return undefined;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    return text && text.length <= 60 && hasWords.test(text) ? text : undefined;
+  }
+
+  function nearText(element: Element): string | undefined {
+    let current: Element | null = element;
+    for (let level = 0; current && level < 2; level++, current = current.parentElement) {
+      if (level > 0 && current.childElementCount > 3) return undefined;
+      const found =
+        shortText(current.previousElementSibling) ??
+        shortText(current.nextElementSibling) ??
+        shortText(current.previousElementSibling?.previousElementSibling ?? null) ??
+        shortText(current.nextElementSibling?.nextElementSibling ?? null);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  function trackPosition(element: Element, style: CSSStyleDeclaration): number | undefined {
+    if (style.position !== 'absolute' && style.position !== 'relative') return undefined;
+    const parent = element.parentElement;
+    if (!parent) return undefined;
+    const own = element.getBoundingClientRect();
+    const track = parent.getBoundingClientRect();
+    if (track.width >= 3 * track.height && track.width > own.width * 2) {
+      return Math.round(((own.left + own.width / 2 - track.left) / track.width) * 100);
+    }
+    if (track.height >= 3 * track.width && track.height > own.height * 2) {
+      return Math.round(((track.bottom - (own.top + own.height / 2)) / track.height) * 100);
+    }
+    return undefined;
+  }
+
+  function looksClickable(element: Element, style: CSSStyleDeclaration): boolean {
+    if (nativeClickable.has(element.localName) || takesClicksUnseen(element)) return true;
+    const role = element.getAttribute('role');
+    if (role && interactiveRoles.has(role)) return true;
+    if (element.hasAttribute('onclick') || element.hasAttribute('tabindex') || element.hasAttribute('ng-click') || element.hasAttribute('@click'))
+      return true;
+    if (style.cursor !== 'pointer') return false;
+    const parent = element.parentElement;
+    return !parent || getComputedStyle(parent).cursor !== 'pointer';
+  }
+
+  /** At most `limit` elements below: anything bigger holds content of its own, and reading its text would cost the whole subtree. */
+  function isSmallSubtree(element: Element, limit: number): boolean {
+    let seen = 0;
+    const stack: Element[] = [element];
+    while (stack.length > 0) {
+      const current = stack.pop() as Element;
+      for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
+        if (++seen > limit) return false;
+        stack.push(child);
+      }
+    }
+    return true;
+  }
+
+  function inspectClickable(element: Element, prefix: string): void {
+    // Past the cap, only what is in view: a long page's first controls must not starve the ones a person sees.
+    if (clickables.length >= options.maxClickables + VIEWPORT_RESERVE || element.childElementCount > 6) return;
+    if (clickables.length >= options.maxClickables && areaInViewport(element) === 0) return;
+    if (element.localName === 'input' || element.localName === 'textarea' || element.localName === 'select') return;
+    if (!isSmallSubtree(element, 12)) return;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const words = hasWords.test(text);
+    if (words && text.length > 40) return;
+    // Words and child elements: the snapshot has the element as a node of its own; it only needs telling that the
+    // node takes clicks when nothing the snapshot reads says so (a listener, an anchor without href).
+    if (words && element.childElementCount > 0 && !takesClicksUnseen(element)) return;
+    // A link or button with words of its own is in the snapshot by name: only its styles would be read here.
+    const named = nativeClickable.has(element.localName) && !(element.localName === 'a' && !element.hasAttribute('href'));
+    if (words && (named || interactiveRoles.has(element.getAttribute('role') ?? ''))) return;
+    const box = roundedBox(element);
+    if (box.width <= 0 || box.height <= 0) return;
+    const style = getComputedStyle(element);
+    if (style.visibility === 'hidden' || style.display === 'none') return;
+    if (!looksClickable(element, style) && !glyphInClickTaker(element, text)) return;
+    const fact: ClickableFact = { box, selector: cssPath(element, prefix), tag: element.localName };
+    if (words || isGlyph(text)) fact.text = text;
+    const label = ownLabel(element);
+    if (label) fact.label = label.replace(/\s+/g, ' ').slice(0, 80);
+    const classes = classWords(element);
+    const state = stateWord(element, classes);
+    const icon =
+      imageWords(element) ?? iconWords(classes, state) ?? (element.localName === 'svg' || element.localName === 'canvas' ? 'image' : undefined);
+    if (icon) fact.icon = icon;
+    if (state) fact.state = state;
+    if (!element.getAttribute('role')) {
+      for (const name of ['pressed', 'checked', 'selected'] as const) {
+        const value = element.getAttribute(`aria-${name}`);
+        if (value === 'true' || value === 'false') fact[name] = value === 'true';
+      }
+    }
+    const near = nearText(element);
+    if (near) fact.near = near;
+    const track = trackPosition(element, style);
+    if (track !== undefined && track >= 0 && track <= 100) fact.track = track;
+    clickables.push(fact);
+  }
+
+  function inspectRange(element: Element): void {
+    const box = roundedBox(element);
+    if (box.width <= 0 || box.height <= 0) return;
+    const value = (element.getAttribute('aria-valuetext') || element.getAttribute('aria-valuenow') || '').trim().slice(0, 80);
+    if (!value) return;
+    const fact: RangeFact = { box, value };
+    for (const name of ['min', 'max'] as const) {
+      const bound = element.getAttribute(`aria-value${name}`)?.trim();
+      if (bound) fact[name] = bound.slice(0, 40);
+    }
+    ranges.push(fact);
+  }
+
+  /** Cheap size checks first: the computed style is read only for the few elements holding more than they show. */
+  function inspectScroller(element: Element): void {
+    if (scrollers.length >= options.maxScrollers || element === document.scrollingElement || element === document.body) return;
+    const clientHeight = element.clientHeight;
+    if (clientHeight <= 0 || element.scrollHeight <= clientHeight + 4) return;
+    const overflow = getComputedStyle(element).overflowY;
+    if (overflow !== 'auto' && overflow !== 'scroll' && overflow !== 'overlay') return;
+    scrollers.push({ box: roundedBox(element), scrollTop: Math.round(element.scrollTop), clientHeight, scrollHeight: element.scrollHeight });
+  }
+
+  function inspectControl(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): void {
+    const box = roundedBox(element);
+    if (box.width <= 0 || box.height <= 0) return;
+    const tag = element.localName as ControlFact['tag'];
+    const type = tag === 'input' ? (element as HTMLInputElement).type : tag;
+    const fact: ControlFact = {
+      box,
+      tag,
+      type,
+      required: element.required || element.getAttribute('aria-required') === 'true',
+      readonly: (tag !== 'select' && (element as HTMLInputElement).readOnly) || element.getAttribute('aria-readonly') === 'true',
+      password: type === 'password',
+      multiple: tag === 'select' && (element as HTMLSelectElement).multiple,
+    };
+    for (const name of ['min', 'max', 'step', 'pattern'] as const) {
+      const value = element.getAttribute(name);
+      if (value) fact[name] = value.slice(0, 80);
+    }
+    const maxLength = tag === 'select' ? -1 : (element as HTMLInputElement).maxLength;
+    if (maxLength > 0) fact.maxLength = maxLength;
+    const value = tag === 'select' || fact.password ? '' : (element as HTMLInputElement).value;
+    if (value && /^\s|\s$|\s\s/.test(value)) fact.exactValue = value.slice(0, 500);
+    controls.push(fact);
+  }
+
+  for (let r = 0; r < roots.length; r++) {
+    const { root, prefix } = roots[r] as { root: Document | ShadowRoot; prefix: string };
+    const all = root.querySelectorAll('*');
+    totalElements += all.length;
+    for (let i = 0; i < all.length; i++) {
+      const element = all[i] as Element;
+      const shadow = element.shadowRoot;
+      if (shadow) roots.push({ root: shadow, prefix: cssPath(element, prefix) });
+      const tag = element.localName;
+      if (tag === 'input' || tag === 'textarea' || tag === 'select') {
+        inspectControl(element as HTMLInputElement);
+      } else if (tag === 'canvas') {
+        canvasArea += areaInViewport(element);
+        addToPixelRegion(element);
+      } else if (tag === 'img' && isUnnamedPicture(element as HTMLImageElement)) {
+        unnamedImageArea += areaInViewport(element);
+        addToPixelRegion(element);
+      } else if (tag === 'svg' && !(element as SVGElement).ownerSVGElement) {
+        const rect = element.getBoundingClientRect();
+        const labelled =
+          element.getAttribute('aria-label') ||
+          element.getAttribute('aria-labelledby') ||
+          element.querySelector(':scope > title')?.textContent?.trim();
+        const host = element.parentElement?.closest(labeledHostSelector);
+        const hostLabelled = host && (host.getAttribute('aria-label') || host.textContent?.trim());
+        if (rect.width > 0 && rect.height > 0 && !labelled && !hostLabelled) {
+          svgOnlyIcons++;
+          addToPixelRegion(element);
+        }
+      } else if (
+        (tag === 'li' || element.getAttribute('role') === 'treeitem') &&
+        element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul')
+      ) {
+        const list = element.querySelector(':scope > ul, :scope > ol, :scope > [role=group], :scope > div > ul') as Element;
+        const listBox = list.getBoundingClientRect();
+        const box = roundedBox(element);
+        if (box.width > 0 && box.height > 0) sublists.push({ box, open: listBox.width > 0 && listBox.height > 0 });
+      }
+      if (!(element instanceof SVGElement) || tag === 'svg') inspectClickable(element, prefix);
+      if (element.hasAttribute('aria-valuenow') && tag !== 'input') inspectRange(element);
+      if (!(element instanceof SVGElement)) inspectScroller(element);
+      const expanded = element.getAttribute('aria-expanded');
+      if (expanded === 'true' || expanded === 'false' || tag === 'summary') {
+        const box = roundedBox(element);
+        const open = tag === 'summary' ? (element.parentElement as HTMLDetailsElement | null)?.open === true : expanded === 'true';
+        if (box.width > 0 && box.height > 0) toggles.push({ box, expanded: open, summary: tag === 'summary' });
+      }
+    }
+  }
+  const scrolling = document.scrollingElement ?? document.documentElement;
+  const ogTitle = document.querySelector('meta[property="og:title"]')?.getAttribute('content')?.trim();
+  const h1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim();
+  return {
+    title: document.title.trim() || ogTitle || h1 || '',
+    viewportWidth,
+    viewportHeight,
+    scrollX: window.scrollX,
+    scrollY: window.scrollY,
+    scrollHeight: scrolling ? scrolling.scrollHeight : viewportHeight,
+    totalElements,
+    canvasShare: Math.min(1, canvasArea / Math.max(1, viewportWidth * viewportHeight)),
+    unnamedImageShare: Math.min(1, unnamedImageArea / Math.max(1, viewportWidth * viewportHeight)),
+    svgOnlyIcons,
+    ...(region
+      ? {
+          pixelOnlyRegion: {
+            x: Math.floor(region.left),
+            y: Math.floor(region.top),
+            width: Math.ceil(region.right - region.left),
+            height: Math.ceil(region.bottom - region.top),
+          },
+        }
+      : {}),
+    controls,
+    clickables,
+    sublists,
+    ranges,
+    toggles,
+    scrollers,
+  };
+}
