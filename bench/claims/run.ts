@@ -25,10 +25,11 @@ import { commitOf } from '../../fixtures/sites/widgets/cases/git-commit';
 import { widgetsSite } from '../../fixtures/sites/widgets/site';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { median, table } from '../lib/stats';
+import { defineCommand } from '../../agent/cli/command';
+import { wholeNumberText } from '../../agent/env/kinds';
+import { runBench } from '../lib/command';
 
 const WIDGETS = 'http://127.0.0.1:4102';
-const args = process.argv.slice(2);
-const COMMITS = Number(args[args.indexOf('--commits') + 1]) || 12;
 const KEYWORDS = ['diffstat', 'author', 'files changed'];
 
 type Versioned = Observation & { fingerprint?: string; pagination?: ReadonlySet<string> };
@@ -185,7 +186,7 @@ async function expandLast(page: Page, keywords: string[]): Promise<ExpandOutcome
   return { kept, notes };
 }
 
-async function main(): Promise<void> {
+async function main(commits: number): Promise<void> {
   const server: RunningSite | undefined = (await isUp(WIDGETS)) ? undefined : await listenSite(widgetsSite, '127.0.0.1');
   const browser = await launchChromium();
   try {
@@ -205,7 +206,7 @@ async function main(): Promise<void> {
     console.log('\nPagination bonus per control of the paging look-alike page\n');
     console.log(table(['control', 'click grants'], await pagingBonus(page)));
 
-    const ids = Array.from({ length: COMMITS }, (_, i) => (0x5eed0000 + i * 104729).toString(16));
+    const ids = Array.from({ length: commits }, (_, i) => (0x5eed0000 + i * 104729).toString(16));
     for (const keywords of [[], KEYWORDS]) {
       const lines: number[] = [];
       const tokens: number[] = [];
@@ -293,4 +294,18 @@ async function isUp(url: string): Promise<boolean> {
   }
 }
 
-void main();
+const benchCommand = defineCommand({
+  program: 'npx tsx',
+  name: 'bench/claims/run.ts',
+  summary: "Whether the loop guard, the pagination bonus, expand and the page state tell the truth on the widget lab's pages",
+  options: {
+    commits: { type: 'string', placeholder: 'n', value: wholeNumberText(1), help: 'git-web commit pages to measure (default 12)' },
+  },
+  positionals: [],
+  run: async ({ options }) => {
+    await main(options.commits ?? 12);
+    return 0;
+  },
+});
+
+runBench(benchCommand);

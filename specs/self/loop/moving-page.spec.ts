@@ -2,8 +2,9 @@ import { expect, test } from '../../../agent/fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadTaskFile } from '../../../agent/task/load-task';
-import type { ModelServer, RecordedRequest } from '../../../fixtures/model-server';
+import type { RecordedRequest } from '../../../fixtures/model-server';
 import { sampleOf, useScriptedModel } from '../helpers/agent-env';
+import { SITE, SITE_HOST } from '../helpers/sites';
 import { tempDir } from '../helpers/temp';
 import { deciderTurns, section, stepOf } from '../workflows/audit-env';
 
@@ -13,16 +14,9 @@ import { deciderTurns, section, stepOf } from '../workflows/audit-env';
  * was is named as a dead end with what stayed the same, and a fourth one leaves only done and fail.
  */
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-let server: ModelServer;
+const scripted = useScriptedModel();
 
-test.beforeAll(async () => {
-  env = await useScriptedModel();
-  server = env.server;
-});
-test.afterAll(async () => env.restore());
-
-const START = 'http://127.0.0.1:4102/date-picker?month=2026-12';
+const START = `${SITE.widgets}/date-picker?month=2026-12`;
 
 function task(taskId: string, maxSteps: number) {
   const file = path.join(tempDir(), `${taskId}.json`);
@@ -35,7 +29,7 @@ function task(taskId: string, maxSteps: number) {
       goal: 'Choose 15 February 2026 as the check-in date and read the date the page confirms.',
       output_schema: { confirmation: 'string' },
       required_fields: ['confirmation'],
-      allowed_domains: ['127.0.0.1:4102'],
+      allowed_domains: [SITE_HOST.widgets],
       max_steps: maxSteps,
     }),
   );
@@ -49,7 +43,7 @@ test('ten "Previous month" clicks that each move the month are progress: no loop
   agent,
 }) => {
   const previous = { tool: 'click', target: { role: 'button', name: 'Previous month' } };
-  server.setScript('walk_months', 'back', {
+  scripted.server.setScript('walk_months', 'back', {
     steps: [
       { tool: 'click', target: { role: 'button', name: 'Choose date' } },
       ...Array.from({ length: 10 }, () => previous),
@@ -60,12 +54,12 @@ test('ten "Previous month" clicks that each move the month are progress: no loop
   });
   // 1 start page + 14 decided steps: the budget is exactly the task's length.
   const result = await agent.run(task('walk_months', 15), sampleOf({ sample_id: 'back' }));
-  expect(server.errors).toEqual([]);
+  expect(scripted.server.errors).toEqual([]);
   expect(result.status).toBe('done');
   // Ten months back from December 2026, then day 15: the page confirms the date the clicks reached.
   expect(result.extracted.confirmation!.value).toBe('Selected: 2026-02-15');
 
-  const turns = deciderTurns(server.requests, 'back');
+  const turns = deciderTurns(scripted.server.requests, 'back');
   expect(turns.map(stepOf)).toEqual(Array.from({ length: 14 }, (_, i) => i + 2));
   for (const turn of turns) {
     for (const words of GUARD_WORDS) expect(notices(turn), `step ${stepOf(turn)}`).not.toContain(words);
@@ -84,12 +78,12 @@ test('a click that leaves the page exactly as it was is named as a dead end with
   agent,
 }) => {
   const heading = { tool: 'click', target: { role: 'heading', name: 'Date picker' } };
-  server.setScript('walk_months', 'stuck', {
+  scripted.server.setScript('walk_months', 'stuck', {
     steps: [heading, heading, heading, heading, { tool: 'fail', args: { reason: 'the heading does nothing' } }],
   });
   await expect(agent.run(task('walk_months', 15), sampleOf({ sample_id: 'stuck' }))).rejects.toThrow(/stuck: failed — the heading does nothing/);
-  expect(server.errors).toEqual([]);
-  const turns = deciderTurns(server.requests, 'stuck');
+  expect(scripted.server.errors).toEqual([]);
+  const turns = deciderTurns(scripted.server.requests, 'stuck');
   const at = (step: number) => turns.find(t => stepOf(t) === step)!;
   expect(notices(at(4))).not.toContain('same action');
   expect(notices(at(5))).toContain(
