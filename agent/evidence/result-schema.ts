@@ -155,6 +155,8 @@ export const ActionLogEntry = z.object({
   arg_locators: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   /** The target as the page state showed it when the action was chosen: what a tip names it by when its locator is a CSS path. */
   target_seen: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional(), hint: z.string().optional() }).optional(),
+  /** Per element argument given by ref(s): where each element sat on the page (a CSS path), read before acting. */
+  element_paths: z.record(z.string(), z.array(z.string())).optional(),
   url_before: z.string().optional(),
   url_after: z.string().optional(),
   duration_ms: z.number().nonnegative(),

@@ -1,6 +1,7 @@
 import { dispatch, type ActionCall } from '../actions/core/dispatch';
 import type { ActionEnv, ActionResult } from '../actions/core/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
+import { elementPathsOf } from '../actions/targets/element-path';
 import { safeUrl } from '../browser/page-url';
 import type { Redactor } from '../evidence/redact';
 import type { ActionLogEntry } from '../evidence/result-schema';
@@ -34,6 +35,7 @@ export async function perform(
     reader: decider.needsView ? 'model' : 'recipe',
     step,
   };
+  const elementPaths = await elementPathsOf(call, env);
   const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {
     const outcome = await stopWhenAborted(dispatch(call, env, { timeoutMs: input.actionTimeoutMs }), input.signal);
     // The outcome is only known after acting: a nested step names it, so every report shows it under the action.
@@ -61,6 +63,7 @@ export async function perform(
       ? Object.fromEntries(Object.entries(result.argElements).map(([arg, element]) => [arg, { ...element }]))
       : undefined,
     target_seen: targetSeen(call, view),
+    element_paths: elementPaths,
     url_before: urlBefore,
     url_after: urlAfter,
     duration_ms: Date.now() - started,

@@ -14,7 +14,7 @@ import type { RecipeStep, TaskSpec } from '../task/schema';
 import type { FieldBinding } from './entry';
 import type { Draft, DraftStep } from './draft';
 import { candidateLocators, isContent } from './candidates';
-import { elementsOf, narrowTo, pointsAt, recordedElements, recordedForms, type Handle } from './locate';
+import { elementsAtPaths, elementsOf, narrowTo, pointsAt, recordedElements, recordedForms, seenBefore, type Handle } from './locate';
 import { elementSetsShowing, elementsShowing } from './showing';
 import { patternCandidates, sameValue } from './patterns';
 import { mentionsAny, shownForms, templateDeep } from './templatize';
@@ -107,17 +107,38 @@ export class BindingDecider implements Decider {
     const base = { action: draft.action, ...draft.args } as RecipeStep;
     if (draft.expectUrl) base.expect_url = draft.expectUrl;
     if (draft.optional) base.optional = true;
-    // An extract of elements named one by one recorded no locator: they are found by the values they showed.
-    if (!draft.target && !draft.expect) return base;
+    // An extract of elements named one by one recorded no locator: they are found where they sat, or by the values they showed.
+    if (!draft.target && !draft.paths && !draft.expect) return base;
     const page = this.activePage();
     const all = draft.args.all === true;
     const recorded = draft.target && fillTemplatesDeep(draft.target, this.row, draft.from);
-    const found = (recorded && (await recordedElements(page, recorded, all, draft.urlAfter))) || (await this.elementsShowingValue(page, draft));
-    if (!found) {
-      if (draft.optional || (draft.expect && draft.expect.value === null)) return { ...base, target: draft.target };
-      throw new Error(`${recorded ? describeLocator(recorded) : `what ${draft.from} read`} is not on the page any more`);
+    // The element the ref pointed at first; then what its role and name find now, or what shows the value read.
+    const sources = [
+      () => elementsAtPaths(page, draft.paths, recorded),
+      async () => (recorded ? (await recordedElements(page, recorded, all, draft.urlAfter))?.elements : undefined),
+      async () => (await this.elementsShowingValue(page, draft))?.elements,
+    ];
+    const tried: Handle[][] = [];
+    let problem: unknown;
+    for (const source of sources) {
+      const elements = await source();
+      if (!elements?.length || (await seenBefore(elements, tried))) continue;
+      tried.push(elements);
+      try {
+        return await this.bindTo(draft, base, elements, recorded);
+      } catch (error) {
+        problem ??= error;
+      }
     }
-    const { elements } = found;
+    if (problem) throw problem;
+    if (draft.optional || (draft.expect && draft.expect.value === null)) return { ...base, target: draft.target };
+    throw new Error(`${recorded ? describeLocator(recorded) : `what ${draft.from} read`} is not on the page any more`);
+  }
+
+  /** A locator (and for an extract, a pattern) for these elements that holds for other samples. */
+  private async bindTo(draft: DraftStep, base: RecipeStep, elements: Handle[], recorded: SemanticLocator | undefined): Promise<RecipeStep> {
+    const page = this.activePage();
+    const all = draft.args.all === true;
     const forbidden = this.draft.sampleValues;
     const rowValues = this.draft.row.map(r => r.value);
     // Forms without a count in them first: "Checks" holds on every sample, "Checks 4" on some.
@@ -156,10 +177,10 @@ export class BindingDecider implements Decider {
     const all = draft.args.all === true;
     const values = all && Array.isArray(expect.value) ? expect.value : [expect.value];
     const narrowed = draft.args.attribute ? elements : await Promise.all(elements.map((el, i) => narrowTo(el, shownForms(values[i] ?? values[0]))));
-    const candidates = [
+    const candidates = await this.aimedFirst(draft, all, narrowed, elements, [
       ...(await candidateLocators(page, narrowed, forbidden, rowValues)).map(c => templateDeep(c, this.draft.row)),
       ...(keepRecorded && draft.target ? recordedForms(draft.target).filter(form => !locatorMentions(form, this.draft.sampleValues)) : []),
-    ];
+    ]);
     const { pattern: modelPattern, ...rest } = base as RecipeStep & { pattern?: string };
     const step: RecipeStep = { ...rest, ...(this.task.required_fields.includes(expect.field) ? {} : { missing: 'null' }) };
     const found: Alternative[] = [];
@@ -189,6 +210,29 @@ export class BindingDecider implements Decider {
     this.bound.alternatives.set(index, found);
     this.bound.fields[expect.field] = { step: index, how: 'dom', locator: describeLocator(chosen.target!), pattern: chosen.pattern };
     return withAlternative(step, chosen);
+  }
+
+  /**
+   * Locators that point at the element read come first: another element showing the same value on this sample (the
+   * author who also merged) shows another one on the next. A list read (`all`) takes no position (`nth`).
+   */
+  private async aimedFirst(
+    draft: DraftStep,
+    all: boolean,
+    narrowed: Handle[],
+    elements: Handle[],
+    candidates: SemanticLocator[],
+  ): Promise<SemanticLocator[]> {
+    const page = this.activePage();
+    const aimed: SemanticLocator[] = [];
+    const others: SemanticLocator[] = [];
+    for (const candidate of candidates) {
+      if (all && candidate.nth !== undefined) continue;
+      const filled = fillTemplatesDeep(candidate, this.row, draft.from);
+      const points = (await pointsAt(page, filled, narrowed, all)) || (await pointsAt(page, filled, elements, all));
+      (points ? aimed : others).push(candidate);
+    }
+    return [...aimed, ...others];
   }
 
   /**

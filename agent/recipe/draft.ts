@@ -13,6 +13,8 @@ export interface DraftStep {
   args: Record<string, unknown>;
   /** The element as recorded at action time (row values templated); may be sample-specific. */
   target?: SemanticLocator;
+  /** Where the element(s) named by ref sat on the source sample's page: finds them again while binding. */
+  paths?: string[];
   /** What this step read on the source sample (extract). */
   expect?: { field: string; value: unknown };
   expectUrl?: string;
@@ -101,10 +103,12 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
   if (stale)
     throw new Error(`${step.from}: its ${stale[0]} was a ref (${JSON.stringify(stale[1])}) with no element recorded, so it cannot be replayed`);
   const recorded = recordedTarget(entry, rawTarget);
-  // Elements named one by one (refs of a list) are found again by the values they showed.
+  const paths = entry.element_paths?.target;
+  if (paths?.length) step.paths = [...paths];
+  // Elements named one by one (refs of a list) are found again where they sat, or by the values they showed.
   const readByValue = entry.action.name === 'extract' && refList(rawTarget as never) !== undefined;
   if (recorded) step.target = templateDeep(recorded, row);
-  else if (rawTarget !== undefined && !readByValue)
+  else if (rawTarget !== undefined && !readByValue && !step.paths)
     throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
   if (entry.action.name === 'extract') {
     const field = String(entry.action.args.field);
@@ -134,12 +138,13 @@ function followReadLink(step: DraftStep, entry: ActionLogEntry, earlier: readonl
   const url = entry.action.args.url;
   const source = [...earlier]
     .reverse()
-    .find(s => s.action === 'extract' && s.target && typeof s.expect?.value === 'string' && sameAddress(s.expect.value, url));
-  if (!source?.target || earlier.slice(earlier.indexOf(source) + 1).some(s => s.navigates)) return undefined;
+    .find(s => s.action === 'extract' && (s.target || s.paths) && typeof s.expect?.value === 'string' && sameAddress(s.expect.value, url));
+  if (!source || earlier.slice(earlier.indexOf(source) + 1).some(s => s.navigates)) return undefined;
   return {
     action: 'click',
     args: {},
     target: source.target,
+    paths: source.paths,
     from: `${step.from} (the link read by ${source.from})`,
     navigates: true,
     expectUrl: step.expectUrl,

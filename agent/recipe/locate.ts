@@ -50,6 +50,44 @@ export async function recordedElements(
   return undefined;
 }
 
+/**
+ * The elements recorded by CSS path when the model named them by ref, each found alone; checked against the
+ * recorded role and name when they say more than a role (an unnamed paragraph fits any of them).
+ */
+export async function elementsAtPaths(page: Page, paths: readonly string[] | undefined, recorded?: SemanticLocator): Promise<Handle[] | undefined> {
+  if (!paths?.length) return undefined;
+  const elements: Handle[] = [];
+  for (const path of paths) {
+    const [one, ...more] = (await page
+      .locator(path)
+      .elementHandles()
+      .catch(() => [])) as Handle[];
+    if (!one || more.length) return undefined;
+    elements.push(one);
+  }
+  if (!recorded || !namesSomething(recorded)) return elements;
+  const named = await recordedElements(page, recorded, true);
+  return named && (await everyAmong(elements, named.elements)) ? elements : undefined;
+}
+
+const namesSomething = (locator: SemanticLocator) => !('role' in locator) || locator.name !== undefined;
+
+async function everyAmong(elements: Handle[], pool: Handle[]): Promise<boolean> {
+  for (const element of elements) if (!(await isAmong(element, pool))) return false;
+  return true;
+}
+
+async function isAmong(element: Handle, pool: Handle[]): Promise<boolean> {
+  for (const candidate of pool) if (await element.evaluate((a, b) => a === b, candidate)) return true;
+  return false;
+}
+
+/** The same elements were already tried (found again another way). */
+export async function seenBefore(elements: Handle[], tried: readonly Handle[][]): Promise<boolean> {
+  for (const earlier of tried) if (earlier.length === elements.length && (await everyAmong(elements, earlier))) return true;
+  return false;
+}
+
 async function firstLeadingTo(elements: Handle[], url: string): Promise<Handle | undefined> {
   for (const element of elements) {
     const href = await element.evaluate(e => (e.closest('a[href]') as HTMLAnchorElement | null)?.href ?? '').catch(() => '');
