@@ -9,9 +9,11 @@ export interface CompiledFrom {
 
 /**
  * Compiles from the preferred source and, when its recipe does not hold on every other sample, tries each other
- * sample as the source in turn, keeping the recipe that holds on the most samples (the earlier source on a tie).
- * Which sample teaches the general locator is not knowable in advance: a profile with one employer cannot show
- * that the current one is marked `.current`, while a profile with two can.
+ * sample as the source in turn, keeping the recipe that reads back the most values over all samples (then the one
+ * holding on more samples, then the earlier source). Which sample teaches the general locator is not knowable in
+ * advance: a profile with one employer cannot show that the current one is marked `.current`, while a profile with
+ * two can. Counting samples alone would prefer a commit pushed without a pull request, whose recipe reads one field
+ * and so "holds" everywhere, over one that reads nine and stops where there is no pull request to open.
  */
 export async function compileFromSamples(input: CompileInput): Promise<CompiledFrom> {
   const candidates = [input.source, ...(input.others ?? [])];
@@ -28,11 +30,12 @@ export async function compileFromSamples(input: CompileInput): Promise<CompiledF
       passedOver.push(`${source.sampleId}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       continue;
     }
-    if (!best || compiled.verifiedOn.length > best.compiled.verifiedOn.length) {
-      if (best) passedOver.push(`${best.source.sampleId}: held on ${best.compiled.verifiedOn.length} of ${candidates.length} samples`);
+    const held = (c: Compiled) => `held on ${c.verifiedOn.length} of ${candidates.length} samples, ${valuesRead(c)} values read back`;
+    if (!best || readsMore(compiled, best.compiled)) {
+      if (best) passedOver.push(`${best.source.sampleId}: ${held(best.compiled)}`);
       best = { compiled, source, others };
     } else {
-      passedOver.push(`${source.sampleId}: held on ${compiled.verifiedOn.length} of ${candidates.length} samples`);
+      passedOver.push(`${source.sampleId}: ${held(compiled)}`);
     }
     if (best.compiled.verifiedOn.length === candidates.length) break;
   }
@@ -40,4 +43,12 @@ export async function compileFromSamples(input: CompileInput): Promise<CompiledF
   if (passedOver.length)
     best.compiled.notes.push(`compiled from ${best.source.sampleId}; recipes from other sources were passed over — ${passedOver.join('; ')}`);
   return best;
+}
+
+const valuesRead = (compiled: Pick<Compiled, 'verifiedOn'>) => compiled.verifiedOn.reduce((sum, sample) => sum + sample.fields, 0);
+
+/** Whether recipe a reads back more values over the samples checked than b (then: holds on more samples). */
+export function readsMore(a: Pick<Compiled, 'verifiedOn'>, b: Pick<Compiled, 'verifiedOn'>): boolean {
+  if (valuesRead(a) !== valuesRead(b)) return valuesRead(a) > valuesRead(b);
+  return a.verifiedOn.length > b.verifiedOn.length;
 }

@@ -1,6 +1,6 @@
 import { expect, test, type Browser } from '@playwright/test';
 import { compileRecipe } from '../../../agent/recipe/compile';
-import { compileFromSamples } from '../../../agent/recipe/compile-samples';
+import { compileFromSamples, readsMore } from '../../../agent/recipe/compile-samples';
 import { saveCompiled } from '../../../agent/recipe/record';
 import type { DeciderMode } from '../../../agent/decide/select-decider';
 import type { Result } from '../../../agent/evidence/result-schema';
@@ -62,8 +62,8 @@ test('a recipe that does not hold on the other recorded sample is compiled again
   expect(from.source.sampleId).toBe('maria_garcia_globex');
   expect(from.others.map(o => o.sampleId)).toEqual(['maria_garcia_initech']);
   expect(from.compiled.verifiedOn.map(v => v.sample_id)).toEqual(['maria_garcia_globex', 'maria_garcia_initech']);
-  expect(from.compiled.notes.join('\n')).toContain(
-    'compiled from maria_garcia_globex; recipes from other sources were passed over — maria_garcia_initech: held on 1 of 2 samples',
+  expect(from.compiled.notes.join('\n')).toMatch(
+    /compiled from maria_garcia_globex; recipes from other sources were passed over — maria_garcia_initech: held on 1 of 2 samples, \d+ values read back/,
   );
 
   await saveCompiled(task, from.compiled, from.source, { kind: 'explicit' });
@@ -72,4 +72,14 @@ test('a recipe that does not hold on the other recorded sample is compiled again
   expect(replayed.usage.model_calls).toBe(0);
   expect(replayed.extracted.tenure!.value).toBe(truth.priya_nair_initech!.tenure);
   expect(replayed.extracted.current_company!.value).toBe('Initech');
+});
+
+test('the recipe kept is the one that reads back the most values over the samples, not the one that holds on the most: a commit pushed without a pull request teaches a recipe that reads one field everywhere', () => {
+  const verified = (fields: number[]) => ({ verifiedOn: fields.map((n, i) => ({ sample_id: `s${i}`, fields: n })) });
+  const wholeChain = verified([9, 9, 9]);
+  const commitOnly = verified([1, 1, 1, 1]);
+  expect(readsMore(wholeChain, commitOnly)).toBe(true);
+  expect(readsMore(commitOnly, wholeChain)).toBe(false);
+  // As many values read: the recipe holding on more samples.
+  expect(readsMore(verified([2, 2, 2]), verified([3, 3]))).toBe(true);
 });
