@@ -1,40 +1,38 @@
 import 'dotenv/config';
-import { authCommand } from './cli/auth';
-import { browserServerCommand } from './cli/browser-server';
-import { runCommand, type AnyCommand, type CommandGroup } from './cli/command';
-import { checkCommand } from './cli/check';
-import { discoverCommand } from './cli/discover';
-import { initCommand } from './cli/init';
-import { planCommand } from './cli/plan';
-import { recipeCommand } from './cli/recipe';
-import { validateCommand } from './cli/validate';
-import { verifyCommand } from './cli/verify';
+import { runCommand } from './cli/command';
+import { COMMAND_LIST } from './cli/command-list';
 
-export const COMMANDS: readonly AnyCommand[] = [
-  initCommand,
-  validateCommand,
-  checkCommand,
-  authCommand,
-  verifyCommand,
-  recipeCommand,
-  discoverCommand,
-  planCommand,
-  browserServerCommand,
-];
-
-/** `bwa` itself: the group of every command, parsed, helped and refused like any group. */
-const BWA: CommandGroup = {
-  name: '',
-  summary: 'bwa — browser workflow agent (a Playwright Test plugin)',
-  about: [
+function help(): string {
+  const width = Math.max(...COMMAND_LIST.map(c => c.name.length));
+  return [
+    'usage: bwa <command> [options]',
+    '',
+    'bwa — browser workflow agent (a Playwright Test plugin)',
+    '',
     'Run tasks:   npx playwright test --grep @<task_id>',
+    '',
+    'Commands:',
+    ...COMMAND_LIST.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help  Show this help (or `bwa <command> --help`)',
+    '',
     'Environment: docs/environment.md lists every variable.',
     'Your first task on your own site: README.md#your-first-task-on-your-own-site',
-  ].join('\n'),
-  subcommands: COMMANDS,
-};
+  ].join('\n');
+}
 
 /** `bwa …`: the exit code; usage errors (2) and input errors (1) are printed without a stack. */
 export async function main(argv: string[]): Promise<number> {
-  return runCommand(BWA, argv);
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || name === 'help') {
+    console.log(help());
+    return 0;
+  }
+  const command = COMMAND_LIST.find(c => c.name === name);
+  if (!command) {
+    console.error(`bwa: unknown command "${name}"\nusage: bwa <command> [options] (bwa --help lists the commands)`);
+    return 2;
+  }
+  return runCommand(command.load(), rest);
 }

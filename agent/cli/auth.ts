@@ -5,6 +5,7 @@ import { authStatePath, PROFILE_NAME_RULE, ProfileName } from '../task/auth-prof
 import { BwaInputError } from '../task/input-errors';
 import { parseJsonFile } from '../task/load-task';
 import { defineCommand, type CommandGroup } from './command';
+import { listed } from './command-list';
 
 /** What Playwright's storageState() writes (and `codegen --save-storage` saves). */
 const StorageState = z.object({
@@ -44,7 +45,6 @@ const authImportCommand = defineCommand({
 });
 
 export const authCommand: CommandGroup = {
-  name: 'auth',
-  summary: 'Sign-in profiles: `bwa auth import <profile> <file>` uses a storage state saved by `npx playwright codegen --save-storage`',
+  ...listed('auth'),
   subcommands: [authImportCommand],
 };

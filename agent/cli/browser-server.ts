@@ -4,14 +4,14 @@ import { chromiumPath, CHROMIUM_ARGS } from '../browser/chromium';
 import { PLAYWRIGHT_VERSION } from '../browser/remote';
 import { wholeNumberText } from '../env/kinds';
 import { defineCommand } from './command';
+import { listed } from './command-list';
 
 /**
  * Playwright's own browser server on Debian's Chromium: runners on other machines get their browsers from it with
  * AGENT_BROWSER_WS (Playwright's connectOptions). Started from this project's Playwright, so versions match.
  */
 export const browserServerCommand = defineCommand({
-  name: 'browser-server',
-  summary: 'Serve Chromium to runners on other machines (they set AGENT_BROWSER_WS to the endpoint it prints)',
+  ...listed('browser-server'),
   options: {
     port: { type: 'string', placeholder: 'port', value: wholeNumberText(0, 65535), help: 'port to listen on (default 0: any free port)' },
     host: {

@@ -9,14 +9,14 @@ import { env } from '../env/read';
 import { settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { defineCommand } from './command';
+import { listed } from './listing';
 
 /** The request's route: the task header names the check (a scripted model server answers it from a script). */
 export const CHECK_ROUTE = { taskId: 'bwa_check', sampleId: '' };
 const CHECK_TOOL = 'ok';
 
 export const checkCommand = defineCommand({
-  name: 'check',
-  summary: 'Prove the model setup before a large run: one minimal request, the rules applied, cost per 1,000 samples',
+  ...listed('check'),
   about:
     'Sends one minimal request with the configured ANTHROPIC_API_KEY, AGENT_MODEL and AGENT_EFFORT (to ANTHROPIC_BASE_URL when set: a proxy or gateway), shaped as a decision request is, and prints the model, the rules its requests follow, and — for each task whose last run has usage figures — what 1,000 model-decided samples cost at list price with AGENT_MODEL and AGENT_FAST_MODEL. Exit 1 when the request is refused.',
   options: {},

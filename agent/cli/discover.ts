@@ -7,10 +7,10 @@ import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles } from '../task/load-task';
 import { defineCommand } from './command';
+import { listed } from './command-list';
 
 export const discoverCommand = defineCommand({
-  name: 'discover',
-  summary: "Write a task's samples by browsing its listing (tasks with a discover block)",
+  ...listed('discover'),
   about: [
     "Browses the task's discover.start_url and writes reports/runs/<AGENT_RUN_ID>/<task_id>/samples.csv.",
     'A run that already has the file reuses it; --force browses again. AGENT_RUN_ID is created when unset:',

@@ -8,6 +8,7 @@ import { loadTaskFile } from '../task/load-task';
 import { placeholderFor } from '../task/samples';
 import { TASK_ID_RULE, TaskId, TaskSpecSchema, type TaskSpecInput } from '../task/schema';
 import { defineCommand } from './command';
+import { listed } from './command-list';
 
 const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
   string: { descriptor: 'string | null' },
@@ -41,8 +42,7 @@ const START_URL: TextKind<string> = {
 };
 
 export const initCommand = defineCommand({
-  name: 'init',
-  summary: 'Start a task for your own site: a task spec and samples CSV with sensible defaults (never overwrites)',
+  ...listed('init'),
   about: [
     'Writes tasks/<task_id>.json and tasks/inputs/<task_id>.csv to start from: the start URL (a {{column}} in it',
     'becomes a CSV column), the fields to collect, a recipe that screenshots the page and reads each field — with',

@@ -10,10 +10,10 @@ import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { defineCommand, UsageError } from './command';
+import { listed } from './command-list';
 
 export const planCommand = defineCommand({
-  name: 'plan',
-  summary: 'Write a task spec and its samples from a plain-English request (needs ANTHROPIC_API_KEY)',
+  ...listed('plan'),
   about: [
     'Asks Claude to turn the request into tasks/<task_id>.json and tasks/inputs/<task_id>.csv (or a discover',
     'block, when the items must be found by browsing), checks them like any task, and prints them for review.',

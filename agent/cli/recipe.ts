@@ -14,6 +14,7 @@ import { runDir, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
 import { defineCommand, type CommandGroup } from './command';
+import { listed } from './command-list';
 
 const compileCommand = defineCommand({
   name: 'recipe compile',
@@ -46,8 +47,7 @@ const showCommand = defineCommand({
 });
 
 export const recipeCommand: CommandGroup = {
-  name: 'recipe',
-  summary: 'Compile a replayable recipe from an agent run, show it, or export it as a Playwright spec',
+  ...listed('recipe'),
   subcommands: [compileCommand, exportCommand, showCommand],
 };
 

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { checkEnvironment, env } from '../env/read';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
+import { listed } from './command-list';
 import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/recipe-store';
 import { deciderProblem } from '../decide/select-decider';
@@ -12,8 +13,7 @@ import type { LoadedTask } from '../task/load-task';
 import { loadSuite, type BrokenTask } from '../task/suite';
 
 export const validateCommand = defineCommand({
-  name: 'validate',
-  summary: 'Check every task spec, recipe, sign-in profile and samples CSV; list what would run and what cannot',
+  ...listed('validate'),
   options: {},
   positionals: [],
   async run() {

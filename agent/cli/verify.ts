@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { verifyRun } from '../report/verify-run';
 import { defineCommand } from './command';
+import { listed } from './command-list';
 import { RUN_ID_PATTERN } from '../env/variables';
 import { runDir, settings } from '../settings';
 
 export const verifyCommand = defineCommand({
-  name: 'verify',
-  summary: "Re-hash a run's evidence against manifest.json and each result.json (exit 1 on any mismatch)",
+  ...listed('verify'),
   about: 'The run is a run id (under AGENT_REPORTS_DIR/runs), or the path of a run folder or of its manifest.json.',
   options: {},
   positionals: [{ name: 'run' }],

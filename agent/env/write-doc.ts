@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import { writeGenerated } from '../fs/generated-file';
 import type { EnvVariable } from './kinds';
 import { ENV_GROUPS } from './variables';
+import { PACKAGE_ROOT } from '../fs/package-root';
 
-export const ENV_DOC_FILE = path.resolve(__dirname, '../../docs/environment.md');
+export const ENV_DOC_FILE = path.join(PACKAGE_ROOT, 'docs', 'environment.md');
 
 /** docs/environment.md, generated from the schema in agent/env/variables.ts. */
 export function renderEnvironmentDoc(): string {

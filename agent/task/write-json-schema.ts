@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { writeGenerated } from '../fs/generated-file';
 import { TaskSpecSchema } from './schema';
+import { PACKAGE_ROOT } from '../fs/package-root';
 
-export const JSON_SCHEMA_FILE = path.resolve(__dirname, '../../tasks/task.schema.json');
+export const JSON_SCHEMA_FILE = path.join(PACKAGE_ROOT, 'tasks', 'task.schema.json');
 
 /** The editor-completion schema for tasks/*.json, generated from the one zod schema. */
 export function renderTaskJsonSchema(): string {

@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import { writeGenerated } from '../../fs/generated-file';
 import { CAUSED_REQUESTS_MS } from './limits';
 import { actionNames, actionsWith, endsBatch, getAction, mayStartRequests, toolDefinitions } from '../registry';
+import { PACKAGE_ROOT } from '../../fs/package-root';
 
-export const CATALOGUE_FILE = path.resolve(__dirname, '../../../docs/actions.md');
+export const CATALOGUE_FILE = path.join(PACKAGE_ROOT, 'docs', 'actions.md');
 
 interface JsonSchema {
   type?: string | string[];

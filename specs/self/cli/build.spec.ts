@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import * as path from 'node:path';
+import { COMMAND_LIST } from '../../../agent/cli/command-list';
+import { PROJECT_ROOT } from '../helpers/nested-run';
+import { runBwa, runCommand } from '../report/cli-run';
+
+// The build the `bwa` bin runs (plain JavaScript, so no transform is involved in loading it).
+const { BUILT_CLI, buildIsFresh } = require(path.join(PROJECT_ROOT, 'bin/build.cjs')) as { BUILT_CLI: string; buildIsFresh(): boolean };
+
+/** The CLI from the TypeScript sources, through tsx: what `bwa` ran before the build, and what development runs. */
+const runSources = (args: string[]) =>
+  runCommand(process.execPath, [
+    '--require',
+    'tsx/cjs',
+    '--eval',
+    `require('./agent/cli.ts').main(${JSON.stringify(args)}).then(code => { process.exitCode = code; })`,
+  ]);
+
+test('npm ci built the CLI and no source changed since: `bwa` runs the build, not stale code', () => {
+  expect(buildIsFresh(), 'dist/ is older than agent/: `npm run build` (npm ci runs it as the prepare script)').toBe(true);
+});
+
+test('the built bwa prints what the sources print: --help, a command group, validate', async () => {
+  // Three commands through both: tsx takes a few seconds a start on a loaded machine.
+  test.setTimeout(180_000);
+  for (const args of [['--help'], ['recipe', '--help'], ['validate'], ['no-such-command']]) {
+    const [built, sources] = await Promise.all([runBwa(args), runSources(args)]);
+    expect(built, args.join(' ')).toEqual(sources);
+  }
+});
+
+test('bwa --help loads no command: neither Playwright, the model client, zod nor the task loader', async () => {
+  const listLoaded = `require(${JSON.stringify(BUILT_CLI)}).main(['--help']).then(() => console.error(JSON.stringify(Object.keys(require.cache))))`;
+  const { code, stderr } = await runCommand(process.execPath, ['--eval', listLoaded]);
+  expect(code).toBe(0);
+  const loaded = (JSON.parse(stderr) as string[]).map(file => path.relative(PROJECT_ROOT, file));
+  const packages = new Set(loaded.flatMap(file => /node_modules[\\/]((@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1] ?? []));
+  expect([...packages], 'packages loaded (.env is read before any command)').toEqual(['dotenv']);
+  const commandModules = COMMAND_LIST.map(command => path.join('dist', 'agent', 'cli', `${command.name}.js`));
+  expect(loaded.filter(file => commandModules.includes(file))).toEqual([]);
+  expect(loaded).toContain(path.join('dist', 'agent', 'cli', 'command-list.js'));
+});
