@@ -5,7 +5,7 @@ import { authStatePath, PROFILE_NAME_RULE, ProfileName } from '../task/auth-prof
 import { BwaInputError } from '../task/input-errors';
 import { parseJsonFile } from '../task/load-task';
 import { defineCommand, type CommandGroup } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 
 /** What Playwright's storageState() writes (and `codegen --save-storage` saves). */
 const StorageState = z.object({

@@ -4,7 +4,7 @@ import { chromiumPath, CHROMIUM_ARGS } from '../browser/chromium';
 import { PLAYWRIGHT_VERSION } from '../browser/remote';
 import { wholeNumberText } from '../env/kinds';
 import { defineCommand } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 
 /**
  * Playwright's own browser server on Debian's Chromium: runners on other machines get their browsers from it with

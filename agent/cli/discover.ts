@@ -7,7 +7,7 @@ import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles } from '../task/load-task';
 import { defineCommand } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 
 export const discoverCommand = defineCommand({
   ...listed('discover'),

@@ -8,7 +8,7 @@ import { loadTaskFile } from '../task/load-task';
 import { placeholderFor } from '../task/samples';
 import { TASK_ID_RULE, TaskId, TaskSpecSchema, type TaskSpecInput } from '../task/schema';
 import { defineCommand } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 
 const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
   string: { descriptor: 'string | null' },

@@ -10,7 +10,7 @@ import { newRunId, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { defineCommand, UsageError } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 
 export const planCommand = defineCommand({
   ...listed('plan'),

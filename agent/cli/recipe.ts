@@ -14,7 +14,7 @@ import { runDir, settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../task/load-task';
 import { defineCommand, type CommandGroup } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 
 const compileCommand = defineCommand({
   name: 'recipe compile',

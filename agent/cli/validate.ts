@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { checkEnvironment, env } from '../env/read';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/recipe-store';
 import { deciderProblem } from '../decide/select-decider';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { verifyRun } from '../report/verify-run';
 import { defineCommand } from './command';
-import { listed } from './command-list';
+import { listed } from './listing';
 import { RUN_ID_PATTERN } from '../env/variables';
 import { runDir, settings } from '../settings';
 
