@@ -197,6 +197,10 @@ async function benchTask(
   delete process.env.AGENT_RECORD;
   const recorded = recipeStore().lookup(task);
   const rest = await runSamples(browser, task, rows.slice(recordCount), 'auto', options.workers, runId);
+  const computed = workflow.judgeFromFields ? computedJudgeAnswers(workflow, rest.results) : {};
+  server.setScript(workflow.task, JUDGE_SAMPLE_ID, {
+    text: [{ contains: 'Judge these', answer: JSON.stringify({ ...judgeAnswers(scripts), ...computed }) }],
+  });
   const judgeStarted = Date.now();
   const judged = await judgeRun(task, runId, rows);
   const recordReplay: Phase = {
@@ -231,6 +235,18 @@ function judgeAnswers(scripts: Map<string, ScriptInput>): Record<string, unknown
       .reverse()
       .find(s => s.tool === 'done');
     if (done?.args?.judgment) answers[id] = { judgment: done.args.judgment, fields: done.args.extracted ?? {} };
+  }
+  return answers;
+}
+
+/** What the scripted batch judge answers for samples whose closing turn the script works out from the page: from the fields the judge is sent. */
+function computedJudgeAnswers(workflow: Workflow, results: readonly Result[]): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const result of results) {
+    if (!result.judgment_pending) continue;
+    const fields = Object.fromEntries(Object.entries(result.extracted).map(([field, { value }]) => [field, value]));
+    const screenshots = result.artifacts.filter(a => a.kind === 'screenshot').map(a => a.filename);
+    answers[result.sample_id] = workflow.judgeFromFields!(fields, screenshots);
   }
   return answers;
 }

@@ -2,7 +2,7 @@ import type { Browser } from '@playwright/test';
 import type { ScriptInput } from '../../fixtures/model-server';
 import { blameMaterialityScript } from '../../fixtures/model-scripts/blame-materiality';
 import type { BlameTruth } from '../../fixtures/sites/codehost/truth';
-import { checksVisionAnswer, commitAuditScript } from '../../fixtures/model-scripts/commit-audit';
+import { checksVisionAnswer, commitAuditScript, verdict } from '../../fixtures/model-scripts/commit-audit';
 import { COMMIT_AUDIT_FACTS, type CommitAuditTruth } from '../../fixtures/sites/codehost/truth';
 import { hrFormScript } from '../../fixtures/model-scripts/hr-form';
 import { peopleEnrichmentScript } from '../../fixtures/model-scripts/people-enrichment';
@@ -33,6 +33,11 @@ export interface Workflow {
   rows?(truth: unknown): Promise<Row[]>;
   /** Signs in (auth_profile tasks) before any sample runs. */
   prepare?(browser: Browser): Promise<void>;
+  /**
+   * The batch judge's answer for a sample from the fields its prompt carries, when the script's closing turn is
+   * worked out from the page (no fixed done to copy). Without it, such a sample gets no batch judgment.
+   */
+  judgeFromFields?(fields: Record<string, unknown>, screenshots: string[]): { judgment: Record<string, unknown>; fields: Record<string, unknown> };
 }
 
 const json = async (url: string) => (await fetch(url)).json();
@@ -81,6 +86,10 @@ export const WORKFLOWS: Workflow[] = [
     script: row => {
       const t = commitOf(row.sample_id!)!;
       return commitAuditScript(t.commit_sha, checksVisionAnswer(t.checks));
+    },
+    judgeFromFields(fields, screenshots) {
+      const { extracted, judgment } = verdict(fields);
+      return { judgment: { ...judgment, confidence: 0.85, evidence_refs: screenshots }, fields: extracted };
     },
   },
   {
