@@ -119,7 +119,7 @@ export class BindingDecider implements Decider {
       async () => (await this.elementsShowingValue(page, draft))?.elements,
     ];
     const tried: Handle[][] = [];
-    let problem: unknown;
+    let problem: Error | undefined;
     for (const source of sources) {
       const elements = await source();
       if (!elements?.length || (await seenBefore(elements, tried))) continue;
@@ -127,7 +127,7 @@ export class BindingDecider implements Decider {
       try {
         return await this.bindTo(draft, base, elements, recorded);
       } catch (error) {
-        problem ??= error;
+        problem ??= error instanceof Error ? error : new Error(String(error));
       }
     }
     if (problem) throw problem;

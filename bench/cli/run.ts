@@ -13,10 +13,9 @@ import { execFileSync, execSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { BUILT_CLI, buildIsFresh } from '../../bin/build.cjs';
 import { loadAverage, reapedChildrenCpuSeconds } from '../lib/cpu';
 import { median, table } from '../lib/stats';
-
-const { BUILT_CLI, buildIsFresh } = require('../../bin/build.cjs') as { BUILT_CLI: string; buildIsFresh(): boolean };
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);

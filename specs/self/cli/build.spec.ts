@@ -1,11 +1,9 @@
 import { expect, test } from '@playwright/test';
 import * as path from 'node:path';
+import { BUILT_CLI, buildIsFresh } from '../../../bin/build.cjs';
 import { COMMAND_LIST } from '../../../agent/cli/command-list';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { runBwa, runCommand } from '../report/cli-run';
-
-// The build the `bwa` bin runs (plain JavaScript, so no transform is involved in loading it).
-const { BUILT_CLI, buildIsFresh } = require(path.join(PROJECT_ROOT, 'bin/build.cjs')) as { BUILT_CLI: string; buildIsFresh(): boolean };
 
 /** The CLI from the TypeScript sources, through tsx: what `bwa` ran before the build, and what development runs. */
 const runSources = (args: string[]) =>

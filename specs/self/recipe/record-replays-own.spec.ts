@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { recipeStore } from '../../../agent/recipe/recipe-store';
 import type { Result } from '../../../agent/evidence/result-schema';
-import { checksVisionAnswer, commitAuditScript, type CommitTruth } from '../../../fixtures/model-scripts/commit-audit';
+import { checksVisionAnswer, commitAuditScript } from '../../../fixtures/model-scripts/commit-audit';
+import type { CommitAuditTruth } from '../../../fixtures/sites/codehost/truth';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { runSampleAlone, storedEntry, valuesOf } from './helpers';
 
@@ -13,7 +14,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => env.restore());
 
-const sampleOfCommit = (t: CommitTruth) => sampleOf({ sample_id: t.commit_sha.slice(0, 7), sha: t.commit_sha });
+const sampleOfCommit = (t: CommitAuditTruth) => sampleOf({ sample_id: t.commit_sha.slice(0, 7), sha: t.commit_sha });
 
 /**
  * The reads a model makes by ref on the audit chain: an unnamed paragraph holding the commit's SHA, a block of
@@ -25,7 +26,7 @@ test('AGENT_RECORD=1 on commit_audit, the model reading by ref: the recorded rec
 }) => {
   // Two model samples, a compile that replays three times, two replays: about a minute alone.
   test.setTimeout(300_000);
-  const commits: CommitTruth[] = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
+  const commits: CommitAuditTruth[] = Object.values((await (await fetch('http://127.0.0.1:4104/__truth.json')).json()).commits);
   // Several approvers (read as a list of refs) and a failing check whose log is read: both kinds of read in two samples.
   const severalApprovers = commits.find(c => (c.approvers?.length ?? 0) >= 2 && c.checks_failed === 0)!;
   const failing = commits.find(c => c.ci_failure_details !== null && (c.approvers?.length ?? 0) >= 1)!;
