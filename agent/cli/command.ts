@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { TextKind as ValueKind } from '../env/kinds';
-import { EnvError } from '../env/read';
+import { EnvError } from '../env/env-error';
 import { BwaInputError } from '../task/input-errors';
 
 export type OptionSpec =

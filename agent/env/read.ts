@@ -1,22 +1,11 @@
 import type { z } from 'zod';
 import type { EnvVariable } from './kinds';
+import { EnvError } from './env-error';
 import { ENV_VARIABLES, SECRET_ENV_PREFIX, type EnvName } from './variables';
 
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 type ValueOf<V> = V extends EnvVariable<infer T> ? T : never;
 export type EnvValues = { readonly [K in EnvName]: ValueOf<(typeof ENV_VARIABLES)[K]> };
-
-/** A variable whose text its schema rejects: the message names the variable and what it takes (never a secret's value). */
-export class EnvError extends Error {
-  readonly code = 'BWA_ENV';
-  constructor(
-    readonly variable: EnvName,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'EnvError';
-  }
-}
 
 /** The one place process.env is read: unset and blank are the same, and the value is checked each time it is read. */
 export function readEnv<K extends EnvName>(name: K, source: EnvSource = process.env): EnvValues[K] {

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EnvError, envOf, readEnv, secretsFromEnv } from '../../../agent/env/read';
+import { EnvError } from '../../../agent/env/env-error';
+import { envOf, readEnv, secretsFromEnv } from '../../../agent/env/read';
 import { ENV_VARIABLES, type EnvName } from '../../../agent/env/variables';
 import { ENV_DOC_FILE, renderEnvironmentDoc } from '../../../agent/env/write-doc';
 
