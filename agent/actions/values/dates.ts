@@ -1,5 +1,5 @@
-import * as chrono from 'chrono-node';
-import { withRelativeDates } from './relative-dates';
+import type * as chrono from 'chrono-node';
+import type { withRelativeDates as WithRelativeDates } from './relative-dates';
 
 /**
  * Dates and times as people write them, in the page's language ("30 avril 2015", "3. Januar 2019, 14:05 Uhr",
@@ -41,27 +41,29 @@ export interface DateRead {
   reading?: string;
 }
 
+type Chrono = typeof import('chrono-node');
+let loaded: Chrono | undefined;
+/** chrono-node with its locales is a third of `bwa validate`'s start-up (it loads every action): loaded at the first date read. */
+const chronoNode = (): Chrono => (loaded ??= require('chrono-node') as Chrono);
+
 /** chrono-node's locales (the casual parsers read "noon", "yesterday", "2 hours ago" as well as full dates). */
-const LOCALES: Record<string, chrono.Chrono> = Object.fromEntries(
-  Object.entries({
-    de: chrono.de.casual,
-    fr: chrono.fr.casual,
-    es: chrono.es.casual,
-    pt: chrono.pt.casual,
-    nl: chrono.nl.casual,
-    it: chrono.it.casual,
-    ja: chrono.ja.casual,
-    zh: chrono.zh.casual,
-    ru: chrono.ru.casual,
-    uk: chrono.uk.casual,
-    sv: chrono.sv.casual,
-    fi: chrono.fi.casual,
-    vi: chrono.vi.casual,
-    id: chrono.id.casual,
-    // Relative dates chrono does not read in some of them ("hace 3 días", "3日前") come from relative-dates.ts.
-  }).map(([language, parser]) => [language, withRelativeDates(language, parser)]),
-);
-export const DATE_LANGUAGES = ['en', ...Object.keys(LOCALES)];
+const LOCALE_NAMES = ['de', 'fr', 'es', 'pt', 'nl', 'it', 'ja', 'zh', 'ru', 'uk', 'sv', 'fi', 'vi', 'id'] as const;
+export const DATE_LANGUAGES = ['en', ...LOCALE_NAMES];
+const localeParsers = new Map<string, chrono.Chrono>();
+/**
+ * A language's casual parser with the relative dates chrono does not read in it ("hace 3 días", "3日前": relative-dates.ts,
+ * which needs chrono too), made at its first use.
+ */
+function localeParser(lang: string): chrono.Chrono | undefined {
+  if (!(LOCALE_NAMES as readonly string[]).includes(lang)) return undefined;
+  let parser = localeParsers.get(lang);
+  if (!parser) {
+    const { withRelativeDates } = require('./relative-dates') as { withRelativeDates: typeof WithRelativeDates };
+    parser = withRelativeDates(lang, chronoNode()[lang as (typeof LOCALE_NAMES)[number]].casual);
+    localeParsers.set(lang, parser);
+  }
+  return parser;
+}
 
 const NUMERIC_DATE = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
 
@@ -97,16 +99,17 @@ export function languageDayFirst(lang: string | undefined): boolean | undefined 
 
 /** The parsers to try, the page's language first: a language chrono lacks falls through to the next, English last. */
 function parsersFor(context: DateContext, numericDayFirst: boolean | undefined): chrono.Chrono[] {
-  const english = numericDayFirst ? chrono.en.GB : chrono.en.casual;
+  const { en } = chronoNode();
+  const english = numericDayFirst ? en.GB : en.casual;
   const parsers: chrono.Chrono[] = [];
   for (const lang of context.languages ?? []) {
     const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
-    const parser = primary === 'en' ? english : LOCALES[primary];
+    const parser = primary === 'en' ? english : localeParser(primary);
     if (parser && !parsers.includes(parser)) parsers.push(parser);
   }
   if (!parsers.includes(english)) parsers.push(english);
   // Text in another language than the page's (an English date on a page tagged "de"): its own parser still reads it.
-  if (!parsers.includes(chrono.en.casual)) parsers.push(chrono.en.casual);
+  if (!parsers.includes(en.casual)) parsers.push(en.casual);
   return parsers;
 }
 
@@ -190,7 +193,7 @@ export function readTime(text: string): TimeParts | undefined {
   // A bare four-digit time ("0714") is how schedules write it; chrono wants a separator.
   const military = /^([01]\d|2[0-3])([0-5]\d)$/.exec(clean);
   const input = military ? `${military[1]}:${military[2]}` : clean;
-  for (const result of chrono.en.GB.parse(input)) {
+  for (const result of chronoNode().en.GB.parse(input)) {
     if (!coversWhole(input, result) || !result.start.isCertain('hour') || result.start.isCertain('day')) continue;
     const second = result.start.get('second') ?? 0;
     return { hour: result.start.get('hour') ?? 0, minute: result.start.get('minute') ?? 0, ...(second ? { second } : {}) };
@@ -205,7 +208,7 @@ export function readMonth(text: string, context: DateContext = {}): { year: numb
   if (iso) return validMonth(Number(iso[1]), Number(iso[2]));
   const date = readDate(clean, context, { whole: true });
   if (date) return { year: date.date.year, month: date.date.month };
-  for (const parser of [...parsersFor(context, context.dayFirst), chrono.en.GB]) {
+  for (const parser of [...parsersFor(context, context.dayFirst), chronoNode().en.GB]) {
     for (const result of parser.parse(clean)) {
       const start = result.start;
       if (coversWhole(clean, result) && start.isCertain('month') && start.isCertain('year') && !start.isCertain('day'))
