@@ -10,6 +10,7 @@ import { LISTING, type CommandName } from './listing';
 const LOADERS: Record<CommandName, () => AnyCommand> = {
   init: () => (require('./init') as typeof import('./init')).initCommand,
   validate: () => (require('./validate') as typeof import('./validate')).validateCommand,
+  check: () => (require('./check') as typeof import('./check')).checkCommand,
   auth: () => (require('./auth') as typeof import('./auth')).authCommand,
   verify: () => (require('./verify') as typeof import('./verify')).verifyCommand,
   recipe: () => (require('./recipe') as typeof import('./recipe')).recipeCommand,

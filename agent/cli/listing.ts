@@ -12,6 +12,10 @@ export const LISTING = [
     summary: 'Check every task spec, recipe, sign-in profile and samples CSV; list what would run and what cannot',
   },
   {
+    name: 'check',
+    summary: 'Prove the model setup before a large run: one minimal request, the rules applied, cost per 1,000 samples',
+  },
+  {
     name: 'auth',
     summary: 'Sign-in profiles: `bwa auth import <profile> <file>` uses a storage state saved by `npx playwright codegen --save-storage`',
   },
