@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { z } from 'zod';
 import type { Provenance } from '../evidence/result-schema';
-import { describeLocator, type SemanticLocator } from '../task/locator-schema';
+import { describeLocator, DocumentFactTarget, type SemanticLocator } from '../task/locator-schema';
 import { VALUE_TYPES } from './values/coerce';
 import { emptyReadMessage, readElement, selectorAlternatives, type ElementRead } from './values/read-element';
 import { readDocumentFacts } from './values/document-read';
@@ -21,7 +21,8 @@ export const extract = defineAction({
     'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text, a pattern that does not match and a text not of the type are null, said so; several matches or a locator the page cannot parse stay failures. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from.',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
-    target: TargetArg,
+    // A model names a document line by its ref ("d3"); a recipe by where the page says it. The model sees a string either way.
+    target: z.union([TargetArg, DocumentFactTarget]).describe(TargetArg.description ?? ''),
     pattern: z.string().optional().describe('Regex; group 1 (or the match) is the value'),
     type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
@@ -37,6 +38,9 @@ export const extract = defineAction({
   }),
   async handle(args, env) {
     const { field, target, missing } = args;
+    // A recipe's read of a document line: the fact by where the page says it.
+    if (typeof target === 'object' && 'document' in target)
+      return readDocumentFacts({ ...args, at: { source: target.document, key: target.key } }, [], env);
     const documentRefs = documentLines(target, Boolean(args.all));
     if (documentRefs) return readDocumentFacts(args, documentRefs, env);
     let read: ReadTarget;

@@ -1,4 +1,4 @@
-import { describeLocator, SemanticLocator } from '../task/locator-schema';
+import { describeDocumentFact, describeLocator, isDocumentFactTarget, SemanticLocator } from '../task/locator-schema';
 import type { RecipeStep } from '../task/schema';
 
 /**
@@ -10,6 +10,7 @@ export function describeStep(step: RecipeStep, brief = false): string {
   const parts = [step.action];
   if (step.action === 'extract' && typeof step.field === 'string') parts.push(step.field);
   if (target.success) parts.push(`← ${describeLocator(target.data)}`);
+  else if (isDocumentFactTarget(step.target)) parts.push(`← ${describeDocumentFact(step.target)}`);
   else if (typeof step.target === 'string') parts.push(`← ${step.target}`);
   if (typeof step.url === 'string') parts.push(step.url);
   if (!brief && typeof step.pattern === 'string') parts.push(`pattern /${step.pattern}/`);

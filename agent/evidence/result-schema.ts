@@ -26,6 +26,9 @@ export const DerivedSource = z.object({ field: z.string(), value: z.unknown(), s
  * its `note`), `derived` (computed by `rule` from `sources`). Also `vision`, `input`, `checkpoint`. Every key but
  * source and at is optional, so records written before a key existed still parse.
  */
+/** Where a page says a fact about itself (snapshot/document-facts.ts reads them): a meta tag, its JSON-LD, a <time> or microdata element. */
+export const DocumentSource = z.enum(['meta', 'json-ld', 'dom']);
+
 export const Provenance = z.object({
   source: z.enum(['dom', 'meta', 'json-ld', 'model', 'stated', 'derived', 'vision', 'input', 'checkpoint']),
   url: z.string().optional(),
@@ -157,6 +160,8 @@ export const ActionLogEntry = z.object({
   target_seen: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional(), hint: z.string().optional() }).optional(),
   /** Per element argument given by ref(s): where each element sat on the page (a CSS path), read before acting. */
   element_paths: z.record(z.string(), z.array(z.string())).optional(),
+  /** An extract of a document-section line (`d3`): the fact it named, by where the page says it, read before acting. */
+  document: z.object({ source: DocumentSource, key: z.string() }).optional(),
   url_before: z.string().optional(),
   url_after: z.string().optional(),
   duration_ms: z.number().nonnegative(),

@@ -1,12 +1,13 @@
 import { dispatch, type ActionCall } from '../actions/core/dispatch';
 import type { ActionEnv, ActionResult } from '../actions/core/types';
 import type { Decision, HistoryEntry, PageView } from '../decide/types';
+import { documentPlaceOf } from '../actions/targets/document-place';
 import { elementPathsOf } from '../actions/targets/element-path';
 import { safeUrl } from '../browser/page-url';
 import type { Redactor } from '../evidence/redact';
 import type { ActionLogEntry } from '../evidence/result-schema';
 import { displayRole } from '../snapshot/serialize';
-import { describeLocator } from '../task/locator-schema';
+import { describeDocumentFact, describeLocator, isDocumentFactTarget } from '../task/locator-schema';
 import type { Performed, RunSampleInput, StepRunner } from './types';
 
 /** Acts (inside a test step), then writes the action log entry and the history entry. */
@@ -36,6 +37,7 @@ export async function perform(
     step,
   };
   const elementPaths = await elementPathsOf(call, env);
+  const documentPlace = documentPlaceOf(call, env);
   const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {
     const outcome = await stopWhenAborted(dispatch(call, env, { timeoutMs: input.actionTimeoutMs }), input.signal);
     // The outcome is only known after acting: a nested step names it, so every report shows it under the action.
@@ -64,6 +66,7 @@ export async function perform(
       : undefined,
     target_seen: targetSeen(call, view),
     element_paths: elementPaths,
+    document: documentPlace,
     url_before: urlBefore,
     url_after: urlAfter,
     duration_ms: Date.now() - started,
@@ -111,7 +114,13 @@ class StepFailed extends Error {
 export function stepTitle(step: number, call: ActionCall, view?: PageView): string {
   const target = targetLabel(call, view);
   let what = '';
-  if (target) what = ` ${target}`;
+import type { ActionLogEntry } from '../evidence/result-schema';
+import { displayRole } from '../snapshot/serialize';
+  if (typeof target === 'string') {
+    const known = view?.elements.get(target);
+    what = known ? ` ${known.role}${known.name ? ` "${known.name}"` : ''}` : ` ${target}`;
+  } else if (isDocumentFactTarget(target)) what = ` ${describeDocumentFact(target)}`;
+  else if (target && typeof target === 'object') what = ` ${describeLocator(target as never)}`;
   else if (call.args.url) what = ` ${String(call.args.url)}`;
   else if (call.args.label) what = ` "${String(call.args.label)}"`;
   if (call.name === 'extract' && call.args.field) what = ` ${String(call.args.field)}${what ? ` ←${what}` : ''}`;

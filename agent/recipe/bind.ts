@@ -9,7 +9,7 @@ import { fillTemplatesDeep } from '../task/row-template';
 import type { Decider, Decision, DecisionInput } from '../decide/types';
 import { EvidenceStore } from '../evidence/store';
 import type { SemanticLocator } from '../task/locator-schema';
-import { describeLocator } from '../task/locator-schema';
+import { describeDocumentFact, describeLocator } from '../task/locator-schema';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 import type { FieldBinding } from './entry';
 import type { Draft, DraftStep } from './draft';
@@ -107,6 +107,7 @@ export class BindingDecider implements Decider {
     const base = { action: draft.action, ...draft.args } as RecipeStep;
     if (draft.expectUrl) base.expect_url = draft.expectUrl;
     if (draft.optional) base.optional = true;
+    if (draft.document) return this.bindDocumentRead(draft, base);
     // An extract of elements named one by one recorded no locator: they are found where they sat, or by the values they showed.
     if (!draft.target && !draft.paths && !draft.expect) return base;
     const page = this.activePage();
@@ -210,6 +211,17 @@ export class BindingDecider implements Decider {
     this.bound.alternatives.set(index, found);
     this.bound.fields[expect.field] = { step: index, how: 'dom', locator: describeLocator(chosen.target!), pattern: chosen.pattern };
     return withAlternative(step, chosen);
+  }
+
+  /** A read of what the page says about itself: the same place (meta tag, JSON-LD key, <time>) on every sample. */
+  private async bindDocumentRead(draft: DraftStep, base: RecipeStep): Promise<RecipeStep> {
+    const expect = draft.expect!;
+    const where = describeDocumentFact(draft.document!);
+    const step = { ...base, target: draft.document, ...(this.task.required_fields.includes(expect.field) ? {} : { missing: 'null' }) } as RecipeStep;
+    if (!(await this.reproduces(step, expect.value))) throw new Error(`the page's ${where} no longer reads ${JSON.stringify(expect.value)}`);
+    const pattern = typeof base.pattern === 'string' ? base.pattern : undefined;
+    this.bound.fields[expect.field] = { step: this.bound.steps.length, how: 'dom', locator: where, ...(pattern ? { pattern } : {}) };
+    return step;
   }
 
   /**

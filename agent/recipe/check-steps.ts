@@ -3,6 +3,7 @@ import { getAction } from '../actions/registry';
 import { STEP_KEYS } from '../decide/recipe-decider';
 import { BwaInputError, formatIssuePath } from '../task/input-errors';
 import { jsonPathLines } from '../task/json-lines';
+import { isDocumentFactTarget } from '../task/locator-schema';
 import type { LoadedTask } from '../task/load-task';
 import type { RecipeStep } from '../task/schema';
 
@@ -41,6 +42,11 @@ function recipeStepProblems(steps: readonly RecipeStep[]): StepProblem[] {
         return {
           path: [index, ...(issue.keys.length === 1 ? [issue.keys[0]!] : [])],
           text: `unknown key(s) ${issue.keys.map(k => JSON.stringify(k)).join(', ')} for ${step.action} (its arguments: ${expected})`,
+        };
+      if (issue.path[0] === 'target' && isDocumentFactTarget(step.target))
+        return {
+          path: [index, 'target'],
+          text: `a fact the page says about itself ({"document", "key"}) is read only by extract, not ${step.action}`,
         };
       return { path: [index, ...issue.path], text: `${issue.message} (${step.action} takes: ${expected})` };
     });

@@ -1,7 +1,8 @@
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
 import { actionHas, elementArguments, getAction } from '../actions/registry';
 import { REF_PATTERN, refList } from '../actions/targets/target';
-import { SemanticLocator } from '../task/locator-schema';
+import { isReadSource } from '../loop/recorder';
+import { SemanticLocator, type DocumentFactTarget } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 import { pruneLog, type PruneLevel } from './prune-log';
 import { mentionsAny, rowValues, shownForms, templateDeep, templateString, urlExpectation, type RowValue } from './templatize';
@@ -15,6 +16,8 @@ export interface DraftStep {
   target?: SemanticLocator;
   /** Where the element(s) named by ref sat on the source sample's page: finds them again while binding. */
   paths?: string[];
+  /** A read of a document-section line: the fact, by where the page says it (replayed as such, no element). */
+  document?: DocumentFactTarget;
   /** What this step read on the source sample (extract). */
   expect?: { field: string; value: unknown };
   expectUrl?: string;
@@ -74,7 +77,7 @@ export function draftRecipe(task: TaskSpec, source: SourceRun, level: PruneLevel
   const stated: Draft['stated'] = [];
   const rowFields: Record<string, string> = {};
   for (const [field, { value, provenance }] of Object.entries(source.extracted)) {
-    if (provenance.source === 'dom' || provenance.source === 'input') continue;
+    if (isReadSource(provenance.source) || provenance.source === 'input') continue;
     if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     const fromRow = typeof value === 'string' ? row.find(r => r.value === value) : undefined;
     if (fromRow) rowFields[field] = `{{${fromRow.column}}}`;
@@ -102,6 +105,7 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
     .find(([, value]) => typeof value === 'string' && REF_PATTERN.test(value.trim()));
   if (stale)
     throw new Error(`${step.from}: its ${stale[0]} was a ref (${JSON.stringify(stale[1])}) with no element recorded, so it cannot be replayed`);
+  if (entry.document) return { ...step, document: { document: entry.document.source, key: entry.document.key }, expect: expectOf(entry, extracted) };
   const recorded = recordedTarget(entry, rawTarget);
   const paths = entry.element_paths?.target;
   if (paths?.length) step.paths = [...paths];
@@ -110,10 +114,7 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
   if (recorded) step.target = templateDeep(recorded, row);
   else if (rawTarget !== undefined && !readByValue && !step.paths)
     throw new Error(`${step.from}: the element it acted on was not recorded (target ${JSON.stringify(rawTarget)}), so it cannot be replayed`);
-  if (entry.action.name === 'extract') {
-    const field = String(entry.action.args.field);
-    step.expect = { field, value: extracted[field]?.value ?? null };
-  }
+  if (entry.action.name === 'extract') step.expect = expectOf(entry, extracted);
   if (entry.url_before !== entry.url_after && entry.url_after) {
     step.navigates = true;
     step.urlAfter = entry.url_after;
@@ -128,6 +129,11 @@ function draftStep(entry: ActionLogEntry, row: RowValue[], sampleValues: string[
   }
   return step;
 }
+
+const expectOf = (entry: ActionLogEntry, extracted: SourceRun['extracted']) => {
+  const field = String(entry.action.args.field);
+  return { field, value: extracted[field]?.value ?? null };
+};
 
 /**
  * A goto to a URL the sample read from a link earlier is that sample's own address: on another sample the

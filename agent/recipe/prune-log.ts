@@ -1,5 +1,6 @@
 import { actionHas, getAction } from '../actions/registry';
 import type { ActionLogEntry, ExtractedField } from '../evidence/result-schema';
+import { isReadSource } from '../loop/recorder';
 
 /**
  * Which logged actions moved the sample forward. `aggressive` also drops what only looks useless from the
@@ -39,11 +40,11 @@ export function pruneLog(log: readonly ActionLogEntry[], extracted: Readonly<Rec
   return { kept, dropped };
 }
 
-/** The extract whose value ended in the result (its provenance names the step); earlier reads were superseded. */
+/** The extract whose value ended in the result (read from an element or the document; its provenance names the step); earlier reads were superseded. */
 function isFinalExtract(entry: ActionLogEntry, log: readonly ActionLogEntry[], extracted: Readonly<Record<string, ExtractedField>>): boolean {
   const field = String(entry.action.args.field ?? '');
   const final = extracted[field];
-  if (!final || final.provenance.source !== 'dom' || final.provenance.step !== entry.step) return false;
+  if (!final || !isReadSource(final.provenance.source) || final.provenance.step !== entry.step) return false;
   const sameStep = log.filter(e => e.step === entry.step && e.action.name === 'extract' && e.action.args.field === field && e.outcome.success);
   return sameStep[sameStep.length - 1] === entry;
 }

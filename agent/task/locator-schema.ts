@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentSource } from '../evidence/result-schema';
 
 /** How to pick one element when a locator matches several: the same two keys on every locator form. */
 const Pick = {
@@ -28,6 +29,25 @@ export const SemanticLocator = z
   // Wherever a locator is read (a spec's recipe, a compiled recipe, a recorded step): both keys say which match twice.
   .refine(locator => !(locator.nth !== undefined && locator.first), { message: '"nth" and "first" both pick a match — keep one' });
 export type SemanticLocator = z.infer<typeof SemanticLocator>;
+
+/**
+ * A fact the page says about itself (the page state's document section): read again by where the page says it, not
+ * by an element — a meta tag has none on screen. Only `extract` reads it; a recorded read of a `d3` line replays so.
+ */
+export const DocumentFactTarget = z.strictObject({
+  document: DocumentSource.describe(
+    'Where the page says it: "meta" (a meta tag, <title>, <html lang>), "json-ld", or "dom" (microdata, <time datetime>)',
+  ),
+  key: z
+    .string()
+    .min(1)
+    .describe('Which one, as the read recorded it: "article:published_time", "[0].@graph[1].author[0].name", "itemprop=author", "time[datetime] 1"'),
+});
+export type DocumentFactTarget = z.infer<typeof DocumentFactTarget>;
+
+export const isDocumentFactTarget = (target: unknown): target is DocumentFactTarget => DocumentFactTarget.safeParse(target).success;
+
+export const describeDocumentFact = (target: DocumentFactTarget): string => `${target.document} ${target.key}`;
 
 /** Which of several matches a locator picks (nth, or first = 0); undefined when it asks for the single match. */
 export function pickedIndex(locator: SemanticLocator): number | undefined {

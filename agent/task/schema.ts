@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ACTION_NAMES } from '../actions/names';
-import { SemanticLocator } from './locator-schema';
+import { DocumentFactTarget, SemanticLocator } from './locator-schema';
 import { typeProblem } from './type-grammar';
 
 /** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them (grammar: type-grammar.ts). */
 const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
 
-const Target = z.union([z.string().min(1), SemanticLocator]);
+const Target = z.union([z.string().min(1), SemanticLocator, DocumentFactTarget]);
 
 // Typed as text: a step's action is checked against the list here and read as a string everywhere else.
 const ActionName = z.enum(ACTION_NAMES as readonly string[] as [string, ...string[]], {
@@ -16,7 +16,9 @@ const ActionName = z.enum(ACTION_NAMES as readonly string[] as [string, ...strin
 export const RecipeStep = z
   .object({
     action: ActionName.describe('Action name from the action vocabulary (docs/actions.md)'),
-    target: Target.optional().describe('Element to act on: a semantic locator, or a string (visible text / css=…)'),
+    target: Target.optional().describe(
+      'Element to act on: a semantic locator, or a string (visible text / css=…); for extract also a fact the page says about itself ({"document": "meta", "key": "article:published_time"})',
+    ),
     expect_url: z.string().optional().describe('Regular expression the page URL must match after this step'),
     optional: z.boolean().optional().describe('A failure of this step does not stop the recipe'),
   })

@@ -5,7 +5,7 @@ import type { ValueType } from './coerce';
 import { readValue, settleReads, type ValueRead } from './read-value';
 
 /** A document fact read again in full (the page state shortens it). */
-const FULL_FACT_CHARS = 4_000;
+export const FULL_FACT_CHARS = 4_000;
 
 export interface DocumentReadArgs {
   field: string;
@@ -13,11 +13,13 @@ export interface DocumentReadArgs {
   pattern?: string;
   missing?: 'error' | 'null';
   all?: boolean;
+  /** In a recipe, the fact itself by where the page says it (the model names a line of the section by its ref instead). */
+  at?: { source: 'meta' | 'json-ld' | 'dom'; key: string };
 }
 
 /** One line of the document section read again: where, what the page says there now, and the value read from it. */
 interface DocumentPart extends ValueRead {
-  ref: string;
+  ref?: string;
   known: NonNullable<KnownElement['fact']>;
   place: string;
   fact?: DocumentFact;
@@ -26,15 +28,18 @@ interface DocumentPart extends ValueRead {
 /**
  * `extract` of document-section lines (`d4`, or `d2 d3` with `all`): the page's metadata read again now, by the
  * source and key each line showed, and recorded as such (`source: "meta"`, `key: "article:published_time"`) —
- * never as an element's text. What the reads come to follows extract's rule (settleReads).
+ * never as an element's text. What the reads come to follows extract's rule (settleReads). A recipe names the fact by
+ * its source and key (`args.at`) instead of a ref.
  */
 export async function readDocumentFacts(args: DocumentReadArgs, refs: readonly string[], env: ActionEnv): Promise<HandlerOutput> {
   const { field } = args;
-  const known = refs.map(ref => {
-    const fact = env.elements.get(ref)?.fact;
-    if (!fact) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
-    return { ref, fact };
-  });
+  const known: Array<{ ref?: string; fact: DocumentPart['known'] }> = args.at
+    ? [{ fact: { field, ...args.at } }]
+    : refs.map(ref => {
+        const fact = env.elements.get(ref)?.fact;
+        if (!fact) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
+        return { ref, fact };
+      });
   const live = documentFactsSchema.parse(await env.page.evaluate(collectDocumentFacts, { maxChars: FULL_FACT_CHARS }));
   const lang = live.facts.find(candidate => candidate.field === 'language')?.value;
   const parts = known.map(({ ref, fact }) => readPart(args, ref, fact, live.facts, lang));
@@ -45,7 +50,7 @@ export async function readDocumentFacts(args: DocumentReadArgs, refs: readonly s
     source: first!.known.source,
     url: env.page.url(),
     locator: parts.map(part => part.place).join(' + '),
-    ...(parts.length === 1 ? { ref: first!.ref } : {}),
+    ...(parts.length === 1 && first!.ref ? { ref: first!.ref } : {}),
     key: first!.known.key,
     step: env.step,
     at: new Date().toISOString(),
@@ -57,7 +62,7 @@ export async function readDocumentFacts(args: DocumentReadArgs, refs: readonly s
     if (reading) provenance.reading = reading;
   } else
     provenance.parts = parts.map(part => ({
-      ref: part.ref,
+      ...(part.ref ? { ref: part.ref } : {}),
       locator: part.place,
       preview: previewOf(part),
       ...(part.from ? { text: part.from } : {}),
@@ -71,7 +76,7 @@ export async function readDocumentFacts(args: DocumentReadArgs, refs: readonly s
 
 function readPart(
   args: DocumentReadArgs,
-  ref: string,
+  ref: string | undefined,
   known: DocumentPart['known'],
   facts: readonly DocumentFact[],
   lang: string | undefined,
@@ -85,7 +90,10 @@ function readPart(
       place,
       value: null,
       why: 'empty',
-      message: `${ref}: the page no longer says ${known.field} at ${place} — take a fresh look at the page state`,
+      // Only the model has a page state to look at again; a recipe's author gets the fact and the place.
+      message: ref
+        ? `${ref}: the page no longer says ${known.field} at ${place} — take a fresh look at the page state`
+        : `the page no longer says ${known.field} at ${place}`,
     };
   const read = readValue(args, { raw: fact.value, languages: lang ? [lang] : [] });
   const message = read.message ?? (read.why === 'empty' ? `"${args.field}": the page says nothing` : undefined);
@@ -93,10 +101,11 @@ function readPart(
 }
 
 function said(part: DocumentPart): string {
-  if (!part.fact) return `[${part.ref}] ${part.known.field}: the page no longer says it at ${part.place}`;
-  if (part.value === null) return `[${part.ref}] ${part.known.field}, ${part.place}: ${part.why === 'not a type' ? 'not readable' : part.why} → null`;
+  const line = part.ref ? `[${part.ref}] ${part.known.field}` : part.known.field;
+  if (!part.fact) return `${line}: the page no longer says it at ${part.place}`;
+  if (part.value === null) return `${line}, ${part.place}: ${part.why === 'not a type' ? 'not readable' : part.why} → null`;
   const reading = readingOf(part);
-  return `from [${part.ref}] ${part.known.field}, ${part.place}${reading ? `; ${reading}` : ''}`;
+  return `from ${line}, ${part.place}${reading ? `; ${reading}` : ''}`;
 }
 
 const previewOf = (part: DocumentPart) => part.fact?.shown ?? part.fact?.value.slice(0, 120) ?? '';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { extract } from '../../../agent/actions/extract';
 import { readValue, type ReadRule } from '../../../agent/actions/values/read-value';
-import { shipValueRules, SHIPPED_VALUE_FILES } from '../../../agent/recipe/shipped-values';
+import { shipValueRules, SHIPPED_SOURCES, SHIPPED_VALUE_FILES } from '../../../agent/recipe/shipped-values';
 import { specCode } from '../../../agent/recipe/spec-code';
 import { loadTaskFile } from '../../../agent/task/load-task';
 import { PROJECT_ROOT } from '../helpers/nested-run';
@@ -180,7 +180,7 @@ test('the exported spec passes every argument of extract to the shipped rules', 
   );
 });
 
-test('the shipped files are the rules as bwa runs them, importing only each other and packages', () => {
+test('the shipped files are the rules (and the document collector) as bwa runs them, importing only each other and packages', () => {
   const dir = fs.mkdtempSync(path.join(PROJECT_ROOT, 'specs', 'generated', '.test-values-'));
   try {
     shipValueRules(dir);
@@ -188,10 +188,10 @@ test('the shipped files are the rules as bwa runs them, importing only each othe
     const names = SHIPPED_VALUE_FILES.map(name => name.replace(/\.ts$/, ''));
     for (const name of SHIPPED_VALUE_FILES) {
       const shipped = fs.readFileSync(path.join(dir, name), 'utf8');
-      expect(shipped).toBe(fs.readFileSync(path.join(PROJECT_ROOT, 'agent/actions/values', name), 'utf8'));
+      expect(shipped).toBe(fs.readFileSync(path.join(PROJECT_ROOT, 'agent', SHIPPED_SOURCES[name], name), 'utf8'));
       for (const [, from] of shipped.matchAll(/from '([^']+)'/g))
         expect(
-          from!.startsWith('./') ? names.includes(from!.slice(2)) : ['chrono-node', '@playwright/test'].includes(from!),
+          from!.startsWith('./') ? names.includes(from!.slice(2)) : ['chrono-node', 'zod', '@playwright/test'].includes(from!),
           `${name} imports ${from}`,
         ).toBe(true);
     }
