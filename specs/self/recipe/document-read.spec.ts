@@ -108,6 +108,9 @@ for (const [slug, where] of [
     expect([replay.status, replay.decider]).toEqual(['done', 'recipe']);
     expect(valuesOf(replay)).toEqual(valuesOf(recorded));
     expect(env.server.requests.length, 'the replay called no model').toBe(requests);
+    // A replay's reads record their place too: a sample the model finishes after a replay compiles again.
+    const replayReads = sourceOf(replay).log.filter(entry => entry.action.name === 'extract');
+    expect(replayReads.map(entry => entry.document)).toEqual(reads.map(entry => entry.document));
 
     if (slug !== 'article-fr') return;
     // The exported plain spec reads the same facts the same way (the collector and value rules shipped beside it).
