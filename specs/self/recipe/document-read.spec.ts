@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
+import { checkRecipeSteps } from '../../../agent/recipe/check-steps';
 import { compileRecipe } from '../../../agent/recipe/compile';
 import { shipValueRules, SHIPPED_VALUES_DIR } from '../../../agent/recipe/shipped-values';
 import { specCode } from '../../../agent/recipe/spec-code';
@@ -143,3 +144,13 @@ for (const [slug, where] of [
     }
   });
 }
+
+test('a fact the page says about itself is read only by extract: a recipe step that clicks one is refused when the task loads, naming the step', () => {
+  const task = articleTask([
+    { action: 'click', target: { document: 'meta', key: 'og:url' } },
+    { action: 'done', extracted: {} },
+  ]);
+  expect(() => checkRecipeSteps(task)).toThrow(
+    'recipe[0].target: a fact the page says about itself ({"document", "key"}) is read only by extract, not click',
+  );
+});
