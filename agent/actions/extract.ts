@@ -22,7 +22,8 @@ export const extract = defineAction({
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     // A model names a document line by its ref ("d3"); a recipe by where the page says it. The model sees a string either way.
-    target: z.union([TargetArg, DocumentFactTarget]).describe(TargetArg.description ?? ''),
+    // Flat, so the registry still knows it for an element argument (elementArguments).
+    target: z.union([...TargetArg.options, DocumentFactTarget]).describe(TargetArg.description ?? ''),
     pattern: z.string().optional().describe('Regex; group 1 (or the match) is the value'),
     type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),

@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test';
 import type { ActionCall } from '../core/dispatch';
 import type { ActionEnv } from '../core/types';
 import { elementArguments } from '../registry';
+import { refLocator } from '../../snapshot/live-refs';
 import { REF_PATTERN, refList } from './target';
 
 const PATH_READ_MS = 1_000;
@@ -23,7 +24,8 @@ export async function elementPathsOf(call: ActionCall, env: Pick<ActionEnv, 'pag
     if (!snapshotRefs.length || snapshotRefs.length !== refs.length) continue;
     const found: string[] = [];
     for (const ref of snapshotRefs) {
-      const path = await withinTime(pathOf(env.page.getByRef(ref)));
+      // A printed ref may stand for a control the page redrew since: its current element, as actions find it.
+      const path = await withinTime(pathOf(refLocator(env.page, ref)));
       if (!path) break;
       found.push(path);
     }
