@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { BUILT_CLI, buildIsFresh } from '../../../bin/build.cjs';
 import { COMMAND_LIST } from '../../../agent/cli/command-list';
 import { PROJECT_ROOT } from '../helpers/nested-run';
-import { runBwa, runCommand } from '../report/cli-run';
+import { runBwa, runCommand } from '../helpers/cli-process';
 
 /** The CLI from the TypeScript sources, through tsx: what `bwa` ran before the build, and what development runs. */
 const runSources = (args: string[]) =>

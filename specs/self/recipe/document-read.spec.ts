@@ -23,11 +23,7 @@ import { runSampleAlone, sourceOf, valuesOf } from './helpers';
 const WIDGETS = 'http://127.0.0.1:4102';
 const FIELDS = ['site_name', 'author', 'published'] as const;
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-test.beforeAll(async () => {
-  env = await useScriptedModel();
-});
-test.afterAll(async () => env.restore());
+const env = useScriptedModel();
 
 const articleTask = (recipe?: unknown[]) =>
   bundledTask('people_profile', {

@@ -8,11 +8,7 @@ import { runSampleAlone, storedEntry, valuesOf } from './helpers';
 
 const TASK = 'commit_audit';
 
-let env: Awaited<ReturnType<typeof useScriptedModel>>;
-test.beforeAll(async () => {
-  env = await useScriptedModel({ AGENT_RECORD: '1', AGENT_JUDGE: 'batch' });
-});
-test.afterAll(async () => env.restore());
+const env = useScriptedModel({ AGENT_RECORD: '1', AGENT_JUDGE: 'batch' });
 
 const sampleOfCommit = (t: CommitAuditTruth) => sampleOf({ sample_id: t.commit_sha.slice(0, 7), sha: t.commit_sha });
 
