@@ -114,13 +114,7 @@ class StepFailed extends Error {
 export function stepTitle(step: number, call: ActionCall, view?: PageView): string {
   const target = targetLabel(call, view);
   let what = '';
-import type { ActionLogEntry } from '../evidence/result-schema';
-import { displayRole } from '../snapshot/serialize';
-  if (typeof target === 'string') {
-    const known = view?.elements.get(target);
-    what = known ? ` ${known.role}${known.name ? ` "${known.name}"` : ''}` : ` ${target}`;
-  } else if (isDocumentFactTarget(target)) what = ` ${describeDocumentFact(target)}`;
-  else if (target && typeof target === 'object') what = ` ${describeLocator(target as never)}`;
+  if (target) what = ` ${target}`;
   else if (call.args.url) what = ` ${String(call.args.url)}`;
   else if (call.args.label) what = ` "${String(call.args.label)}"`;
   if (call.name === 'extract' && call.args.field) what = ` ${String(call.args.field)}${what ? ` ←${what}` : ''}`;
@@ -142,6 +136,7 @@ export function targetLabel(call: ActionCall, view?: PageView): string | undefin
     const known = view?.elements.get(target);
     return known ? `${known.role}${known.name ? ` "${known.name}"` : ''}` : target;
   }
+  if (isDocumentFactTarget(target)) return describeDocumentFact(target);
   if (target && typeof target === 'object') return describeLocator(target as never);
   return undefined;
 }
