@@ -203,6 +203,7 @@ test('the tools block: every action, a generic target and next_goal without a de
   // first pass, 7,124 after the second (descriptions the system prompt or the tool's own description already say),
   // 7,384 with a few words back on each field that had lost its own (the registry test wants every field described);
   // 7,636 with done's `derived` (a value computed from reads, with its rule and sources): an argument on done rather
-  // than a tool of its own, which would cost about 430 characters and a turn.
-  expect(json.length).toBeLessThan(7_650);
+  // than a tool of its own, which would cost about 430 characters and a turn; 7,756 with extract's `missing` saying
+  // every case that gives null (no match, not of the type) — the model reads the schema, not docs/actions.md.
+  expect(json.length).toBeLessThan(7_800);
 });
