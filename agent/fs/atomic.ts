@@ -18,22 +18,7 @@ export class EvidenceWriteError extends Error {
  * the previous complete file or the new complete file, never a truncated one.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const dir = path.dirname(file);
-  const tmp = tempPathFor(file);
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    removeQuietly(tmp);
-    throw new EvidenceWriteError(file, error);
-  }
+  publishAtomic(file, tmp => withSyncedFile(tmp, 'w', fd => fs.writeFileSync(fd, data)));
 }
 
 /** The same as writeFileAtomic for bytes that arrive as a stream (a download): never held whole in memory. */
@@ -57,20 +42,36 @@ export async function writeStreamAtomic(file: string, source: AsyncIterable<Uint
  * (copy_file_range / sendfile) so a large artifact or trace is never held whole in memory.
  */
 export function copyFileAtomic(source: string, file: string): void {
+  publishAtomic(file, tmp => {
+    fs.copyFileSync(source, tmp);
+    withSyncedFile(tmp, 'r+');
+  });
+}
+
+/**
+ * The one way a file is published (sync): `fill` writes the temp file beside the target and flushes it to disk,
+ * then a rename makes it the file at once; on any failure the temp file goes and the error names the file.
+ */
+function publishAtomic(file: string, fill: (tmp: string) => void): void {
   const tmp = tempPathFor(file);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.copyFileSync(source, tmp);
-    const fd = fs.openSync(tmp, 'r+');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    fill(tmp);
     fs.renameSync(tmp, file);
   } catch (error) {
     removeQuietly(tmp);
     throw new EvidenceWriteError(file, error);
+  }
+}
+
+/** Opens the file, lets `write` use it, and fsyncs it before closing, so a rename never publishes cached bytes. */
+function withSyncedFile(file: string, flags: 'w' | 'r+', write?: (fd: number) => void): void {
+  const fd = fs.openSync(file, flags);
+  try {
+    write?.(fd);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
