@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
 import { checkRecipeSteps } from '../../../agent/recipe/check-steps';
 import { compileRecipe } from '../../../agent/recipe/compile';
 import { shipValueRules, SHIPPED_VALUES_DIR } from '../../../agent/recipe/shipped-values';
@@ -11,8 +10,7 @@ import type { PromptView, ScriptStepInput } from '../../../fixtures/model-server
 import { ARTICLE_TRUTH } from '../../../fixtures/sites/widgets/cases/articles';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
-import { tempDir } from '../helpers/temp';
-import { runSampleAlone, sourceOf, valuesOf } from './helpers';
+import { runSampleAlone, sourceOf, valuesOf, writeExportedSpecConfig } from './helpers';
 
 /**
  * A model reads what an article says about itself from the page state's document section (`[d3] published …`):
@@ -119,16 +117,7 @@ for (const [slug, where] of [
       expect(code).toContain("data['published'] = await readFact(tab, 'meta', 'article:published_time', { field: 'published', type: 'date' });");
       fs.writeFileSync(path.join(outDir, 'article_facts.spec.ts'), code);
       shipValueRules(path.join(outDir, SHIPPED_VALUES_DIR));
-      fs.writeFileSync(
-        path.join(outDir, 'playwright.config.js'),
-        `module.exports = ${JSON.stringify({
-          testDir: outDir,
-          outputDir: tempDir('bwa-export-out-'),
-          retries: 0,
-          workers: 1,
-          use: { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } },
-        })};\n`,
-      );
+      writeExportedSpecConfig(outDir, { workers: 1 });
       const run = await runNested({ args: ['--config', path.join(outDir, 'playwright.config.js'), '--reporter=json'] });
       expect(run.code, run.output.slice(-3000)).toBe(0);
       const report = JSON.parse(run.output.slice(run.output.indexOf('{')));

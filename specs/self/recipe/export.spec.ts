@@ -2,13 +2,11 @@ import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../../agent/cli';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
 import { SHIPPED_VALUE_FILES } from '../../../agent/recipe/shipped-values';
 import { bundledTask } from '../helpers/agent-env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
-import { tempDir } from '../helpers/temp';
-import { peopleTruth, writeEntry } from './helpers';
+import { peopleTruth, writeEntry, writeExportedSpecConfig } from './helpers';
 import { SITE } from '../helpers/sites';
 
 const SAMPLES = ['ada', 'grace', 'petrov-j', 'esther_petrov'];
@@ -75,16 +73,7 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
     expect(code).not.toMatch(/row\[[^\]]+\] \?\? ''/);
     expect(code).toContain("tab.getByText('Profile stats', { exact: true })");
 
-    fs.writeFileSync(
-      path.join(outDir, 'playwright.config.js'),
-      `module.exports = ${JSON.stringify({
-        testDir: outDir,
-        outputDir: tempDir('bwa-export-out-'),
-        retries: 0,
-        workers: 2,
-        use: { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS }, viewport: { width: 1280, height: 900 } },
-      })};\n`,
-    );
+    writeExportedSpecConfig(outDir, { workers: 2, viewport: { width: 1280, height: 900 } });
     // Neither of the project's configs picks an exported spec up: not the tasks' (the user's), not the self tests'.
     for (const config of ['playwright.config.ts', 'playwright.self.config.ts']) {
       const listed = await runNested({ args: ['-c', config, '--list'], env: { AGENT_TASKS_DIR: tasksDir } });

@@ -19,6 +19,8 @@ import type { LoadedTask } from '../../../agent/task/load-task';
 import type { Sample } from '../../../agent/task/samples';
 import { readRunFile, sampleOf } from '../helpers/agent-env';
 import { SITE } from '../helpers/sites';
+import { tempDir } from '../helpers/temp';
+import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
 
 export type People = Record<string, PersonTruth>;
 
@@ -104,3 +106,15 @@ export const runOne = (browser: Browser, task: LoadedTask, username: string, mod
   runSampleAlone(browser, task, personSample(username), mode);
 
 export const valuesOf = (result: Result) => Object.fromEntries(Object.entries(result.extracted).map(([k, f]) => [k, f.value]));
+
+/**
+ * A plain Playwright config beside an exported spec (bwa recipe export), as a user would write one to run it: this
+ * machine's Chromium, no retries; returns its path.
+ */
+export function writeExportedSpecConfig(outDir: string, options: { workers: number; viewport?: { width: number; height: number } }): string {
+  const file = path.join(outDir, 'playwright.config.js');
+  const use = { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS }, ...(options.viewport ? { viewport: options.viewport } : {}) };
+  const config = { testDir: outDir, outputDir: tempDir('bwa-export-out-'), retries: 0, workers: options.workers, use };
+  fs.writeFileSync(file, `module.exports = ${JSON.stringify(config)};\n`);
+  return file;
+}
