@@ -2,7 +2,9 @@ import './specs/self/self-env';
 import { defineConfig } from '@playwright/test';
 import * as path from 'node:path';
 import base from './playwright.config';
+import { CHROMIUM_ARGS, DEBIAN_CHROMIUM } from './agent/browser/chromium';
 import { env } from './agent/env/read';
+import { settings } from './agent/settings';
 import { FIXTURE_SITES } from './fixtures/serve';
 import { runStartingSpecs } from './specs/self/helpers/run-starting-specs';
 import { SELF_PROJECTS, TEST_DOUBLES_DIR } from './specs/self/projects';
@@ -16,6 +18,7 @@ export default defineConfig({
   ...base,
   // Its tests start their own runs, servers and sign-ins; nothing to ready for them here.
   globalSetup: undefined,
+  outputDir: path.join(settings.reportsDir, 'test-results', settings.runId),
   retries: 0,
   // Three workers, of which at most two hold tests that start whole runs of their own: on the 2-core machine the
   // suite keeps both cores busy with three (27.7 min, 3,292 CPU-s), and a fourth only adds contention — timeouts in
@@ -23,6 +26,9 @@ export default defineConfig({
   workers: env.BWA_SELF_WORKERS,
   use: {
     ...base.use,
+    // This machine has no Playwright browsers (they download): Debian's Chromium, named the way a user's config names one.
+    launchOptions: { executablePath: env.AGENT_CHROMIUM_PATH ?? DEBIAN_CHROMIUM, args: CHROMIUM_ARGS },
+    acceptDownloads: true,
     // In-process tests keep no trace (each records one at a noticeable CPU cost, and CI keeps none); debug one
     // with `--trace on`. Tests about traces start runs that record them.
     trace: 'off',

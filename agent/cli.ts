@@ -1,4 +1,3 @@
-import 'dotenv/config';
 import { runCommand } from './cli/command';
 import { COMMAND_LIST } from './cli/command-list';
 
@@ -34,5 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`bwa: unknown command "${name}"\nusage: bwa <command> [options] (bwa --help lists the commands)`);
     return 2;
   }
+  // The project's .env (keys, secrets) before the command reads any setting; --help reads none.
+  (await import('./env/env-file')).loadEnvFile();
   return runCommand(command.load(), rest);
 }

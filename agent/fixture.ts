@@ -1,5 +1,4 @@
 import { test as base, type TestInfo } from '@playwright/test';
-import 'dotenv/config';
 import { ACTION_TIMEOUT_MS } from './actions/core/limits';
 import type { DeciderFactories, DeciderMode } from './decide/select-decider';
 import type { Result, SampleStatus } from './evidence/result-schema';

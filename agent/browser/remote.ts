@@ -1,26 +1,49 @@
-import { chromium, type Browser, type PlaywrightWorkerOptions } from '@playwright/test';
+import { chromium, firefox, webkit, type Browser, type PlaywrightWorkerOptions } from '@playwright/test';
 import { settings, type BrowserServerSettings } from '../settings';
-import { chromiumPath, CHROMIUM_ARGS } from './chromium';
+import { CHROMIUM_ARGS, fallbackExecutable } from './chromium';
 
 export const PLAYWRIGHT_VERSION: string = require('@playwright/test/package.json').version;
 
 /** A browser server that stops answering mid-run fails the sample that needed it instead of hanging it. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
+/** The options of a Playwright config (top-level or a project's `use`) that say which browser runs. */
+export type BrowserUse = Partial<Pick<PlaywrightWorkerOptions, 'browserName' | 'channel' | 'headless' | 'launchOptions' | 'connectOptions'>>;
+
 /**
- * Where every browser of a run comes from, as Playwright Test options: a local Debian Chromium, or — with
- * AGENT_BROWSER_WS — Playwright's own `connectOptions` to a browser server (the fixtures then connect instead of launching).
+ * The browser options bwa adds to the user's own, as Playwright Test options: with AGENT_BROWSER_WS, Playwright's
+ * `connectOptions` to that browser server; nothing where the user's options name a browser (a `channel`, an
+ * `executablePath`, `connectOptions`, another browser type); else the fallback Chromium (AGENT_CHROMIUM_PATH, or
+ * Debian's where Playwright's own is not installed), added to the user's launch options, not in their place.
  */
-export function browserUse(server = settings.browserServer): Partial<Pick<PlaywrightWorkerOptions, 'connectOptions' | 'launchOptions'>> {
+export function browserFor(use: BrowserUse = {}, server = settings.browserServer): BrowserUse {
   if (server) return { connectOptions: { wsEndpoint: server.wsEndpoint, headers: server.headers, timeout: CONNECT_TIMEOUT_MS } };
-  return { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } };
+  if (namesBrowser(use)) return {};
+  const executablePath = fallbackExecutable();
+  if (!executablePath) return {};
+  const own = use.launchOptions ?? {};
+  return { launchOptions: { ...own, executablePath, args: [...(own.args ?? []), ...CHROMIUM_ARGS.filter(arg => !own.args?.includes(arg))] } };
 }
 
-/** The same choice for browsers bwa opens itself (discovery, recipe compile, sign-in). */
-export function openBrowser(server = settings.browserServer): Promise<Browser> {
-  if (server) return connect(server);
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+function namesBrowser(use: BrowserUse): boolean {
+  return Boolean(use.connectOptions || use.channel || use.launchOptions?.executablePath || (use.browserName && use.browserName !== 'chromium'));
 }
+
+/**
+ * A browser bwa opens itself (sign-in and discovery in globalSetup, `bwa recipe`, `bwa look`): the one its samples
+ * get — the user's project options when known, with bwa's additions.
+ */
+export function openBrowser(use: BrowserUse = {}, server = settings.browserServer): Promise<Browser> {
+  const chosen = { ...use, ...browserFor(use, server) };
+  if (server) return connect(server);
+  if (chosen.connectOptions) {
+    const { wsEndpoint, ...options } = chosen.connectOptions;
+    return BROWSER_TYPES[chosen.browserName ?? 'chromium'].connect(wsEndpoint, options);
+  }
+  return BROWSER_TYPES[chosen.browserName ?? 'chromium'].launch({ headless: chosen.headless ?? true, channel: chosen.channel, ...chosen.launchOptions });
+}
+
+const BROWSER_TYPES = { chromium, firefox, webkit };
 
 /** A connection to the server, or an error that says what was wrong with it and what to do, its credentials masked. */
 async function connect(server: BrowserServerSettings, consequence = ''): Promise<Browser> {

@@ -1,6 +1,6 @@
 import { chromium, type BrowserServer } from '@playwright/test';
 import * as os from 'node:os';
-import { chromiumPath, CHROMIUM_ARGS } from '../browser/chromium';
+import { CHROMIUM_ARGS, fallbackExecutable } from '../browser/chromium';
 import { PLAYWRIGHT_VERSION } from '../browser/remote';
 import { wholeNumberText } from '../env/kinds';
 import { defineCommand } from './command';
@@ -29,7 +29,7 @@ export const browserServerCommand = defineCommand({
   async run({ options }) {
     const host = options.host ?? '127.0.0.1';
     const server = await chromium.launchServer({
-      executablePath: chromiumPath(),
+      executablePath: fallbackExecutable(),
       args: CHROMIUM_ARGS,
       port: options.port ?? 0,
       host,
@@ -51,9 +51,9 @@ function describe(server: BrowserServer, host: string): string[] {
   if (wildcard) url.hostname = os.hostname();
   const forRunners = url.toString();
   return [
-    `bwa browser-server: Chromium ${chromiumPath()} (pid ${server.process().pid}), Playwright ${PLAYWRIGHT_VERSION}`,
+    `bwa browser-server: Chromium ${fallbackExecutable() ?? chromium.executablePath()} (pid ${server.process().pid}), Playwright ${PLAYWRIGHT_VERSION}`,
     `endpoint: ${forRunners}`,
-    `runners: AGENT_BROWSER_WS=${forRunners} npx playwright test --project=tasks`,
+    `runners: AGENT_BROWSER_WS=${forRunners} npx playwright test --project=bwa`,
     ...(['127.0.0.1', 'localhost', '::1'].includes(host) ? ['(this machine only: start with --host 0.0.0.0 to serve other machines)'] : []),
     'Ctrl-C stops it (the runs connected to it lose their browsers).',
   ];

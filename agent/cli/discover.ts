@@ -26,7 +26,7 @@ export const discoverCommand = defineCommand({
     if (!fs.existsSync(file)) throw new BwaInputError('BWA_TASK_MISSING', `${file}: no such task ${discoveringTasks()}`);
     passOnUnlessSet('AGENT_RUN_ID', newRunId);
     const report = await discoverTask(loadTaskFile(file), { force, maxItems, log: line => console.log(line) });
-    console.log(`\nRun them:  AGENT_RUN_ID=${settings.runId} npx playwright test --project=tasks --grep @${taskId}`);
+    console.log(`\nRun them:  AGENT_RUN_ID=${settings.runId} npx playwright test --project=bwa --grep @${taskId}`);
     return report.complete ? 0 : 1;
   },
 });

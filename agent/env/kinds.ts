@@ -14,6 +14,8 @@ export interface EnvVariable<T = unknown> {
   readonly example?: string;
   /** May carry a credential: an error names what is wrong, never the value. */
   readonly sensitive?: boolean;
+  /** A path the reader resolves against the user's project folder (AGENT_PROJECT_DIR). */
+  readonly projectRelative?: boolean;
 }
 
 type Described = { description: string; example?: string; sensitive?: boolean };
@@ -126,14 +128,17 @@ export function text<F extends string | undefined>(
   };
 }
 
-/** A folder, resolved against the working directory when read. */
+/**
+ * A folder of the user's project: a relative value is resolved when read against AGENT_PROJECT_DIR (the folder of
+ * the Playwright config that uses bwa), else the working directory — never against bwa's own package folder.
+ */
 export function folder(fallback: string, about: Described): EnvVariable<string> {
   const schema = z
     .string()
     .trim()
     .optional()
-    .transform(value => path.resolve(value ?? fallback));
-  return { ...about, schema, takes: 'a folder (relative to the working directory)', fallback: `\`${fallback}\`` };
+    .transform(value => value ?? fallback);
+  return { ...about, schema, projectRelative: true, takes: "a folder (relative to the project's folder)", fallback: `\`${fallback}\`` };
 }
 
 export function address<F extends string | undefined>(

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { z } from 'zod';
 import type { EnvVariable } from './kinds';
 import { EnvError } from './env-error';
@@ -12,8 +13,13 @@ export function readEnv<K extends EnvName>(name: K, source: EnvSource = process.
   const variable: EnvVariable = ENV_VARIABLES[name];
   const raw = source[name];
   const parsed = variable.schema.safeParse(raw?.trim() ? raw : undefined);
-  if (parsed.success) return parsed.data as EnvValues[K];
+  if (parsed.success) return (variable.projectRelative ? path.resolve(projectDir(source), parsed.data as string) : parsed.data) as EnvValues[K];
   throw new EnvError(name, rejection(name, variable, raw!, parsed.error));
+}
+
+/** The user's project folder: the folder of their Playwright config (AGENT_PROJECT_DIR, set by withBwa), else the working directory. */
+export function projectDir(source: EnvSource = process.env): string {
+  return readEnv('AGENT_PROJECT_DIR', source) ?? process.cwd();
 }
 
 /**

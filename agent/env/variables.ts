@@ -131,7 +131,12 @@ const MODEL = {
 };
 
 const BROWSER = {
-  AGENT_CHROMIUM_PATH: text('/usr/bin/chromium', { takes: 'the path of a Chromium binary', description: 'the Chromium binary' }),
+  AGENT_CHROMIUM_PATH: text(undefined, {
+    takes: 'the path of a Chromium binary',
+    fallbackText: "the browser your Playwright config names, else Playwright's installed Chromium, else `/usr/bin/chromium`",
+    description:
+      "a Chromium binary for bwa's samples and tools where your Playwright config names no browser (no `channel`, `launchOptions.executablePath` or `connectOptions`); it takes precedence over Playwright's installed Chromium",
+  }),
   AGENT_BROWSER_WS: address(['ws', 'wss', 'http', 'https'], undefined, {
     takes: 'the ws:// (or wss://, http://, https://) address a Playwright browser server printed',
     example: 'ws://10.0.0.5:3000/<path> (`bwa browser-server` prints it)',
@@ -148,6 +153,18 @@ const BROWSER = {
 };
 
 const FOLDERS = {
+  AGENT_PROJECT_DIR: text(undefined, {
+    takes: 'an absolute folder',
+    pattern: /^(\/|[A-Za-z]:[\\/])/,
+    fallbackText: 'the working directory',
+    description:
+      "the user's project: the folder of the Playwright config that calls `withBwa` (set by it in the main process; workers inherit it). The folders below, `.env` and the run's outputs resolve from it, never from bwa's package",
+  }),
+  AGENT_ENV_FILE: text('.env', {
+    takes: 'a file (relative to the project\'s folder), or `none`',
+    description:
+      'the file of `NAME=value` lines (keys, `SECRET_<NAME>`) loaded into the environment when a run or a command starts; a variable already set wins over the file. `none` loads no file',
+  }),
   AGENT_TASKS_DIR: folder('tasks', { description: 'where task specs and `inputs/` live' }),
   AGENT_REPORTS_DIR: folder('reports', { description: 'where reports and evidence go' }),
   AGENT_AUTH_DIR: folder('.auth', { description: 'where the signed-in (or imported) storage states of auth profiles live' }),

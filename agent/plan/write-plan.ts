@@ -67,7 +67,7 @@ export function describePlan(plan: ValidPlan, written: WrittenPlan, attempts: nu
     );
   }
   if (plan.notes) lines.push(`Planner notes: ${plan.notes}`, '');
-  lines.push('Review the files, then run:', `  npx playwright test --project=tasks --grep @${id}`);
+  lines.push('Review the files, then run:', `  npx playwright test --project=bwa --grep @${id}`);
   return lines.join('\n');
 }
 

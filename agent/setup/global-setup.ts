@@ -5,7 +5,8 @@ import { checkBrowserServer, openBrowser } from '../browser/remote';
 import { modelSettings, unknownModelWarning } from '../decide/model-settings';
 import { discoverTask } from '../discover/discover-samples';
 import { EnvError } from '../env/env-error';
-import { env, passOn } from '../env/read';
+import { env, passOn, projectDir } from '../env/read';
+import { BWA_PROJECTS } from '../project/names';
 import { parseTestArgs, selectSamples, selectTasks } from './run-selection';
 import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
@@ -47,7 +48,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
 
   const servers = await startServers(
     tasks.flatMap(t => t.spec.web_servers),
-    path.dirname(config.configFile ?? path.resolve('playwright.config.ts')),
+    projectDir(),
     log,
   );
   for (const task of tasks)
@@ -57,7 +58,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     }
 
   let browser: Promise<Browser> | undefined;
-  const launch = () => (browser ??= openBrowser());
+  // The browser the samples get: the bwa project's options, as the user's config resolves them.
+  const launch = () => (browser ??= openBrowser(config.projects.find(p => p.name === BWA_PROJECTS.tasks)?.use));
   try {
     await signInProfiles(
       tasks.filter(t => !blockers[t.spec.task_id]),

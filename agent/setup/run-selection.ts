@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The generated-tests file (specs/tasks.spec.ts): only projects that load it run tasks. */
-export const GENERATOR_FILE = 'tasks.spec.ts';
+import { PROJECT_FILES } from '../project/names';
+
+/** The generated-tests file (agent/project/tasks.spec.ts, .js in the package): only projects that load it run tasks. */
+export const GENERATOR_FILE = PROJECT_FILES.generator;
 
 export interface CliSelection {
   grep?: string;

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '../../agent/browser/chromium';
+import { CHROMIUM_ARGS, fallbackExecutable } from '../../agent/browser/chromium';
 import { exportRecipe } from '../../agent/recipe/export';
 import { loadTaskFile } from '../../agent/task/load-task';
 import { ensureFixtureSites } from '../../fixtures/serve';
@@ -55,7 +55,7 @@ function writePlainProject(tasksDir: string, workers: number): { dir: string; co
     timeout: 120_000,
     reporter: [['list'], ['html', { open: 'never', outputFolder: path.join(results, 'html') }], [TIMING_REPORTER]],
     use: {
-      launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+      launchOptions: { executablePath: fallbackExecutable(), args: CHROMIUM_ARGS },
       viewport: { width: 1280, height: 900 },
       colorScheme: 'light',
       acceptDownloads: true,
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
         const run =
           kind === 'bwa'
             ? await runNested({
-                args: ['--config', bwa.config, '--project=tasks', '--grep', `@${TASK}`, `--workers=${workers}`],
+                args: ['--config', bwa.config, '--project=bwa', '--grep', `@${TASK}`, `--workers=${workers}`],
                 env: {
                   BENCH_TIMING_FILE: timingFile,
                   AGENT_REPORTS_DIR: reports,

@@ -116,7 +116,7 @@ async function measureRun(plan: RunPlan): Promise<RunRow> {
   const load = loadAverage();
   const cpuBefore = reapedChildrenCpuSeconds();
   const started = Date.now();
-  const run = startNested({ args: ['--project=tasks', '--grep', `@${TASK}`, `--workers=${workers}`], env });
+  const run = startNested({ args: ['--project=bwa', '--grep', `@${TASK}`, `--workers=${workers}`], env });
   const sampler = new TreeSampler(run.child.pid!, browserServer?.child.pid);
   sampler.start();
   const outcome = await run.done;

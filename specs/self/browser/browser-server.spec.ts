@@ -67,7 +67,7 @@ function evidenceOf(reports: string, runId: string) {
 
 test('a run on `bwa browser-server` gives the same evidence as a run on a local Chromium: screenshots and downloads hashed locally, traces recorded', async () => {
   const reports = tempDir('bwa-browser-server-');
-  const args = ['--project=tasks', '--grep', GREP, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`];
+  const args = ['--project=bwa', '--grep', GREP, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`];
   const common = {
     AGENT_REPORTS_DIR: reports,
     AGENT_DECIDER: 'recipe',
@@ -127,7 +127,7 @@ test('an endpoint where nothing answers stops the run before any sample starts, 
   const reports = tempDir('bwa-browser-server-down-');
   const endpoint = `ws://127.0.0.1:${await closedPort()}/browser?token=hunter2`;
   const run = await runNested({
-    args: ['--project=tasks', '--grep', '@people_profile'],
+    args: ['--project=bwa', '--grep', '@people_profile'],
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'down', AGENT_BROWSER_WS: endpoint },
   });
   expect(run.code).toBe(1);
@@ -153,7 +153,7 @@ test('a client of another Playwright version is refused by the real server befor
   // What an older checkout of this project sends: the server's own version check answers (428, both versions).
   const headers = { 'User-Agent': 'Playwright/1.64.0 (x64; debian 12) node/20.19', Authorization: 'Bearer s3cret-grid-token' };
   const run = await runNested({
-    args: ['--project=tasks', '--grep', '@people_profile'],
+    args: ['--project=bwa', '--grep', '@people_profile'],
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'old', AGENT_BROWSER_WS: server.endpoint, AGENT_BROWSER_WS_HEADERS: JSON.stringify(headers) },
   });
   expect(run.code).toBe(1);

@@ -26,7 +26,7 @@ test('one command discovers the members, then runs one test per member, each res
     ANTHROPIC_API_KEY: undefined,
   };
   // --no-deps: the judge teardown is not what this is about.
-  const args = ['-c', config, '--project=tasks', '--no-deps', '--grep', '@org_members', '--workers=2'];
+  const args = ['-c', config, '--project=bwa', '--no-deps', '--grep', '@org_members', '--workers=2'];
 
   const run = await runNested({ args, env });
   expect(run.code, run.output).toBe(0);
@@ -63,7 +63,7 @@ test('one command discovers the members, then runs one test per member, each res
 test('--list skips globalSetup: a task whose samples are not discovered yet lists one placeholder, no crash, no browsing', async () => {
   const reports = tempDir('bwa-discovery-list-');
   const listed = await runNested({
-    args: ['-c', configWithDiscovery({ globalSetup: true }), '--project=tasks', '--no-deps', '--list', '--grep', '@org_members'],
+    args: ['-c', configWithDiscovery({ globalSetup: true }), '--project=bwa', '--no-deps', '--list', '--grep', '@org_members'],
     env: { AGENT_TASKS_DIR: orgMembersTasksDir(), AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'listing' },
   });
   expect(listed.code, listed.output).toBe(0);
@@ -75,7 +75,7 @@ test('--list skips globalSetup: a task whose samples are not discovered yet list
 
 test('without globalSetup (UI mode, editors) the placeholder is skipped with a message saying how to discover', async () => {
   const run = await runNested({
-    args: ['-c', configWithDiscovery({ globalSetup: false }), '--project=tasks', '--no-deps', '--grep', '@org_members', '--reporter=json'],
+    args: ['-c', configWithDiscovery({ globalSetup: false }), '--project=bwa', '--no-deps', '--grep', '@org_members', '--reporter=json'],
     env: { AGENT_TASKS_DIR: orgMembersTasksDir(), AGENT_REPORTS_DIR: tempDir('bwa-discovery-nosetup-'), AGENT_RUN_ID: 'nosetup' },
   });
   expect(run.code, run.output).toBe(0);

@@ -58,7 +58,7 @@ test.describe('catalogue: bad input stops the run before anything starts', () =>
       const spec = JSON.parse(fs.readFileSync(path.resolve('tasks/people_profile.json'), 'utf8'));
       delete spec.$schema;
       writeFiles(tasks, { 'people_profile.json': JSON.stringify(spec), 'inputs/people_profile.csv': csv });
-      const run = await runNested({ args: ['--project=tasks'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: tempDir() } });
+      const run = await runNested({ args: ['--project=bwa'], env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: tempDir() } });
       expect(run.code).not.toBe(0);
       expect(run.output).toContain('people_profile.csv');
       expect(run.output).toMatch(message);

@@ -33,14 +33,14 @@ export function acceptanceSamples(task: string, specialCases: readonly string[],
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The bundled task's recipe over the given samples, as a real `playwright test --project=tasks` run in the
+ * The bundled task's recipe over the given samples, as a real `playwright test --project=bwa` run in the
  * background: two workers, only our reporter (combined.csv) and no traces — the run is checked, not browsed.
  */
 export function startRecipeRun(task: string, sampleIds: readonly string[], env: Record<string, string | undefined> = {}): RecipeRun {
   const reports = tempDir(`bwa-${task}-recipe-`);
   const grep = `(?=.*@${task}\\b)(?=.* (${sampleIds.map(escapeRegExp).join('|')}) )`;
   const run = startNested({
-    args: ['--project=tasks', '--grep', grep, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
+    args: ['--project=bwa', '--grep', grep, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
     env: {
       AGENT_REPORTS_DIR: reports,
       AGENT_RUN_ID: 'recipe',

@@ -63,7 +63,7 @@ test('a sample whose worker is SIGKILLed resumes in the retry from its checkpoin
   const reports = tempDir('bwa-resume-kill-reports-');
   const dir = path.join(reports, 'runs', 'killed-worker', 'pr_audit_chain', 'anvil');
   const nested = startNested({
-    args: ['--project=tasks', '--grep', '@pr_audit_chain', '--workers=1', '--retries=1', '--reporter=list'],
+    args: ['--project=bwa', '--grep', '@pr_audit_chain', '--workers=1', '--retries=1', '--reporter=list'],
     env: {
       AGENT_TASKS_DIR: tasksDir,
       AGENT_REPORTS_DIR: reports,

@@ -59,7 +59,7 @@ test('"every member" becomes a task with a discover block; the schema refuses th
   expect(fs.existsSync(path.join(tasksDir, 'inputs', 'acme_member_profiles.csv'))).toBe(false);
   expect(printed).toContain(`Wrote ${file} (the first plan was refused by the schema check and corrected)`);
   expect(printed).toContain('Samples: discovered at run time from http://127.0.0.1:4101/orgs/acme/members');
-  expect(printed).toContain('npx playwright test --project=tasks --grep @acme_member_profiles');
+  expect(printed).toContain('npx playwright test --project=bwa --grep @acme_member_profiles');
   // The suite shows it as a task whose samples come from discovery.
   const [suite] = loadSuite({ tasksDir });
   expect(suite!.missing).toContain('npx bwa discover acme_member_profiles');

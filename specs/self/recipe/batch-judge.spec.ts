@@ -43,7 +43,7 @@ const verdictFor = (id: string, answer = 'no') => ({ judgment: judgmentFor(id, a
 async function runBatchJudged(ids: string[], tasks: string) {
   const reports = tempDir('bwa-judge-reports-');
   const run = await runNested({
-    args: ['--project=tasks', `--grep=@${TASK}`, '--workers=2'],
+    args: ['--project=bwa', `--grep=@${TASK}`, '--workers=2'],
     env: {
       AGENT_TASKS_DIR: tasks,
       AGENT_REPORTS_DIR: reports,

@@ -20,7 +20,7 @@ import type { Sample } from '../../../agent/task/samples';
 import { readRunFile, sampleOf } from '../helpers/agent-env';
 import { SITE } from '../helpers/sites';
 import { tempDir } from '../helpers/temp';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../agent/browser/chromium';
+import { CHROMIUM_ARGS, fallbackExecutable } from '../../../agent/browser/chromium';
 
 export type People = Record<string, PersonTruth>;
 
@@ -113,7 +113,7 @@ export const valuesOf = (result: Result) => Object.fromEntries(Object.entries(re
  */
 export function writeExportedSpecConfig(outDir: string, options: { workers: number; viewport?: { width: number; height: number } }): string {
   const file = path.join(outDir, 'playwright.config.js');
-  const use = { launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS }, ...(options.viewport ? { viewport: options.viewport } : {}) };
+  const use = { launchOptions: { executablePath: fallbackExecutable(), args: CHROMIUM_ARGS }, ...(options.viewport ? { viewport: options.viewport } : {}) };
   const config = { testDir: outDir, outputDir: tempDir('bwa-export-out-'), retries: 0, workers: options.workers, use };
   fs.writeFileSync(file, `module.exports = ${JSON.stringify(config)};\n`);
   return file;

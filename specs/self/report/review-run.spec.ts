@@ -24,7 +24,7 @@ test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(240_000);
   reports = tempDir('bwa-review-');
   const run = await runNested({
-    args: ['--project=tasks', '--no-deps', '--grep', '@people_profile', '--workers=2'],
+    args: ['--project=bwa', '--no-deps', '--grep', '@people_profile', '--workers=2'],
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: RUN, AGENT_TRACE: 'on' },
   });
   expect(run.code, run.output).toBe(0);
@@ -182,7 +182,7 @@ test('merge-reports writes the index too, with each trace taken out of the blob 
   test.setTimeout(180_000);
   const blobDir = path.join(reports, 'blob');
   const shard = await runNested({
-    args: ['--project=tasks', '--no-deps', '--grep', '@people_profile', '--shard=1/3', '--reporter=blob'],
+    args: ['--project=bwa', '--no-deps', '--grep', '@people_profile', '--shard=1/3', '--reporter=blob'],
     env: { AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'shard1', AGENT_TRACE: 'on', PLAYWRIGHT_BLOB_OUTPUT_DIR: blobDir },
   });
   expect(shard.code, shard.output).toBe(0);

@@ -43,7 +43,7 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
     });
 
     const run = await runNested({
-      args: ['--project=tasks', '--grep', '@secret_login', '--retries=0'],
+      args: ['--project=bwa', '--grep', '@secret_login', '--retries=0'],
       env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'secret', AGENT_TRACE: 'on', SECRET_ACCESS_TOKEN: secret },
     });
     expect(run.code, run.output).toBe(0);

@@ -25,8 +25,8 @@ test('globalSetup readies only the tasks the generated tests load: one whose rec
     'inputs/picked_twice.csv': 'sample_id,username\nada,ada\n',
   });
   const config = {
-    projects: [{ name: 'tasks', testDir: path.join(PROJECT_ROOT, 'specs'), testMatch: 'tasks.spec.ts' }],
-    argv: ['/usr/bin/node', 'playwright', 'test', '--project=tasks'],
+    projects: [{ name: 'bwa', testDir: path.join(PROJECT_ROOT, 'agent/project'), testMatch: 'tasks.spec.ts' }],
+    argv: ['/usr/bin/node', 'playwright', 'test', '--project=bwa'],
     configFile: path.join(PROJECT_ROOT, 'playwright.config.ts'),
   } as unknown as FullConfig;
   const log = console.log;

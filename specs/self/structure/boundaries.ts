@@ -51,17 +51,29 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   discover: {
     may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'session', 'settings', 'task'],
   },
-  plan: { may: ['actions', 'decide', 'discover', 'evidence', 'fs', 'task'] },
+  plan: {
+    may: ['actions', 'decide', 'discover', 'evidence', 'fs', 'task'],
+    files: { 'project/names.ts': "the run command a plan prints names bwa's Playwright project (a list that imports nothing of bwa's)" },
+  },
   setup: {
     may: ['actions', 'browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'task'],
+    files: {
+      'project/names.ts':
+        "the Playwright projects bwa adds and the files they load: globalSetup finds the generated tests' project by them (a list that imports nothing of bwa's)",
+    },
   },
   report: {
     may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'setup', 'task'],
   },
   cli: {
     may: ['browser', 'decide', 'discover', 'env', 'evidence', 'plan', 'recipe', 'report', 'session', 'settings', 'setup', 'task'],
+    files: { 'project/names.ts': "the run commands it prints name bwa's Playwright project (a list that imports nothing of bwa's)" },
   },
   fixture: {
     may: ['actions', 'browser', 'decide', 'env', 'evidence', 'fs', 'loop', 'recipe', 'report', 'session', 'settings', 'setup', 'task'],
   },
+  project: {
+    may: ['browser', 'decide', 'env', 'evidence', 'fixture', 'judge', 'loop', 'recipe', 'report', 'settings', 'setup', 'task'],
+  },
+  index: { may: ['evidence', 'project', 'task'] },
 };

@@ -4,8 +4,11 @@ import * as path from 'node:path';
 import { ENV_VARIABLES } from '../../../agent/env/variables';
 
 const ROOT = path.resolve(__dirname, '../../..');
-/** The one reader, and the exported spec's source text (a standalone file that reads its own secrets). */
-const MAY_READ = ['agent/env/read.ts', 'agent/recipe/spec-code.ts'];
+/**
+ * The one reader; the exported spec's source text (a standalone file that reads its own secrets); and the example
+ * project's config, written as a user writes theirs (`forbidOnly: Boolean(process.env.CI)`), not as bwa's code.
+ */
+const MAY_READ = ['agent/env/read.ts', 'agent/recipe/spec-code.ts', 'playwright.config.ts'];
 const VARIABLE_NAME = /\b(?:AGENT|ANTHROPIC)_[A-Z0-9_]+\b/g;
 
 function files(dir: string, ends: readonly string[]): string[] {

@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
 import * as path from 'node:path';
-import { chromiumPath } from '../../../agent/browser/chromium';
 import { runNested } from '../helpers/nested-run';
 import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 
 test('one test per (task, sample), titled task › sample and tagged @task_id, in CSV order', async () => {
-  const listed = await runNested({ args: ['--project=tasks', '--list', '--reporter=json'], env: { AGENT_REPORTS_DIR: tempDir() } });
+  const listed = await runNested({ args: ['--project=bwa', '--list', '--reporter=json'], env: { AGENT_REPORTS_DIR: tempDir() } });
   expect(listed.code, listed.output).toBe(0);
   const report = JSON.parse(listed.output.slice(listed.output.indexOf('{')));
   const generated = report.suites.find((s: { title: string }) => s.title.endsWith('tasks.spec.ts'));
@@ -24,12 +23,12 @@ test('a task that cannot load is one failing test naming file, line and key, not
     'inputs/fine.csv': 'sample_id,username\nada,ada\ngrace,grace\n',
   });
   const env = { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: tempDir() };
-  const listed = await runNested({ args: ['--project=tasks', '--grep', '@fine', '--list'], env });
+  const listed = await runNested({ args: ['--project=bwa', '--grep', '@fine', '--list'], env });
   expect(listed.code, listed.output).toBe(0);
   expect(listed.output).toMatch(/› fine › ada\n.*› fine › grace\n\s*Total: 2 tests in 1 file/);
   expect(listed.output).not.toContain('broken');
 
-  const run = await runNested({ args: ['--project=tasks', '--grep', '@broken', '--retries=2'], env });
+  const run = await runNested({ args: ['--project=bwa', '--grep', '@broken', '--retries=2'], env });
   expect(run.code).toBe(1);
   const line =
     JSON.stringify(broken, null, 2)
@@ -46,10 +45,4 @@ test('a task that cannot load is one failing test naming file, line and key, not
   expect(run.output).not.toMatch(/^\s+>?\s*\d+ \|/m);
   expect(run.output).not.toMatch(/^\s+at /m);
   expect(run.output).toContain('1 failed');
-});
-
-test('a missing Chromium gives one clear error naming the apt package', () => {
-  expect(() => chromiumPath({ AGENT_CHROMIUM_PATH: '/nonexistent/chromium' })).toThrow(
-    /Chromium not found at \/nonexistent\/chromium\. Install Debian's Chromium with `apt-get install -y chromium`/,
-  );
 });

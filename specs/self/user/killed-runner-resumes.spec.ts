@@ -52,7 +52,7 @@ function doneSamples(runDir: string): Map<string, string> {
 test('a runner killed with SIGKILL mid-run resumes: nothing done twice, nothing lost', async () => {
   const reports = tempDir('bwa-resume-');
   const env = { AGENT_TASKS_DIR: slowTaskDir(), AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'killed-run' };
-  const args = ['--project=tasks', '--grep', '@slow_people', '--workers=1', '--retries=0'];
+  const args = ['--project=bwa', '--grep', '@slow_people', '--workers=1', '--retries=0'];
   const runDir = path.join(reports, 'runs', 'killed-run');
 
   const first = startNested({ args, env });

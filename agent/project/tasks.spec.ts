@@ -1,15 +1,15 @@
 import * as fs from 'node:fs';
-import { test } from '../agent/fixture';
-import { deciderProblem } from '../agent/decide/select-decider';
-import { checkRecipeSteps } from '../agent/recipe/check-steps';
-import { compiledRecipe } from '../agent/recipe/recipe-store';
-import { oneLineError } from '../agent/report/one-line-error';
-import { env } from '../agent/env/read';
-import { settings } from '../agent/settings';
-import { authStatePath } from '../agent/task/auth-profile';
-import { discoveredSamplesFile } from '../agent/task/discovered';
-import type { LoadedTask } from '../agent/task/load-task';
-import { loadSuite, type BrokenTask } from '../agent/task/suite';
+import { test } from '../fixture';
+import { deciderProblem } from '../decide/select-decider';
+import { checkRecipeSteps } from '../recipe/check-steps';
+import { compiledRecipe } from '../recipe/recipe-store';
+import { oneLineError } from '../report/one-line-error';
+import { env } from '../env/read';
+import { settings } from '../settings';
+import { authStatePath } from '../task/auth-profile';
+import { discoveredSamplesFile } from '../task/discovered';
+import type { LoadedTask } from '../task/load-task';
+import { loadSuite, type BrokenTask } from '../task/suite';
 
 // Runs in every worker: keep it to reading JSON and CSV files.
 const broken: BrokenTask[] = [];

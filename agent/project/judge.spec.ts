@@ -1,18 +1,17 @@
 import { test } from '@playwright/test';
-import 'dotenv/config';
 import * as path from 'node:path';
-import { redactorFor } from '../../agent/browser/secrets';
-import { secretsFromEnv } from '../../agent/env/read';
-import { ModelClient } from '../../agent/decide/model-client';
-import { usageTokens } from '../../agent/evidence/result-schema';
-import { modelSettings } from '../../agent/decide/model-settings';
-import { pendingJudgments } from '../../agent/judge/pending';
-import { judgePending } from '../../agent/judge/run-judge';
-import { ACTION_LOG_FILE, RESULT_FILE } from '../../agent/loop/recorder';
-import { ATTACHMENT_NAMES } from '../../agent/report/collect';
-import { settings } from '../../agent/settings';
-import { discoveredSamplesFile } from '../../agent/task/discovered';
-import { loadSuite } from '../../agent/task/suite';
+import { redactorFor } from '../browser/secrets';
+import { secretsFromEnv } from '../env/read';
+import { ModelClient } from '../decide/model-client';
+import { usageTokens } from '../evidence/result-schema';
+import { modelSettings } from '../decide/model-settings';
+import { pendingJudgments } from '../judge/pending';
+import { judgePending } from '../judge/run-judge';
+import { ACTION_LOG_FILE, RESULT_FILE } from '../loop/recorder';
+import { ATTACHMENT_NAMES } from '../report/collect';
+import { settings } from '../settings';
+import { discoveredSamplesFile } from '../task/discovered';
+import { loadSuite } from '../task/suite';
 
 /** Per call: the model answers for up to AGENT_JUDGE_BATCH samples at once. */
 const SECONDS_PER_BATCH = 180;

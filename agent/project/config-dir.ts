@@ -1,0 +1,16 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * The folder of the Playwright config this process runs, found as Playwright finds it: `-c`/`--config` (a file or
+ * a folder), else the working directory.
+ */
+export function configDir(argv: readonly string[] = process.argv, cwd = process.cwd()): string {
+  const index = argv.findIndex(arg => arg === '-c' || arg === '--config' || arg.startsWith('--config='));
+  if (index === -1) return cwd;
+  const flag = argv[index]!;
+  const value = flag.startsWith('--config=') ? flag.slice('--config='.length) : argv[index + 1];
+  if (!value) return cwd;
+  const given = path.resolve(cwd, value);
+  return fs.statSync(given, { throwIfNoEntry: false })?.isDirectory() ? given : path.dirname(given);
+}
