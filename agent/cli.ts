@@ -34,6 +34,6 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // The project's .env (keys, secrets) before the command reads any setting; --help reads none.
-  (await import('./env/env-file')).loadEnvFile();
+  (require('./env/env-file') as typeof import('./env/env-file')).loadEnvFile();
   return runCommand(command.load(), rest);
 }

@@ -1,4 +1,4 @@
-import { test as base, type TestInfo } from '@playwright/test';
+import { test as base, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { ACTION_TIMEOUT_MS } from './actions/core/limits';
 import type { DeciderFactories, DeciderMode } from './decide/select-decider';
 import type { Result, SampleStatus } from './evidence/result-schema';
@@ -47,62 +47,17 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable
   agentDecider: [settings.decider, { option: true }],
   agentDeciders: [{}, { option: true }],
   agent: async ({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, use, testInfo) => {
-    let recorder: SampleRecorder | undefined;
-    const runner: AgentRunner = {
-      async run(task, sample) {
-        const slot = openSlot(task, sample);
-        const resume = await resumeOrNot(testInfo, slot);
-        if (resume.kind === 'resume') return resume.result;
-        testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
-        let session: SampleSession;
-        try {
-          const blocked = sampleBlocker(task.spec.task_id);
-          if (blocked) throw new Error(blocked);
-          session = await SampleSession.prepare({
-            task,
-            sample,
-            context,
-            page,
-            runId: settings.runId,
-            attempt: testInfo.retry,
-            deciderMode: agentDecider,
-            deciders: agentDeciders,
-            dir: slot.dir,
-            actionTimeoutMs: agentActionTimeout,
-            runStep: (title, body) => test.step(title, body),
-            onStartPage: (reached, error) => startFailuresOf(task.spec.task_id).record(reached, error),
-            onModelAnswer: rejection => modelRejections().record(rejection),
-            modelBlocker: () => modelRejections().blocked(),
-            afterLoop: recordRecipe,
-            // Called inside the agent step that made the artifact, so every report shows it under that step.
-            // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
-            onArtifact: (artifact, file) =>
-              testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, {
-                path: file,
-                contentType: contentTypeOf(artifact.filename),
-              }),
-          });
-        } catch (error) {
-          const early = failBeforeStart(testInfo, slot, error instanceof Error ? error.message : String(error));
-          recorder = early.recorder;
-          return settleTest(testInfo, early.recorder, early.result, agentFailOn, { quiet: true });
-        }
-        recorder = session.recorder;
-        if (resume.kind === 'rerun') recorder.notes.push(rerunNote(resume.changed));
-        return settleTest(testInfo, recorder, await session.run(), agentFailOn);
-      },
-    };
-    await use(runner);
-    if (recorder && !recorder.result) {
-      // The body threw or timed out before the loop finished: the record is still written and attached.
-      const reason =
-        testInfo.status === 'timedOut'
-          ? `test timed out after ${testInfo.timeout} ms`
-          : (testInfo.error?.message ?? 'the test ended before the sample finished');
-      const result = recorder.finish('failed', reason.split('\n')[0] ?? reason);
-      reportOutcomeToAllure(result, recorder.store.redactor);
-      await attachRecord(testInfo, recorder.store.dir);
-    }
+    const runs = new SampleTestRuns({
+      page,
+      context,
+      testInfo,
+      failOn: agentFailOn,
+      actionTimeoutMs: agentActionTimeout,
+      deciderMode: agentDecider,
+      deciders: agentDeciders,
+    });
+    await use({ run: (task, sample) => runs.run(task, sample, { resume: true }) });
+    await runs.finishUnfinished();
   },
   unstartable: async ({ agentFailOn }, use, testInfo) => {
     await use({
@@ -116,6 +71,85 @@ export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable
     });
   },
 });
+
+export interface SampleTestOptions {
+  page: Page;
+  context: BrowserContext;
+  testInfo: TestInfo;
+  failOn: readonly SampleStatus[];
+  actionTimeoutMs: number;
+  deciderMode: DeciderMode;
+  deciders: DeciderFactories;
+}
+
+/**
+ * Runs samples inside one Playwright test, on its page and context: the evidence goes to the run's folder, every
+ * artifact is attached to the test under the step that made it, and the record is written even when the test body
+ * throws or times out (finishUnfinished, from the fixture's teardown).
+ */
+export class SampleTestRuns {
+  private recorder: SampleRecorder | undefined;
+
+  constructor(private readonly options: SampleTestOptions) {}
+
+  async run(task: LoadedTask, sample: Sample, { resume: resumable }: { resume: boolean }): Promise<Result> {
+    const { testInfo, failOn } = this.options;
+    const slot = openSlot(task, sample);
+    const resume = resumable ? await resumeOrNot(testInfo, slot) : ({ kind: 'run' } as const);
+    if (resume.kind === 'resume') return resume.result;
+    testInfo.setTimeout(Math.max(testInfo.timeout, (task.spec.max_time_seconds + 90) * 1000));
+    let session: SampleSession;
+    try {
+      const blocked = sampleBlocker(task.spec.task_id);
+      if (blocked) throw new Error(blocked);
+      session = await SampleSession.prepare({
+        task,
+        sample,
+        context: this.options.context,
+        page: this.options.page,
+        runId: settings.runId,
+        attempt: testInfo.retry,
+        deciderMode: this.options.deciderMode,
+        deciders: this.options.deciders,
+        dir: slot.dir,
+        actionTimeoutMs: this.options.actionTimeoutMs,
+        runStep: (title, body) => test.step(title, body),
+        onStartPage: (reached, error) => startFailuresOf(task.spec.task_id).record(reached, error),
+        onModelAnswer: rejection => modelRejections().record(rejection),
+        modelBlocker: () => modelRejections().blocked(),
+        afterLoop: recordRecipe,
+        // Called inside the agent step that made the artifact, so every report shows it under that step.
+        // (testInfo.attach, not the step's own attach: allure-playwright only files attachments made this way.)
+        onArtifact: (artifact, file) =>
+          testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, {
+            path: file,
+            contentType: contentTypeOf(artifact.filename),
+          }),
+      });
+    } catch (error) {
+      const early = failBeforeStart(testInfo, slot, error instanceof Error ? error.message : String(error));
+      this.recorder = early.recorder;
+      return settleTest(testInfo, early.recorder, early.result, failOn, { quiet: true });
+    }
+    this.recorder = session.recorder;
+    if (resume.kind === 'rerun') this.recorder.notes.push(rerunNote(resume.changed));
+    return settleTest(testInfo, this.recorder, await session.run(), failOn);
+  }
+
+  /** The body threw or timed out before the loop finished: the record is still written and attached. */
+  async finishUnfinished(): Promise<void> {
+    const { recorder } = this;
+    if (!recorder || recorder.result) return;
+    const { testInfo } = this.options;
+    const reason =
+      testInfo.status === 'timedOut'
+        ? `test timed out after ${testInfo.timeout} ms`
+        : (testInfo.error?.message ?? 'the test ended before the sample finished');
+    const result = recorder.finish('failed', reason.split('\n')[0] ?? reason);
+    reportOutcomeToAllure(result, recorder.store.redactor);
+    await attachRecord(testInfo, recorder.store.dir);
+  }
+}
 
 interface Slot {
   task: LoadedTask;

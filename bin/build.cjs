@@ -41,8 +41,11 @@ function buildIsFresh() {
   }
 }
 
-/** Transpiles agent/ into a fresh dist/ (written beside it, then swapped in, so a running `bwa` never sees half a build). */
-function build() {
+/**
+ * Transpiles agent/ into a fresh dist/ (written beside it, then swapped in, so a running `bwa` never sees half a build);
+ * with `declarations`, also the .d.ts files of the package's exports (tsconfig.build.json: what `npm pack` ships).
+ */
+function build({ declarations = false } = {}) {
   const esbuild = require('esbuild');
   const started = new Date();
   const staging = `${BUILD}.${process.pid}.tmp`;
@@ -56,6 +59,7 @@ function build() {
     target: 'node20',
     logLevel: 'warning',
   });
+  if (declarations) emitDeclarations(staging);
   const stamp = path.join(staging, path.basename(STAMP));
   fs.writeFileSync(stamp, `${started.toISOString()}\n`);
   fs.utimesSync(stamp, started, started);
@@ -63,11 +67,25 @@ function build() {
   fs.renameSync(staging, BUILD);
 }
 
+/**
+ * TypeScript's declaration output for the exports and what they reach; a type error stops the build.
+ * @param {string} outDir
+ */
+function emitDeclarations(outDir) {
+  // The package exports no path to its command: beside its package.json, as its `bin` entry names it.
+  const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+  const run = require('node:child_process').spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', outDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`bwa: the declarations did not build:\n${run.stdout}${run.stderr}`);
+}
+
 module.exports = { BUILT_CLI, BUILD, buildIsFresh, build };
 
 if (require.main === module) {
   const started = Date.now();
-  build();
+  build({ declarations: process.argv.includes('--declarations') });
   console.log(
     `bwa: built ${sourceFiles().length} files of agent/ into ${path.relative(process.cwd(), BUILD) || BUILD}/ in ${Date.now() - started} ms`,
   );

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // @ts-check
 'use strict';
-// The build `npm ci` made (plain JavaScript: starts at once); the TypeScript sources through tsx when a source is
-// newer than the build (development, or a checkout that moved on without `npm run build`).
+// Installed from the package: its build (plain JavaScript, no TypeScript at run time). In bwa's own checkout: the
+// build when no source is newer (`npm run build`), else the TypeScript sources through tsx (development).
+const fs = require('node:fs');
+const path = require('node:path');
 const { BUILT_CLI, buildIsFresh } = require('./build.cjs');
 
+const IN_CHECKOUT = fs.existsSync(path.join(__dirname, '..', 'agent', 'cli.ts'));
+
 function loadCli() {
-  if (buildIsFresh()) return require(BUILT_CLI);
+  if (!IN_CHECKOUT || buildIsFresh()) return require(BUILT_CLI);
   // @ts-expect-error tsx/cjs ships no types: required for its effect, a require hook that compiles TypeScript.
   require('tsx/cjs');
   return require('../agent/cli.ts');

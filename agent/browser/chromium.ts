@@ -14,7 +14,10 @@ export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
  * exist); none when Playwright's own Chromium is installed (Playwright launches it); else Debian's when installed;
  * else none, and Playwright says the browser is missing in its own words (`npx playwright install`).
  */
-export function fallbackExecutable(source?: EnvSource, installed = { playwright: playwrightChromiumInstalled, debian: DEBIAN_CHROMIUM }): string | undefined {
+export function fallbackExecutable(
+  source?: EnvSource,
+  installed = { playwright: playwrightChromiumInstalled, debian: DEBIAN_CHROMIUM },
+): string | undefined {
   const chosen = envOf(source).AGENT_CHROMIUM_PATH;
   if (chosen) {
     if (!fs.existsSync(chosen))

@@ -40,7 +40,11 @@ export function openBrowser(use: BrowserUse = {}, server = settings.browserServe
     const { wsEndpoint, ...options } = chosen.connectOptions;
     return BROWSER_TYPES[chosen.browserName ?? 'chromium'].connect(wsEndpoint, options);
   }
-  return BROWSER_TYPES[chosen.browserName ?? 'chromium'].launch({ headless: chosen.headless ?? true, channel: chosen.channel, ...chosen.launchOptions });
+  return BROWSER_TYPES[chosen.browserName ?? 'chromium'].launch({
+    headless: chosen.headless ?? true,
+    channel: chosen.channel,
+    ...chosen.launchOptions,
+  });
 }
 
 const BROWSER_TYPES = { chromium, firefox, webkit };

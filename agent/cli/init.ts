@@ -7,7 +7,8 @@ import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { placeholderFor } from '../task/samples';
 import { TASK_ID_RULE, TaskId, TaskSpecSchema, type TaskSpecInput } from '../task/schema';
-import { defineCommand } from './command';
+import { defineCommand, UsageError } from './command';
+import { initProject, schemaFrom } from './init-project';
 import { listed } from './listing';
 
 const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
@@ -18,6 +19,14 @@ const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
   date: { descriptor: 'date | null', extract: 'date' },
   list: { descriptor: 'array', extract: 'list' },
 };
+
+const NEXT_STEPS = [
+  'Next:',
+  '  npx bwa init <task_id> --url "https://…/{{column}}" --field name:type   start a task of your own (or copy tasks/_example.json)',
+  '  npx bwa validate                                                         check every task',
+  '  npx playwright test --grep @<task_id>                                    run one task beside your tests (--project=bwa: every task)',
+  'Set ANTHROPIC_API_KEY in .env to let Claude decide the steps a recipe does not give.',
+].join('\n');
 
 /** The text a locator to fill in carries: `bwa validate` and a run both name it until it is replaced. */
 export const FILL_IN = 'FILL IN';
@@ -44,23 +53,48 @@ const START_URL: TextKind<string> = {
 export const initCommand = defineCommand({
   ...listed('init'),
   about: [
-    'Writes tasks/<task_id>.json and tasks/inputs/<task_id>.csv to start from: the start URL (a {{column}} in it',
-    'becomes a CSV column), the fields to collect, a recipe that screenshots the page and reads each field — with',
-    'locators for you to fill in — and notes ($comment) on what to fill in. Never overwrites an existing task.',
+    'Without a task_id: adds bwa to the Playwright project in this folder — wraps its config in withBwa(…) where the',
+    'edit is certain (else prints the lines to add), creates tasks/ with a commented example, and keeps reports/ and',
+    '.auth/ out of git. Run it again at any time: it changes nothing that is already there, and says so.',
+    '',
+    'With a task_id: writes tasks/<task_id>.json and tasks/inputs/<task_id>.csv to start from: the start URL (a',
+    '{{column}} in it becomes a CSV column), the fields to collect (each required), a recipe that screenshots the page',
+    'and reads each field — with locators for you to fill in — and notes ($comment) on what to fill in.',
+    'Never overwrites a file.',
   ].join('\n'),
-  positionals: [{ name: 'task_id', value: { schema: TaskId, takes: TASK_ID_RULE } }],
+  positionals: [{ name: 'task_id', optional: true, value: { schema: TaskId, takes: TASK_ID_RULE } }],
   options: {
     url: {
       type: 'string',
       placeholder: 'start_url',
-      required: true,
       value: START_URL,
-      help: 'the first page of each sample; a {{column}} in it becomes a CSV column',
+      help: 'with a task_id: the first page of each sample; a {{column}} in it becomes a CSV column',
     },
-    field: { type: 'string', placeholder: 'name:type', multiple: true, value: FIELD, help: 'a field to collect (repeat it; default: title)' },
+    field: {
+      type: 'string',
+      placeholder: 'name:type',
+      multiple: true,
+      value: FIELD,
+      help: 'with a task_id: a field to collect (repeat it; default: title)',
+    },
+    config: {
+      type: 'string',
+      placeholder: 'file',
+      help: 'without a task_id: the Playwright config to wire (default: the one Playwright finds here)',
+    },
   },
   async run({ args: { task_id: taskId }, options }) {
+    if (!taskId) {
+      if (options.url || options.field.length)
+        throw new UsageError('--url and --field start a task: give its task_id too (bwa init <task_id> --url …)');
+      const init = initProject(process.cwd(), options.config);
+      console.log(init.lines.join('\n'));
+      console.log(init.changed ? `\n${NEXT_STEPS}` : '\nNothing changed: bwa is set up here.');
+      return init.manual ? 1 : 0;
+    }
+    if (options.config) throw new UsageError('--config wires a project: leave out the task_id (bwa init --config <file>)');
     const url = options.url;
+    if (!url) throw new UsageError('missing --url <start_url>: the first page of each sample of the task');
     const fields = options.field.length ? options.field : [{ name: 'title', type: 'string' }];
     const taskFile = path.join(settings.tasksDir, `${taskId}.json`);
     const csvFile = path.join(settings.tasksDir, 'inputs', `${taskId}.csv`);
@@ -101,7 +135,7 @@ export function starterSpec(taskId: string, url: string, fields: Array<{ name: s
   const parsedUrl = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
   const columns = [...url.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)].map(m => m[1]!);
   return {
-    $schema: './task.schema.json',
+    $schema: schemaFrom(settings.tasksDir),
     $comment: [
       'Written by bwa init. What to fill in:',
       `- recipe: each extract's "target" says where its field is shown — {"role": "heading", "name": "…"}, {"label": "…"}, {"text": "…"} or {"css": "…"}; "${FILL_IN}" is a placeholder`,
@@ -116,6 +150,7 @@ export function starterSpec(taskId: string, url: string, fields: Array<{ name: s
     goal: `Take a screenshot of the page, then extract ${fields.map(f => f.name).join(', ')}.`,
     output_schema: Object.fromEntries(fields.map(f => [f.name, FIELD_TYPES[f.type]!.descriptor])),
     input_schema: Object.fromEntries(columns.map(c => [c, 'string'])),
+    required_fields: fields.map(f => f.name),
     required_artifacts: ['page'],
     max_steps: 10 + 2 * fields.length,
     allowed_domains: [parsedUrl.port ? parsedUrl.host : parsedUrl.hostname],

@@ -5,7 +5,7 @@
 export const LISTING = [
   {
     name: 'init',
-    summary: 'Start a task for your own site: a task spec and samples CSV with sensible defaults (never overwrites)',
+    summary: 'Add bwa to this Playwright project; with a task_id, start a task for your own site (never overwrites)',
   },
   {
     name: 'validate',

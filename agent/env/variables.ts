@@ -161,7 +161,7 @@ const FOLDERS = {
       "the user's project: the folder of the Playwright config that calls `withBwa` (set by it in the main process; workers inherit it). The folders below, `.env` and the run's outputs resolve from it, never from bwa's package",
   }),
   AGENT_ENV_FILE: text('.env', {
-    takes: 'a file (relative to the project\'s folder), or `none`',
+    takes: "a file (relative to the project's folder), or `none`",
     description:
       'the file of `NAME=value` lines (keys, `SECRET_<NAME>`) loaded into the environment when a run or a command starts; a variable already set wins over the file. `none` loads no file',
   }),

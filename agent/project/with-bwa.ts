@@ -55,7 +55,10 @@ export function withBwa(config: PlaywrightTestConfig, options: BwaOptions = {}):
 
   const theirs = config.projects ?? [{}];
   const clash = theirs.find(project => Object.values(BWA_PROJECTS).includes(project.name as never));
-  if (clash) throw new Error(`withBwa: your config already has a project named "${clash.name}"; bwa adds projects ${Object.values(BWA_PROJECTS).join(' and ')}`);
+  if (clash)
+    throw new Error(
+      `withBwa: your config already has a project named "${clash.name}"; bwa adds projects ${Object.values(BWA_PROJECTS).join(' and ')}`,
+    );
   const use = { ...config.use, ...options.use };
   const tasks: Project = {
     name: BWA_PROJECTS.tasks,

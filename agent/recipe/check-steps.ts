@@ -29,7 +29,7 @@ export function checkRecipeSteps(task: LoadedTask): void {
 }
 
 /** What is wrong with each step, by its path under the recipe: `[3].feild: unknown key for extract (its arguments: …)`. */
-function recipeStepProblems(steps: readonly RecipeStep[]): StepProblem[] {
+export function recipeStepProblems(steps: readonly RecipeStep[]): StepProblem[] {
   return steps.flatMap((step, index) => {
     // The task schema already refused an unknown action name (naming the file, step and every action there is).
     const action = getAction(step.action)!;

@@ -1,3 +1,4 @@
+import { test } from '@playwright/test';
 import * as allure from 'allure-js-commons/sync';
 import type { Result } from '../evidence/result-schema';
 import type { Redactor } from '../evidence/redact';
@@ -13,6 +14,7 @@ const MAX_LINKS = 20;
  * parameter. Uses the synchronous runtime API: each call is one attachment, no extra test step in the reports.
  */
 export function describeSampleForAllure(task: TaskSpec, sample: Sample, redactor: Redactor): void {
+  if (!allureReports()) return;
   allure.labels({ name: 'feature', value: task.task_id }, { name: 'suite', value: task.task_id });
   const columns = Object.keys(task.input_schema).length ? Object.keys(task.input_schema) : Object.keys(sample.row).filter(c => c !== 'sample_id');
   for (const column of columns) {
@@ -26,6 +28,7 @@ export function describeSampleForAllure(task: TaskSpec, sample: Sample, redactor
  * passed without being done also says so in its name and tags, which Allure shows in its list of tests.
  */
 export function reportOutcomeToAllure(result: Result, redactor: Redactor): void {
+  if (!allureReports()) return;
   allure.labels({ name: ALLURE_STATUS_LABEL, value: result.status });
   if (result.status === 'needs_review' || result.status === 'partial_success') {
     allure.displayName(`${result.sample_id} [${result.status}]`);
@@ -33,6 +36,14 @@ export function reportOutcomeToAllure(result: Result, redactor: Redactor): void 
   }
   const urls = sourceUrls(result).map(url => redactor.text(url));
   if (urls.length) allure.links(...urls.map(url => ({ url, name: url })));
+}
+
+/**
+ * Whether the run reports to Allure (allure-playwright among its reporters). Without it, Allure's runtime has no
+ * reporter to send to and warns on every call, so nothing is sent.
+ */
+function allureReports(): boolean {
+  return test.info().config.reporter.some(([name]) => name.includes('allure-playwright'));
 }
 
 /** Pages the sample's evidence was read from, in the order first used (artifacts, then extracted fields). */

@@ -4,7 +4,7 @@ import { writeGenerated } from '../fs/generated-file';
 import { TaskSpecSchema } from './schema';
 import { PACKAGE_ROOT } from '../fs/package-root';
 
-export const JSON_SCHEMA_FILE = path.join(PACKAGE_ROOT, 'tasks', 'task.schema.json');
+export const JSON_SCHEMA_FILE = path.join(PACKAGE_ROOT, 'schema', 'task.schema.json');
 
 /** The editor-completion schema for tasks/*.json, generated from the one zod schema. */
 export function renderTaskJsonSchema(): string {

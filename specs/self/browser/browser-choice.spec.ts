@@ -30,11 +30,17 @@ test("the user's browser wins: a channel, an executablePath, connectOptions or a
 test("with nothing named, the fallback joins the user's launch options instead of replacing them", () => {
   withEnv({ AGENT_CHROMIUM_PATH: DEBIAN_CHROMIUM }, () => {
     const added = browserFor({ launchOptions: { slowMo: 50, args: ['--lang=de', '--disable-gpu'] } }, undefined);
-    expect(added.launchOptions).toEqual({ slowMo: 50, executablePath: DEBIAN_CHROMIUM, args: ['--lang=de', '--disable-gpu', ...CHROMIUM_ARGS.filter(a => a !== '--disable-gpu')] });
+    expect(added.launchOptions).toEqual({
+      slowMo: 50,
+      executablePath: DEBIAN_CHROMIUM,
+      args: ['--lang=de', '--disable-gpu', ...CHROMIUM_ARGS.filter(a => a !== '--disable-gpu')],
+    });
   });
 });
 
 test('AGENT_BROWSER_WS puts every sample on that browser server, whatever the config says', () => {
   const server = { wsEndpoint: 'ws://10.0.0.5:3000/abc', headers: { Authorization: 'Bearer t' } };
-  expect(browserFor({ channel: 'chrome' }, server)).toEqual({ connectOptions: { wsEndpoint: server.wsEndpoint, headers: server.headers, timeout: 30_000 } });
+  expect(browserFor({ channel: 'chrome' }, server)).toEqual({
+    connectOptions: { wsEndpoint: server.wsEndpoint, headers: server.headers, timeout: 30_000 },
+  });
 });

@@ -76,4 +76,5 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     may: ['browser', 'decide', 'env', 'evidence', 'fixture', 'judge', 'loop', 'recipe', 'report', 'settings', 'setup', 'task'],
   },
   index: { may: ['evidence', 'project', 'task'] },
+  test: { may: ['actions', 'decide', 'env', 'evidence', 'fixture', 'project', 'settings'] },
 };
