@@ -12,6 +12,7 @@ import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { tempDir } from '../helpers/temp';
 import { withEnv } from '../helpers/env';
 import { runBwa } from '../helpers/cli-process';
+import { PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 
 /**
  * Two profiles of people_profile (screenshots), one hire of hr_form (uploads, a date picker, a downloaded report)
@@ -74,6 +75,8 @@ test('a run on `bwa browser-server` gives the same evidence as a run on a local 
     AGENT_TRACE: 'on',
     ANTHROPIC_API_KEY: undefined,
     ANTHROPIC_BASE_URL: undefined,
+    // people_enrichment signs in: the stand-in site's fake account, as a user's .env would give it.
+    ...PEOPLESEARCH_ENV,
   };
   const local = await runNested({ args, env: { ...common, AGENT_RUN_ID: 'local' } });
   expect(local.code, local.output.slice(-3000)).toBe(0);

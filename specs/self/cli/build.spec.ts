@@ -4,6 +4,7 @@ import { BUILT_CLI, buildIsFresh } from '../../../bin/build.cjs';
 import { COMMAND_LIST } from '../../../agent/cli/command-list';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 import { runBwa, runCommand } from '../helpers/cli-process';
+import { freshBuild } from '../helpers/package-build';
 
 /** The CLI from the TypeScript sources, through tsx: what `bwa` ran before the build, and what development runs. */
 const runSources = (args: string[]) =>
@@ -14,8 +15,13 @@ const runSources = (args: string[]) =>
     `require('./agent/cli.ts').main(${JSON.stringify(args)}).then(code => { process.exitCode = code; })`,
   ]);
 
-test('npm ci built the CLI and no source changed since: `bwa` runs the build, not stale code', () => {
-  expect(buildIsFresh(), 'dist/ is older than agent/: `npm run build` (npm ci runs it as the prepare script)').toBe(true);
+test.beforeAll(async ({}, testInfo) => {
+  testInfo.setTimeout(300_000);
+  await freshBuild();
+});
+
+test('after a build no source is newer: `bwa` runs the build, not stale code', () => {
+  expect(buildIsFresh(), 'dist/ is older than agent/').toBe(true);
 });
 
 test('the built bwa prints what the sources print: --help, a command group, validate', async () => {

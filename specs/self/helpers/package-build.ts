@@ -17,17 +17,23 @@ export async function freshBuild(): Promise<void> {
   });
 }
 
+/** What `npm pack` reads of the checkout (the rest of it is the example project and the self tests). */
+const PACKAGE_SOURCES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'agent', 'bin', 'schema', 'docs'];
+
 /**
  * The package as `npm pack` makes it (its prepack script builds the JavaScript and the declarations), packed once
- * per suite run into the suite's reports folder and reused by every test that installs it.
+ * per suite run into the suite's reports folder and reused by every test that installs it. Packed from a copy of
+ * the checkout, so its build never replaces the checkout's dist/ under a test that runs it.
  */
 export async function packedTarball(): Promise<{ file: string; packOutput: string }> {
   const dir = path.join(settings.reportsDir, 'package');
-  return withFileLock(lockFile(), LOCK_TIMEOUT_MS, async () => {
+  return withFileLock(path.join(settings.reportsDir, 'pack.lock'), LOCK_TIMEOUT_MS, async () => {
     const done = path.join(dir, 'pack.json');
     if (fs.existsSync(done)) return JSON.parse(fs.readFileSync(done, 'utf8')) as { file: string; packOutput: string };
-    fs.mkdirSync(dir, { recursive: true });
-    const run = await runIn(PROJECT_ROOT, 'npm', ['pack', '--json', '--pack-destination', dir]);
+    const copy = path.join(dir, 'checkout');
+    for (const entry of PACKAGE_SOURCES) fs.cpSync(path.join(PROJECT_ROOT, entry), path.join(copy, entry), { recursive: true });
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    const run = await runIn(copy, 'npm', ['pack', '--json', '--pack-destination', dir]);
     if (run.code !== 0) throw new Error(`npm pack failed (${run.code}):\n${run.output}`);
     const [packed] = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as Array<{ filename: string }>;
     const result = { file: path.join(dir, packed!.filename), packOutput: run.stdout };
