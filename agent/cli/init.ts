@@ -94,7 +94,7 @@ export const initCommand = defineCommand({
     }
     if (options.config) throw new UsageError('--config wires a project: leave out the task_id (bwa init --config <file>)');
     const url = options.url;
-    if (!url) throw new UsageError('missing --url <start_url>: the first page of each sample of the task');
+    if (!url) throw new UsageError('--url <start_url> is required: the first page of each sample of the task');
     const fields = options.field.length ? options.field : [{ name: 'title', type: 'string' }];
     const taskFile = path.join(settings.tasksDir, `${taskId}.json`);
     const csvFile = path.join(settings.tasksDir, 'inputs', `${taskId}.csv`);

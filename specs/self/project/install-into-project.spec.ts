@@ -61,7 +61,12 @@ test.beforeAll(async ({}, testInfo) => {
   fs.writeFileSync(path.join(project, 'playwright.config.ts'), USER_CONFIG);
   fs.writeFileSync(path.join(project, 'tests', 'own.spec.ts'), USER_TEST);
   // From npm's cache only: the suite's own `npm ci` filled it with every package bwa needs.
-  const install = await runIn(project, 'npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', `@playwright/test@${PLAYWRIGHT_VERSION}`, tarball.file], USER_ENV);
+  const install = await runIn(
+    project,
+    'npm',
+    ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', `@playwright/test@${PLAYWRIGHT_VERSION}`, tarball.file],
+    USER_ENV,
+  );
   expect(install.code, install.output).toBe(0);
   expect(install.output, 'installing bwa runs no install script').not.toMatch(/install-scripts|prepare|postinstall/i);
   server = http.createServer((request, response) => {
@@ -79,14 +84,24 @@ test.afterAll(async () => {
 });
 
 test('the tarball: compiled JavaScript with declarations for every export, a bin, a peer Playwright, and none of the self tests, benches or fixtures', () => {
-  const packed = JSON.parse(tarball.packOutput.slice(tarball.packOutput.indexOf('['))) as Array<{ files: Array<{ path: string }>; size: number; entryCount: number }>;
+  const packed = JSON.parse(tarball.packOutput.slice(tarball.packOutput.indexOf('['))) as Array<{
+    files: Array<{ path: string }>;
+    size: number;
+    entryCount: number;
+  }>;
   const files = packed[0]!.files.map(f => f.path);
-  test.info().annotations.push({ type: 'package', description: `${path.basename(tarball.file)}: ${packed[0]!.size} bytes packed, ${packed[0]!.entryCount} files` });
+  test
+    .info()
+    .annotations.push({
+      type: 'package',
+      description: `${path.basename(tarball.file)}: ${packed[0]!.size} bytes packed, ${packed[0]!.entryCount} files`,
+    });
   expect(files.filter(file => /^(specs|bench|fixtures|tasks|reports)\//.test(file))).toEqual([]);
   expect(files.filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('agent/'))).toEqual([]);
   const pkg = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', BWA.name, 'package.json'), 'utf8'));
   for (const [entry, target] of Object.entries<string | Record<string, string>>(pkg.exports))
-    for (const file of typeof target === 'string' ? [target] : Object.values(target)) expect(files, `${entry} → ${file}`).toContain(file.replace(/^\.\//, ''));
+    for (const file of typeof target === 'string' ? [target] : Object.values(target))
+      expect(files, `${entry} → ${file}`).toContain(file.replace(/^\.\//, ''));
   expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './test', './reporter']));
   expect(pkg.peerDependencies['@playwright/test']).toMatch(/^>=1\.\d+/);
   expect(Object.keys(pkg.dependencies)).not.toContain('@playwright/test');
@@ -103,7 +118,9 @@ test('npx bwa init wires the config and keeps all of it, creates tasks/ with an 
   const config = fs.readFileSync(path.join(project, 'playwright.config.ts'), 'utf8');
   expect(config).toContain("import { withBwa } from 'bwa';");
   expect(config).toContain('export default withBwa(defineConfig({');
-  expect(config.replace("import { withBwa } from 'bwa';\n", '').replace('withBwa(defineConfig(', 'defineConfig(').replace('}));', '});')).toBe(USER_CONFIG);
+  expect(config.replace("import { withBwa } from 'bwa';\n", '').replace('withBwa(defineConfig(', 'defineConfig(').replace('}));', '});')).toBe(
+    USER_CONFIG,
+  );
   expect(fs.existsSync(path.join(project, 'tasks', '_example.json'))).toBe(true);
   expect(fs.readFileSync(path.join(project, '.gitignore'), 'utf8')).toMatch(/^reports\/$[\s\S]*^\.auth\/$/m);
   const before = snapshot(project);
@@ -115,7 +132,12 @@ test('npx bwa init wires the config and keeps all of it, creates tasks/ with an 
 
 test('a task with a recipe and a hand-written agent test run beside the team’s own test; the evidence lies in their project and verifies; node_modules is untouched', async ({}, testInfo) => {
   testInfo.setTimeout(300_000);
-  const init = await runIn(project, 'npx', ['bwa', 'init', 'product_prices', '--url', `${origin}/products/{{product}}`, '--field', 'name', '--field', 'price:number'], USER_ENV);
+  const init = await runIn(
+    project,
+    'npx',
+    ['bwa', 'init', 'product_prices', '--url', `${origin}/products/{{product}}`, '--field', 'name', '--field', 'price:number'],
+    USER_ENV,
+  );
   expect(init.code, init.output).toBe(0);
   // What the user does next: point each locator at its element, list the pages.
   const taskFile = path.join(project, 'tasks', 'product_prices.json');
@@ -157,7 +179,9 @@ test('kettle price through the agent', async ({ agent }) => {
   const run = await runIn(project, 'npx', ['playwright', 'test'], USER_ENV);
   expect(run.code, run.output).toBe(0);
   const report = JSON.parse(fs.readFileSync(path.join(project, 'test-report.json'), 'utf8'));
-  const outcomes = Object.fromEntries(allSpecs(report.suites).map(s => [s.title, s.tests.map(t => `${t.projectName}:${t.results.at(-1)?.status}`).join()]));
+  const outcomes = Object.fromEntries(
+    allSpecs(report.suites).map(s => [s.title, s.tests.map(t => `${t.projectName}:${t.results.at(-1)?.status}`).join()]),
+  );
   expect(outcomes).toEqual({
     'the team’s own test': ':passed',
     'kettle price through the agent': ':passed',
@@ -177,7 +201,9 @@ test('kettle price through the agent', async ({ agent }) => {
   const verify = await runIn(project, 'npx', ['bwa', 'verify', runId!], USER_ENV);
   expect(verify.code, verify.output).toBe(0);
   expect(fs.existsSync(path.join(PROJECT_ROOT, 'reports', 'runs', runId!)), 'nothing in bwa’s own checkout').toBe(false);
-  expect(diff(installed, listFiles(path.join(project, 'node_modules'))), 'files under node_modules added, changed or removed by the runs').toEqual([]);
+  expect(diff(installed, listFiles(path.join(project, 'node_modules'))), 'files under node_modules added, changed or removed by the runs').toEqual(
+    [],
+  );
 });
 
 type SpecEntry = { title: string; tests: Array<{ projectName: string; results: Array<{ status: string }> }> };

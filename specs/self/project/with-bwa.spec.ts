@@ -1,0 +1,100 @@
+import { defineConfig, expect, test } from '@playwright/test';
+import * as path from 'node:path';
+import { withBwa } from '../../../agent/project/with-bwa';
+import { configDir } from '../../../agent/project/config-dir';
+import { BWA_PROJECTS, PROJECT_FILES } from '../../../agent/project/names';
+import { envOf } from '../../../agent/env/read';
+import { settings } from '../../../agent/settings';
+import { setEnv, useEnv } from '../helpers/env';
+import { tempDir } from '../helpers/temp';
+
+// Each test is a fresh main process as far as withBwa can tell: nothing it passes on to workers is set yet.
+useEnv(() => ({
+  AGENT_PROJECT_DIR: tempDir('bwa-project-'),
+  AGENT_RUN_ID: undefined,
+  AGENT_INVOCATION_ID: undefined,
+  AGENT_TASKS_DIR: undefined,
+  AGENT_REPORTS_DIR: undefined,
+  AGENT_AUTH_DIR: undefined,
+  AGENT_BROWSER_WS: undefined,
+  PLAYWRIGHT_BLOB_OUTPUT_FILE: undefined,
+}));
+
+const theirs = defineConfig({
+  testDir: './e2e',
+  timeout: 10_000,
+  reporter: [
+    ['html', { outputFolder: 'their-html' }],
+    ['json', { outputFile: 'out.json' }],
+  ],
+  globalSetup: './their-setup.ts',
+  globalTeardown: './their-teardown.ts',
+  use: { baseURL: 'https://app.example', channel: 'chrome', viewport: { width: 800, height: 600 } },
+  projects: [
+    { name: 'setup', testMatch: /.*\.setup\.ts/ },
+    { name: 'chromium', dependencies: ['setup'], use: { storageState: '.auth/user.json' } },
+  ],
+});
+
+test('everything of theirs stays: testDir, projects, reporters, use, timeout; their globalSetup runs before bwa’s, their teardown as it was', () => {
+  const config = withBwa(theirs);
+  expect(config.testDir).toBe('./e2e');
+  expect(config.timeout).toBe(10_000);
+  expect(config.use).toEqual(theirs.use);
+  expect(config.globalTeardown).toBe('./their-teardown.ts');
+  expect(config.globalSetup).toEqual(['./their-setup.ts', path.resolve(__dirname, '../../../agent/setup/global-setup.ts')]);
+  expect(config.projects!.slice(0, 2)).toEqual(theirs.projects);
+  expect(config.reporter!.slice(0, 2)).toEqual(theirs.reporter);
+  expect(config.reporter).toContainEqual([path.resolve(__dirname, '../../../agent/report/reporter.ts')]);
+});
+
+test('bwa adds its project (the generated samples, then the batch judge) with its own output folder, and the user’s browser', () => {
+  const config = withBwa(theirs);
+  const [tasks, judge] = config.projects!.slice(2);
+  expect(tasks).toMatchObject({
+    name: BWA_PROJECTS.tasks,
+    testDir: PROJECT_FILES.dir,
+    testMatch: PROJECT_FILES.generator,
+    teardown: BWA_PROJECTS.judge,
+  });
+  expect(judge).toMatchObject({ name: BWA_PROJECTS.judge, testMatch: PROJECT_FILES.judge, retries: 0 });
+  // The channel they chose is the browser: bwa adds no executable of its own.
+  expect(tasks!.use!.launchOptions).toBeUndefined();
+  expect(tasks!.outputDir).toMatch(new RegExp(`${escape(path.sep)}reports${escape(path.sep)}test-results${escape(path.sep)}run_`));
+});
+
+test('folders resolve from the project’s folder; a config of one implicit project keeps it; Playwright’s default reporter stays', () => {
+  const dir = tempDir('bwa-project-');
+  setEnv({ AGENT_PROJECT_DIR: undefined });
+  const config = withBwa(defineConfig({ testDir: 'tests' }), { projectDir: dir, tasksDir: 'audit/tasks' });
+  expect(config.projects![0]).toEqual({});
+  expect(config.reporter![0]).toEqual([expect.stringMatching(/^(list|dot)$/)]);
+  expect(settings.tasksDir).toBe(path.join(dir, 'audit', 'tasks'));
+  expect(settings.reportsDir).toBe(path.join(dir, 'reports'));
+  expect(envOf().AGENT_AUTH_DIR).toBe(path.join(dir, '.auth'));
+});
+
+test('html and allure options: bwa’s labelled HTML report replaces theirs with their options; Allure gets one folder per run', () => {
+  const config = withBwa(theirs, { html: true, allure: { environmentInfo: { team: 'audit' } } });
+  expect(config.reporter![0]).toEqual([path.resolve(__dirname, '../../../agent/report/html-reporter.ts'), { outputFolder: 'their-html' }]);
+  const allure = config.reporter!.find(([name]) => name === 'allure-playwright');
+  expect(allure?.[1]).toMatchObject({ environmentInfo: { team: 'audit' }, resultsDir: expect.stringMatching(/allure-results[\\/]run_/) });
+});
+
+test('a project of theirs named like bwa’s is an error that says which', () => {
+  expect(() => withBwa(defineConfig({ projects: [{ name: 'bwa' }] }))).toThrow(
+    'withBwa: your config already has a project named "bwa"; bwa adds projects bwa and bwa-judge',
+  );
+});
+
+test('the config folder is found as Playwright finds it: -c/--config (file or folder), else the working directory', () => {
+  const dir = tempDir('bwa-config-');
+  expect(configDir(['node', 'playwright', 'test'], '/work/x')).toBe('/work/x');
+  expect(configDir(['node', 'playwright', 'test', '-c', 'e2e/playwright.config.ts'], '/work/x')).toBe('/work/x/e2e');
+  expect(configDir(['node', 'playwright', 'test', `--config=${dir}`], '/work/x')).toBe(dir);
+  expect(configDir(['node', 'playwright', 'test', '--config', dir], '/work/x')).toBe(dir);
+});
+
+function escape(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
