@@ -5,7 +5,7 @@ import { loadEnvFile } from './env/env-file';
 import { passOnUnlessSet } from './env/read';
 import type { Provenance, Result, SampleStatus } from './evidence/result-schema';
 import { SampleTestRuns } from './fixture';
-import { newRunId, sampleDir, settings } from './settings';
+import { sampleDir, settings } from './settings';
 import { adHocTask, type AgentTask } from './project/ad-hoc-task';
 
 export type { AgentTask } from './project/ad-hoc-task';
@@ -44,8 +44,9 @@ export interface BwaTestOptions {
 }
 
 // A config without withBwa loads no .env and names no run: the worker does both (withBwa's main process did already).
+// Every worker of one Playwright run has the same parent, the runner: one run id for all of them.
 loadEnvFile();
-passOnUnlessSet('AGENT_RUN_ID', () => `${newRunId()}_tests`);
+passOnUnlessSet('AGENT_RUN_ID', () => `tests_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}_p${process.ppid}`);
 
 /**
  * Playwright's `test` with an `agent` fixture for your own tests:

@@ -1,4 +1,4 @@
-import { defineConfig, expect, test } from '@playwright/test';
+import { defineConfig, expect, test, type ReporterDescription } from '@playwright/test';
 import * as path from 'node:path';
 import { withBwa } from '../../../agent/project/with-bwa';
 import { configDir } from '../../../agent/project/config-dir';
@@ -77,7 +77,7 @@ test('folders resolve from the project’s folder; a config of one implicit proj
 test('html and allure options: bwa’s labelled HTML report replaces theirs with their options; Allure gets one folder per run', () => {
   const config = withBwa(theirs, { html: true, allure: { environmentInfo: { team: 'audit' } } });
   expect(config.reporter![0]).toEqual([path.resolve(__dirname, '../../../agent/report/html-reporter.ts'), { outputFolder: 'their-html' }]);
-  const allure = config.reporter!.find(([name]) => name === 'allure-playwright');
+  const allure = (config.reporter as ReporterDescription[]).find(([name]) => name === 'allure-playwright');
   expect(allure?.[1]).toMatchObject({ environmentInfo: { team: 'audit' }, resultsDir: expect.stringMatching(/allure-results[\\/]run_/) });
 });
 

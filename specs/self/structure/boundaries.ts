@@ -66,7 +66,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'settings', 'setup', 'task'],
   },
   cli: {
-    may: ['browser', 'decide', 'discover', 'env', 'evidence', 'plan', 'recipe', 'report', 'session', 'settings', 'setup', 'task'],
+    may: ['browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'plan', 'recipe', 'report', 'session', 'settings', 'setup', 'task'],
     files: { 'project/names.ts': "the run commands it prints name bwa's Playwright project (a list that imports nothing of bwa's)" },
   },
   fixture: {
