@@ -5,6 +5,7 @@ import { PLAYWRIGHT_VERSION } from '../browser/remote';
 import { wholeNumberText } from '../env/kinds';
 import { defineCommand } from './command';
 import { listed } from './listing';
+import { BWA_PROJECTS } from '../project/names';
 
 /**
  * Playwright's own browser server on Debian's Chromium: runners on other machines get their browsers from it with
@@ -53,7 +54,7 @@ function describe(server: BrowserServer, host: string): string[] {
   return [
     `bwa browser-server: Chromium ${fallbackExecutable() ?? chromium.executablePath()} (pid ${server.process().pid}), Playwright ${PLAYWRIGHT_VERSION}`,
     `endpoint: ${forRunners}`,
-    `runners: AGENT_BROWSER_WS=${forRunners} npx playwright test --project=bwa`,
+    `runners: AGENT_BROWSER_WS=${forRunners} npx playwright test --project=${BWA_PROJECTS.tasks}`,
     ...(['127.0.0.1', 'localhost', '::1'].includes(host) ? ['(this machine only: start with --host 0.0.0.0 to serve other machines)'] : []),
     'Ctrl-C stops it (the runs connected to it lose their browsers).',
   ];

@@ -151,5 +151,8 @@ function balanced(text: string): boolean {
 
 function stripComments(text: string): string {
   const depths = scan(text);
-  return [...text].map((char, i) => (depths[i] === -1 && !/["'`]/.test(char) ? ' ' : char)).join('');
+  return text
+    .split('')
+    .map((unit, i) => (depths[i] === -1 && !/["'`]/.test(unit) ? ' ' : unit))
+    .join('');
 }

@@ -8,6 +8,7 @@ import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile, taskFiles } from '../task/load-task';
 import { defineCommand } from './command';
 import { listed } from './listing';
+import { BWA_PROJECTS } from '../project/names';
 
 export const discoverCommand = defineCommand({
   ...listed('discover'),
@@ -26,7 +27,7 @@ export const discoverCommand = defineCommand({
     if (!fs.existsSync(file)) throw new BwaInputError('BWA_TASK_MISSING', `${file}: no such task ${discoveringTasks()}`);
     passOnUnlessSet('AGENT_RUN_ID', newRunId);
     const report = await discoverTask(loadTaskFile(file), { force, maxItems, log: line => console.log(line) });
-    console.log(`\nRun them:  AGENT_RUN_ID=${settings.runId} npx playwright test --project=bwa --grep @${taskId}`);
+    console.log(`\nRun them:  AGENT_RUN_ID=${settings.runId} npx playwright test --project=${BWA_PROJECTS.tasks} --grep @${taskId}`);
     return report.complete ? 0 : 1;
   },
 });

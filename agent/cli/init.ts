@@ -10,6 +10,7 @@ import { TASK_ID_RULE, TaskId, TaskSpecSchema, type TaskSpecInput } from '../tas
 import { defineCommand, UsageError } from './command';
 import { initProject, schemaFrom } from './init-project';
 import { listed } from './listing';
+import { BWA_PROJECTS } from '../project/names';
 
 const FIELD_TYPES: Record<string, { descriptor: string; extract?: string }> = {
   string: { descriptor: 'string | null' },
@@ -24,7 +25,7 @@ const NEXT_STEPS = [
   'Next:',
   '  npx bwa init <task_id> --url "https://…/{{column}}" --field name:type   start a task of your own (or copy tasks/_example.json)',
   '  npx bwa validate                                                         check every task',
-  '  npx playwright test --grep @<task_id>                                    run one task beside your tests (--project=bwa: every task)',
+  `  npx playwright test --grep @<task_id>                                    run one task beside your tests (--project=${BWA_PROJECTS.tasks}: every task)`,
   'Set ANTHROPIC_API_KEY in .env to let Claude decide the steps a recipe does not give.',
 ].join('\n');
 

@@ -11,6 +11,7 @@ import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
 import { defineCommand, UsageError } from './command';
 import { listed } from './listing';
+import { BWA_PROJECTS } from '../project/names';
 
 export const planCommand = defineCommand({
   ...listed('plan'),
@@ -22,7 +23,10 @@ export const planCommand = defineCommand({
   ].join('\n'),
   options: {
     force: { type: 'boolean', help: 'replace an existing task of the same id' },
-    run: { type: 'boolean', help: 'go straight on: discover the samples if needed, then npx playwright test --project=bwa --grep @<task_id>' },
+    run: {
+      type: 'boolean',
+      help: `go straight on: discover the samples if needed, then npx playwright test --project=${BWA_PROJECTS.tasks} --grep @<task_id>`,
+    },
   },
   positionals: [{ name: 'request', rest: true }],
   async run({ args: { request }, options: { force, run } }) {
@@ -56,7 +60,7 @@ export const planCommand = defineCommand({
 /** The same command a user would type; AGENT_RUN_ID is passed on so the run finds the discovered samples. */
 function runTests(taskId: string): Promise<number> {
   const cli = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
-  const args = ['test', '--project=bwa', '--grep', `@${taskId}(?![\\w-])`];
+  const args = ['test', `--project=${BWA_PROJECTS.tasks}`, '--grep', `@${taskId}(?![\\w-])`];
   console.log(`\nnpx playwright ${args.join(' ')}   (AGENT_RUN_ID=${settings.runId})`);
   const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit' });
   return new Promise(resolve => child.on('close', code => resolve(code ?? 1)));

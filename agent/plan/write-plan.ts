@@ -7,6 +7,7 @@ import { loadSamplesCsv } from '../task/samples';
 import { JSON_SCHEMA_FILE } from '../task/write-json-schema';
 import { samplesCsvText } from '../discover/samples-csv';
 import type { ValidPlan } from './validate-plan';
+import { BWA_PROJECTS } from '../project/names';
 
 export interface WrittenPlan {
   taskFile: string;
@@ -67,7 +68,7 @@ export function describePlan(plan: ValidPlan, written: WrittenPlan, attempts: nu
     );
   }
   if (plan.notes) lines.push(`Planner notes: ${plan.notes}`, '');
-  lines.push('Review the files, then run:', `  npx playwright test --project=bwa --grep @${id}`);
+  lines.push('Review the files, then run:', `  npx playwright test --project=${BWA_PROJECTS.tasks} --grep @${id}`);
   return lines.join('\n');
 }
 

@@ -9,29 +9,19 @@ export const MEMBERS_URL = `${SITE.people}/orgs/acme/members?page=1`;
 export const MEMBERS_PER_PAGE = 25;
 
 /**
- * A Playwright config that is the user's (playwright.config.ts) with or without bwa's globalSetup. It lives in a temp folder,
- * so every relative path of the real config is made absolute (Playwright resolves them against the config's folder).
+ * A Playwright config of a user's, with bwa added, with or without bwa's globalSetup (as UI mode and editors run
+ * without one). It lives in a temp folder and names this checkout as its project's folder, so the tasks' web_servers
+ * commands run from here.
  */
 export function configWithDiscovery(options: { globalSetup: boolean }): string {
   const dir = tempDir('bwa-discovery-config-');
   const file = path.join(dir, 'discovery.config.ts');
-  const setup = options.globalSetup ? JSON.stringify(path.join(PROJECT_ROOT, 'agent/setup/global-setup.ts')) : 'undefined';
   fs.writeFileSync(
     file,
-    `import * as path from 'node:path';
-import base from ${JSON.stringify(path.join(PROJECT_ROOT, 'playwright.config'))};
+    `import { withBwa } from ${JSON.stringify(path.join(PROJECT_ROOT, 'agent/project/with-bwa'))};
 
-const root = ${JSON.stringify(PROJECT_ROOT)};
-const absolute = (p: string) => (p.startsWith('.') ? path.resolve(root, p) : p);
-const BUILT_IN = ['list', 'line', 'dot', 'json', 'junit', 'null', 'github', 'html', 'blob'];
-const reporters = (base.reporter as Array<[string, unknown?]>).filter(([name]) => BUILT_IN.includes(name) || name.startsWith('.'));
-
-export default {
-  ...base,
-  globalSetup: ${setup},
-  reporter: reporters.map(([name, options]) => (options ? [absolute(name), options] : [absolute(name)])),
-  projects: base.projects!.map(p => ({ ...p, testDir: absolute(p.testDir!) })),
-};
+const config = withBwa({ reporter: 'list' }, { projectDir: ${JSON.stringify(PROJECT_ROOT)} });
+export default ${options.globalSetup ? 'config' : '{ ...config, globalSetup: undefined }'};
 `,
   );
   return file;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { nestedEnv, PROJECT_ROOT } from './nested-run';
+import { freshBuild } from './package-build';
 
 export interface RunningBrowserServer {
   endpoint: string;
@@ -14,6 +15,7 @@ const STARTUP_TIMEOUT_MS = 90_000;
 
 /** `bwa browser-server` as a user starts it (the package's bin), resolved once it has printed its endpoint. */
 export async function startBrowserServer(args: string[] = [], env: Record<string, string | undefined> = {}): Promise<RunningBrowserServer> {
+  await freshBuild();
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), 'browser-server', ...args], {
     cwd: PROJECT_ROOT,
     env: nestedEnv(env),

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { nestedEnv, PROJECT_ROOT } from './nested-run';
+import { freshBuild } from './package-build';
 
 export interface CliResult {
   code: number | null;
@@ -22,6 +23,8 @@ export function runCommand(command: string, args: string[], env: Record<string, 
  * `npx bwa …` without npx: the package's bin, run by this Node. A process costs a second or two of CPU: for what
  * only a process shows (the bin, its exit code, what a child inherits); `runBwaInProcess` for the rest.
  */
-export function runBwa(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export async function runBwa(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  // The bin runs the build when it is fresh (tsx otherwise, seconds slower a start): built once for the suite.
+  await freshBuild();
   return runCommand(process.execPath, [path.join(PROJECT_ROOT, 'bin/bwa.cjs'), ...args], env);
 }

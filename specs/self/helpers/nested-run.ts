@@ -21,7 +21,8 @@ export function nestedEnv(extra: Record<string, string | undefined> = {}): NodeJ
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     // The parent run's identity and command line must not leak into the nested run.
-    if (/^(TEST_|PW_|PLAYWRIGHT_|FORCE_COLOR|DEBUG_COLORS|AGENT_RUN_ID$|AGENT_INVOCATION_ID$|AGENT_TASK_BLOCKERS$|AGENT_PROJECT_DIR$)/.test(key)) continue;
+    if (/^(TEST_|PW_|PLAYWRIGHT_|FORCE_COLOR|DEBUG_COLORS|AGENT_RUN_ID$|AGENT_INVOCATION_ID$|AGENT_TASK_BLOCKERS$|AGENT_PROJECT_DIR$)/.test(key))
+      continue;
     env[key] = value;
   }
   // A trace is recorded, at a CPU cost on every action, even when a passing sample throws it away: the tests

@@ -90,12 +90,10 @@ test('the tarball: compiled JavaScript with declarations for every export, a bin
     entryCount: number;
   }>;
   const files = packed[0]!.files.map(f => f.path);
-  test
-    .info()
-    .annotations.push({
-      type: 'package',
-      description: `${path.basename(tarball.file)}: ${packed[0]!.size} bytes packed, ${packed[0]!.entryCount} files`,
-    });
+  test.info().annotations.push({
+    type: 'package',
+    description: `${path.basename(tarball.file)}: ${packed[0]!.size} bytes packed, ${packed[0]!.entryCount} files`,
+  });
   expect(files.filter(file => /^(specs|bench|fixtures|tasks|reports)\//.test(file))).toEqual([]);
   expect(files.filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('agent/'))).toEqual([]);
   const pkg = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', BWA.name, 'package.json'), 'utf8'));

@@ -113,7 +113,10 @@ export const valuesOf = (result: Result) => Object.fromEntries(Object.entries(re
  */
 export function writeExportedSpecConfig(outDir: string, options: { workers: number; viewport?: { width: number; height: number } }): string {
   const file = path.join(outDir, 'playwright.config.js');
-  const use = { launchOptions: { executablePath: fallbackExecutable(), args: CHROMIUM_ARGS }, ...(options.viewport ? { viewport: options.viewport } : {}) };
+  const use = {
+    launchOptions: { executablePath: fallbackExecutable(), args: CHROMIUM_ARGS },
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+  };
   const config = { testDir: outDir, outputDir: tempDir('bwa-export-out-'), retries: 0, workers: options.workers, use };
   fs.writeFileSync(file, `module.exports = ${JSON.stringify(config)};\n`);
   return file;

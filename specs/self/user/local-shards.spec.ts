@@ -151,18 +151,18 @@ test('AGENT_URL on a task whose start_url has no {{url}} is an error naming the 
   expect(run.output).toContain('has no {{url}} — run it without AGENT_URL');
 });
 
-test("the user config lists tasks only; the project's own tests are under npm test", async () => {
+test("the example project's config lists tasks only; the project's own tests are under npm test", async () => {
   const all = await runNested({ args: ['--list'] });
   expect(all.code, all.output).toBe(0);
   const listed = all.output.split('\n').filter(line => /^\s+\[\w+\] ›/.test(line));
   expect(listed.length).toBeGreaterThan(100);
-  expect(listed.filter(line => !line.includes('[tasks] › specs/tasks.spec.ts'))).toEqual([]);
+  expect(listed.filter(line => !line.includes('[bwa] › ../agent/project/tasks.spec.ts'))).toEqual([]);
   const grep = await runNested({ args: ['--list', '--grep', 'tracker'] });
   expect(
     grep.output
       .split('\n')
       .filter(line => /^\s+\[\w+\] ›/.test(line))
-      .every(line => line.includes('[tasks] › specs/tasks.spec.ts:') && line.includes('tracker_tickets')),
+      .every(line => line.includes('[bwa] › ../agent/project/tasks.spec.ts:') && line.includes('tracker_tickets')),
   ).toBe(true);
   // The own config holds them in two projects: tests that start whole runs (like this one) and in-process ones.
   const own = await runNested({
