@@ -2,8 +2,7 @@ import { test as base, type BrowserContext, type Page, type TestInfo } from '@pl
 import { ACTION_TIMEOUT_MS } from './actions/core/limits';
 import type { DeciderFactories, DeciderMode } from './decide/select-decider';
 import type { Result, SampleStatus } from './evidence/result-schema';
-import type { Redactor } from './evidence/redact';
-import { redactorFor } from './browser/secrets';
+import { SecretMasker } from './secrets/masker';
 import { secretsFromEnv } from './env/read';
 import type { SampleRecorder } from './loop/recorder';
 import { describeSampleForAllure, reportOutcomeToAllure } from './report/allure-metadata';
@@ -146,7 +145,7 @@ export class SampleTestRuns {
         ? `test timed out after ${testInfo.timeout} ms`
         : (testInfo.error?.message ?? 'the test ended before the sample finished');
     const result = recorder.finish('failed', reason.split('\n')[0] ?? reason);
-    reportOutcomeToAllure(result, recorder.store.redactor);
+    reportOutcomeToAllure(result, recorder.store.masker);
     await attachRecord(testInfo, recorder.store.dir);
   }
 }
@@ -155,13 +154,13 @@ interface Slot {
   task: LoadedTask;
   sample: Sample;
   dir: string;
-  redactor: Redactor;
+  masker: SecretMasker;
 }
 
 function openSlot(task: LoadedTask, sample: Sample): Slot {
-  const redactor = redactorFor(secretsFromEnv());
-  describeSampleForAllure(task.spec, sample, redactor);
-  return { task, sample, dir: sampleDir(settings.runId, task.spec.task_id, sample.sample_id), redactor };
+  const masker = SecretMasker.of(secretsFromEnv());
+  describeSampleForAllure(task.spec, sample, masker);
+  return { task, sample, dir: sampleDir(settings.runId, task.spec.task_id, sample.sample_id), masker };
 }
 
 /** Done in an earlier invocation of the run (and its task unchanged, or kept by choice): reported again, not run. */
@@ -172,7 +171,7 @@ async function resumeOrNot(testInfo: TestInfo, slot: Slot): Promise<ReturnType<t
   });
   if (resume.kind === 'resume') {
     await attachResumed(testInfo, slot.dir, resume.result, resume.keptDespite);
-    reportOutcomeToAllure(resume.result, slot.redactor);
+    reportOutcomeToAllure(resume.result, slot.masker);
   }
   if (resume.kind === 'rerun') testInfo.annotations.push({ type: 'rerun', description: rerunNote(resume.changed) });
   return resume;

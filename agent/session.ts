@@ -6,8 +6,14 @@ import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';
 import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
-import { redactorFor } from './browser/secrets';
-import { env, secretsFromEnv } from './env/read';
+import { env, secretsFromEnv, settingsFromEnv } from './env/read';
+import { SecretMasker } from './secrets/masker';
+import type { SecretScopes } from './secrets/scope';
+import { taskSecretScopes } from './task/secret-scope';
+import { loadAuthProfile } from './task/auth-profile';
+import { fillStartUrl } from './task/row-template';
+import type { TaskSpec } from './task/schema';
+import type { Sample } from './task/samples';
 import { ModelClient } from './decide/model-client';
 import { ModelDecider } from './decide/model-decider';
 import { modelSettings } from './decide/model-settings';
@@ -27,7 +33,7 @@ import type { RunSampleInput, SampleOutcome, SampleSlot, StepRunner } from './lo
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
 import { readJsonIfExists } from './fs/atomic';
-import { Checkpoint } from './evidence/result-schema';
+import { ACTION_LOG_IDENTIFIERS, Checkpoint } from './evidence/result-schema';
 import { CHECKPOINT_FILE } from './loop/recorder';
 import { learnFromSample } from './memory/learn';
 import { RunMemory } from './memory/run-memory';
@@ -73,14 +79,20 @@ export class SampleSession {
     const { task, sample, context, page } = options;
     const spec = task.spec;
     const secrets = secretsFromEnv();
+    const masker = SecretMasker.of(secrets);
     let client: ModelClient | undefined;
-    const memory = new RunMemory(path.join(runDir(options.runId), 'memory'));
+    const memory = new RunMemory(path.join(runDir(options.runId), 'memory'), masker);
     let recorderRef: SampleRecorder | undefined;
     let tabsRef: ContextTabs | undefined;
-    const policy = createPolicy(spec, { tasksDir: settings.tasksDir, secrets, runDir: runDir(options.runId) });
+    const policy = createPolicy(spec, {
+      tasksDir: settings.tasksDir,
+      values: { secrets, settings: settingsFromEnv() },
+      scopes: secretScopesOf(spec, sample),
+      runDir: runDir(options.runId),
+    });
     const factories: DeciderFactories = {
       model: () =>
-        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), env.ANTHROPIC_API_KEY, redactorFor(secrets))), {
+        new ModelDecider(spec, sample, (client ??= new ModelClient(modelSettings(), env.ANTHROPIC_API_KEY, masker)), {
           attempt: options.attempt,
           // Chosen once, now: the sample's prompt prefix stays byte-identical; what is learned meanwhile serves the next sample.
           tips: memory.hints(spec.task_id, spec.goal),
@@ -97,7 +109,7 @@ export class SampleSession {
     if (modelBlocked) throw new Error(modelBlocked);
     const dir = options.dir ?? sampleDir(options.runId, spec.task_id, sample.sample_id);
     const archived = archivePreviousAttempt(dir);
-    const store = new EvidenceStore(dir, redactorFor(secrets));
+    const store = new EvidenceStore(dir, masker);
     if (options.onArtifact) store.onArtifact(options.onArtifact);
     const recorder = new SampleRecorder({
       task,
@@ -165,7 +177,9 @@ export class SampleSession {
       const preview = this.recorder.preview(outcome.status, outcome.error);
       // A sample no model decided (a replay) learns from its log alone: a replay makes no model call, not even a fast one.
       const distiller = preview.usage.model_calls > 0 ? this.client : undefined;
-      const memoryProblem = await learnFromSample(this.memory, spec, preview, this.recorder.log, distiller, usage => this.recorder.addUsage(usage));
+      // The log as written (secrets masked): tips are learned from what may leave the process, never from raw page text.
+      const log = this.recorder.store.masker.value(this.recorder.log, ACTION_LOG_IDENTIFIERS);
+      const memoryProblem = await learnFromSample(this.memory, spec, preview, log, distiller, usage => this.recorder.addUsage(usage));
       if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
     }
     // Right before the result is written: a recording counts the done samples on disk, and the run-memory call above
@@ -195,6 +209,22 @@ export class SampleSession {
     });
     if (note) this.recorder.notes.push(note);
   }
+}
+
+/**
+ * Where the sample may type each secret. A start URL or profile that cannot be read leaves those sites out (the
+ * sample fails on it anyway, with its own message): a secret is then typed nowhere rather than anywhere.
+ */
+function secretScopesOf(spec: TaskSpec, sample: Sample): SecretScopes {
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch {
+      return undefined;
+    }
+  };
+  const profile = spec.auth_profile ? attempt(() => loadAuthProfile(settings.tasksDir, spec.auth_profile!)) : undefined;
+  return taskSecretScopes(spec, attempt(() => fillStartUrl(spec.start_url, sample)) ?? '', profile && { name: spec.auth_profile!, profile });
 }
 
 /** A killed attempt's checkpoint carries the data it had collected: the new attempt starts from it. */

@@ -4,7 +4,8 @@ import type { TaskSpec } from '../task/schema';
 import { isUrlAllowed } from './domains';
 import { HostRateLimiter } from './rate-limit';
 import { FileSlotBook, MemorySlotBook, type SlotBook } from './slot-book';
-import { makeSecretResolver } from './secrets';
+import type { PlaceholderValues } from '../secrets/placeholders';
+import { resolveForSite, type SecretScopes } from '../secrets/scope';
 
 const limiters = new Map<string, HostRateLimiter>();
 const processBook = new MemorySlotBook();
@@ -25,7 +26,10 @@ function limiterFor(task: TaskSpec, runDir: string | undefined): HostRateLimiter
 
 export interface PolicyOptions {
   tasksDir: string;
-  secrets: Readonly<Record<string, string>>;
+  /** The values behind {{secret:NAME}} and {{env:NAME}}. */
+  values: PlaceholderValues;
+  /** Where each secret the sample may type belongs (task/secret-scope.ts). */
+  scopes: SecretScopes;
   /** The run's folder: rate-limit slots are shared through it by every worker of the run. */
   runDir?: string;
 }
@@ -35,7 +39,7 @@ export function createPolicy(task: TaskSpec, options: PolicyOptions): ActionPoli
   return {
     limiter,
     isAllowedUrl: url => isUrlAllowed(url, task.allowed_domains),
-    resolveSecrets: makeSecretResolver(options.secrets),
+    resolvePlaceholders: (text, url) => resolveForSite(text, url, options.values, options.scopes),
     inputDir: path.join(options.tasksDir, 'inputs', task.task_id),
     beforeNavigation: (url, signal) => limiter.wait(url, signal),
     onRateLimited: (url, seconds) => limiter.backOff(url, seconds),

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { callUsage, FAST_MODEL_PURPOSES, type ModelPurpose, type Usage } from '../evidence/usage';
 import { env, secretsFromEnv } from '../env/read';
-import { Redactor } from '../evidence/redact';
+import { SecretMasker } from '../secrets/masker';
 import { SIDE_TASK_EFFORT, type ModelSettings } from './model-settings';
 import { shapeRequest } from './request-shape';
 import { routeHeaders, type RequestRoute } from './request-route';
@@ -74,6 +74,8 @@ export interface CallOptions {
   route?: RequestRoute;
   /** max_tokens as sent, thinking room included: a retry that asks for more room than shaping gives. */
   exactMaxTokens?: number;
+  /** The task author's own words the request quotes (task/authored-text.ts): sent as written, never masked. */
+  authored?: readonly string[];
 }
 
 /**
@@ -86,8 +88,8 @@ export class ModelClient {
   constructor(
     readonly settings: ModelSettings,
     apiKey = env.ANTHROPIC_API_KEY,
-    // Safe by default: every client redacts the secrets of its environment, however it was constructed.
-    private readonly redactor: Redactor = new Redactor(secretsFromEnv()),
+    // Safe by default: every client masks the secrets of its environment, however it was constructed.
+    private readonly masker: SecretMasker = SecretMasker.of(secretsFromEnv()),
   ) {
     if (!apiKey) throw new ModelCallError('ANTHROPIC_API_KEY is not set', false);
     // Tests point ANTHROPIC_BASE_URL at fixtures/model-server.
@@ -124,7 +126,7 @@ export class ModelClient {
   }
 
   private async once(model: string, params: MessageParams, options: CallOptions, maxRetries?: number): Promise<ModelReply> {
-    const body = this.shaped(model, redactParams(params, this.redactor), options.purpose, options.exactMaxTokens);
+    const body = this.shaped(model, maskRequest(params, this.masker.keeping(options.authored ?? [])), options.purpose, options.exactMaxTokens);
     let message: Anthropic.Message;
     try {
       message = await this.client.messages.create(body, {
@@ -148,18 +150,24 @@ export class ModelClient {
 
 /**
  * The last gate before anything leaves for the model: a secret typed into a page comes back in the page state
- * (a field's value), so every text we send is redacted here, whatever built it. Images are left as they are.
+ * (a field's value), so every text we send is masked here, whatever built it — by the request's structure: text
+ * blocks, tool inputs and tool results; never a block's type, an id, a tool name or an image. The task author's
+ * words stay as written.
  */
-function redactParams(params: MessageParams, redactor: Redactor): MessageParams {
-  if (redactor.isEmpty) return params;
-  const block = <T>(value: T): T => {
-    if (value && typeof value === 'object' && (value as { type?: string }).type === 'image') return value;
-    return redactor.json(value);
+function maskRequest(params: MessageParams, masker: SecretMasker): MessageParams {
+  if (masker.isEmpty) return params;
+  const block = <B extends { type: string }>(value: B): B => {
+    if (value.type === 'text') return { ...value, text: masker.text((value as unknown as Anthropic.TextBlockParam).text) };
+    if (value.type === 'tool_use') return { ...value, input: masker.value((value as unknown as Anthropic.ToolUseBlockParam).input) };
+    if (value.type !== 'tool_result') return value;
+    const { content } = value as unknown as Anthropic.ToolResultBlockParam;
+    return { ...value, content: typeof content === 'string' ? masker.text(content) : content?.map(block) };
   };
-  const content = <C>(c: C): C => (typeof c === 'string' ? (redactor.text(c) as C) : Array.isArray(c) ? (c.map(block) as C) : c);
+  const content = <C extends string | Anthropic.ContentBlockParam[]>(c: C): C =>
+    (typeof c === 'string' ? masker.text(c) : c.map(block)) as C;
   return {
     ...params,
-    system: content(params.system),
+    ...(params.system === undefined ? {} : { system: typeof params.system === 'string' ? masker.text(params.system) : params.system.map(block) }),
     messages: params.messages.map(m => ({ ...m, content: content(m.content) }) as Anthropic.MessageParam),
   };
 }

@@ -1,3 +1,4 @@
+import { authoredTextsOf } from '../task/authored-text';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ActionCall } from '../actions/core/dispatch';
 import { actionHas, actionNames } from '../actions/registry';
@@ -48,6 +49,8 @@ export class ModelDecider implements Decider {
   private readonly tools: ModelTool[];
   private readonly system: SystemBlock[];
   private readonly route: RequestRoute;
+  /** The task author's words in the prompt: sent as written. */
+  private readonly authored: readonly string[];
 
   constructor(
     private readonly task: TaskSpec,
@@ -57,6 +60,7 @@ export class ModelDecider implements Decider {
   ) {
     const reflection = client.settings.reflection;
     this.route = { taskId: task.task_id, sampleId: sample.sample_id, attempt: options.attempt };
+    this.authored = authoredTextsOf(task);
     this.summarizer = new StepSummarizer(client, task.goal, usage => options.onUsage?.(usage), this.route);
     const actions = options.canUpload === false ? actionNames().filter(name => name !== 'upload') : actionNames();
     this.tools = modelToolDefinitions(reflection === 'full' ? fullReflection : lightReflection, actions);
@@ -125,6 +129,7 @@ export class ModelDecider implements Decider {
           purpose: 'decide',
           signal: options.signal,
           route: this.route,
+          authored: this.authored,
           model: options.model,
           allowFallback: options.allowFallback,
           exactMaxTokens: maxTokens,

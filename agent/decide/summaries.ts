@@ -59,7 +59,7 @@ export class StepSummarizer {
           },
         ],
       },
-      { purpose: 'summary', model: this.client.settings.fastModel, signal, allowFallback: false, route: this.route },
+      { purpose: 'summary', model: this.client.settings.fastModel, signal, allowFallback: false, route: this.route, authored: [this.goal] },
     );
     this.onUsage(reply.usage);
     const text = reply.message.content

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import type { EnvVariable } from './kinds';
 import { EnvError } from './env-error';
-import { ENV_VARIABLES, SECRET_ENV_PREFIX, type EnvName } from './variables';
+import { ENV_VARIABLES, type EnvName } from './variables';
+import { SECRET_ENV_PREFIX, SETTING_ENV_PREFIX } from '../secrets/placeholders';
 
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 type ValueOf<V> = V extends EnvVariable<infer T> ? T : never;
@@ -66,15 +67,23 @@ export function passOnUnlessSet(name: EnvName, make: () => string): string {
   return value;
 }
 
+function withPrefix(prefix: string, source: EnvSource = process.env): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) if (key.startsWith(prefix) && value) values[key.slice(prefix.length)] = value;
+  return values;
+}
+
 /**
  * Secrets live in the environment (usually .env) as SECRET_<NAME>=value and appear everywhere else only as
  * {{secret:NAME}}. The prefix keeps a task spec from typing arbitrary environment variables (an API key) into a page.
  */
 export function secretsFromEnv(source?: EnvSource): Record<string, string> {
-  const secrets: Record<string, string> = {};
-  for (const [key, value] of Object.entries(source ?? process.env))
-    if (key.startsWith(SECRET_ENV_PREFIX) && value) secrets[key.slice(SECRET_ENV_PREFIX.length)] = value;
-  return secrets;
+  return withPrefix(SECRET_ENV_PREFIX, source);
+}
+
+/** Plain settings: ENV_<NAME>=value, {{env:NAME}} in a task or sign-in profile; typed as is, never masked. */
+export function settingsFromEnv(source?: EnvSource): Record<string, string> {
+  return withPrefix(SETTING_ENV_PREFIX, source);
 }
 
 /** An address's user and password are credentials (a gateway's `https://user:key@proxy/`): never repeated. */

@@ -1,5 +1,6 @@
 import { DEFAULT_FAST_MODEL, DEFAULT_MODEL, EFFORT_LEVELS } from '../decide/model-capabilities';
 import { budgetRule } from '../snapshot/tokens';
+import { SECRET_ENV_PREFIX, SETTING_ENV_PREFIX } from '../secrets/placeholders';
 import { address, folder, jsonTextRecord, oneOf, oneOfOrUnset, onOff, someOf, text, wholeNumber, type EnvVariable } from './kinds';
 
 /**
@@ -201,8 +202,6 @@ const SELF_TESTS = {
   BWA_SELF_WORKERS: wholeNumber({ min: 1, fallback: 3 }, { description: 'workers of `npm test`' }),
 };
 
-/** Secrets: SECRET_<NAME>=value in the environment (usually .env), {{secret:NAME}} everywhere else. */
-export const SECRET_ENV_PREFIX = 'SECRET_';
 
 /** The groups docs/environment.md shows, in order. */
 export const ENV_GROUPS: ReadonlyArray<{ title: string; intro?: string; variables: Record<string, EnvVariable> }> = [
@@ -215,7 +214,12 @@ export const ENV_GROUPS: ReadonlyArray<{ title: string; intro?: string; variable
     variables: {
       [`${SECRET_ENV_PREFIX}<NAME>`]: text(undefined, {
         sensitive: true,
-        description: 'the value behind `{{secret:NAME}}` in a task or sign-in profile; never shown to the model, logs, results or traces',
+        description:
+          "the value behind `{{secret:NAME}}` in a task or sign-in profile: typed only on the sites the profile or task names, masked (in every encoding a page or URL gives it) wherever it would leave bwa — prompts, logs, results, traces, test attachments",
+      }),
+      [`${SETTING_ENV_PREFIX}<NAME>`]: text(undefined, {
+        description:
+          'the value behind `{{env:NAME}}`: a plain setting typed as is and never masked, for what needs no secrecy (a sign-in user name the pages show)',
       }),
     },
   },

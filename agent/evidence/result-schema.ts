@@ -170,3 +170,47 @@ export const ActionLogEntry = z.object({
   model_note: z.string().optional(),
 });
 export type ActionLogEntry = z.infer<typeof ActionLogEntry>;
+
+/**
+ * String values of the files above that are bwa's own identifiers, enums, file names, hashes and times — never page
+ * data. Masking leaves them as they are, so a secret that happens to equal "done", "dom" or a field name can never
+ * make a record unreadable (secrets/masker.ts; paths are dotted, `*` any key or index).
+ */
+const PROVENANCE_IDENTIFIERS = ['source', 'key', 'ref', 'screenshot', 'step', 'at', 'parts.*.ref', 'sources.*.field', 'sources.*.source'];
+export const RESULT_IDENTIFIERS: readonly string[] = [
+  'run_id',
+  'task_id',
+  'sample_id',
+  'status',
+  'decider',
+  'input',
+  'output_fields',
+  ...PROVENANCE_IDENTIFIERS.map(path => `extracted.*.provenance.${path}`),
+  'artifacts.*.filename',
+  'artifacts.*.sha256',
+  'artifacts.*.kind',
+  'artifacts.*.timestamp',
+  'started_at',
+  'finished_at',
+  'usage',
+  'task_hash',
+  'recipe_hash',
+  'failed_steps.*.action',
+  'failed_steps.*.field',
+  'resumed_from',
+  'judgment_batch',
+  'discovery.discovered_at',
+];
+export const ACTION_LOG_IDENTIFIERS: readonly string[] = [
+  '*.timestamp',
+  '*.decider',
+  '*.model',
+  '*.action.name',
+  '*.action.args.field',
+  '*.locator.role',
+  '*.arg_locators.*.role',
+  '*.target_seen.role',
+  '*.document.source',
+  '*.document.key',
+];
+export const CHECKPOINT_IDENTIFIERS: readonly string[] = ['sample_id', 'task_id', 'status', 'artifacts_so_far', 'updated_at'];

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { writeFileAtomic, writeJsonAtomic, writeStreamAtomic } from '../fs/atomic';
 import { sanitizeFilename, sanitizeLabel } from './filenames';
 import { sha256 } from './hash';
-import { noRedaction, type Redactor } from './redact';
+import { noMasking, type IdentifierPaths, type SecretMasker } from '../secrets/masker';
 import type { Artifact } from './result-schema';
 
 export type ArtifactListener = (artifact: Artifact, absolutePath: string) => void | Promise<void>;
@@ -20,7 +20,7 @@ export class EvidenceStore {
 
   constructor(
     readonly dir: string,
-    readonly redactor: Redactor = noRedaction,
+    readonly masker: SecretMasker = noMasking,
   ) {
     fs.mkdirSync(dir, { recursive: true });
   }
@@ -34,7 +34,7 @@ export class EvidenceStore {
   }
 
   async saveScreenshot(bytes: Uint8Array, label: string, sourceUrl: string, note?: string): Promise<Artifact> {
-    const name = `${this.nextPrefix()}_${sanitizeLabel(label)}.png`;
+    const name = `${this.nextPrefix()}_${sanitizeLabel(this.masker.text(label))}.png`;
     writeFileAtomic(this.pathOf(name), bytes);
     return this.register({
       filename: name,
@@ -48,7 +48,7 @@ export class EvidenceStore {
   }
 
   async saveBytes(bytes: Uint8Array, suggestedName: string, sourceUrl: string, kind: Artifact['kind'] = 'file'): Promise<Artifact> {
-    const name = `${this.nextPrefix()}_${sanitizeFilename(suggestedName)}`;
+    const name = `${this.nextPrefix()}_${sanitizeFilename(this.masker.text(suggestedName))}`;
     writeFileAtomic(this.pathOf(name), bytes);
     return this.register({ filename: name, sha256: sha256(bytes), bytes: bytes.byteLength, kind, label: suggestedName, source_url: sourceUrl });
   }
@@ -60,7 +60,7 @@ export class EvidenceStore {
     sourceUrl: string,
     kind: Artifact['kind'] = 'download',
   ): Promise<Artifact> {
-    const name = `${this.nextPrefix()}_${sanitizeFilename(suggestedName, 'download')}`;
+    const name = `${this.nextPrefix()}_${sanitizeFilename(this.masker.text(suggestedName), 'download')}`;
     const hash = createHash('sha256');
     let bytes = 0;
     async function* hashed(): AsyncIterable<Uint8Array> {
@@ -74,10 +74,13 @@ export class EvidenceStore {
     return this.register({ filename: name, sha256: hash.digest('hex'), bytes, kind, label: suggestedName, source_url: sourceUrl });
   }
 
-  /** JSON files (result, log, checkpoint) are not artifacts: they are rewritten, so they carry no hash. */
-  writeJson(filename: string, value: unknown): string {
+  /**
+   * JSON files (result, log, checkpoint) are not artifacts: they are rewritten, so they carry no hash. Their string
+   * values are masked, but for the identifier paths named (bwa's own ids and enums, never page data).
+   */
+  writeJson(filename: string, value: unknown, identifiers: IdentifierPaths = []): string {
     const file = this.pathOf(filename);
-    writeJsonAtomic(file, this.redactor.json(value));
+    writeJsonAtomic(file, this.masker.value(value, identifiers));
     return file;
   }
 
@@ -87,7 +90,12 @@ export class EvidenceStore {
   }
 
   private async register(partial: Omit<Artifact, 'timestamp'>): Promise<Artifact> {
-    const artifact: Artifact = { ...partial, source_url: this.redactor.text(partial.source_url), timestamp: new Date().toISOString() };
+    const artifact: Artifact = {
+      ...partial,
+      ...(partial.label === undefined ? {} : { label: this.masker.text(partial.label) }),
+      source_url: this.masker.text(partial.source_url),
+      timestamp: new Date().toISOString(),
+    };
     this.artifacts.push(artifact);
     for (const listener of this.listeners) await listener(artifact, this.pathOf(artifact.filename));
     return artifact;

@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { readJsonIfExists, writeJsonAtomic } from '../fs/atomic';
-import { ActionLogEntry, Result } from '../evidence/result-schema';
-import type { Redactor } from '../evidence/redact';
+import { ACTION_LOG_IDENTIFIERS, ActionLogEntry, Result } from '../evidence/result-schema';
+import type { SecretMasker } from '../secrets/masker';
+import { maskResult } from '../evidence/mask-result';
 import { ACTION_LOG_FILE, RESULT_FILE } from '../loop/recorder';
 
 /** The batch call that judged a sample, as result.json records it. */
@@ -14,7 +15,7 @@ export type JudgeOutcome = { judgment: Record<string, unknown>; fields: Record<s
  * Writes the batch judge's answer into a pending sample: the judgment (status done) or why there is none
  * (needs_review), and one more action-log step saying which batch decided it. Returns the new result.
  */
-export function applyJudgment(dir: string, result: Result, outcome: JudgeOutcome, batch: JudgeBatch, redactor: Redactor): Result {
+export function applyJudgment(dir: string, result: Result, outcome: JudgeOutcome, batch: JudgeBatch, masker: SecretMasker): Result {
   const logFile = path.join(dir, ACTION_LOG_FILE);
   const log = z.array(ActionLogEntry).safeParse(readJsonIfExists(logFile));
   const entries = log.success ? log.data : [];
@@ -40,8 +41,8 @@ export function applyJudgment(dir: string, result: Result, outcome: JudgeOutcome
         Object.entries(outcome.fields).map(([field, value]) => [field, { value, provenance: { source: 'model' as const, step, at: batch.at } }]),
       )
     : {};
-  const next = Result.parse(
-    redactor.json({
+  const next = maskResult(
+    {
       ...rest,
       status: judged ? 'done' : 'needs_review',
       error: judged ? null : `batch judgment: ${outcome.problem}`,
@@ -52,9 +53,10 @@ export function applyJudgment(dir: string, result: Result, outcome: JudgeOutcome
         ...result.notes,
         judged ? `judgment from batch ${batch.id} (${batch.size} samples, one model call)` : `batch ${batch.id}: ${outcome.problem}`,
       ],
-    }),
+    },
+    masker,
   );
-  writeJsonAtomic(logFile, redactor.json([...entries, entry]));
+  writeJsonAtomic(logFile, masker.value([...entries, entry], ACTION_LOG_IDENTIFIERS));
   writeJsonAtomic(path.join(dir, RESULT_FILE), next);
   return next;
 }

@@ -1,3 +1,4 @@
+import { authoredTextsOf } from '../task/authored-text';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
 import { addUsage, emptyUsage, type Result, type Usage } from '../evidence/result-schema';
@@ -38,6 +39,7 @@ export async function judgeSamples(client: ModelClient, task: TaskSpec, samples:
         purpose: 'judge',
         signal,
         route: { taskId: task.task_id, sampleId: JUDGE_SAMPLE_ID },
+        authored: authoredTextsOf(task),
       });
       addUsage(verdict.usage, reply.usage);
       verdict.model = reply.model;

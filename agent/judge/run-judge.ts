@@ -1,6 +1,6 @@
 import type { ModelClient } from '../decide/model-client';
 import { addUsage, emptyUsage, type Usage } from '../evidence/result-schema';
-import type { Redactor } from '../evidence/redact';
+import type { SecretMasker } from '../secrets/masker';
 import type { TaskSpec } from '../task/schema';
 import { applyJudgment } from './apply';
 import { judgeSamples } from './judge-batch';
@@ -21,10 +21,10 @@ export async function judgePending(input: {
   runId: string;
   pending: readonly PendingSample[];
   batchSize: number;
-  redactor: Redactor;
+  masker: SecretMasker;
   signal?: AbortSignal;
 }): Promise<JudgeRun> {
-  const { client, task, pending, batchSize, redactor } = input;
+  const { client, task, pending, batchSize, masker } = input;
   const ordered = [...pending].sort((a, b) => a.result.sample_id.localeCompare(b.result.sample_id, undefined, { numeric: true }));
   const run: JudgeRun = { judged: [], usage: emptyUsage(), batches: 0 };
   for (let start = 0; start < ordered.length; start += batchSize) {
@@ -48,7 +48,7 @@ export async function judgePending(input: {
       const outcome = verdict.judgments.get(result.sample_id) ?? {
         problem: verdict.problems.get(result.sample_id) ?? 'the judge gave no judgment for it',
       };
-      run.judged.push({ dir, result: applyJudgment(dir, result, outcome, batch, redactor) });
+      run.judged.push({ dir, result: applyJudgment(dir, result, outcome, batch, masker) });
     }
   }
   return run;

@@ -1,5 +1,5 @@
 import { archivePreviousAttempt } from '../evidence/attempts';
-import type { Redactor } from '../evidence/redact';
+import type { SecretMasker } from '../secrets/masker';
 import type { Result } from '../evidence/result-schema';
 import { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
@@ -12,7 +12,7 @@ export interface EarlyFailure {
   runId: string;
   attempt: number;
   dir: string;
-  redactor: Redactor;
+  masker: SecretMasker;
 }
 
 /**
@@ -27,7 +27,7 @@ export function recordEarlyFailure(at: EarlyFailure, reason: string): { recorder
     runId: at.runId,
     attempt: at.attempt,
     decider: 'none',
-    store: new EvidenceStore(at.dir, at.redactor),
+    store: new EvidenceStore(at.dir, at.masker),
   });
   recorder.notes.push('failed before the agent loop started');
   return { recorder, result: recorder.finish('failed', reason) };

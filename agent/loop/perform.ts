@@ -4,7 +4,7 @@ import type { Decision, HistoryEntry, PageView } from '../decide/types';
 import { documentPlaceOf } from '../actions/targets/document-place';
 import { elementPathsOf } from '../actions/targets/element-path';
 import { safeUrl } from '../browser/page-url';
-import type { Redactor } from '../evidence/redact';
+import type { SecretMasker } from '../secrets/masker';
 import type { ActionLogEntry } from '../evidence/result-schema';
 import { displayRole } from '../snapshot/serialize';
 import { describeDocumentFact, describeLocator, isDocumentFactTarget } from '../task/locator-schema';
@@ -38,10 +38,10 @@ export async function perform(
   };
   const elementPaths = await elementPathsOf(call, env);
   const documentPlace = documentPlaceOf(call, env);
-  const result = await runStep(recorder.store.redactor.text(stepTitle(step, call, view)), async () => {
+  const result = await runStep(recorder.store.masker.text(stepTitle(step, call, view)), async () => {
     const outcome = await stopWhenAborted(dispatch(call, env, { timeoutMs: input.actionTimeoutMs }), input.signal);
     // The outcome is only known after acting: a nested step names it, so every report shows it under the action.
-    await runStep(outcomeTitle(outcome, recorder.store.redactor), async () => {
+    await runStep(outcomeTitle(outcome, recorder.store.masker), async () => {
       if (!outcome.success) throw new StepFailed(outcome);
     });
     return outcome;
@@ -142,9 +142,9 @@ export function targetLabel(call: ActionCall, view?: PageView): string | undefin
 }
 
 /** "✓ Clicked link "Next"" or "✗ <error>": one line, secrets put back as placeholders (titles reach traces and reports). */
-export function outcomeTitle(result: ActionResult, redactor: Redactor): string {
+export function outcomeTitle(result: ActionResult, masker: SecretMasker): string {
   const text = result.success ? `✓ ${result.description}` : `✗ ${result.error ?? result.description}`;
-  const line = redactor.text(text).replace(/\s+/g, ' ').trim();
+  const line = masker.text(text).replace(/\s+/g, ' ').trim();
   return line.length > OUTCOME_TITLE_MAX ? `${line.slice(0, OUTCOME_TITLE_MAX - 1)}…` : line;
 }
 

@@ -1,5 +1,6 @@
 import type { ActionLogEntry, Artifact, ExtractedField, FailedStep, Provenance, Result, SampleStatus, Usage } from '../evidence/result-schema';
-import { addUsage, emptyUsage, Result as ResultSchema } from '../evidence/result-schema';
+import { ACTION_LOG_IDENTIFIERS, addUsage, CHECKPOINT_IDENTIFIERS, emptyUsage, RESULT_IDENTIFIERS } from '../evidence/result-schema';
+import { maskResult } from '../evidence/mask-result';
 import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
@@ -33,7 +34,7 @@ export interface RecorderInit {
 
 /**
  * Owns a sample's record: extracted fields, accumulated progress, the action log, and the three JSON files.
- * Everything written goes through the store (atomic, redacted); finish() is idempotent so the fixture's
+ * Everything written goes through the store (atomic, secrets masked); finish() is idempotent so the fixture's
  * teardown can always call it, whatever the loop did.
  */
 function discoveryOf(sample: Sample): Result['discovery'] {
@@ -143,7 +144,7 @@ export class SampleRecorder {
 
   /** Live checkpoint plus the action log flushed beside it (after every logged action), so a crash loses only the action in flight. */
   checkpoint(step: number, status: 'in_progress' | SampleStatus = 'in_progress', maxSteps = this.init.task.spec.max_steps): void {
-    this.write(ACTION_LOG_FILE, this.log);
+    this.write(ACTION_LOG_FILE, this.log, ACTION_LOG_IDENTIFIERS);
     this.write(CHECKPOINT_FILE, {
       sample_id: this.init.sample.sample_id,
       task_id: this.init.task.spec.task_id,
@@ -155,7 +156,7 @@ export class SampleRecorder {
       artifacts_so_far: this.store.artifacts.map(a => ({ filename: a.filename, sha256: a.sha256 })),
       steps_logged: this.log.length,
       updated_at: new Date().toISOString(),
-    });
+    }, CHECKPOINT_IDENTIFIERS);
   }
 
   finish(status: SampleStatus, error: string | null = null): Result {
@@ -163,7 +164,7 @@ export class SampleRecorder {
     const result = this.compose(status, error);
     this.checkpoint(this.steps, status);
     this.finished = result;
-    this.write(RESULT_FILE, this.finished);
+    this.write(RESULT_FILE, this.finished, RESULT_IDENTIFIERS);
     return this.finished;
   }
 
@@ -179,7 +180,7 @@ export class SampleRecorder {
       const field = this.fields[key];
       this.fields[key] = field ? { ...field, value: merged[key] } : { value, provenance: { source: 'checkpoint', at: new Date().toISOString() } };
     }
-    const result: Result = ResultSchema.parse({
+    const result: Result = {
       schema_version: 1,
       run_id: runId,
       task_id: task.spec.task_id,
@@ -204,16 +205,17 @@ export class SampleRecorder {
       discovery: discoveryOf(sample),
       resumed_from: this.resumedFrom,
       ...(this.judgmentPending && !this.judgment ? { judgment_pending: true } : {}),
-    });
-    return this.store.redactor.json(result);
+    };
+    // Validated after masking: what is checked is what is written.
+    return maskResult(result, this.store.masker);
   }
 
   private fieldsAndProgress(): Record<string, unknown> {
     return this.fieldValues();
   }
 
-  private write(name: string, value: unknown): void {
-    const path = this.store.writeJson(name, value);
+  private write(name: string, value: unknown, identifiers: readonly string[]): void {
+    const path = this.store.writeJson(name, value, identifiers);
     this.init.onFileWritten?.(name, path);
   }
 }

@@ -1,3 +1,4 @@
+import { authoredTextsOf } from '../task/authored-text';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../decide/model-client';
 import type { ActionLogEntry, Result, Usage } from '../evidence/result-schema';
@@ -100,6 +101,7 @@ export async function distillPatterns(
       signal,
       allowFallback: false,
       route: { taskId: task.task_id, sampleId: result.sample_id, attempt: result.attempt },
+      authored: authoredTextsOf(task),
     },
   );
   onUsage(reply.usage);

@@ -4,6 +4,7 @@ import { pruneLog } from '../recipe/prune-log';
 import { mentionsAny, rowValues, shownForms, templateString, type RowValue } from '../recipe/templatize';
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
+import { isSecretPlaceholder } from '../secrets/placeholders';
 
 /** What a sample's own values look like, so no hint carries one to another sample. */
 export interface SampleValues {
@@ -136,7 +137,7 @@ function columnOf(text: string, values: SampleValues): string | undefined {
 }
 
 function typedText(text: string, values: SampleValues): string {
-  if (/^\{\{secret:[A-Za-z0-9_]+\}\}$/.test(text)) return text;
+  if (isSecretPlaceholder(text)) return text;
   const column = columnOf(text, values);
   if (column) return `{{${column}}}`;
   const templated = templateString(text, values.row);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { writeJsonAtomic } from '../fs/atomic';
 import { withFileLock } from '../fs/file-lock';
+import { noMasking, type SecretMasker } from '../secrets/masker';
 
 export const Pattern = z.object({
   task_id: z.string(),
@@ -23,6 +24,8 @@ export const Warning = z.object({
 export type Pattern = z.infer<typeof Pattern>;
 export type Warning = z.infer<typeof Warning>;
 
+/** What a tip's record holds besides its words: bwa's ids and times, never page data. */
+const MEMORY_IDENTIFIERS = ['*.task_id', '*.host', '*.from_sample', '*.at'];
 const PATTERNS_FILE = 'patterns.json';
 const FAILURES_FILE = 'failures.json';
 const MAX_ENTRIES = 200;
@@ -32,10 +35,14 @@ const LOCK_TIMEOUT_MS = 10_000;
 /**
  * Run-scoped memory under reports/runs/<id>/memory/: patterns from done samples and warnings from failed or
  * partial ones, shared by every worker of the run (read-modify-write under a file lock, written atomically),
- * never across runs — a stale pattern from another task cannot steer this one.
+ * never across runs — a stale pattern from another task cannot steer this one. Tips are page-derived: their texts
+ * are masked before they are written.
  */
 export class RunMemory {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly masker: SecretMasker = noMasking,
+  ) {}
 
   async addPatterns(patterns: Pattern[]): Promise<void> {
     await this.append(PATTERNS_FILE, Pattern, patterns);
@@ -98,7 +105,7 @@ export class RunMemory {
     fs.mkdirSync(this.dir, { recursive: true });
     await withFileLock(path.join(this.dir, `${file}.lock`), LOCK_TIMEOUT_MS, () => {
       const current = this.read(file, schema);
-      writeJsonAtomic(path.join(this.dir, file), [...current, ...entries].slice(-MAX_ENTRIES));
+      writeJsonAtomic(path.join(this.dir, file), this.masker.value([...current, ...entries].slice(-MAX_ENTRIES), MEMORY_IDENTIFIERS));
     });
   }
 }

@@ -37,7 +37,7 @@ export async function planTask(sentence: string, client: ModelClient, signal?: A
         messages,
         max_tokens: Math.max(PLAN_MAX_TOKENS, client.settings.maxTokens),
       },
-      { purpose: 'plan', signal, route: plannerRoute(sentence) },
+      { purpose: 'plan', signal, route: plannerRoute(sentence), authored: [sentence] },
     );
     addUsage(usage, reply.usage);
     const call = reply.message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === PLAN_TOOL);

@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import * as path from 'node:path';
-import { redactorFor } from '../browser/secrets';
+import { SecretMasker } from '../secrets/masker';
 import { secretsFromEnv } from '../env/read';
 import { ModelClient } from '../decide/model-client';
 import { usageTokens } from '../evidence/result-schema';
@@ -44,7 +44,7 @@ for (const { task, samples, missing } of suite) {
     }
     const batchSize = settings.judgeBatchSize;
     testInfo.setTimeout(Math.ceil(pending.length / batchSize) * SECONDS_PER_BATCH * 1000);
-    const run = await judgePending({ client, task: task.spec, runId: settings.runId, pending, batchSize, redactor: redactorFor(secretsFromEnv()) });
+    const run = await judgePending({ client, task: task.spec, runId: settings.runId, pending, batchSize, masker: SecretMasker.of(secretsFromEnv()) });
     for (const { dir, result } of run.judged) {
       const name = `${ATTACHMENT_NAMES.judgedPrefix}${taskId}/${result.sample_id}`;
       await testInfo.attach(`${name}/action_log.json`, { path: path.join(dir, ACTION_LOG_FILE), contentType: 'application/json' });

@@ -331,7 +331,7 @@ export class BindingDecider implements Decider {
       context: page.context(),
       store: this.scratch,
       signal: AbortSignal.timeout(BIND_TIMEOUT_MS),
-      policy: { isAllowedUrl: () => true, resolveSecrets: t => t, inputDir: os.tmpdir(), beforeNavigation: async () => {} },
+      policy: { isAllowedUrl: () => true, resolvePlaceholders: t => t, inputDir: os.tmpdir(), beforeNavigation: async () => {} },
       tabs: { active: page, pages: [page], activate: () => page, drainEvents: () => [] },
       elements: new Map(),
       reader: 'recipe',

@@ -2,6 +2,7 @@ import { CONTROL } from '../actions/targets/target';
 import { FULL_FACT_CHARS } from '../actions/values/document-read';
 import { isDocumentFactTarget, pickedIndex, SemanticLocator } from '../task/locator-schema';
 import { SHIPPED_VALUES_DIR } from './shipped-values';
+import { SECRET_ENV_PREFIX, SETTING_ENV_PREFIX } from '../secrets/placeholders';
 import type { RecipeStep, TaskSpec } from '../task/schema';
 
 /**
@@ -188,7 +189,7 @@ function startUrl(url: string): string {
   return str(url, value => `encodeURIComponent(${value})`);
 }
 
-/** A string literal, or a template literal when it holds {{column}} / {{secret:NAME}} placeholders. */
+/** A string literal, or a template literal when it holds {{column}} / {{secret:NAME}} / {{env:NAME}} placeholders. */
 function str(text: string, wrap: (value: string) => string = v => v): string {
   if (!TEMPLATE.test(text)) return q(text);
   TEMPLATE.lastIndex = 0;
@@ -198,7 +199,8 @@ function str(text: string, wrap: (value: string) => string = v => v): string {
 
 /** A placeholder's value in the generated spec: its helpers throw on a column or secret that is not there, as bwa does. */
 function valueOf(key: string): string {
-  if (key.startsWith('secret:')) return `secret(${q(key.slice(7))})`;
+  if (key.startsWith('secret:')) return `secret(${q(key.slice('secret:'.length))})`;
+  if (key.startsWith('env:')) return `setting(${q(key.slice('env:'.length))})`;
   return `column(row, ${q(key)})`;
 }
 
@@ -212,10 +214,17 @@ function column(row: Record<string, string>, key: string): string {
   return value;
 }
 
-/** {{secret:NAME}} comes from SECRET_NAME in the environment; unset is an error, as in bwa. */
+/** {{secret:NAME}} comes from ${SECRET_ENV_PREFIX}NAME in the environment; unset is an error, as in bwa. */
 function secret(name: string): string {
-  const value = process.env[\`SECRET_\${name}\`];
-  if (!value) throw new Error(\`{{secret:\${name}}} is not set: add SECRET_\${name}=… to the environment\`);
+  const value = process.env[\`${SECRET_ENV_PREFIX}\${name}\`];
+  if (!value) throw new Error(\`{{secret:\${name}}} is not set: add ${SECRET_ENV_PREFIX}\${name}=… to the environment\`);
+  return value;
+}
+
+/** {{env:NAME}} comes from ${SETTING_ENV_PREFIX}NAME: a plain setting (a user name), as in bwa. */
+function setting(name: string): string {
+  const value = process.env[\`${SETTING_ENV_PREFIX}\${name}\`];
+  if (!value) throw new Error(\`{{env:\${name}}} is not set: add ${SETTING_ENV_PREFIX}\${name}=… to the environment\`);
   return value;
 }
 

@@ -30,7 +30,7 @@ export async function settleTest(
   failOn: readonly SampleStatus[],
   { quiet = false } = {},
 ): Promise<Result> {
-  reportOutcomeToAllure(result, recorder.store.redactor);
+  reportOutcomeToAllure(result, recorder.store.masker);
   await attachRecord(testInfo, recorder.store.dir, quiet);
   testInfo.annotations.push({ type: STATUS_ANNOTATION, description: result.status });
   if (result.status === 'failed') throw oneLineError(`${result.sample_id}: failed — ${result.error ?? 'no reason given'}`);

@@ -6,22 +6,30 @@ import { dispatch } from '../actions/core/dispatch';
 import { isUrlAllowed } from '../browser/domains';
 import { installEvaluateShim } from '../browser/evaluate-shim';
 import { ContextTabs } from '../browser/context-tabs';
-import { makeSecretResolver, redactorFor } from '../browser/secrets';
-import { secretsFromEnv, type EnvSource } from '../env/read';
-import { SECRET_ENV_PREFIX } from '../env/variables';
+import { secretsFromEnv, settingsFromEnv, type EnvSource } from '../env/read';
+import { SecretMasker } from '../secrets/masker';
+import { variableOf } from '../secrets/placeholders';
+import { resolveForSite } from '../secrets/scope';
 import { recipeStepCall } from '../decide/recipe-decider';
 import { EvidenceStore } from '../evidence/store';
-import { authStatePath, profileSecretNames, type AuthProfile } from '../task/auth-profile';
+import { authStatePath, profileSecretNames, profileSettingNames, type AuthProfile } from '../task/auth-profile';
+import { profileSecretScopes } from '../task/secret-scope';
 
 const SIGN_IN_TIMEOUT_MS = 60_000;
 const CHECK_SECONDS = 10;
 
-/** SECRET_* variables the profile needs that the environment does not set. */
+/** SECRET_* and ENV_* variables the profile needs that the environment does not set. */
 export function missingSecrets(profile: AuthProfile, source?: EnvSource): string[] {
   const secrets = secretsFromEnv(source);
-  return profileSecretNames(profile)
-    .filter(name => !(name in secrets))
-    .map(name => `${SECRET_ENV_PREFIX}${name}`);
+  const settings = settingsFromEnv(source);
+  return [
+    ...profileSecretNames(profile)
+      .filter(name => !(name in secrets))
+      .map(name => variableOf('secret', name)),
+    ...profileSettingNames(profile)
+      .filter(name => !(name in settings))
+      .map(name => variableOf('env', name)),
+  ];
 }
 
 /**
@@ -31,8 +39,9 @@ export function missingSecrets(profile: AuthProfile, source?: EnvSource): string
 export async function signIn(browser: Browser, name: string, profile: AuthProfile, source?: EnvSource): Promise<string> {
   const missing = missingSecrets(profile, source);
   if (missing.length) throw new Error(`auth_profile "${name}" needs ${missing.join(' and ')} — set ${missing.length > 1 ? 'them' : 'it'} in .env`);
-  const secrets = secretsFromEnv(source);
-  const redactor = redactorFor(secrets);
+  const values = { secrets: secretsFromEnv(source), settings: settingsFromEnv(source) };
+  const masker = SecretMasker.of(values.secrets);
+  const scopes = profileSecretScopes(name, profile);
   const allowed = profile.allowed_domains ?? [new URL(profile.start_url).host];
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bwa-sign-in-'));
   const context = await browser.newContext();
@@ -42,11 +51,11 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
     const actionEnv = {
       page,
       context,
-      store: new EvidenceStore(scratch, redactor),
+      store: new EvidenceStore(scratch, masker),
       signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
       policy: {
         isAllowedUrl: (url: string) => isUrlAllowed(url, allowed),
-        resolveSecrets: makeSecretResolver(secrets),
+        resolvePlaceholders: (text: string, url: string) => resolveForSite(text, url, values, scopes),
         inputDir: scratch,
         beforeNavigation: async () => {},
       },
@@ -64,12 +73,15 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
       });
       if (!result.success && !step.optional)
         throw new Error(
-          redactor.text(
+          masker.text(
             `auth_profile "${name}": sign-in step ${index === 0 ? '(open start_url)' : index - 1} (${step.action}) failed — ${result.error ?? result.description}`,
           ),
         );
     }
-    await proveSignedIn(name, profile, actionEnv);
+    await proveSignedIn(name, profile, actionEnv).catch((error: unknown) => {
+      // The page's address can carry what the form sent.
+      throw new Error(masker.text(error instanceof Error ? error.message : String(error)));
+    });
     const file = authStatePath(name);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await context.storageState({ path: file });

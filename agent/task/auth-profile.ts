@@ -6,12 +6,20 @@ import { BwaInputError, formatZodIssues } from './input-errors';
 import { parseJsonFile } from './load-task';
 import { SemanticLocator } from './locator-schema';
 import { RecipeStep } from './schema';
+import { malformedPlaceholders, secretNamesIn, settingNamesIn } from '../secrets/placeholders';
 
 /** How to sign in for an auth_profile, as data: a page, steps in the recipe vocabulary, and what proves it worked. */
 export const AuthProfileSchema = z.strictObject({
   $schema: z.string().optional(),
   start_url: z.url().describe('The sign-in page'),
-  steps: z.array(RecipeStep).min(1).describe('Recipe steps that sign in; put credentials as {{secret:NAME}} (SECRET_NAME in .env)'),
+  steps: z
+    .array(RecipeStep)
+    .min(1)
+    .describe('Recipe steps that sign in; put credentials as {{secret:NAME}} (SECRET_NAME in .env), a plain user name as {{env:NAME}} (ENV_NAME)')
+    .superRefine((steps, ctx) => {
+      for (const bad of malformedPlaceholders(JSON.stringify(steps)))
+        ctx.addIssue({ code: 'custom', message: `${bad} is no placeholder: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _` });
+    }),
   check: z
     .strictObject({
       url: z.string().optional().describe('Regular expression the page URL must match once signed in'),
@@ -19,14 +27,16 @@ export const AuthProfileSchema = z.strictObject({
     })
     .refine(check => check.url !== undefined || check.visible !== undefined, 'give url, visible, or both')
     .describe('What proves the sign-in worked'),
-  allowed_domains: z.array(z.string().min(1)).optional().describe("Hosts the sign-in may visit (default: start_url's host:port)"),
+  allowed_domains: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("Hosts the sign-in may visit, and the only ones its secrets are typed on (default: start_url's host:port)"),
 });
 export type AuthProfile = z.output<typeof AuthProfileSchema>;
 
 const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
 export const PROFILE_NAME_RULE = 'a plain name (letters, digits, "_", "-")';
 export const ProfileName = z.string().regex(PROFILE_NAME);
-const SECRET_NAME = /\{\{\s*secret:([A-Z][A-Z0-9_]*)\s*\}\}/g;
 
 export function checkProfileName(profile: string): string {
   if (!PROFILE_NAME.test(profile)) throw new BwaInputError('BWA_AUTH_PROFILE', `auth_profile "${profile}" must be ${PROFILE_NAME_RULE}`);
@@ -52,8 +62,12 @@ export function loadAuthProfile(tasksDir: string, profile: string): AuthProfile 
   return parsed.data;
 }
 
-/** SECRET_* variables the profile's steps use, in order of first use. */
+/** Secrets the profile's steps use, in order of first use. */
 export function profileSecretNames(profile: AuthProfile): string[] {
-  const names = [...JSON.stringify(profile.steps).matchAll(SECRET_NAME)].map(match => match[1]!);
-  return [...new Set(names)];
+  return secretNamesIn(JSON.stringify(profile.steps));
+}
+
+/** Plain settings ({{env:NAME}}) the profile's steps use. */
+export function profileSettingNames(profile: AuthProfile): string[] {
+  return settingNamesIn(JSON.stringify(profile.steps));
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ACTION_NAMES } from '../actions/names';
 import { DocumentFactTarget, SemanticLocator } from './locator-schema';
 import { typeProblem } from './type-grammar';
+import { malformedPlaceholders, PLACEHOLDER_NAME } from '../secrets/placeholders';
 
 /** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them (grammar: type-grammar.ts). */
 const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
@@ -118,6 +119,12 @@ export const TaskSpecSchema = z
       .array(z.string().min(1))
       .min(1)
       .describe('Hosts the agent may visit: "example.com" (and subdomains), "127.0.0.1:4101" (exact host:port)'),
+    secret_sites: z
+      .record(z.string().regex(PLACEHOLDER_NAME, 'a secret name: letters, digits and _'), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe(
+        "Secret → the hosts it may be typed on (allowed_domains notation). Default: the start page's host for a secret the task names, the auth profile's allowed_domains for one its steps name; a secret neither names is typed nowhere",
+      ),
     dialog_policy: z.enum(['accept', 'dismiss']).default('dismiss').describe('How JavaScript dialogs are answered'),
     recipe: z
       .array(RecipeStep)
@@ -141,7 +148,18 @@ export const TaskSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['judgment_question'], message: 'required when judgment_required is true' });
     if (spec.input_schema.sample_id !== undefined)
       ctx.addIssue({ code: 'custom', path: ['input_schema', 'sample_id'], message: 'sample_id is implicit; do not declare it' });
+    for (const { path, text } of stringsOf(spec))
+      for (const bad of malformedPlaceholders(text))
+        ctx.addIssue({ code: 'custom', path, message: `${bad} is no placeholder: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _` });
   });
+
+/** Every string of a spec with its JSON path. */
+function stringsOf(value: unknown, path: Array<string | number> = []): Array<{ path: Array<string | number>; text: string }> {
+  if (typeof value === 'string') return [{ path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => stringsOf(item, [...path, i]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => stringsOf(item, [...path, key]));
+  return [];
+}
 
 export type TaskSpec = z.output<typeof TaskSpecSchema>;
 export type TaskSpecInput = z.input<typeof TaskSpecSchema>;

@@ -119,7 +119,7 @@ function actionEnv(page: Page, elements: ReadonlyMap<string, KnownElement>): Act
     context,
     store: new EvidenceStore(tempDirFor('actions')),
     signal: new AbortController().signal,
-    policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
+    policy: { isAllowedUrl: () => true, resolvePlaceholders: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
     tabs: new ContextTabs(context, page),
     elements,
     reader: 'model',

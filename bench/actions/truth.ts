@@ -184,7 +184,7 @@ async function openSample(
   const tabs = new ContextTabs(context, page);
   const policy = {
     isAllowedUrl: () => true,
-    resolveSecrets: (value: string) => value,
+    resolvePlaceholders: (value: string) => value,
     inputDir: tempDirFor('inputs'),
     beforeNavigation: async () => {},
   };

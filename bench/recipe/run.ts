@@ -18,7 +18,7 @@ import { recipeRecorder, saveCompiled } from '../../agent/recipe/record';
 import { ModelClient } from '../../agent/decide/model-client';
 import { modelSettings } from '../../agent/decide/model-settings';
 import { emptyUsage, usageTokens } from '../../agent/evidence/result-schema';
-import { noRedaction } from '../../agent/evidence/redact';
+import { noMasking } from '../../agent/secrets/masker';
 import { pendingJudgments } from '../../agent/judge/pending';
 import { JUDGE_SAMPLE_ID } from '../../agent/judge/judge-prompt';
 import { judgePending } from '../../agent/judge/run-judge';
@@ -265,7 +265,7 @@ async function judgeRun(task: LoadedTask, runId: string, rows: readonly Row[]) {
     runId,
     pending,
     batchSize: settings.judgeBatchSize,
-    redactor: noRedaction,
+    masker: noMasking,
   });
   return { results: new Map(run.judged.map(j => [j.result.sample_id, j.result])), usage: run.usage, batches: run.batches };
 }

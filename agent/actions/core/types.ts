@@ -7,8 +7,12 @@ import type { SemanticLocator } from '../../task/locator-schema';
 /** What the action layer needs to know about the task: where it may go, what it may read, which secrets exist. */
 export interface ActionPolicy {
   isAllowedUrl: (url: string) => boolean;
-  /** Replaces {{secret:NAME}} with the value; the only place a secret value exists in memory on our side. */
-  resolveSecrets(text: string): string;
+  /**
+   * Fills in {{secret:NAME}} and {{env:NAME}} for text to be typed into a field of the page at `url` (the only place a
+   * secret value exists in memory on our side); throws a PlaceholderError when a secret does not belong on that site,
+   * or a placeholder is not set.
+   */
+  resolvePlaceholders(text: string, url: string): string;
   /** Folder uploads may come from (the task's input folder). */
   inputDir: string;
   /** Waits out the per-host rate limit before a navigation to url. */

@@ -4,7 +4,8 @@ import { ELEMENT_TIMEOUT_MS, HANDLERS_MS } from '../core/limits';
 import { waitUntilEditable } from '../targets/preflight';
 import { fieldHoldsSecret, fillSecret } from './secret-fill';
 import { deliverInput } from '../settle/settle';
-import { hasSecrets, withSecretsHidden } from './secret-text';
+import { withSecretsHidden } from './secret-text';
+import { hasSecretPlaceholder } from '../../secrets/placeholders';
 import { checkTypedText, holdsTypedValue, stateAfterHandlers } from './shown-value';
 import { setSliderValue } from './slider';
 import type { ResolvedTarget } from '../targets/target';
@@ -28,7 +29,7 @@ export async function enterValue(
 ): Promise<string> {
   const { locator, label } = resolved;
   const state = await waitUntilEditable(locator, label);
-  const secret = hasSecrets(text);
+  const secret = hasSecretPlaceholder(text);
   const typedKind = isTypedInput(state.inputType) ? state.inputType : undefined;
   if (isSliderLike(state) && !secret) {
     const moved = await setSliderValue(env.page, locator, text, label, env.signal);
@@ -37,7 +38,7 @@ export async function enterValue(
   }
   const converted = typedKind && !secret ? await convert(locator, text, typedKind, state, label) : undefined;
   let outcome = '';
-  await withSecretsHidden(text, env.policy, async value => {
+  await withSecretsHidden(text, locator, env.policy, async value => {
     if (secret) await fillSecret(locator, value, text, { perKey: options.slowly });
     else if (converted) await fillTyped(locator, converted.value, typedKind!, label);
     else if (options.slowly) {

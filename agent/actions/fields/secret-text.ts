@@ -1,20 +1,39 @@
-import type { ActionPolicy } from '../core/types';
+import type { Locator } from '@playwright/test';
+import { ELEMENT_TIMEOUT_MS } from '../core/limits';
+import { ActionError, type ActionPolicy } from '../core/types';
+import { PlaceholderError, placeholdersIn } from '../../secrets/placeholders';
 
-const PLACEHOLDER = /\{\{\s*secret:[A-Za-z0-9_]+\s*\}\}/g;
-
-export function hasSecrets(text: string): boolean {
-  return new RegExp(PLACEHOLDER.source).test(text);
+/**
+ * The address of the frame the field is in, as the browser knows it (a page script cannot forge it): a secret
+ * belongs to a site, and a field in a frame from elsewhere is on that other site.
+ */
+async function frameUrlOf(locator: Locator): Promise<string> {
+  const handle = await locator.elementHandle({ timeout: ELEMENT_TIMEOUT_MS });
+  try {
+    return (await handle?.ownerFrame())?.url() ?? locator.page().url();
+  } finally {
+    await handle?.dispose();
+  }
 }
 
 /**
- * Runs a browser call with secret values in hand, making sure no error it throws can carry a value back
- * into a log: every resolved value in the message is put back as its placeholder.
+ * Runs a browser call with the text's placeholders filled in — `{{secret:…}}` only where the field's site is one the
+ * secret belongs to — making sure no error it throws can carry a value back into a log: every resolved value in the
+ * message is put back as its placeholder.
  */
-export async function withSecretsHidden<T>(text: string, policy: ActionPolicy, body: (resolved: string) => Promise<T>): Promise<T> {
-  const resolved = policy.resolveSecrets(text);
+export async function withSecretsHidden<T>(text: string, locator: Locator, policy: ActionPolicy, body: (resolved: string) => Promise<T>): Promise<T> {
+  if (placeholdersIn(text).length === 0 && !text.includes('{{')) return body(text);
+  const url = await frameUrlOf(locator);
+  let resolved: string;
+  try {
+    resolved = policy.resolvePlaceholders(text, url);
+  } catch (error) {
+    if (error instanceof PlaceholderError) throw new ActionError(error.message);
+    throw error;
+  }
   if (resolved === text) return body(resolved);
-  const pairs = [...new Set(text.match(PLACEHOLDER) ?? [])]
-    .map(placeholder => [policy.resolveSecrets(placeholder), placeholder] as const)
+  const pairs = placeholdersIn(text)
+    .map(use => [policy.resolvePlaceholders(use.text, url), use.text] as const)
     .filter(([value]) => value.length > 0)
     .sort((a, b) => b[0].length - a[0].length);
   try {

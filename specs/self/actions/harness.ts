@@ -8,7 +8,7 @@ import { installClosedShadowRootMarks } from '../../../agent/snapshot/closed-sha
 import { isUrlAllowed } from '../../../agent/browser/domains';
 import { installGuards } from '../../../agent/browser/guards';
 import { ContextTabs } from '../../../agent/browser/context-tabs';
-import { makeSecretResolver } from '../../../agent/browser/secrets';
+import { resolveForSite } from '../../../agent/secrets/scope';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { knownElements } from '../../../agent/loop/view';
 import { PageStateFocus } from '../../../agent/loop/page-state-focus';
@@ -19,6 +19,13 @@ export const WIDGETS = SITE.widgets;
 export const PEOPLE = SITE.people;
 export const ALLOWED_DOMAINS = [SITE_HOST.people, SITE_HOST.widgets];
 export const SECRET_VALUE = 'hunter2-correct-horse';
+/** The harness's secrets belong on the widget lab only: the people site is allowed to visit, not to type them on. */
+export const SECRET_SCOPES = {
+  PASSWORD: { sites: [SITE_HOST.widgets], from: "the harness's secret_sites" },
+  API_TOKEN: { sites: [SITE_HOST.widgets], from: "the harness's secret_sites" },
+  ledger_pin: { sites: [SITE_HOST.widgets], from: "the harness's secret_sites" },
+};
+export const LOWER_CASE_SECRET = 'pin-4711-ledger';
 
 /** Drives actions the way the loop does: a real ActionEnv, guards installed, refs from the latest observation. */
 export interface ActionHarness {
@@ -51,7 +58,8 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
     const tabs = new ContextTabs(context, page);
     const policy: ActionPolicy = {
       isAllowedUrl: url => isUrlAllowed(url, ALLOWED_DOMAINS),
-      resolveSecrets: makeSecretResolver({ PASSWORD: SECRET_VALUE }),
+      resolvePlaceholders: (text, url) =>
+        resolveForSite(text, url, { secrets: { PASSWORD: SECRET_VALUE, ledger_pin: LOWER_CASE_SECRET }, settings: { SHOP_USER: 'ada' } }, SECRET_SCOPES),
       inputDir,
       beforeNavigation: async () => {},
     };

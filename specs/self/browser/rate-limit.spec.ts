@@ -18,7 +18,7 @@ const WIDGETS = SITE.widgets;
 
 /** What dispatch needs to run one action on `page`, allowed everywhere, paced only by the context's guards. */
 function actionEnv(context: BrowserContext, page: Page, tabs: ContextTabs) {
-  const policy = { isAllowedUrl: () => true, resolveSecrets: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
+  const policy = { isAllowedUrl: () => true, resolvePlaceholders: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
   return {
     page,
     context,

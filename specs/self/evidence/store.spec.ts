@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { archivePreviousAttempt } from '../../../agent/evidence/attempts';
 import { sanitizeFilename } from '../../../agent/evidence/filenames';
 import { sha256 } from '../../../agent/evidence/hash';
-import { Redactor } from '../../../agent/evidence/redact';
+import { SecretMasker } from '../../../agent/secrets/masker';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
 
@@ -44,7 +44,7 @@ test('hostile download names cannot leave the folder or carry control characters
 });
 
 test('JSON written through the store is redacted', () => {
-  const store = new EvidenceStore(tempDir(), new Redactor({ PASSWORD: 'hunter2-secret' }));
+  const store = new EvidenceStore(tempDir(), SecretMasker.of({ PASSWORD: 'hunter2-secret' }));
   const file = store.writeJson('action_log.json', [{ typed: 'hunter2-secret', url: 'http://x/?p=hunter2-secret' }]);
   const text = fs.readFileSync(file, 'utf8');
   expect(text).not.toContain('hunter2-secret');

@@ -3,7 +3,7 @@ import { ModelClient } from '../../../agent/decide/model-client';
 import { modelSettings } from '../../../agent/decide/model-settings';
 import type { ActionLogEntry, Result } from '../../../agent/evidence/result-schema';
 import { emptyUsage } from '../../../agent/evidence/result-schema';
-import { noRedaction } from '../../../agent/evidence/redact';
+import { noMasking } from '../../../agent/secrets/masker';
 import { distillPatterns, heuristicPatterns, heuristicWarnings } from '../../../agent/memory/distill';
 import { RunMemory } from '../../../agent/memory/run-memory';
 import { startModelServer } from '../../../fixtures/model-server';
@@ -163,7 +163,7 @@ test("distilled tips: a known tip repeated word for word counts again; tips with
   const saved = { key: process.env.ANTHROPIC_BASE_URL };
   process.env.ANTHROPIC_BASE_URL = server.url;
   try {
-    const client = new ModelClient(modelSettings({ AGENT_FAST_MODEL: 'claude-haiku-5-5' } as NodeJS.ProcessEnv), 'test-key', noRedaction);
+    const client = new ModelClient(modelSettings({ AGENT_FAST_MODEL: 'claude-haiku-5-5' } as NodeJS.ProcessEnv), 'test-key', noMasking);
     const known = 'Open "Profile stats" on a profile for the exact follower count';
     server.setDefaultScript('people_profile', {
       text: [

@@ -1,17 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { Redactor } from '../../../agent/evidence/redact';
+import { SecretMasker } from '../../../agent/secrets/masker';
 import { outcomeTitle, stepTitle } from '../../../agent/loop/perform';
 import { SITE } from '../helpers/sites';
 
-const redactor = new Redactor({ TOKEN: 'hunter2-secret' });
+const masker = SecretMasker.of({ TOKEN: 'hunter2-secret' });
 
 test('the outcome step names what happened, on one line, with secrets put back as placeholders', () => {
-  expect(outcomeTitle({ success: true, description: 'Screenshot saved: 01_profile.png' }, redactor)).toBe('✓ Screenshot saved: 01_profile.png');
-  expect(outcomeTitle({ success: false, description: 'click', error: 'No element matches button "Go"\n  try scrolling' }, redactor)).toBe(
+  expect(outcomeTitle({ success: true, description: 'Screenshot saved: 01_profile.png' }, masker)).toBe('✓ Screenshot saved: 01_profile.png');
+  expect(outcomeTitle({ success: false, description: 'click', error: 'No element matches button "Go"\n  try scrolling' }, masker)).toBe(
     '✗ No element matches button "Go" try scrolling',
   );
-  expect(outcomeTitle({ success: false, description: 'Typed hunter2-secret' }, redactor)).toBe('✗ Typed {{secret:TOKEN}}');
-  const long = outcomeTitle({ success: true, description: `x = "${'a'.repeat(500)}"` }, redactor);
+  expect(outcomeTitle({ success: false, description: 'Typed hunter2-secret' }, masker)).toBe('✗ Typed {{secret:TOKEN}}');
+  const long = outcomeTitle({ success: true, description: `x = "${'a'.repeat(500)}"` }, masker);
   expect(long).toHaveLength(200);
   expect(long.endsWith('…')).toBe(true);
 });

@@ -1,0 +1,63 @@
+/**
+ * The forms a secret takes once a page, a URL or a serialiser has handled it, as one regular expression per secret:
+ * each character may appear as itself, URL-encoded (%22, + for a space), HTML-encoded (&quot; &#34; &#x22;),
+ * JSON-escaped (\" \\ \u0022 \/), JSON-escaped twice, or URL-encoded after JSON escaping — in any mix, since a page
+ * may encode only the characters it must.
+ */
+
+const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+const literal = (text: string): string => text.replace(SYNTAX, '\\$&');
+const anyCaseHex = (hex: string): string => [...hex].map(d => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d)).join('');
+const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+const percentEncoded = (text: string): string =>
+  [...Buffer.from(text, 'utf8')].map(byte => `%${anyCaseHex(byte.toString(16).padStart(2, '0'))}`).join('');
+
+/** \u escapes, one per UTF-16 unit (a character outside the BMP is a surrogate pair). */
+const unicodeEscaped = (char: string): string =>
+  Array.from({ length: char.length }, (_, i) => `\\\\u${anyCaseHex(char.charCodeAt(i).toString(16).padStart(4, '0'))}`).join('');
+
+const NAMED_ENTITIES: Readonly<Record<string, readonly string[]>> = {
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  '"': ['&quot;'],
+  "'": ['&apos;'],
+  ' ': ['&nbsp;', '\u00a0', '+'],
+};
+
+/** Every way one character (a code point) of a secret can be written, as regular-expression sources. */
+function characterForms(char: string): string[] {
+  const code = char.codePointAt(0)!;
+  const json = jsonEscaped(char);
+  const forms = [
+    literal(char),
+    percentEncoded(char),
+    `&#0*${code};`,
+    `&#[xX]0*${anyCaseHex(code.toString(16))};`,
+    ...(NAMED_ENTITIES[char] ?? []).map(literal),
+    unicodeEscaped(char),
+  ];
+  if (char === '/') forms.push(literal('\\/'));
+  if (json !== char) forms.push(literal(json), literal(jsonEscaped(json)), percentEncoded(json));
+  return [...new Set(forms)];
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+const DIGIT = /\p{N}/u;
+/** An escape just before the secret ends the word before it: "\nhunter2", "%0Ahunter2", "\u00e9hunter2". */
+const ESCAPE_BEFORE = '\\\\[nrtbf]|\\\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2}';
+
+/**
+ * The secret as a whole token: a secret that starts (ends) with a letter or digit is not taken from inside a longer
+ * word, identifier or number — "editor" is not in "last_editor", "1234" not in "1234.50" or "21234". A secret glued to
+ * other letters on both sides is thereby not masked: it is no longer the secret's text but a longer word's.
+ */
+export function secretPatternSource(value: string): string {
+  const chars = [...value];
+  const first = chars[0]!;
+  const last = chars.at(-1)!;
+  const body = chars.map(char => `(?:${characterForms(char).join('|')})`).join('');
+  const before = WORD.test(first) ? `${DIGIT.test(first) ? '(?<!\\p{N}[.,])' : ''}(?:(?<![\\p{L}\\p{N}_])|(?<=${ESCAPE_BEFORE}))` : '';
+  const after = WORD.test(last) ? `(?![\\p{L}\\p{N}_])${DIGIT.test(last) ? '(?![.,]\\p{N})' : ''}` : '';
+  return `${before}${body}${after}`;
+}
