@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
-import { checkEnvironment, env } from '../env/read';
+import { checkEnvironment, env, secretsFromEnv, settingsFromEnv } from '../env/read';
+import { secretWarnings } from '../secrets/advice';
+import { secretNamesIn, settingNamesIn, variableOf } from '../secrets/placeholders';
+import { authoredTexts } from '../task/authored-text';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
 import { listed } from './listing';
@@ -8,7 +11,7 @@ import { compiledRecipe } from '../recipe/recipe-store';
 import { deciderProblem } from '../decide/select-decider';
 import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
-import { authStatePath, loadAuthProfile } from '../task/auth-profile';
+import { authStatePath, loadAuthProfile, profileSecretNames } from '../task/auth-profile';
 import type { LoadedTask } from '../task/load-task';
 import { loadSuite, type BrokenTask } from '../task/suite';
 
@@ -45,8 +48,10 @@ export const validateCommand = defineCommand({
           problem ? [`${problem.code}: ${problem.message}`] : [],
         ),
         ...signInProblems(task),
+        ...placeholdersNotSet(task),
       ];
       for (const problem of problems) console.log(`  ✗ ${problem}`);
+      for (const warning of secretAdvice(task)) console.log(`  ⚠ ${warning}`);
       if (problems.length) unrunnable += 1;
     }
     if (unrunnable)
@@ -81,4 +86,25 @@ function signInProblems(task: LoadedTask): string[] {
         ];
   const missing = missingSecrets(profile);
   return missing.length ? [`auth_profile "${name}" needs ${missing.join(' and ')} (set in .env)`] : [];
+}
+
+/** The task's own {{secret:NAME}} and {{env:NAME}} (its profile's are signInProblems'): unset, a sample would stop at the step. */
+function placeholdersNotSet(task: LoadedTask): string[] {
+  const text = JSON.stringify(task.spec);
+  const secrets = secretsFromEnv();
+  const plain = settingsFromEnv();
+  return [
+    ...secretNamesIn(text).filter(name => !(name in secrets)).map(name => `{{secret:${name}}} is not set: add ${variableOf('secret', name)}=… to .env`),
+    ...settingNamesIn(text).filter(name => !(name in plain)).map(name => `{{env:${name}}} is not set: add ${variableOf('env', name)}=… to .env`),
+  ];
+}
+
+/** Secrets the task and its sign-in use whose values would mask the page's own words, or that its own text holds. */
+function secretAdvice(task: LoadedTask): string[] {
+  const profileName = task.spec.auth_profile;
+  const profile = profileName ? loadAuthProfile(settings.tasksDir, profileName) : undefined;
+  const names = new Set([...secretNamesIn(JSON.stringify(task.spec)), ...(profile ? profileSecretNames(profile) : [])]);
+  const values = secretsFromEnv();
+  const authored = authoredTexts(task.spec);
+  return [...names].flatMap(name => (values[name] === undefined ? [] : secretWarnings(name, values[name], authored)));
 }

@@ -80,8 +80,14 @@ export async function distillPatterns(
   onUsage: (u: Usage) => void,
 ): Promise<Pattern[]> {
   const values = sampleValues(task, result, log);
-  const route = efficientRoute(result, log).steps.map((entry, i) => `${i + 1}. ${phraseStep(entry, values)}`);
+  const walked = efficientRoute(result, log);
+  const route = walked.steps.map((entry, i) => `${i + 1}. ${phraseStep(entry, values)}`);
   if (route.length === 0) throw new Error('no route to learn from');
+  // Only a route walked as it stands is one that worked; steps kept from a wandering sample are said to be that.
+  const which =
+    walked.leftOut === 0
+      ? 'Below is the route it took, with no failed or wasted step.'
+      : `Below are the ${walked.steps.length} steps it kept: its ${walked.leftOut} failed, undone or idle steps are left out, so these were never walked as they stand.`;
   const knownPart = known.length
     ? `\n\nTips already learned on other samples (repeat one word for word if it held here too):\n${known.map(t => `- ${t}`).join('\n')}`
     : '';
@@ -91,7 +97,7 @@ export async function distillPatterns(
       messages: [
         {
           role: 'user',
-          content: `A browser agent finished one sample of a task. Below is the route that worked, without its failed or wasted steps. Write at most ${MAX_TIPS} short navigation tips (one per line, starting with "- ") that would help on OTHER samples of the same task: how to get to the data and where it is, in words that hold on any sample's page. No names, numbers or values of this sample; no CSS selectors or element refs.\n\nTask goal: ${task.goal}\n\nRoute:\n${route.join('\n')}${knownPart}`,
+          content: `A browser agent finished one sample of a task. ${which} Write at most ${MAX_TIPS} short navigation tips (one per line, starting with "- ") that would help on OTHER samples of the same task: how to get to the data and where it is, in words that hold on any sample's page. No names, numbers or values of this sample; no CSS selectors or element refs.\n\nTask goal: ${task.goal}\n\nRoute:\n${route.join('\n')}${knownPart}`,
         },
       ],
     },

@@ -5,23 +5,26 @@ import { mentionsAny, rowValues, shownForms, templateString, type RowValue } fro
 import { SemanticLocator } from '../task/locator-schema';
 import type { TaskSpec } from '../task/schema';
 import { isSecretPlaceholder } from '../secrets/placeholders';
+import { GeneralText, VARYING, wholeValues } from './general-text';
 
 /** What a sample's own values look like, so no hint carries one to another sample. */
 export interface SampleValues {
   row: RowValue[];
   /** Every form of every value the sample read, and of its inputs. */
   all: string[];
-  /** field name of each value read, to name a URL that was read rather than quote it. */
+  /** The field each value was read into, for the values only one field holds: one two fields share names neither. */
   readAs: Map<string, string>;
 }
 
 /** Every value the sample read — its extracted fields, and what it saved or stated from its pages — and its inputs. */
 export function sampleValues(task: TaskSpec, result: Pick<Result, 'input' | 'extracted'>, log: readonly ActionLogEntry[] = []): SampleValues {
   const row = rowValues(result.input, Object.keys(task.input_schema));
-  const readAs = new Map<string, string>();
-  for (const [field, { value }] of Object.entries(result.extracted)) for (const form of shownForms(value)) readAs.set(form, field);
+  const fieldsOf = new Map<string, Set<string>>();
+  for (const [field, { value }] of Object.entries(result.extracted))
+    for (const form of shownForms(value)) fieldsOf.set(form, (fieldsOf.get(form) ?? new Set()).add(field));
+  const readAs = new Map([...fieldsOf].filter(([, fields]) => fields.size === 1).map(([form, fields]) => [form, [...fields][0]!]));
   const stated = log.flatMap(entry => [entry.action.args.data, entry.action.args.extracted]).flatMap(leaves);
-  const all = [...new Set([...row.map(r => r.value), ...readAs.keys(), ...stated])].filter(v => v.trim() !== '');
+  const all = [...new Set([...row.map(r => r.value), ...fieldsOf.keys(), ...stated])].filter(v => v.trim() !== '');
   return { row, all, readAs };
 }
 
@@ -76,19 +79,22 @@ function isSetup(entry: ActionLogEntry): boolean {
 const MAX_ROUTE_STEPS = 14;
 
 /**
- * "Efficient route (4 actions, no detours): screenshot "profile" → read display_name from heading → … → done" — or,
- * when the sample failed, undid or wandered on its way, "Route that worked (…; 3 failed, undone or idle steps left
- * out)": only a route walked without them is called efficient. Undefined when empty.
+ * "Efficient route (4 actions, no detours): screenshot "profile" → read display_name from heading → … → done" — only
+ * for a sample that walked it without a failed, undone or idle step. Any other sample's kept steps were never walked
+ * as they stand, so they are never called a route that worked: "Steps kept from a sample with 3 failed, undone or
+ * idle steps (4 actions, never walked as they stand): …". Undefined when empty.
  */
 export function routeTip(route: Route, values: SampleValues): string | undefined {
   const steps = route.steps.map(entry => phraseStep(entry, values));
   if (steps.length === 0) return undefined;
   const shown = steps.length > MAX_ROUTE_STEPS ? [...steps.slice(0, MAX_ROUTE_STEPS), '…'] : steps;
-  const label =
-    route.leftOut === 0
-      ? `Efficient route (${steps.length} actions, no detours)`
-      : `Route that worked (${steps.length} actions; ${route.leftOut} failed, undone or idle step${route.leftOut === 1 ? '' : 's'} of that sample left out)`;
-  return `${label}: ${shown.join(' → ')}`;
+  return `${routeLabel(route)}: ${shown.join(' → ')}`;
+}
+
+function routeLabel(route: Route): string {
+  const actions = `${route.steps.length} action${route.steps.length === 1 ? '' : 's'}`;
+  if (route.leftOut === 0) return `Efficient route (${actions}, no detours)`;
+  return `Steps kept from a sample with ${route.leftOut} failed, undone or idle step${route.leftOut === 1 ? '' : 's'} (${actions}, never walked as they stand)`;
 }
 
 /** One step said without refs, selectors or this sample's values (an input is its {{column}}): what to do, on which kind of element. */
@@ -192,26 +198,18 @@ function describeTarget(entry: ActionLogEntry, values: SampleValues): string | u
 }
 
 const PLACEHOLDER = /<[a-z_]+>|\{\{[^}]+\}\}/g;
-/** What a page shows differently from sample to sample, whatever the sample: addresses, phone numbers, dates, numbers. */
-const VARYING: Array<[RegExp, string]> = [
-  [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
-  [/\b(?:https?:\/\/|www\.)\S+/gi, '<address>'],
-  [/\+?\d[\d\s().-]{6,}\d/g, '<phone>'],
-  [/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b/g, '<date>'],
-  [/\d[\d,.]*\d|\d{2,}/g, '<n>'],
-];
 
 /**
  * A page string in words that hold on any sample's page: the values this sample read become <field>, its inputs
  * {{column}}, and what varies from page to page (a phone number, a date, a count) a placeholder — "Call <phone>",
- * "<n> comments", "<followers> followers". Undefined when a value of the sample would still show.
+ * "<n> comments", "<followers> followers". Whole values only, each replaced once (general-text.ts). Undefined when a
+ * value of the sample would still show.
  */
 export function generalLabel(text: string, values: SampleValues): string | undefined {
-  let general = text;
-  const read = [...values.readAs.entries()].sort((a, b) => b[0].length - a[0].length);
-  for (const [form, field] of read)
-    general = general.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(form)}(?![\\p{L}\\p{N}])`, 'gu'), `<${field}>`);
-  general = templateString(general, values.row);
-  for (const [pattern, placeholder] of VARYING) general = general.replace(pattern, placeholder);
-  return holdsValue(general.replace(PLACEHOLDER, ' '), values) ? undefined : general;
+  const general = new GeneralText(text);
+  const read = wholeValues([...values.readAs.keys()]);
+  if (read) general.replace(read, form => `<${values.readAs.get(form)!}>`);
+  general.rewrite(piece => templateString(piece, values.row));
+  for (const [pattern, replace] of VARYING) general.replace(pattern, replace);
+  return holdsValue(general.remainder.replace(PLACEHOLDER, ' '), values) ? undefined : general.toString();
 }

@@ -6,9 +6,10 @@ import { runDir } from '../settings';
 import { collectJudged, collectSample, type CollectedSample } from './collect';
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
-import { redactTrace } from './trace-redaction';
+import { maskTestResult } from './mask-test-result';
 import { traceAttachments } from './traces';
 import { env, secretsFromEnv } from '../env/read';
+import { SecretMasker } from '../secrets/masker';
 import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../fs/atomic';
 import { detectDrift } from '../recipe/drift';
@@ -27,15 +28,15 @@ export default class BwaReporter implements Reporter {
   private readonly samples = new Map<string, CollectedSample>();
   private readonly traces = new Map<string, string[]>();
   private readonly errors: string[] = [];
-  private readonly secrets = secretsFromEnv();
+  private readonly masker = SecretMasker.of(secretsFromEnv());
 
   printsToStdio(): boolean {
     return true;
   }
 
   onTestEnd(test: TestCase, testResult: TestResult): void {
-    // Before any other reporter copies them (the HTML report does at the end): sign-in setups included.
-    for (const trace of traceAttachments(testResult)) redactTrace(trace, this.secrets);
+    // Before any reporter after this one copies them (Allure at once, the HTML report at the end): sign-in setups included.
+    maskTestResult(testResult, this.masker);
     this.applyJudged(test, testResult);
     const collected = collectSample(testResult);
     if (!collected) return;

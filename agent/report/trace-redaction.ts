@@ -1,46 +1,84 @@
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic';
 import { readZip, writeZip } from '../evidence/zip';
+import type { SecretMasker } from '../secrets/masker';
 
 /**
- * Every form a secret value takes inside a trace: as typed, URL-encoded (a query string, a form post), and
- * JSON-escaped (call parameters, network records).
+ * String values of a trace's records that are Playwright's own names and ids, never page data: masking leaves them,
+ * so a secret equal to "click" or "before" cannot make a trace unreadable.
  */
-export function secretForms(value: string): string[] {
-  const uri = encodeURIComponent(value);
-  const forms = [value, uri, uri.replace(/%20/g, '+'), JSON.stringify(value).slice(1, -1)];
-  return [...new Set(forms)].filter(form => form.length >= 3).sort((a, b) => b.length - a.length);
-}
+const TRACE_IDENTIFIERS = [
+  '**.type',
+  '**.method',
+  '**.class',
+  '**.callId',
+  '**.stepId',
+  '**.parentId',
+  '**.pageId',
+  '**.frameId',
+  '**.guid',
+  '**.sha1',
+  '**._sha1',
+  '**.contextId',
+  '**.snapshotName',
+  '**.mimeType',
+  '**.browserName',
+  '**.platform',
+  '**.sdkLanguage',
+];
 
-function replaceAll(data: Buffer, from: Buffer, to: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let at = data.indexOf(from); at >= 0; at = data.indexOf(from, start)) {
-    parts.push(data.subarray(start, at), to);
-    start = at + from.length;
+const JSON_LINES = /\.(trace|network)$/;
+const JSON_FILE = /\.(stacks|json)$/;
+
+/** Text a page or a serialiser wrote, or bytes (a screenshot, an image the page loaded) that are no text. */
+function asText(data: Buffer): string | undefined {
+  if (data.subarray(0, 8192).includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return undefined;
   }
-  if (start === 0) return data;
-  parts.push(data.subarray(start));
-  return Buffer.concat(parts);
+}
+
+/** One JSON record masked by structure; a line that is no JSON is masked as text. Unchanged unless a secret was in it. */
+function maskRecord(line: string, masker: SecretMasker): string {
+  if (masker.text(line) === line) return line;
+  try {
+    const record: unknown = JSON.parse(line);
+    const masked = masker.value(record, TRACE_IDENTIFIERS);
+    return JSON.stringify(masked) === JSON.stringify(record) ? line : JSON.stringify(masked);
+  } catch {
+    return masker.text(line);
+  }
+}
+
+function maskEntry(name: string, data: Buffer, masker: SecretMasker): Buffer {
+  const text = asText(data);
+  if (text === undefined) return data;
+  let masked: string;
+  if (JSON_LINES.test(name))
+    masked = text
+      .split('\n')
+      .map(line => maskRecord(line, masker))
+      .join('\n');
+  else if (JSON_FILE.test(name)) masked = maskRecord(text, masker);
+  else masked = masker.text(text);
+  return masked === text ? data : Buffer.from(masked, 'utf8');
 }
 
 /**
- * Rewrites a Playwright trace with every secret value replaced by its `{{secret:NAME}}` placeholder. What bwa
- * itself types never reaches a trace (secret-fill, untraced observations), but a page can still send a secret
- * on: a sign-in form posts the password, and the trace's network log keeps the request body.
- * Returns the names of the entries that held a secret.
+ * Rewrites a Playwright trace with every secret replaced by its `{{secret:NAME}}` placeholder, in every encoding a
+ * page or URL gives it: its records (call parameters, step titles, console, DOM snapshots, network log) masked by
+ * structure, the resources that are text (a page's HTML, a form post, a JSON answer) as text, images left as they
+ * are. What bwa itself types never reaches a trace (secret-fill, untraced observations), but a page can still send a
+ * secret on: a sign-in form posts the password, a page echoes it. Returns the names of the entries that held one.
  */
-export function redactTrace(file: string, secrets: Readonly<Record<string, string>>): string[] {
-  const replacements = Object.entries(secrets)
-    .filter(([, value]) => value.length >= 3)
-    .flatMap(([name, value]) => secretForms(value).map(form => [Buffer.from(form), Buffer.from(`{{secret:${name}}}`)] as const))
-    .sort((a, b) => b[0].length - a[0].length);
-  if (replacements.length === 0 || !fs.existsSync(file)) return [];
+export function redactTrace(file: string, masker: SecretMasker): string[] {
+  if (masker.isEmpty || !fs.existsSync(file)) return [];
   const entries = readZip(fs.readFileSync(file));
   const touched: string[] = [];
   for (const [name, data] of entries) {
-    let next = data;
-    for (const [from, to] of replacements) next = replaceAll(next, from, to);
+    const next = maskEntry(name, data, masker);
     if (next !== data) {
       entries.set(name, next);
       touched.push(name);

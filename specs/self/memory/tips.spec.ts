@@ -5,6 +5,7 @@ import type { ActionLogEntry, Result } from '../../../agent/evidence/result-sche
 import { emptyUsage } from '../../../agent/evidence/result-schema';
 import { noMasking } from '../../../agent/secrets/masker';
 import { distillPatterns, heuristicPatterns, heuristicWarnings } from '../../../agent/memory/distill';
+import { generalLabel, sampleValues } from '../../../agent/memory/route';
 import { RunMemory } from '../../../agent/memory/run-memory';
 import { startModelServer } from '../../../fixtures/model-server';
 import { bundledTask } from '../helpers/agent-env';
@@ -74,14 +75,14 @@ function profileRun(username: string, name: string, followers: number): { result
   return { result, log };
 }
 
-test('a done sample teaches the route that worked without its failed guess, idle hover, toggle or detour — and does not call it efficient', () => {
+test('a done sample teaches the steps that counted without its failed guess, idle hover, toggle or detour — and calls them neither efficient nor a route that worked', () => {
   const { result, log } = profileRun('ada', 'Ada Lovelace', 1234);
   const [pattern] = heuristicPatterns(task, result, log);
   // Its targets stay, in words that hold on any profile: what the sample read is named by its field.
   expect(pattern!.tip).toBe(
-    'Route that worked (5 actions; 6 failed, undone or idle steps of that sample left out): screenshot "profile" → read display_name from heading showing <display_name> → click the text "Profile stats" → read followers from the text "<followers> followers" → done',
+    'Steps kept from a sample with 6 failed, undone or idle steps (5 actions, never walked as they stand): screenshot "profile" → read display_name from heading showing <display_name> → click the text "Profile stats" → read followers from the text "<followers> followers" → done',
   );
-  for (const value of ['ada', 'Lovelace', '1,234', '1234', 'css=', 'e20', 'Repositories', 'analytical-engine', 'no detours'])
+  for (const value of ['ada', 'Lovelace', '1,234', '1234', 'css=', 'e20', 'Repositories', 'analytical-engine', 'no detours', 'worked'])
     expect(pattern!.tip).not.toContain(value);
 });
 
@@ -150,7 +151,7 @@ test('the same route learned on two samples is one tip held on 2 samples, listed
   ]);
   await memory.addWarnings(warnings);
   const hints = memory.hints('people_profile', task.goal);
-  expect(hints[0]).toMatch(/^Route that worked \(5 actions; 6 failed, undone or idle steps of that sample left out\): .* \(held on 2 samples\)$/);
+  expect(hints[0]).toMatch(/^Steps kept from a sample with 6 failed, undone or idle steps \(5 actions, never walked as they stand\): .* \(held on 2 samples\)$/);
   expect(hints.slice(1).sort()).toEqual([
     'Warning (127.0.0.1:4101): ended failed: the start page failed (seen on 1 sample)',
     'Warning (127.0.0.1:4101): go to http://127.0.0.1:4101/people/{{username}} failed: HTTP 500 at http://127.0.0.1:4101/people/{{username}} (seen on 1 sample)',
@@ -190,6 +191,9 @@ test("distilled tips: a known tip repeated word for word counts again; tips with
     expect(request.lastUserText).toContain(`Tips already learned on other samples (repeat one word for word if it held here too):\n- ${known}`);
     expect(request.lastUserText).toContain('1. screenshot "profile"\n2. read display_name from heading');
     expect(request.lastUserText).not.toContain('css=');
+    // The sample wandered: its kept steps are never passed off as a route that worked.
+    expect(request.lastUserText).toContain('its 6 failed, undone or idle steps are left out, so these were never walked as they stand');
+    expect(request.lastUserText).not.toMatch(/worked/);
     expect(usage.by_purpose?.memory?.calls).toBe(1);
     const memory = new RunMemory(tempDir('bwa-tips-'));
     await memory.addPatterns([{ ...patterns[0]!, from_sample: 'grace' }, ...patterns]);
@@ -199,4 +203,49 @@ test("distilled tips: a known tip repeated word for word counts again; tips with
     else process.env.ANTHROPIC_BASE_URL = saved.key;
     await server.close();
   }
+});
+
+/** The values a wiki sample read, the way the run that wrote `<last_<first_author>>` had them. */
+function wikiValues(extracted: Record<string, unknown>) {
+  return sampleValues(
+    task,
+    resultOf({
+      sample_id: 'page',
+      input: { sample_id: 'page', username: 'page' },
+      extracted: Object.fromEntries(Object.entries(extracted).map(([field, value]) => [field, { value, provenance: { source: 'dom', at: 't' } }])),
+    }),
+  );
+}
+
+test('a tip puts placeholders in for whole values only: never inside a field name, an identifier or a placeholder already there', () => {
+  const values = wikiValues({ first_author: 'editor', last_editor: 'Ada Lovelace' });
+  expect(generalLabel('Edited by Ada Lovelace (editor)', values)).toBe('Edited by <last_editor> (<first_author>)');
+  expect(generalLabel('Ada Lovelace', values)).toBe('<last_editor>');
+  // The value "editor" inside a field name or a word is never rewritten: such a text is left out of the tip.
+  expect(generalLabel('sort by last_editor', values)).toBeUndefined();
+  expect(generalLabel('editors list', values)).toBeUndefined();
+  // A count is replaced whole, never inside a longer number.
+  const counts = wikiValues({ revisions: 92 });
+  expect(generalLabel('92 revisions since 1992', counts)).toBe('<revisions> revisions since <n>');
+});
+
+test('a tip from two fields with one value names neither field', () => {
+  const values = wikiValues({ files_changed: 92, insertions: 92, author: 'admin', committer: 'admin' });
+  const label = generalLabel('92 files changed, 92 insertions(+)', values);
+  expect(label).toBe('<n> files changed, <n> insertions(+)');
+  // A shared word no pattern can say in general words leaves the label out altogether.
+  expect(generalLabel('Committed by admin', values)).toBeUndefined();
+  for (const field of ['<files_changed>', '<insertions>', '<author>', '<committer>']) expect(label).not.toContain(field);
+});
+
+test('a phone, a date or a count only where the text really is one: a time-zone offset is no phone', () => {
+  const values = wikiValues({});
+  expect(generalLabel('Published 2015-04-30T10:25:00+02:00', values)).toBe('Published <date>');
+  expect(generalLabel('Updated 10:25 UTC+02:00', values)).toBe('Updated <time>');
+  expect(generalLabel('Times in UTC+01:00', values)).toBe('Times in <zone>');
+  expect(generalLabel('Offset +02:00', values)).toBe('Offset <zone>');
+  expect(generalLabel('Call +1 415 555 0134', values)).toBe('Call <phone>');
+  expect(generalLabel('Call (030) 1234 5678.', values)).toBe('Call <phone>.');
+  expect(generalLabel('1,234,567 views on 30/04/2015', values)).toBe('<n> views on <date>');
+  expect(generalLabel('Release 2.5 for h264 in Q3', values)).toBe('Release 2.5 for h264 in Q3');
 });
