@@ -84,6 +84,13 @@ export class EvidenceStore {
     return file;
   }
 
+  /** JSON its owner has masked already, and validated after (result.json): written exactly as checked. */
+  writeMaskedJson(filename: string, masked: unknown): string {
+    const file = this.pathOf(filename);
+    writeJsonAtomic(file, masked);
+    return file;
+  }
+
   private nextPrefix(): string {
     this.counter += 1;
     return String(this.counter).padStart(2, '0');

@@ -1,5 +1,5 @@
 import type { ActionLogEntry, Artifact, ExtractedField, FailedStep, Provenance, Result, SampleStatus, Usage } from '../evidence/result-schema';
-import { ACTION_LOG_IDENTIFIERS, addUsage, CHECKPOINT_IDENTIFIERS, emptyUsage, RESULT_IDENTIFIERS } from '../evidence/result-schema';
+import { ACTION_LOG_IDENTIFIERS, addUsage, CHECKPOINT_IDENTIFIERS, emptyUsage } from '../evidence/result-schema';
 import { maskResult } from '../evidence/mask-result';
 import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
@@ -162,9 +162,12 @@ export class SampleRecorder {
   finish(status: SampleStatus, error: string | null = null): Result {
     if (this.finished) return this.finished;
     const result = this.compose(status, error);
-    this.checkpoint(this.steps, status);
+    // The status as masking left it: a value that held a secret sends a done sample to review.
+    this.checkpoint(this.steps, result.status);
     this.finished = result;
-    this.write(RESULT_FILE, this.finished, RESULT_IDENTIFIERS);
+    // Masked and validated by compose(): written exactly as checked.
+    const path = this.store.writeMaskedJson(RESULT_FILE, this.finished);
+    this.init.onFileWritten?.(RESULT_FILE, path);
     return this.finished;
   }
 

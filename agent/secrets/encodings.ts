@@ -1,7 +1,7 @@
 /**
  * The forms a secret takes once a page, a URL or a serialiser has handled it, as one regular expression per secret:
  * each character may appear as itself, URL-encoded (%22, + for a space), HTML-encoded (&quot; &#34; &#x22;),
- * JSON-escaped (\" \\ \u0022 \/), JSON-escaped twice, or URL-encoded after JSON escaping — in any mix, since a page
+ * JSON-escaped at any depth (\" \\\" \\ \u0022 \/), or URL-encoded after JSON escaping — in any mix, since a page
  * may encode only the characters it must.
  */
 
@@ -12,9 +12,9 @@ const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
 const percentEncoded = (text: string): string =>
   [...Buffer.from(text, 'utf8')].map(byte => `%${anyCaseHex(byte.toString(16).padStart(2, '0'))}`).join('');
 
-/** \u escapes, one per UTF-16 unit (a character outside the BMP is a surrogate pair). */
+/** \u escapes, one per UTF-16 unit (a character outside the BMP is a surrogate pair), at any depth of escaping. */
 const unicodeEscaped = (char: string): string =>
-  Array.from({ length: char.length }, (_, i) => `\\\\u${anyCaseHex(char.charCodeAt(i).toString(16).padStart(4, '0'))}`).join('');
+  Array.from({ length: char.length }, (_, i) => `\\\\+u${anyCaseHex(char.charCodeAt(i).toString(16).padStart(4, '0'))}`).join('');
 
 const NAMED_ENTITIES: Readonly<Record<string, readonly string[]>> = {
   '&': ['&amp;'],
@@ -37,8 +37,9 @@ function characterForms(char: string): string[] {
     ...(NAMED_ENTITIES[char] ?? []).map(literal),
     unicodeEscaped(char),
   ];
-  if (char === '/') forms.push(literal('\\/'));
-  if (json !== char) forms.push(literal(json), literal(jsonEscaped(json)), percentEncoded(json));
+  // JSON escaping at any depth (JSON inside JSON inside a quoted page string): the escape's backslash doubles each time.
+  if (char === '/') forms.push('\\\\+/');
+  if (json !== char) forms.push(`\\\\+${literal(json.slice(1))}`, `(?:%5[cC])+${percentEncoded(json.slice(1))}`);
   return [...new Set(forms)];
 }
 
