@@ -9,11 +9,13 @@ import { tempDir, writeFiles } from '../helpers/temp';
 import { filesContaining } from './report-data';
 import { readZip } from './zip';
 import { serveForm } from './secret-form';
+import { ECHOED_PASSWORD, echoedForms, serveSecretEcho } from '../helpers/secret-echo';
 
 test.setTimeout(180_000);
 
-test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, report, result or console line', async () => {
+test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, report, result or console line — nor, in any encoding, when a page echoes it and the sample fails (error-context.md)', async () => {
   const server = await serveForm();
+  const echo = await serveSecretEcho();
   try {
     const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     const secret = `Sx${randomBytes(12).toString('hex')}`;
@@ -40,13 +42,38 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
         ],
       }),
       'inputs/secret_login.csv': 'sample_id,who\nalice,Alice\n',
+      // A page that echoes the typed password in every encoding, then a step that fails: the test fails
+      // (AGENT_FAIL_ON), so Playwright writes error-context.md with the page's snapshot, echoes and all.
+      'secret_echo.json': JSON.stringify({
+        task_id: 'secret_echo',
+        start_url: echo.url,
+        system_prompt: 'Sign in.',
+        goal: 'Type the password and approve.',
+        output_schema: { approved: 'boolean' },
+        allowed_domains: [echo.host],
+        recipe: [
+          { action: 'type', target: { label: 'Password' }, text: '{{secret:ECHO_PASSWORD}}' },
+          { action: 'wait', target: { text: 'As character references' } },
+          { action: 'click', target: { role: 'button', name: 'Approve' } },
+        ],
+      }),
+      'inputs/secret_echo.csv': 'sample_id\nbob\n',
     });
 
     const run = await runNested({
-      args: ['--project=bwa', '--grep', '@secret_login', '--retries=0'],
-      env: { AGENT_TASKS_DIR: tasks, AGENT_REPORTS_DIR: reports, AGENT_RUN_ID: 'secret', AGENT_TRACE: 'on', SECRET_ACCESS_TOKEN: secret },
+      args: ['--project=bwa', '--grep', '@secret_login|@secret_echo', '--retries=0'],
+      env: {
+        AGENT_TASKS_DIR: tasks,
+        AGENT_REPORTS_DIR: reports,
+        AGENT_RUN_ID: 'secret',
+        AGENT_TRACE: 'on',
+        AGENT_FAIL_ON: 'needs_review',
+        SECRET_ACCESS_TOKEN: secret,
+        SECRET_ECHO_PASSWORD: ECHOED_PASSWORD,
+      },
     });
-    expect(run.code, run.output).toBe(0);
+    expect(run.code, run.output).toBe(1);
+    expect(JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'secret', 'secret_echo', 'bob', 'result.json'), 'utf8')).status).toBe('needs_review');
 
     // The page got exactly the secret: it shows the secret's hash, read back as evidence.
     const result = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'secret', 'secret_login', 'alice', 'result.json'), 'utf8'));
@@ -54,7 +81,7 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
     expect(result.extracted.digest.value).toBe(sha256(secret));
 
     // A trace was recorded, with DOM snapshots of the field (showing the placeholder instead of the value).
-    const traces = findFiles(reports, name => name === 'trace.zip');
+    const traces = findFiles(reports, name => name === 'trace.zip').filter(file => file.includes('alice'));
     expect(traces.length).toBeGreaterThanOrEqual(2); // test-results/ and the run folder's copy
     const trace = readZip(fs.readFileSync(traces[0]!));
     const contextTrace = [...trace]
@@ -71,8 +98,19 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
     // Allure results, the run folder, test-results, and what the run printed.
     expect(filesContaining(reports, secret)).toEqual([]);
     expect(run.output).not.toContain(secret);
+
+    // The echoing page's snapshot at the failure, masked; no form of the password in any file or line of the run.
+    const contexts = findFiles(reports, name => name === 'error-context.md').filter(file => file.includes('bob'));
+    expect(contexts.length).toBeGreaterThan(0);
+    expect(fs.readFileSync(contexts[0]!, 'utf8')).toContain('As character references: {{secret:ECHO_PASSWORD}}');
+    const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+    for (const form of new Set(echoedForms(ECHOED_PASSWORD).flatMap(f => [f, escaped(f), escaped(escaped(f))]))) {
+      expect(filesContaining(reports, form), form).toEqual([]);
+      expect(run.output).not.toContain(form);
+    }
   } finally {
     await new Promise(resolve => server.close(resolve));
+    await echo.close();
   }
 });
 
