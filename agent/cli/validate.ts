@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { checkEnvironment, env, secretsFromEnv, settingsFromEnv } from '../env/read';
 import { secretWarnings } from '../secrets/advice';
-import { secretNamesIn, settingNamesIn, variableOf } from '../secrets/placeholders';
+import { notSet, secretNamesIn, settingNamesIn } from '../secrets/placeholders';
 import { authoredTexts } from '../task/authored-text';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
@@ -94,8 +94,12 @@ function placeholdersNotSet(task: LoadedTask): string[] {
   const secrets = secretsFromEnv();
   const plain = settingsFromEnv();
   return [
-    ...secretNamesIn(text).filter(name => !(name in secrets)).map(name => `{{secret:${name}}} is not set: add ${variableOf('secret', name)}=… to .env`),
-    ...settingNamesIn(text).filter(name => !(name in plain)).map(name => `{{env:${name}}} is not set: add ${variableOf('env', name)}=… to .env`),
+    ...secretNamesIn(text)
+      .filter(name => !(name in secrets))
+      .map(name => notSet('secret', name)),
+    ...settingNamesIn(text)
+      .filter(name => !(name in plain))
+      .map(name => notSet('env', name)),
   ];
 }
 

@@ -163,8 +163,7 @@ function maskRequest(params: MessageParams, masker: SecretMasker): MessageParams
     const { content } = value as unknown as Anthropic.ToolResultBlockParam;
     return { ...value, content: typeof content === 'string' ? masker.text(content) : content?.map(block) };
   };
-  const content = <C extends string | Anthropic.ContentBlockParam[]>(c: C): C =>
-    (typeof c === 'string' ? masker.text(c) : c.map(block)) as C;
+  const content = <C extends string | Anthropic.ContentBlockParam[]>(c: C): C => (typeof c === 'string' ? masker.text(c) : c.map(block)) as C;
   return {
     ...params,
     ...(params.system === undefined ? {} : { system: typeof params.system === 'string' ? masker.text(params.system) : params.system.map(block) }),

@@ -202,7 +202,6 @@ const SELF_TESTS = {
   BWA_SELF_WORKERS: wholeNumber({ min: 1, fallback: 3 }, { description: 'workers of `npm test`' }),
 };
 
-
 /** The groups docs/environment.md shows, in order. */
 export const ENV_GROUPS: ReadonlyArray<{ title: string; intro?: string; variables: Record<string, EnvVariable> }> = [
   { title: 'Runs', variables: RUN },
@@ -215,7 +214,7 @@ export const ENV_GROUPS: ReadonlyArray<{ title: string; intro?: string; variable
       [`${SECRET_ENV_PREFIX}<NAME>`]: text(undefined, {
         sensitive: true,
         description:
-          "the value behind `{{secret:NAME}}` in a task or sign-in profile: typed only on the sites the profile or task names, masked (in every encoding a page or URL gives it) wherever it would leave bwa — prompts, logs, results, traces, test attachments",
+          'the value behind `{{secret:NAME}}` in a task or sign-in profile: typed only on the sites the profile or task names, masked (in every encoding a page or URL gives it) wherever it would leave bwa — prompts, logs, results, traces, test attachments',
       }),
       [`${SETTING_ENV_PREFIX}<NAME>`]: text(undefined, {
         description:

@@ -1,4 +1,4 @@
-import { placeholderPattern } from '../secrets/placeholders';
+import { placeholderPattern, secretPlaceholder } from '../secrets/placeholders';
 import type { SecretMasker } from '../secrets/masker';
 import { Result, RESULT_IDENTIFIERS } from './result-schema';
 
@@ -17,7 +17,7 @@ function placeholdersHeld(value: unknown): string[] {
 }
 
 export const maskedFieldNote = (field: string, names: readonly string[]): string =>
-  `${field}: the value read held ${names.map(name => `{{secret:${name}}}`).join(', ')} — kept masked in the evidence, not passed off as a value; check it on the page`;
+  `${field}: the value read held ${names.map(secretPlaceholder).join(', ')} — kept masked in the evidence, not passed off as a value; check it on the page`;
 
 /**
  * result.json as it may leave the process: every string of page data masked (identifiers left alone), then

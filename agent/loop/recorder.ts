@@ -145,18 +145,22 @@ export class SampleRecorder {
   /** Live checkpoint plus the action log flushed beside it (after every logged action), so a crash loses only the action in flight. */
   checkpoint(step: number, status: 'in_progress' | SampleStatus = 'in_progress', maxSteps = this.init.task.spec.max_steps): void {
     this.write(ACTION_LOG_FILE, this.log, ACTION_LOG_IDENTIFIERS);
-    this.write(CHECKPOINT_FILE, {
-      sample_id: this.init.sample.sample_id,
-      task_id: this.init.task.spec.task_id,
-      status,
-      step,
-      max_steps: maxSteps,
-      accumulated_data: this.fieldsAndProgress(),
-      progress_notes: this.progressNotes,
-      artifacts_so_far: this.store.artifacts.map(a => ({ filename: a.filename, sha256: a.sha256 })),
-      steps_logged: this.log.length,
-      updated_at: new Date().toISOString(),
-    }, CHECKPOINT_IDENTIFIERS);
+    this.write(
+      CHECKPOINT_FILE,
+      {
+        sample_id: this.init.sample.sample_id,
+        task_id: this.init.task.spec.task_id,
+        status,
+        step,
+        max_steps: maxSteps,
+        accumulated_data: this.fieldsAndProgress(),
+        progress_notes: this.progressNotes,
+        artifacts_so_far: this.store.artifacts.map(a => ({ filename: a.filename, sha256: a.sha256 })),
+        steps_logged: this.log.length,
+        updated_at: new Date().toISOString(),
+      },
+      CHECKPOINT_IDENTIFIERS,
+    );
   }
 
   finish(status: SampleStatus, error: string | null = null): Result {

@@ -94,5 +94,8 @@ export const VARYING: ReadonlyArray<[RegExp, Replacer]> = [
       return (led || grouped) && digits(match) >= 7 && digits(match) <= 15 ? '<phone>' : undefined;
     },
   ],
-  [/(?<![\p{L}\p{N}_.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\p{L}\p{N}_]|[.,]\d)|(?<![\p{L}\p{N}_.,])\d{2,}(?:[.,]\d+)?(?![\p{L}\p{N}_]|[.,]\d)/gu, () => '<n>'],
+  [
+    /(?<![\p{L}\p{N}_.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\p{L}\p{N}_]|[.,]\d)|(?<![\p{L}\p{N}_.,])\d{2,}(?:[.,]\d+)?(?![\p{L}\p{N}_]|[.,]\d)/gu,
+    () => '<n>',
+  ],
 ];

@@ -7,7 +7,11 @@
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 const literal = (text: string): string => text.replace(SYNTAX, '\\$&');
-const anyCaseHex = (hex: string): string => [...hex].map(d => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d)).join('');
+const anyCaseHex = (hex: string): string =>
+  hex
+    .split('')
+    .map(d => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d))
+    .join('');
 const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
 const percentEncoded = (text: string): string =>
   [...Buffer.from(text, 'utf8')].map(byte => `%${anyCaseHex(byte.toString(16).padStart(2, '0'))}`).join('');
@@ -54,7 +58,7 @@ const ESCAPE_BEFORE = '\\\\[nrtbf]|\\\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2}';
  * other letters on both sides is thereby not masked: it is no longer the secret's text but a longer word's.
  */
 export function secretPatternSource(value: string): string {
-  const chars = [...value];
+  const chars = Array.from(value);
   const first = chars[0]!;
   const last = chars.at(-1)!;
   const body = chars.map(char => `(?:${characterForms(char).join('|')})`).join('');

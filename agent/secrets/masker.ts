@@ -115,8 +115,7 @@ export class SecretMasker {
 
   private keptSpans(input: string): Array<[number, number]> {
     const spans: Array<[number, number]> = [];
-    for (const text of this.kept)
-      for (let at = input.indexOf(text); at >= 0; at = input.indexOf(text, at + 1)) spans.push([at, at + text.length]);
+    for (const text of this.kept) for (let at = input.indexOf(text); at >= 0; at = input.indexOf(text, at + 1)) spans.push([at, at + text.length]);
     return spans;
   }
 }

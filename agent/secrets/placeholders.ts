@@ -35,11 +35,23 @@ export function placeholdersIn(text: string): PlaceholderUse[] {
 
 /** Names of the secrets the text uses, in order of first use. */
 export function secretNamesIn(text: string): string[] {
-  return [...new Set(placeholdersIn(text).filter(use => use.kind === 'secret').map(use => use.name))];
+  return [
+    ...new Set(
+      placeholdersIn(text)
+        .filter(use => use.kind === 'secret')
+        .map(use => use.name),
+    ),
+  ];
 }
 
 export function settingNamesIn(text: string): string[] {
-  return [...new Set(placeholdersIn(text).filter(use => use.kind === 'env').map(use => use.name))];
+  return [
+    ...new Set(
+      placeholdersIn(text)
+        .filter(use => use.kind === 'env')
+        .map(use => use.name),
+    ),
+  ];
 }
 
 export function hasSecretPlaceholder(text: string): boolean {
@@ -54,6 +66,13 @@ export function isSecretPlaceholder(text: string): boolean {
 export function secretPlaceholder(name: string): string {
   return `{{secret:${name}}}`;
 }
+
+/** Said of what is written like a placeholder but is none, wherever it is found. */
+export const notAPlaceholder = (written: string): string =>
+  `${written} is not a placeholder bwa knows: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _`;
+
+/** Said of a placeholder whose variable is not set. */
+export const notSet = (kind: PlaceholderKind, name: string): string => `{{${kind}:${name}}} is not set: add ${variableOf(kind, name)}=… to .env`;
 
 /** What looks like a placeholder but is none (a name with "-" or ".", an unknown kind): typed literally, it would leak a guess. */
 export function malformedPlaceholders(text: string): string[] {
@@ -82,13 +101,10 @@ export class PlaceholderError extends Error {
  */
 export function fillPlaceholders(text: string, values: PlaceholderValues): string {
   const malformed = malformedPlaceholders(text);
-  if (malformed.length)
-    throw new PlaceholderError(
-      `${malformed.join(', ')} is not a placeholder bwa knows: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _`,
-    );
+  if (malformed.length) throw new PlaceholderError(notAPlaceholder(malformed.join(', ')));
   return text.replace(placeholderPattern(), (_whole, kind: PlaceholderKind, name: string) => {
     const value = (kind === 'secret' ? values.secrets : values.settings)[name];
-    if (value === undefined || value === '') throw new PlaceholderError(`{{${kind}:${name}}} is not set: add ${variableOf(kind, name)}=… to .env`);
+    if (value === undefined || value === '') throw new PlaceholderError(notSet(kind, name));
     return value;
   });
 }

@@ -6,7 +6,7 @@ import { BwaInputError, formatZodIssues } from './input-errors';
 import { parseJsonFile } from './load-task';
 import { SemanticLocator } from './locator-schema';
 import { RecipeStep } from './schema';
-import { malformedPlaceholders, secretNamesIn, settingNamesIn } from '../secrets/placeholders';
+import { malformedPlaceholders, notAPlaceholder, secretNamesIn, settingNamesIn } from '../secrets/placeholders';
 
 /** How to sign in for an auth_profile, as data: a page, steps in the recipe vocabulary, and what proves it worked. */
 export const AuthProfileSchema = z.strictObject({
@@ -17,8 +17,7 @@ export const AuthProfileSchema = z.strictObject({
     .min(1)
     .describe('Recipe steps that sign in; put credentials as {{secret:NAME}} (SECRET_NAME in .env), a plain user name as {{env:NAME}} (ENV_NAME)')
     .superRefine((steps, ctx) => {
-      for (const bad of malformedPlaceholders(JSON.stringify(steps)))
-        ctx.addIssue({ code: 'custom', message: `${bad} is no placeholder: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _` });
+      for (const bad of malformedPlaceholders(JSON.stringify(steps))) ctx.addIssue({ code: 'custom', message: notAPlaceholder(bad) });
     }),
   check: z
     .strictObject({

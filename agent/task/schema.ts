@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACTION_NAMES } from '../actions/names';
 import { DocumentFactTarget, SemanticLocator } from './locator-schema';
 import { typeProblem } from './type-grammar';
-import { malformedPlaceholders, PLACEHOLDER_NAME } from '../secrets/placeholders';
+import { malformedPlaceholders, notAPlaceholder, PLACEHOLDER_NAME } from '../secrets/placeholders';
 
 /** "string | null", "number", "array", "boolean | null", "yes | no | inconclusive" …, or a nested list/object of them (grammar: type-grammar.ts). */
 const TypeDescriptor = z.union([z.string().min(1), z.array(z.string()), z.record(z.string(), z.unknown())]);
@@ -149,8 +149,7 @@ export const TaskSpecSchema = z
     if (spec.input_schema.sample_id !== undefined)
       ctx.addIssue({ code: 'custom', path: ['input_schema', 'sample_id'], message: 'sample_id is implicit; do not declare it' });
     for (const { path, text } of stringsOf(spec))
-      for (const bad of malformedPlaceholders(text))
-        ctx.addIssue({ code: 'custom', path, message: `${bad} is no placeholder: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _` });
+      for (const bad of malformedPlaceholders(text)) ctx.addIssue({ code: 'custom', path, message: notAPlaceholder(bad) });
   });
 
 /** Every string of a spec with its JSON path. */

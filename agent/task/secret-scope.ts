@@ -15,7 +15,10 @@ function hostOf(url: string): string | undefined {
 export function profileSecretScopes(name: string, profile: AuthProfile): SecretScopes {
   const sites = profile.allowed_domains ?? [new URL(profile.start_url).host];
   return Object.fromEntries(
-    profileSecretNames(profile).map(secret => [secret, { sites, from: `the sites of auth profile "${name}"${profile.allowed_domains ? '' : ' (its start page)'}` }]),
+    profileSecretNames(profile).map(secret => [
+      secret,
+      { sites, from: `the sites of auth profile "${name}"${profile.allowed_domains ? '' : ' (its start page)'}` },
+    ]),
   );
 }
 

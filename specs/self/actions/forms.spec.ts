@@ -74,7 +74,9 @@ test.describe('type and press', () => {
     const unnamed = await harness.act('type', { target: 'Box', text: '{{secret:ADMIN_PASSWORD}}' });
     expect(unnamed.error).toContain('refused to type {{secret:ADMIN_PASSWORD}}: this task does not use it');
     // A frame of another site inside the secret's own site is that other site.
-    await page.route(`${PEOPLE}/__hostile/frame`, route => route.fulfill({ contentType: 'text/html', body: '<label>Card code <input id="code"></label>' }));
+    await page.route(`${PEOPLE}/__hostile/frame`, route =>
+      route.fulfill({ contentType: 'text/html', body: '<label>Card code <input id="code"></label>' }),
+    );
     await harness.open('framed', `<p>Pay</p><iframe src="${PEOPLE}/__hostile/frame" title="payment"></iframe>`);
     await harness.look();
     const framed = await harness.act('type', { target: harness.ref('textbox', 'Card code'), text: '{{secret:PASSWORD}}' });

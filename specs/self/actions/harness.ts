@@ -59,7 +59,12 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
     const policy: ActionPolicy = {
       isAllowedUrl: url => isUrlAllowed(url, ALLOWED_DOMAINS),
       resolvePlaceholders: (text, url) =>
-        resolveForSite(text, url, { secrets: { PASSWORD: SECRET_VALUE, ledger_pin: LOWER_CASE_SECRET }, settings: { SHOP_USER: 'ada' } }, SECRET_SCOPES),
+        resolveForSite(
+          text,
+          url,
+          { secrets: { PASSWORD: SECRET_VALUE, ledger_pin: LOWER_CASE_SECRET }, settings: { SHOP_USER: 'ada' } },
+          SECRET_SCOPES,
+        ),
       inputDir,
       beforeNavigation: async () => {},
     };

@@ -90,7 +90,7 @@ test.describe('catalogue: secrets masked by structure, no sample lost', () => {
       expect(holds(fs.readFileSync(path.join(dir, file), 'utf8'), 'pa"ss\\word9'), file).toEqual([]);
   });
 
-  test('bwa validate names a secret that is short, a plain number or word, or in the task\'s own text — never its value — with the remedy', async () => {
+  test("bwa validate names a secret that is short, a plain number or word, or in the task's own text — never its value — with the remedy", async () => {
     const dir = tempDir('bwa-validate-secrets-');
     writeFiles(dir, {
       'audit.json': JSON.stringify(
@@ -130,7 +130,7 @@ test.describe('catalogue: secrets masked by structure, no sample lost', () => {
 test.describe('catalogue: a page echoing secrets in every encoding', () => {
   const model = useScriptedModel({ SECRET_LEDGER_PASSWORD: ECHOED_PASSWORD, SECRET_LEDGER_PIN: LEDGER_PIN, SECRET_AUDIT_USER: AUDIT_USER });
 
-  test('what reaches the model and every record: no form of a secret; the author\'s words as written; the amount intact; the PIN read kept masked and sent to review', async ({
+  test("what reaches the model and every record: no form of a secret; the author's words as written; the amount intact; the PIN read kept masked and sent to review", async ({
     agent,
   }) => {
     const site = await serveSecretEcho();

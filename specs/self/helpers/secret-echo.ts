@@ -9,7 +9,10 @@ export const LEDGER_PIN = '1234';
 export const AUDIT_USER = 'auditor';
 
 const htmlEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const numericEntities = (text: string) => [...text].map(char => `&#${char.codePointAt(0)};`).join('');
+const numericEntities = (text: string) =>
+  Array.from(text)
+    .map(char => `&#${char.codePointAt(0)};`)
+    .join('');
 
 /** Every form the echo page shows a value in, as the bytes would carry it. */
 export function echoedForms(value: string): string[] {

@@ -151,7 +151,9 @@ test('the same route learned on two samples is one tip held on 2 samples, listed
   ]);
   await memory.addWarnings(warnings);
   const hints = memory.hints('people_profile', task.goal);
-  expect(hints[0]).toMatch(/^Steps kept from a sample with 6 failed, undone or idle steps \(5 actions, never walked as they stand\): .* \(held on 2 samples\)$/);
+  expect(hints[0]).toMatch(
+    /^Steps kept from a sample with 6 failed, undone or idle steps \(5 actions, never walked as they stand\): .* \(held on 2 samples\)$/,
+  );
   expect(hints.slice(1).sort()).toEqual([
     'Warning (127.0.0.1:4101): ended failed: the start page failed (seen on 1 sample)',
     'Warning (127.0.0.1:4101): go to http://127.0.0.1:4101/people/{{username}} failed: HTTP 500 at http://127.0.0.1:4101/people/{{username}} (seen on 1 sample)',

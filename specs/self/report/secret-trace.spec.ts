@@ -73,7 +73,9 @@ test('AGENT_TRACE=on: a {{secret:NAME}} typed into a field appears in no trace, 
       },
     });
     expect(run.code, run.output).toBe(1);
-    expect(JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'secret', 'secret_echo', 'bob', 'result.json'), 'utf8')).status).toBe('needs_review');
+    expect(JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'secret', 'secret_echo', 'bob', 'result.json'), 'utf8')).status).toBe(
+      'needs_review',
+    );
 
     // The page got exactly the secret: it shows the secret's hash, read back as evidence.
     const result = JSON.parse(fs.readFileSync(path.join(reports, 'runs', 'secret', 'secret_login', 'alice', 'result.json'), 'utf8'));

@@ -42,8 +42,17 @@ test('a secret in a trace is replaced in every form it takes, by structure: reco
     url: 'https://site.test/login?p={{secret:LOGIN_PASSWORD}}',
     postData: '{{secret:LOGIN_PASSWORD}}',
   });
-  const [before, after] = entries.get('0-trace.trace')!.toString().split('\n').map(line => JSON.parse(line));
-  expect(before).toEqual({ type: 'before', method: 'click', callId: 'call@1', title: 'Typed "{{secret:LOGIN_PASSWORD}}" then {{secret:CLICK_WORD}}' });
+  const [before, after] = entries
+    .get('0-trace.trace')!
+    .toString()
+    .split('\n')
+    .map(line => JSON.parse(line));
+  expect(before).toEqual({
+    type: 'before',
+    method: 'click',
+    callId: 'call@1',
+    title: 'Typed "{{secret:LOGIN_PASSWORD}}" then {{secret:CLICK_WORD}}',
+  });
   expect(after).toEqual({ type: 'after', callId: 'call@1' });
   expect(entries.get('resources/77ab.png')).toEqual(image);
   // Nothing left to redact: the file is not rewritten.
@@ -52,7 +61,7 @@ test('a secret in a trace is replaced in every form it takes, by structure: reco
   expect(fs.statSync(file).mtimeMs).toBe(unchanged);
 });
 
-test("a real trace of a page echoing a password in every encoding (typed, JSON, JSON in JSON, URL, form, HTML, character references) holds none of them once masked, and every record still parses", async ({
+test('a real trace of a page echoing a password in every encoding (typed, JSON, JSON in JSON, URL, form, HTML, character references) holds none of them once masked, and every record still parses', async ({
   browser,
 }) => {
   const site = await serveSecretEcho();
@@ -85,6 +94,7 @@ test("a real trace of a page echoing a password in every encoding (typed, JSON, 
   expect(holding(entries)).toEqual([]);
   for (const [name, data] of entries)
     if (/\.(trace|network)$/.test(name))
-      for (const line of data.toString('utf8').split('\n').filter(Boolean)) expect(() => JSON.parse(line), `${name}: ${line.slice(0, 80)}`).not.toThrow();
+      for (const line of data.toString('utf8').split('\n').filter(Boolean))
+        expect(() => JSON.parse(line), `${name}: ${line.slice(0, 80)}`).not.toThrow();
   expect([...entries.values()].some(data => data.includes(Buffer.from('{{secret:LEDGER_PASSWORD}}')))).toBe(true);
 });

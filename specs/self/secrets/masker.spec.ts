@@ -13,7 +13,9 @@ test('a secret is masked in every form a page, a URL or a serialiser gives it, a
     json(json(PASSWORD)),
     json(json(json(PASSWORD))),
     encodeURIComponent(PASSWORD),
-    encodeURIComponent(PASSWORD).toLowerCase().replace(/%2(\d)/g, '%2$1'),
+    encodeURIComponent(PASSWORD)
+      .toLowerCase()
+      .replace(/%2(\d)/g, '%2$1'),
     new URLSearchParams({ p: PASSWORD }).toString().slice(2),
     encodeURIComponent(json(PASSWORD)),
     'pa&quot;ss\\wo&nbsp;rd9',

@@ -28,7 +28,10 @@ test('a malformed placeholder in a task spec or a sign-in profile is refused whe
   const spec = TaskSpecSchema.safeParse(taskJson({ recipe: [{ action: 'type', target: { label: 'PIN' }, text: '{{secret:ledger-pin}}' }] }));
   expect(spec.success).toBe(false);
   expect(spec.error!.issues.map(i => [i.path.join('.'), i.message])).toEqual([
-    ['recipe.0.text', '{{secret:ledger-pin}} is no placeholder: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _'],
+    [
+      'recipe.0.text',
+      '{{secret:ledger-pin}} is not a placeholder bwa knows: write {{secret:NAME}} or {{env:NAME}}, NAME being letters, digits and _',
+    ],
   ]);
   const profile = AuthProfileSchema.safeParse({
     start_url: 'https://shop.test/login',

@@ -18,7 +18,7 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     may: [],
     files: {
       'browser/domains.ts':
-        'a secret is typed only on its sites, written as allowed_domains are: one matcher for both (a module that imports nothing of bwa\'s)',
+        "a secret is typed only on its sites, written as allowed_domains are: one matcher for both (a module that imports nothing of bwa's)",
     },
   },
   env: {
