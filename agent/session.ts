@@ -6,7 +6,7 @@ import { hasInputFiles } from './actions/fields/input-files';
 import { installGuards } from './browser/guards';
 import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
-import { env, secretsFromEnv, settingsFromEnv } from './env/read';
+import { env, placeholderValuesFromEnv, secretsFromEnv } from './env/read';
 import { SecretMasker } from './secrets/masker';
 import type { SecretScopes } from './secrets/scope';
 import { taskSecretScopes } from './task/secret-scope';
@@ -86,7 +86,7 @@ export class SampleSession {
     let tabsRef: ContextTabs | undefined;
     const policy = createPolicy(spec, {
       tasksDir: settings.tasksDir,
-      values: { secrets, settings: settingsFromEnv() },
+      values: placeholderValuesFromEnv(),
       scopes: secretScopesOf(spec, sample),
       runDir: runDir(options.runId),
     });

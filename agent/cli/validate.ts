@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import { checkEnvironment, env, secretsFromEnv, settingsFromEnv } from '../env/read';
+import { checkEnvironment, env, placeholderValuesFromEnv, secretsFromEnv } from '../env/read';
 import { secretWarnings } from '../secrets/advice';
-import { notSet, secretNamesIn, settingNamesIn } from '../secrets/placeholders';
+import { notSet, secretNamesIn, unsetPlaceholders } from '../secrets/placeholders';
 import { authoredTexts } from '../task/authored-text';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { defineCommand } from './command';
@@ -90,17 +90,7 @@ function signInProblems(task: LoadedTask): string[] {
 
 /** The task's own {{secret:NAME}} and {{env:NAME}} (its profile's are signInProblems'): unset, a sample would stop at the step. */
 function placeholdersNotSet(task: LoadedTask): string[] {
-  const text = JSON.stringify(task.spec);
-  const secrets = secretsFromEnv();
-  const plain = settingsFromEnv();
-  return [
-    ...secretNamesIn(text)
-      .filter(name => !(name in secrets))
-      .map(name => notSet('secret', name)),
-    ...settingNamesIn(text)
-      .filter(name => !(name in plain))
-      .map(name => notSet('env', name)),
-  ];
+  return unsetPlaceholders(JSON.stringify(task.spec), placeholderValuesFromEnv()).map(use => notSet(use.kind, use.name));
 }
 
 /** Secrets the task and its sign-in use whose values would mask the page's own words, or that its own text holds. */

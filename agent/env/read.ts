@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { EnvVariable } from './kinds';
 import { EnvError } from './env-error';
 import { ENV_VARIABLES, type EnvName } from './variables';
-import { SECRET_ENV_PREFIX, SETTING_ENV_PREFIX } from '../secrets/placeholders';
+import { SECRET_ENV_PREFIX, SETTING_ENV_PREFIX, type PlaceholderValues } from '../secrets/placeholders';
 
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 type ValueOf<V> = V extends EnvVariable<infer T> ? T : never;
@@ -84,6 +84,10 @@ export function secretsFromEnv(source?: EnvSource): Record<string, string> {
 /** Plain settings: ENV_<NAME>=value, {{env:NAME}} in a task or sign-in profile; typed as is, never masked. */
 export function settingsFromEnv(source?: EnvSource): Record<string, string> {
   return withPrefix(SETTING_ENV_PREFIX, source);
+}
+
+export function placeholderValuesFromEnv(source?: EnvSource): PlaceholderValues {
+  return { secrets: secretsFromEnv(source), settings: settingsFromEnv(source) };
 }
 
 /** An address's user and password are credentials (a gateway's `https://user:key@proxy/`): never repeated. */

@@ -44,16 +44,6 @@ export function secretNamesIn(text: string): string[] {
   ];
 }
 
-export function settingNamesIn(text: string): string[] {
-  return [
-    ...new Set(
-      placeholdersIn(text)
-        .filter(use => use.kind === 'env')
-        .map(use => use.name),
-    ),
-  ];
-}
-
 export function hasSecretPlaceholder(text: string): boolean {
   return secretNamesIn(text).length > 0;
 }
@@ -88,6 +78,12 @@ export function variableOf(kind: PlaceholderKind, name: string): string {
 export interface PlaceholderValues {
   secrets: Readonly<Record<string, string>>;
   settings: Readonly<Record<string, string>>;
+}
+
+/** The placeholders of the text that have no value, each once. */
+export function unsetPlaceholders(text: string, values: PlaceholderValues): PlaceholderUse[] {
+  const unset = placeholdersIn(text).filter(use => !(use.kind === 'secret' ? values.secrets : values.settings)[use.name]);
+  return [...new Map(unset.map(use => [`${use.kind}:${use.name}`, use])).values()];
 }
 
 /** The placeholder could not be filled in: the message names the placeholder and the variable, never a value. */

@@ -6,13 +6,13 @@ import { dispatch } from '../actions/core/dispatch';
 import { isUrlAllowed } from '../browser/domains';
 import { installEvaluateShim } from '../browser/evaluate-shim';
 import { ContextTabs } from '../browser/context-tabs';
-import { secretsFromEnv, settingsFromEnv, type EnvSource } from '../env/read';
+import { placeholderValuesFromEnv, type EnvSource } from '../env/read';
 import { SecretMasker } from '../secrets/masker';
-import { variableOf } from '../secrets/placeholders';
+import { unsetPlaceholders, variableOf } from '../secrets/placeholders';
 import { resolveForSite } from '../secrets/scope';
 import { recipeStepCall } from '../decide/recipe-decider';
 import { EvidenceStore } from '../evidence/store';
-import { authStatePath, profileSecretNames, profileSettingNames, type AuthProfile } from '../task/auth-profile';
+import { authStatePath, type AuthProfile } from '../task/auth-profile';
 import { profileSecretScopes } from '../task/secret-scope';
 
 const SIGN_IN_TIMEOUT_MS = 60_000;
@@ -20,16 +20,7 @@ const CHECK_SECONDS = 10;
 
 /** SECRET_* and ENV_* variables the profile needs that the environment does not set. */
 export function missingSecrets(profile: AuthProfile, source?: EnvSource): string[] {
-  const secrets = secretsFromEnv(source);
-  const settings = settingsFromEnv(source);
-  return [
-    ...profileSecretNames(profile)
-      .filter(name => !(name in secrets))
-      .map(name => variableOf('secret', name)),
-    ...profileSettingNames(profile)
-      .filter(name => !(name in settings))
-      .map(name => variableOf('env', name)),
-  ];
+  return unsetPlaceholders(JSON.stringify(profile.steps), placeholderValuesFromEnv(source)).map(use => variableOf(use.kind, use.name));
 }
 
 /**
@@ -39,7 +30,7 @@ export function missingSecrets(profile: AuthProfile, source?: EnvSource): string
 export async function signIn(browser: Browser, name: string, profile: AuthProfile, source?: EnvSource): Promise<string> {
   const missing = missingSecrets(profile, source);
   if (missing.length) throw new Error(`auth_profile "${name}" needs ${missing.join(' and ')} — set ${missing.length > 1 ? 'them' : 'it'} in .env`);
-  const values = { secrets: secretsFromEnv(source), settings: settingsFromEnv(source) };
+  const values = placeholderValuesFromEnv(source);
   const masker = SecretMasker.of(values.secrets);
   const scopes = profileSecretScopes(name, profile);
   const allowed = profile.allowed_domains ?? [new URL(profile.start_url).host];

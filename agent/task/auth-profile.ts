@@ -6,7 +6,7 @@ import { BwaInputError, formatZodIssues } from './input-errors';
 import { parseJsonFile } from './load-task';
 import { SemanticLocator } from './locator-schema';
 import { RecipeStep } from './schema';
-import { malformedPlaceholders, notAPlaceholder, secretNamesIn, settingNamesIn } from '../secrets/placeholders';
+import { malformedPlaceholders, notAPlaceholder, secretNamesIn } from '../secrets/placeholders';
 
 /** How to sign in for an auth_profile, as data: a page, steps in the recipe vocabulary, and what proves it worked. */
 export const AuthProfileSchema = z.strictObject({
@@ -64,9 +64,4 @@ export function loadAuthProfile(tasksDir: string, profile: string): AuthProfile 
 /** Secrets the profile's steps use, in order of first use. */
 export function profileSecretNames(profile: AuthProfile): string[] {
   return secretNamesIn(JSON.stringify(profile.steps));
-}
-
-/** Plain settings ({{env:NAME}}) the profile's steps use. */
-export function profileSettingNames(profile: AuthProfile): string[] {
-  return settingNamesIn(JSON.stringify(profile.steps));
 }
