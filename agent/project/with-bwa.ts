@@ -93,6 +93,8 @@ export function withBwa(config: PlaywrightTestConfig, options: BwaOptions = {}):
     ...config,
     projects: [...theirs, tasks, judge],
     reporter: [
+      // Secrets masked out of each finished test before any reporter after it reads or copies the test.
+      [moduleBeside('../report/mask-reporter')],
       ...withHtmlLabels(reportersOf(config.reporter), options.html, reportsDir),
       [moduleBeside('../report/reporter')],
       ...allureReporter(options.allure, reportsDir, runId),

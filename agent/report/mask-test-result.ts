@@ -33,6 +33,9 @@ function maskTextFile(file: string, masker: SecretMasker): boolean {
   return true;
 }
 
+/** Results already masked in this process (the masking reporter first, bwa's reporter again): done once. */
+const masked = new WeakSet<TestResult>();
+
 /**
  * Playwright's own record of a test, masked before any other reporter copies it: its traces, its text attachments
  * (error-context.md holds the page's snapshot at the failure, a page that echoed a secret included), its errors, step
@@ -40,7 +43,8 @@ function maskTextFile(file: string, masker: SecretMasker): boolean {
  * held a secret (trace entries, attachment names).
  */
 export function maskTestResult(testResult: TestResult, masker: SecretMasker): string[] {
-  if (masker.isEmpty) return [];
+  if (masker.isEmpty || masked.has(testResult)) return [];
+  masked.add(testResult);
   const touched = traceAttachments(testResult).flatMap(trace => redactTrace(trace, masker).map(entry => `trace ${entry}`));
   for (const attachment of testResult.attachments) {
     if (!isText(attachment.contentType)) continue;

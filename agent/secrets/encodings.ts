@@ -49,20 +49,31 @@ function characterForms(char: string): string[] {
 
 const WORD = /[\p{L}\p{N}_]/u;
 const DIGIT = /\p{N}/u;
+const WORD_BEFORE = /[\p{L}\p{N}_]$/u;
 /** An escape just before the secret ends the word before it: "\nhunter2", "%0Ahunter2", "\u00e9hunter2". */
-const ESCAPE_BEFORE = '\\\\[nrtbf]|\\\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2}';
+const ESCAPE_BEFORE = /(?:\\[nrtbf]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})$/;
+const NUMBER_BEFORE = /\p{N}[.,]$/u;
 
 /**
  * The secret as a whole token: a secret that starts (ends) with a letter or digit is not taken from inside a longer
  * word, identifier or number — "editor" is not in "last_editor", "1234" not in "1234.50" or "21234". A secret glued to
- * other letters on both sides is thereby not masked: it is no longer the secret's text but a longer word's.
+ * other letters on both sides is thereby not masked: it is no longer the secret's text but a longer word's. The
+ * expression checks what follows; what precedes is `startsToken`'s, checked only where the expression matched (a
+ * look-behind tried at every position of a long page costs a hundred times more).
  */
 export function secretPatternSource(value: string): string {
   const chars = Array.from(value);
-  const first = chars[0]!;
   const last = chars.at(-1)!;
   const body = chars.map(char => `(?:${characterForms(char).join('|')})`).join('');
-  const before = WORD.test(first) ? `${DIGIT.test(first) ? '(?<!\\p{N}[.,])' : ''}(?:(?<![\\p{L}\\p{N}_])|(?<=${ESCAPE_BEFORE}))` : '';
   const after = WORD.test(last) ? `(?![\\p{L}\\p{N}_])${DIGIT.test(last) ? '(?![.,]\\p{N})' : ''}` : '';
-  return `${before}${body}${after}`;
+  return `${body}${after}`;
+}
+
+/** Whether a match of the secret at `index` starts a token of its own (see secretPatternSource). */
+export function startsToken(text: string, index: number, value: string): boolean {
+  const first = Array.from(value)[0]!;
+  if (index === 0 || !WORD.test(first)) return true;
+  const before = text.slice(Math.max(0, index - 6), index);
+  if (DIGIT.test(first) && NUMBER_BEFORE.test(before)) return false;
+  return !WORD_BEFORE.test(before) || ESCAPE_BEFORE.test(before);
 }

@@ -1,4 +1,4 @@
-import { secretPatternSource } from './encodings';
+import { secretPatternSource, startsToken } from './encodings';
 import { placeholderPattern, secretPlaceholder } from './placeholders';
 
 /** Shorter values are not masked: two characters occur everywhere (`bwa validate` says so about such a secret). */
@@ -36,8 +36,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export class SecretMasker {
   private constructor(
     private readonly pattern: RegExp | undefined,
-    /** Secret name of each named group `s<i>`. */
-    private readonly names: readonly string[],
+    /** Name and value of the secret of each named group `s<i>`. */
+    private readonly secrets: ReadonlyArray<readonly [name: string, value: string]>,
     private readonly kept: readonly string[],
   ) {}
 
@@ -49,11 +49,7 @@ export class SecretMasker {
     const alternatives = entries.map(([, value], i) => `(?<s${i}>${secretPatternSource(value)})`);
     // Existing placeholders first: matched as themselves, so a secret "secret" never rewrites one.
     const pattern = new RegExp([placeholderPattern().source, ...alternatives].join('|'), 'gu');
-    return new SecretMasker(
-      pattern,
-      entries.map(([name]) => name),
-      [],
-    );
+    return new SecretMasker(pattern, entries, []);
   }
 
   get isEmpty(): boolean {
@@ -67,7 +63,7 @@ export class SecretMasker {
    */
   keeping(texts: readonly string[]): SecretMasker {
     const forms = texts.flatMap(text => [text, JSON.stringify(text).slice(1, -1)]).filter(text => text.trim().length > 0);
-    return new SecretMasker(this.pattern, this.names, [...new Set([...this.kept, ...forms])]);
+    return new SecretMasker(this.pattern, this.secrets, [...new Set([...this.kept, ...forms])]);
   }
 
   text(input: string): string {
@@ -96,20 +92,29 @@ export class SecretMasker {
     const names = new Set<string>();
     if (!this.pattern || input.length < MIN_MASKED_LENGTH) return { text: input, names };
     const kept = this.keptSpans(input);
-    const text = input.replace(this.pattern, (...args: unknown[]) => {
-      const match = args[0] as string;
-      const offset = args.at(-3) as number;
-      const name = this.nameOf(args.at(-1) as Record<string, string | undefined>);
-      if (name === undefined) return match;
-      if (kept.some(([start, end]) => start <= offset && offset + match.length <= end && end - start > match.length)) return match;
+    const pattern = new RegExp(this.pattern);
+    let out = '';
+    let copied = 0;
+    for (let match = pattern.exec(input); match; match = pattern.exec(input)) {
+      const [name, value] = this.secretOf(match.groups) ?? [];
+      const at = match.index;
+      const end = at + match[0].length;
+      if (name === undefined || value === undefined) continue;
+      // Not a token of its own here: look again from the next character (a real occurrence may start inside).
+      if (!startsToken(input, at, value)) {
+        pattern.lastIndex = at + 1;
+        continue;
+      }
+      if (kept.some(([start, stop]) => start <= at && end <= stop && stop - start > end - at)) continue;
       names.add(name);
-      return secretPlaceholder(name);
-    });
-    return { text, names };
+      out += input.slice(copied, at) + secretPlaceholder(name);
+      copied = end;
+    }
+    return { text: copied === 0 ? input : out + input.slice(copied), names };
   }
 
-  private nameOf(groups: Record<string, string | undefined>): string | undefined {
-    for (const [group, text] of Object.entries(groups)) if (text !== undefined) return this.names[Number(group.slice(1))];
+  private secretOf(groups: Record<string, string | undefined> | undefined): readonly [string, string] | undefined {
+    for (const [group, text] of Object.entries(groups ?? {})) if (text !== undefined) return this.secrets[Number(group.slice(1))];
     return undefined;
   }
 

@@ -36,7 +36,7 @@ const theirs = defineConfig({
   ],
 });
 
-test('everything of theirs stays: testDir, projects, reporters, use, timeout; their globalSetup runs before bwa’s, their teardown as it was', () => {
+test('everything of theirs stays: testDir, projects, reporters (after the one that masks secrets), use, timeout; their globalSetup runs before bwa’s, their teardown as it was', () => {
   const config = withBwa(theirs);
   expect(config.testDir).toBe('./e2e');
   expect(config.timeout).toBe(10_000);
@@ -44,7 +44,9 @@ test('everything of theirs stays: testDir, projects, reporters, use, timeout; th
   expect(config.globalTeardown).toBe('./their-teardown.ts');
   expect(config.globalSetup).toEqual(['./their-setup.ts', path.resolve(__dirname, '../../../agent/setup/global-setup.ts')]);
   expect(config.projects!.slice(0, 2)).toEqual(theirs.projects);
-  expect(config.reporter!.slice(0, 2)).toEqual(theirs.reporter);
+  // Secrets are masked out of each finished test before any reporter of theirs reads it.
+  expect(config.reporter![0]).toEqual([path.resolve(__dirname, '../../../agent/report/mask-reporter.ts')]);
+  expect(config.reporter!.slice(1, 3)).toEqual(theirs.reporter);
   expect(config.reporter).toContainEqual([path.resolve(__dirname, '../../../agent/report/reporter.ts')]);
 });
 
@@ -68,7 +70,7 @@ test('folders resolve from the project’s folder; a config of one implicit proj
   setEnv({ AGENT_PROJECT_DIR: undefined });
   const config = withBwa(defineConfig({ testDir: 'tests' }), { projectDir: dir, tasksDir: 'audit/tasks' });
   expect(config.projects![0]).toEqual({});
-  expect(config.reporter![0]).toEqual([expect.stringMatching(/^(list|dot)$/)]);
+  expect(config.reporter![1]).toEqual([expect.stringMatching(/^(list|dot)$/)]);
   expect(settings.tasksDir).toBe(path.join(dir, 'audit', 'tasks'));
   expect(settings.reportsDir).toBe(path.join(dir, 'reports'));
   expect(envOf().AGENT_AUTH_DIR).toBe(path.join(dir, '.auth'));
@@ -76,7 +78,7 @@ test('folders resolve from the project’s folder; a config of one implicit proj
 
 test('html and allure options: bwa’s labelled HTML report replaces theirs with their options; Allure gets one folder per run', () => {
   const config = withBwa(theirs, { html: true, allure: { environmentInfo: { team: 'audit' } } });
-  expect(config.reporter![0]).toEqual([path.resolve(__dirname, '../../../agent/report/html-reporter.ts'), { outputFolder: 'their-html' }]);
+  expect(config.reporter![1]).toEqual([path.resolve(__dirname, '../../../agent/report/html-reporter.ts'), { outputFolder: 'their-html' }]);
   const allure = (config.reporter as ReporterDescription[]).find(([name]) => name === 'allure-playwright');
   expect(allure?.[1]).toMatchObject({ environmentInfo: { team: 'audit' }, resultsDir: expect.stringMatching(/allure-results[\\/]run_/) });
 });
