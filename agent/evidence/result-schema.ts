@@ -183,6 +183,7 @@ export const RESULT_IDENTIFIERS: readonly string[] = [
   'sample_id',
   'status',
   'decider',
+  // The sample's row as its author wrote it (a resume compares it with the CSV): no page data.
   'input',
   'output_fields',
   ...PROVENANCE_IDENTIFIERS.map(path => `extracted.*.provenance.${path}`),
