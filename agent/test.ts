@@ -78,8 +78,8 @@ export const test = base.extend<BwaTestOptions & { agent: BwaAgent }>({
           throw new Error(
             'agent.run was already called in this test: one run per test (its evidence is one sample) — put both goals in one, or split the test',
           );
-        ran = true;
         const { loaded, sample } = adHocTask(task, { testFile: testInfo.file, titlePath: testInfo.titlePath.slice(1), currentUrl: page.url() });
+        ran = true;
         const result = await runs.run(loaded, sample, { resume: false });
         const values = Object.fromEntries(Object.entries(result.extracted).map(([field, read]) => [field, read.value])) as Values;
         const provenance = Object.fromEntries(
