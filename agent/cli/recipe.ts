@@ -97,7 +97,7 @@ function show(taskId: string): number {
   if (found.hit) {
     const { entry } = found;
     console.log(
-      `${taskId}: compiled recipe, revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec; it replaces the spec's own while fresh)`,
+      `${taskId}: compiled recipe, revision ${entry.revision}, compiled ${entry.compiled_at} from ${entry.source.run_id}/${entry.source.sample_id} (fresh for this task spec and its own recipe; it replays instead of the spec's own while fresh)`,
     );
     entry.steps.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
     for (const [field, binding] of Object.entries(entry.fields))
@@ -105,7 +105,7 @@ function show(taskId: string): number {
   }
   if (own.length) {
     console.log(
-      `${taskId}: the spec's own recipe (${file}), ${own.length} steps — replayed with no model when ${found.hit ? 'the compiled one is stale or gone' : 'there is no key or AGENT_DECIDER=recipe'}`,
+      `${taskId}: the spec's own recipe (${file}), ${own.length} steps — ${found.hit ? 'replayed when the compiled one is stale or gone' : 'replayed with no model call while its steps work; with a key the model heals a step that fails (not with AGENT_DECIDER=recipe); AGENT_DECIDER=model does not use it'}`,
     );
     own.forEach((step, i) => console.log(`  ${String(i + 1).padStart(2)}. ${describeStep(step)}`));
   }

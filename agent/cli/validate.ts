@@ -8,7 +8,7 @@ import { defineCommand } from './command';
 import { listed } from './listing';
 import { FILL_IN } from './init';
 import { compiledRecipe } from '../recipe/recipe-store';
-import { deciderProblem } from '../decide/select-decider';
+import { planDecider, type DeciderPlan } from '../decide/select-decider';
 import { missingSecrets } from '../setup/sign-in';
 import { settings } from '../settings';
 import { authStatePath, loadAuthProfile, profileSecretNames } from '../task/auth-profile';
@@ -36,17 +36,14 @@ export const validateCommand = defineCommand({
     const hasKey = Boolean(env.ANTHROPIC_API_KEY);
     let unrunnable = 0;
     for (const { task, samples, missing, error } of suite) {
-      const compiled = compiledRecipe(task) !== undefined;
-      const decider = task.spec.recipe?.length || compiled ? 'recipe' : 'model only';
+      const plan = planDecider(task.spec, settings.decider, hasKey, compiledRecipe(task) !== undefined);
       console.log(
-        `${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${decider} · ${task.file}`,
+        `${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${whoDecides(plan, task)} · ${task.file}`,
       );
       const problems = [
         ...(error ? [error] : []),
         ...placeholderProblems(task),
-        ...[deciderProblem(task.spec, settings.decider, hasKey, compiled)].flatMap(problem =>
-          problem ? [`${problem.code}: ${problem.message}`] : [],
-        ),
+        ...(plan.kind === 'none' ? [`${plan.problem.code}: ${plan.problem.message}`] : []),
         ...signInProblems(task),
         ...placeholdersNotSet(task),
       ];
@@ -61,6 +58,21 @@ export const validateCommand = defineCommand({
     return broken.length ? 1 : 0;
   },
 });
+
+/** Who decides the task's samples as things stand, and so what a sample costs in model calls. */
+function whoDecides(plan: DeciderPlan, task: LoadedTask): string {
+  const recipe = (source: 'compiled' | 'own') => (source === 'compiled' ? 'recipe (compiled)' : 'recipe (its own)');
+  switch (plan.kind) {
+    case 'replay':
+      return `${recipe(plan.recipe)}, no model call`;
+    case 'replay-heal':
+      return `${recipe(plan.recipe)}, a model call only where a step fails (self-heal)`;
+    case 'model':
+      return `model on every step${plan.recipeUnused ? ' (AGENT_DECIDER=model: the recipe is not used)' : ''}`;
+    case 'none':
+      return task.spec.recipe?.length ? 'recipe' : 'model only';
+  }
+}
 
 /** Locators `bwa init` left for the user to fill in: the run would end each sample needs_review at that step. */
 function placeholderProblems(task: LoadedTask): string[] {

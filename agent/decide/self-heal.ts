@@ -17,7 +17,7 @@ export interface Repair {
 }
 
 /**
- * Replays a compiled recipe with no model call; when a step fails (element gone, value not matching its
+ * Replays a recipe (a compiled one, or the spec's own) with no model call; when a step fails (element gone, value not matching its
  * pattern, page URL not as expected, done refused) the model takes over from that point with the rest of the
  * recipe as a hint, and once it has done that step's job the replay resumes (script → agent → script).
  */
@@ -34,7 +34,7 @@ export class SelfHealingDecider implements Decider {
   constructor(
     private readonly recipe: readonly RecipeStep[],
     private readonly model: Decider,
-    /** The stored recipe's revision: a repair written back becomes the next one (unless another sample was first). */
+    /** The stored recipe's revision (0: the spec's own): a repair written back becomes the next one (unless another sample was first). */
     readonly revision = 0,
   ) {}
 
@@ -130,7 +130,7 @@ export function repairHint(recipe: readonly RecipeStep[], index: number, reason:
     ? `Do that step's job another way (the page may have changed). As soon as a ${failed.action}${failed.action === 'extract' ? ` of ${String(failed.field)}` : ''} succeeds, the recorded steps resume.`
     : 'Finish the sample yourself.';
   return [
-    `A recipe recorded for this task was being replayed; step ${index + 1} of ${recipe.length} (${describeStep(failed)}) did not work: ${reason}. You take over from here.`,
+    `The recipe of this task was being replayed; step ${index + 1} of ${recipe.length} (${describeStep(failed)}) did not work: ${reason}. You take over from here.`,
     resume,
     "The recipe from that step on, as a guide ({{column}} = this sample's input):",
     ...lines,

@@ -14,7 +14,7 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const RUN = {
   AGENT_DECIDER: oneOf(['auto', 'model', 'recipe'], 'auto', {
     description:
-      "`auto`: a fresh compiled recipe (`tasks/recipes/<task_id>.json`) replays, and with a key the model repairs a step that fails (self-heal); otherwise the model when a key is set, else the recipe (compiled, then the spec's own). `model`: always the model, never a recipe. `recipe`: a recipe only, never a model call (a failed step → `needs_review` naming it)",
+      "`auto`: a recipe replays — a fresh compiled one (`tasks/recipes/<task_id>.json`), else the spec's own — and with a key the model repairs a step that fails (self-heal); a task with no recipe is decided by the model (a key is needed). `model`: always the model, never a recipe. `recipe`: a recipe only, never a model call (a failed step → `needs_review` naming it)",
   }),
   AGENT_RECORD: onOff(false, {
     description:

@@ -26,13 +26,19 @@ export const Revision = z.object({
 });
 
 /**
- * One compiled recipe as stored: keyed by the task spec's hash (LoadedTask.hash, the spec without its recipe),
- * so editing the task makes the entry stale; revisions count self-heal rewrites.
+ * One compiled recipe as stored: keyed by the task spec's hash (LoadedTask.hash, the spec without its recipe) and
+ * the hash of the spec's own recipe beside it, so editing the task or its recipe makes the entry stale; revisions
+ * count self-heal rewrites.
  */
 export const RecipeEntry = z.object({
   format: z.literal(RECIPE_FORMAT),
   task_id: z.string(),
   task_hash: z.string(),
+  /**
+   * LoadedTask.recipeHash when it was compiled (null: the spec had no recipe). An author who edits their recipe
+   * means it to run: the entry compiled beside the old one is stale. Absent in entries written before it was kept.
+   */
+  spec_recipe_hash: z.string().nullable().optional(),
   revision: z.number().int().positive(),
   compiled_at: z.string(),
   source: z.object({ run_id: z.string(), sample_id: z.string() }),

@@ -31,6 +31,8 @@ export function checkEntry(raw: unknown, task: LoadedTask): { entry: RecipeEntry
   if (!parsed.success) return { reason: `not a recipe entry (${parsed.error.issues[0]?.message ?? 'invalid'})` };
   if (parsed.data.task_id !== task.spec.task_id) return { reason: `recorded for task ${parsed.data.task_id}` };
   if (parsed.data.task_hash !== task.hash) return { reason: 'stale: the task spec changed since it was compiled' };
+  if (parsed.data.spec_recipe_hash !== undefined && parsed.data.spec_recipe_hash !== task.recipeHash)
+    return { reason: "stale: the task spec's own recipe changed since it was compiled" };
   return { entry: parsed.data };
 }
 

@@ -13,6 +13,7 @@ import type { PrepareSession } from './replay';
 import { chooseSources, readRunSamples, type RunSample } from './run-sources';
 import { recipeStore } from './recipe-store';
 import { settings } from '../settings';
+import { OWN_RECIPE_REVISION } from '../decide/select-decider';
 
 export type SaveMode =
   /** First recipe from a model-decided sample (AGENT_RECORD=1): only when no fresh one exists. */
@@ -38,13 +39,14 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
       return void (skipped = `another sample already rewrote the recipe (revision ${current.revision})`);
     if (mode.kind === 'repair' && current && stableStringify(current.steps) === stableStringify(compiled.steps))
       return void (skipped = 'the repaired recipe is the stored one');
-    const lost = mode.kind === 'repair' && current ? domFields(current).filter(f => compiled.fields[f]?.how !== 'dom') : [];
+    const repaired = mode.kind === 'repair' ? (current ? { reads: domFields(current), kept: `revision ${current.revision}` } : ownRecipeBase(task)) : undefined;
+    const lost = repaired ? repaired.reads.filter(f => compiled.fields[f]?.how !== 'dom') : [];
     if (lost.length)
-      return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept revision ${current!.revision}`);
+      return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept ${repaired!.kept}`);
     const revision = (current?.revision ?? 0) + 1;
     const reason =
       mode.kind === 'repair'
-        ? 'self-heal: the model repaired a failed step'
+        ? `self-heal: the model repaired a failed step${current ? '' : " of the spec's own recipe"}`
         : mode.kind === 'record'
           ? 'recorded from a model run'
           : 'compiled with bwa recipe compile';
@@ -52,6 +54,7 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
       format: RECIPE_FORMAT,
       task_id: task.spec.task_id,
       task_hash: task.hash,
+      spec_recipe_hash: task.recipeHash,
       revision,
       compiled_at: new Date().toISOString(),
       source: { run_id: source.runId, sample_id: source.sampleId },
@@ -70,6 +73,12 @@ const domFields = (entry: RecipeEntry) =>
   Object.entries(entry.fields)
     .filter(([, b]) => b.how === 'dom')
     .map(([f]) => f);
+
+/** A repair of the spec's own recipe (none compiled yet) must read from the page every field that recipe reads. */
+const ownRecipeBase = (task: LoadedTask) => ({
+  reads: [...new Set((task.spec.recipe ?? []).flatMap(step => (step.action === 'extract' && typeof step.field === 'string' ? [step.field] : [])))],
+  kept: `the spec's own recipe`,
+});
 
 /** A sample whose loop has just ended, as the session hands it to `afterLoop`. */
 export interface FinishedSample {
@@ -131,7 +140,9 @@ async function recordFromSession(prepare: PrepareSession, input: FinishedSample)
     if (!saved.entry) return saved.skipped ? `recipe not rewritten: ${saved.skipped}` : undefined;
     const what =
       mode.kind === 'repair'
-        ? 'recipe repaired and rewritten'
+        ? mode.baseRevision === OWN_RECIPE_REVISION
+          ? "the spec's own recipe repaired and compiled (it replays before the spec's own until the spec changes)"
+          : 'recipe repaired and rewritten'
         : others.length
           ? `recipe compiled from ${source.sampleId}, checked on ${others.map(o => o.sampleId).join(', ')}`
           : 'recipe compiled from this sample';

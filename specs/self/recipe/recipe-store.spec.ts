@@ -50,9 +50,15 @@ test('a stale entry (the task spec changed), another format, a step naming no ac
   expect(edited.hash).not.toBe(task.hash);
   expect(fileRecipeStore.lookup(edited)).toMatchObject({ hit: false, reason: 'stale: the task spec changed since it was compiled' });
   expect(compiledRecipe(edited)).toBeUndefined();
-  // A recipe-only change of the spec keeps the entry fresh: the hash leaves the recipe out.
+  // An entry written before it kept the spec's own recipe stays fresh when only that recipe changes (the hash leaves it out)…
   fs.writeFileSync(task.file, JSON.stringify({ ...spec, recipe: [{ action: 'done', extracted: {} }] }));
-  expect(fileRecipeStore.lookup(loadTaskFile(task.file)).hit).toBe(true);
+  const ownRecipeEdited = loadTaskFile(task.file);
+  expect(fileRecipeStore.lookup(ownRecipeEdited).hit).toBe(true);
+  // …one that kept it is stale once the author edits their recipe: the author's latest word replays.
+  writeEntry(task, entryFor(task, { spec_recipe_hash: task.recipeHash }));
+  expect(fileRecipeStore.lookup(task).hit).toBe(true);
+  expect(fileRecipeStore.lookup(ownRecipeEdited)).toMatchObject({ hit: false, reason: "stale: the task spec's own recipe changed since it was compiled" });
+  fs.writeFileSync(task.file, JSON.stringify(spec));
 
   writeEntry(task, entryFor(task, { format: RECIPE_FORMAT + 1 }));
   expect(fileRecipeStore.lookup(task)).toMatchObject({
@@ -71,17 +77,27 @@ test('a stale entry (the task spec changed), another format, a step naming no ac
   expect(fileRecipeStore.lookup(task)).toMatchObject({ hit: false, reason: expect.stringMatching(/^unreadable/) });
 });
 
-test("decider choice: auto with a key self-heals a compiled recipe; without one, or in recipe mode, it replays; a miss falls back to the spec's recipe", () => {
+test("decider choice: a fresh compiled recipe first, else the spec's own; auto with a key self-heals it, without one or in recipe mode it replays; model mode never replays", () => {
   const task = bundledTask('people_profile');
   const model = { kind: 'model', needsView: true, decide: async () => ({ actions: [] }) };
   const compiled = { steps: STEPS, revision: 1 };
-  expect(selectDecider(task.spec, 'auto', true, { model: () => model }, compiled)).toBeInstanceOf(SelfHealingDecider);
+  const healing = selectDecider(task.spec, 'auto', true, { model: () => model }, compiled);
+  expect(healing).toBeInstanceOf(SelfHealingDecider);
+  expect((healing as SelfHealingDecider).revision).toBe(1);
   expect(selectDecider(task.spec, 'auto', false, { model: () => model }, compiled)).toBeInstanceOf(RecipeDecider);
   expect(selectDecider(task.spec, 'recipe', true, { model: () => model }, compiled)).toBeInstanceOf(RecipeDecider);
   expect(selectDecider(task.spec, 'model', true, { model: () => model }, compiled)).toBe(model);
-  expect(selectDecider(task.spec, 'auto', true, { model: () => model })).toBe(model);
+  // No compiled recipe: the spec's own self-heals with a key (revision 0: a repair becomes the first compiled one).
+  const own = selectDecider(task.spec, 'auto', true, { model: () => model });
+  expect(own).toBeInstanceOf(SelfHealingDecider);
+  expect((own as SelfHealingDecider).revision).toBe(0);
+  expect(selectDecider(task.spec, 'model', true, { model: () => model })).toBe(model);
+  expect(selectDecider({ ...task.spec, recipe: undefined }, 'auto', true, { model: () => model })).toBe(model);
   const fallback = selectDecider(task.spec, 'recipe', false, {}) as RecipeDecider;
   expect(fallback.remaining).toEqual(task.spec.recipe);
+  expect(() => selectDecider({ ...task.spec, recipe: undefined }, 'recipe', true, { model: () => model })).toThrow(
+    'task people_profile has no recipe and AGENT_DECIDER=recipe never calls the model',
+  );
 });
 
 test('the memory store gives tests a recipe store that never touches the tasks folder', async () => {

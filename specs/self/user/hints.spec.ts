@@ -78,7 +78,7 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
   expect(run.stdout).toContain('2 task(s) cannot run as things stand');
 });
 
-test('bwa validate decides whether a task can run by the rule the run uses: AGENT_DECIDER=model without a key stops a task with a recipe too', async () => {
+test('bwa validate decides whether a task can run, and who decides it, by the rule the run uses: a key keeps the recipe; AGENT_DECIDER=model without a key stops a task with a recipe too', async () => {
   const dir = tempDir('bwa-validate-decider-');
   writeFiles(dir, {
     'recorded.json': JSON.stringify(taskJson({ task_id: 'recorded', recipe: [{ action: 'screenshot', label: 'page' }] })),
@@ -86,6 +86,12 @@ test('bwa validate decides whether a task can run by the rule the run uses: AGEN
   });
   const auto = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, AGENT_DECIDER: undefined });
   expect(auto.printed).not.toContain('✗');
+  expect(auto.printed).toContain('recorded                 1 samples · recipe (its own), no model call · ');
+  // A key does not make a working recipe cost a model call: the model is paid only to heal a step that fails.
+  const keyed = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: 'sk-test', AGENT_DECIDER: undefined });
+  expect(keyed.printed).toContain('recorded                 1 samples · recipe (its own), a model call only where a step fails (self-heal) · ');
+  const forced = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: 'sk-test', AGENT_DECIDER: 'model' });
+  expect(forced.printed).toContain('recorded                 1 samples · model on every step (AGENT_DECIDER=model: the recipe is not used) · ');
   const model = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, AGENT_DECIDER: 'model' });
   expect(model.printed).toContain(
     '  ✗ BWA_NO_API_KEY: AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env); or run with AGENT_DECIDER=recipe',
@@ -159,7 +165,9 @@ test("bwa recipe show shows the spec's own recipe when none is compiled; only a 
   const own = await runBwaInProcess(['recipe', 'show', 'own'], { AGENT_TASKS_DIR: dir });
   expect(own.code, own.printed).toBe(0);
   expect(own.printed).toContain(`own: the spec's own recipe (`);
-  expect(own.printed).toContain('2 steps — replayed with no model when there is no key or AGENT_DECIDER=recipe');
+  expect(own.printed).toContain(
+    '2 steps — replayed with no model call while its steps work; with a key the model heals a step that fails (not with AGENT_DECIDER=recipe); AGENT_DECIDER=model does not use it',
+  );
   expect(own.printed).toContain('   1. screenshot "page"');
   expect(own.printed).toContain('   2. extract name ← css=h1 (first)');
   const none = await runBwaInProcess(['recipe', 'show', 'none'], { AGENT_TASKS_DIR: dir });
@@ -180,12 +188,12 @@ test('bwa validate names a task that cannot load (file, line, key) beside the on
     JSON.stringify(broken, null, 2)
       .split('\n')
       .findIndex(text => text.includes('"name"')) + 1;
-  const run = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir });
+  const run = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined });
   expect(run.code).toBe(1);
   expect(run.printed).toContain(`typo                     cannot load · ${path.join(dir, 'typo.json')}`);
   expect(run.printed).toMatch(
     new RegExp(`• output_schema\\.name: "strng \\| null": "strng" is not a type; did you mean "string"\\?.* \\(line ${line}\\)`),
   );
-  expect(run.printed).toContain(`fine                     1 samples · recipe · ${path.join(dir, 'fine.json')}`);
+  expect(run.printed).toContain(`fine                     1 samples · recipe (its own), no model call · ${path.join(dir, 'fine.json')}`);
   expect(run.printed).toContain('1 task(s) cannot load: a run leaves them out');
 });
