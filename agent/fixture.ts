@@ -43,7 +43,8 @@ const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable: UnstartableSamples }>({
   agentFailOn: [settings.failOn, { option: true }],
   agentActionTimeout: [ACTION_TIMEOUT_MS, { option: true }],
-  agentDecider: [settings.decider, { option: true }],
+  // Read when a test starts, not when this file loads: a test (or its beforeAll) may set AGENT_DECIDER first.
+  agentDecider: [async ({}, use) => use(settings.decider), { option: true }],
   agentDeciders: [{}, { option: true }],
   agent: async ({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, use, testInfo) => {
     const runs = new SampleTestRuns({
