@@ -1,9 +1,10 @@
+import type { BrowserContext, Page } from '@playwright/test';
 import * as path from 'node:path';
 import { installClickListenerMarks } from './snapshot/click-listeners';
 import { installClosedShadowRootMarks } from './snapshot/closed-shadow-roots';
 import { installEvaluateShim } from './browser/evaluate-shim';
 import { hasInputFiles } from './actions/fields/input-files';
-import { installGuards } from './browser/guards';
+import { installGuards, type GuardOptions } from './browser/guards';
 import { ContextTabs } from './browser/context-tabs';
 import { createPolicy } from './browser/policy';
 import { env, placeholderValuesFromEnv, secretsFromEnv } from './env/read';
@@ -127,16 +128,11 @@ export class SampleSession {
       const resumed = resumeFromCheckpoint(recorder, archived);
       if (resumed) notices.push(resumed);
     }
-    const tabs = (tabsRef = new ContextTabs(context, page));
-    await installEvaluateShim(context);
-    await installClickListenerMarks(context);
-    await installClosedShadowRootMarks(context);
-    await installGuards(context, {
+    const tabs = (tabsRef = await prepareSampleContext(context, page, {
       isAllowedUrl: policy.isAllowedUrl,
       dialogPolicy: spec.dialog_policy,
-      tabs,
       paceNavigation: url => policy.limiter.pace(url),
-    });
+    }));
     return new SampleSession(options, recorder, decider, tabs, client, policy, memory, notices);
   }
 
@@ -225,6 +221,20 @@ function secretScopesOf(spec: TaskSpec, sample: Sample): SecretScopes {
   };
   const profile = spec.auth_profile ? attempt(() => loadAuthProfile(settings.tasksDir, spec.auth_profile!)) : undefined;
   return taskSecretScopes(spec, attempt(() => fillStartUrl(spec.start_url, sample)) ?? '', profile && { name: spec.auth_profile!, profile });
+}
+
+/**
+ * A sample's context as observe() and the actions expect it, before its first page loads: the init scripts whose marks
+ * the page state reads (click listeners, closed shadow roots), the evaluate shim, and the guards (allowed domains,
+ * dialogs). `bwa look` opens its page in one too, so it sees what a sample's first look sees.
+ */
+export async function prepareSampleContext(context: BrowserContext, page: Page, guards: Omit<GuardOptions, 'tabs'>): Promise<ContextTabs> {
+  const tabs = new ContextTabs(context, page);
+  await installEvaluateShim(context);
+  await installClickListenerMarks(context);
+  await installClosedShadowRootMarks(context);
+  await installGuards(context, { ...guards, tabs });
+  return tabs;
 }
 
 /** A killed attempt's checkpoint carries the data it had collected: the new attempt starts from it. */

@@ -76,7 +76,7 @@ function printCosts(model: ModelSettings): void {
     `Estimated list price per 1,000 model-decided samples (AGENT_MODEL ${model.model}, AGENT_FAST_MODEL ${model.fastModel}), from each task's last run:`,
   );
   console.log(
-    "  (a task with a recipe — its own or a compiled one — replays it with no model call; the model is paid only where a step fails and it heals the sample: npx bwa validate says who decides each task)",
+    '  (a task with a recipe — its own or a compiled one — replays it with no model call; the model is paid only where a step fails and it heals the sample: npx bwa validate says who decides each task)',
   );
   for (const task of tasks) {
     const perSample = usageCost(task.total, { main: model.model, fast: model.fastModel });

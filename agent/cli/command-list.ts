@@ -14,6 +14,7 @@ const LOADERS: Record<CommandName, () => AnyCommand> = {
   auth: () => (require('./auth') as typeof import('./auth')).authCommand,
   verify: () => (require('./verify') as typeof import('./verify')).verifyCommand,
   recipe: () => (require('./recipe') as typeof import('./recipe')).recipeCommand,
+  look: () => (require('./look') as typeof import('./look')).lookCommand,
   discover: () => (require('./discover') as typeof import('./discover')).discoverCommand,
   plan: () => (require('./plan') as typeof import('./plan')).planCommand,
   'browser-server': () => (require('./browser-server') as typeof import('./browser-server')).browserServerCommand,

@@ -28,6 +28,10 @@ export const LISTING = [
     summary: 'Compile a replayable recipe from an agent run, show it, or export it as a Playwright spec',
   },
   {
+    name: 'look',
+    summary: 'Print a live page as the model would see it, and the recipe target of each thing it shows (no key needed)',
+  },
+  {
     name: 'discover',
     summary: "Write a task's samples by browsing its listing (tasks with a discover block)",
   },

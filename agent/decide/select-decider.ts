@@ -35,16 +35,17 @@ export type RecipeSource = 'compiled' | 'own';
  * - none: nothing can, and why.
  */
 export type DeciderPlan =
-  | { kind: 'replay' | 'replay-heal'; recipe: RecipeSource }
-  | { kind: 'model'; recipeUnused: boolean }
-  | { kind: 'none'; problem: BwaInputError };
+  { kind: 'replay' | 'replay-heal'; recipe: RecipeSource } | { kind: 'model'; recipeUnused: boolean } | { kind: 'none'; problem: BwaInputError };
 
 export function planDecider(task: TaskSpec, mode: DeciderMode, hasApiKey: boolean, hasCompiled: boolean): DeciderPlan {
   const recipe: RecipeSource | undefined = hasCompiled ? 'compiled' : (task.recipe?.length ?? 0) > 0 ? 'own' : undefined;
   if (mode === 'model') {
     if (hasApiKey) return { kind: 'model', recipeUnused: recipe !== undefined };
     const hint = recipe ? '; or run with AGENT_DECIDER=recipe' : '';
-    return { kind: 'none', problem: new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hint}`) };
+    return {
+      kind: 'none',
+      problem: new BwaInputError('BWA_NO_API_KEY', `AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env)${hint}`),
+    };
   }
   if (recipe) return { kind: mode === 'auto' && hasApiKey ? 'replay-heal' : 'replay', recipe };
   if (mode === 'auto' && hasApiKey) return { kind: 'model', recipeUnused: false };
@@ -89,7 +90,9 @@ export function selectDecider(
     case 'replay':
     case 'replay-heal': {
       const replayed = plan.recipe === 'compiled' ? compiled! : { steps: task.recipe ?? [], revision: OWN_RECIPE_REVISION };
-      return plan.kind === 'replay' ? new RecipeDecider(replayed.steps) : new SelfHealingDecider(replayed.steps, modelFrom(factories), replayed.revision);
+      return plan.kind === 'replay'
+        ? new RecipeDecider(replayed.steps)
+        : new SelfHealingDecider(replayed.steps, modelFrom(factories), replayed.revision);
     }
   }
 }

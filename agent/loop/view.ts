@@ -8,7 +8,8 @@ import type { TaskSpec } from '../task/schema';
 import type { VisionGate } from './vision-gate';
 
 export interface ViewOptions {
-  task: TaskSpec;
+  /** The task's keywords lift the lines that name them (`bwa look` without a task has none). */
+  task: Pick<TaskSpec, 'keywords'>;
   tokenBudget?: number;
   /** Takes a screenshot for the decision request when the tree cannot show what the page does (model deciders only). */
   vision?: VisionGate;

@@ -39,10 +39,10 @@ export async function saveCompiled(task: LoadedTask, compiled: Compiled, source:
       return void (skipped = `another sample already rewrote the recipe (revision ${current.revision})`);
     if (mode.kind === 'repair' && current && stableStringify(current.steps) === stableStringify(compiled.steps))
       return void (skipped = 'the repaired recipe is the stored one');
-    const repaired = mode.kind === 'repair' ? (current ? { reads: domFields(current), kept: `revision ${current.revision}` } : ownRecipeBase(task)) : undefined;
+    const repaired =
+      mode.kind === 'repair' ? (current ? { reads: domFields(current), kept: `revision ${current.revision}` } : ownRecipeBase(task)) : undefined;
     const lost = repaired ? repaired.reads.filter(f => compiled.fields[f]?.how !== 'dom') : [];
-    if (lost.length)
-      return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept ${repaired!.kept}`);
+    if (lost.length) return void (skipped = `the repaired run read fewer fields from the page (${lost.join(', ')} not read): kept ${repaired!.kept}`);
     const revision = (current?.revision ?? 0) + 1;
     const reason =
       mode.kind === 'repair'

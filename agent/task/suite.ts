@@ -49,7 +49,8 @@ export function loadSuite(options: SuiteOptions): TaskWithSamples[] {
   });
 }
 
-function withSamples(task: LoadedTask, options: SuiteOptions): TaskWithSamples {
+/** One task's samples as a run would take them (AGENT_URL, a discovery's CSV, or tasks/inputs/<task_id>.csv). */
+export function withSamples(task: LoadedTask, options: SuiteOptions): TaskWithSamples {
   options.checkTask?.(task);
   if (options.adHocUrl) {
     if (!usesUrlColumn(task.spec.start_url))

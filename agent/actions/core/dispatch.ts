@@ -17,7 +17,7 @@ export interface DispatchOptions {
   settleTimeoutMs?: number;
 }
 
-const DEFAULT_SETTLE_MS = 8_000;
+export const DEFAULT_SETTLE_MS = 8_000;
 
 /** Validates, times out, catches, classifies: the loop always gets an ActionResult, never an exception. */
 export async function dispatch(call: ActionCall, env: ActionEnv, options: DispatchOptions = {}): Promise<ActionResult> {

@@ -26,7 +26,7 @@ const requiredArgs = (command: LeafCommand) => command.positionals.filter(spec =
 const requiredOptions = (command: LeafCommand) =>
   Object.entries(command.options).flatMap(([name, spec]) => (spec.type === 'string' && spec.required ? [`--${name}=${good(spec.placeholder)}`] : []));
 
-test('the commands are all there: bwa has nine, recipe and auth their sub-commands', () => {
+test('the commands are all there: bwa has ten, recipe and auth their sub-commands', () => {
   expect(LEAVES.map(command => command.name)).toEqual([
     'init',
     'validate',
@@ -36,6 +36,7 @@ test('the commands are all there: bwa has nine, recipe and auth their sub-comman
     'recipe compile',
     'recipe export',
     'recipe show',
+    'look',
     'discover',
     'plan',
     'browser-server',

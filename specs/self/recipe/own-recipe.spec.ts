@@ -67,7 +67,9 @@ test("with a key, the author's recipe replays on a page it fits with no model re
   expect(fs.existsSync(recipeFileFor(task))).toBe(false);
 });
 
-test('a step the changed page no longer fits: the model is asked from that step only, the sample ends done, the healed route is compiled and the next changed page replays it with no request', async ({ browser }) => {
+test('a step the changed page no longer fits: the model is asked from that step only, the sample ends done, the healed route is compiled and the next changed page replays it with no request', async ({
+  browser,
+}) => {
   const task = shelfTask();
   const kettle = items.kettle!;
   // The scripted model reads the price off the page state it is sent: the line showing the item's price.
@@ -85,7 +87,9 @@ test('a step the changed page no longer fits: the model is asked from that step 
   expect(healed.usage.model_calls).toBe(1);
   expect(asked[0]!.lastUserText).toContain('step 3 of 5 (extract price ← css=.item-price');
   expect(asked[0]!.lastUserText).toContain(kettle.price);
-  expect(healed.notes.join('\n')).toMatch(/self-heal: recipe step 3 \(extract price ← css=\.item-price.*\) failed: No element matches css=\.item-price/);
+  expect(healed.notes.join('\n')).toMatch(
+    /self-heal: recipe step 3 \(extract price ← css=\.item-price.*\) failed: No element matches css=\.item-price/,
+  );
   expect(healed.notes.join('\n')).toMatch(/the spec's own recipe repaired and compiled .*: .*recipes\/shelf\.json \(revision 1, \d+ steps\)/);
 
   // The healed route is stored as a compiled recipe would be after a heal: beside the spec, against this spec and its recipe.

@@ -57,7 +57,10 @@ test('a stale entry (the task spec changed), another format, a step naming no ac
   // …one that kept it is stale once the author edits their recipe: the author's latest word replays.
   writeEntry(task, entryFor(task, { spec_recipe_hash: task.recipeHash }));
   expect(fileRecipeStore.lookup(task).hit).toBe(true);
-  expect(fileRecipeStore.lookup(ownRecipeEdited)).toMatchObject({ hit: false, reason: "stale: the task spec's own recipe changed since it was compiled" });
+  expect(fileRecipeStore.lookup(ownRecipeEdited)).toMatchObject({
+    hit: false,
+    reason: "stale: the task spec's own recipe changed since it was compiled",
+  });
   fs.writeFileSync(task.file, JSON.stringify(spec));
 
   writeEntry(task, entryFor(task, { format: RECIPE_FORMAT + 1 }));

@@ -2,7 +2,7 @@
  * Which parts of agent/ may import which (as Playwright's DEPS.list files do): a folder, or a file at the top of
  * agent/ (settings, session, fixture, cli), names what it may import besides itself. The layers: fs and secrets,
  * then env and evidence at the bottom; task and the page state over them; actions, then the browser and the deciders; the loop
- * on all of those; recipes, memory, the session, discovery, planning and setup over the loop; reports, the CLI and
+ * on all of those; recipes, memory, the session, discovery, planning and setup over the loop; reports, bwa look, the CLI and
  * the fixture on top. Checked by import-boundaries.spec.ts; docs/internals.md shows the same map, with what each
  * part holds.
  */
@@ -72,8 +72,9 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   report: {
     may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'secrets', 'settings', 'setup', 'task'],
   },
+  look: { may: ['actions', 'browser', 'env', 'loop', 'recipe', 'session', 'settings', 'snapshot', 'task'] },
   cli: {
-    may: ['browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'plan', 'recipe', 'report', 'secrets', 'session', 'settings', 'setup', 'task'],
+    may: ['browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'look', 'plan', 'recipe', 'report', 'secrets', 'session', 'settings', 'setup', 'task'],
     files: { 'project/names.ts': "the run commands it prints name bwa's Playwright project (a list that imports nothing of bwa's)" },
   },
   fixture: {
