@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, Response } from '@playwright/test';
 import { DEFAULT_SETTLE_MS } from '../actions/core/dispatch';
 import type { KnownElement } from '../actions/core/types';
 import { settlePage } from '../actions/settle/settle';
@@ -13,6 +13,7 @@ import { prepareSampleContext } from '../session';
 import { settings } from '../settings';
 import { collectDocumentFacts, documentFactsSchema, type DocumentFact } from '../snapshot/document-facts';
 import { estimateTokens } from '../snapshot/tokens';
+import { BwaInputError } from '../task/input-errors';
 import type { DocumentFactTarget, SemanticLocator } from '../task/locator-schema';
 import type { LookSubject } from './subject';
 
@@ -73,12 +74,13 @@ export async function look(browser: Browser, subject: LookSubject, options: Look
       isAllowedUrl: url => !allowed || isUrlAllowed(url, allowed),
       dialogPolicy: subject.dialogPolicy,
     });
-    const notes = [...subject.notes, ...(await open(page, subject.url))];
+    const notes = [...subject.notes, ...(await open(page, subject.url, () => tabs.drainEvents()))];
     const tokenBudget = options.full ? undefined : settings.snapshotTokens;
+    // pageViewer bounds its own look (a hung renderer gives a page state saying so).
     const view = await pageViewer({ task: { keywords: [...subject.keywords] }, tokenBudget: tokenBudget ?? NO_BUDGET })(
       tabs,
       1,
-      AbortSignal.timeout(DEFAULT_SETTLE_MS * 4),
+      new AbortController().signal,
     );
     notes.push(...tabs.drainEvents());
     return {
@@ -98,8 +100,14 @@ export async function look(browser: Browser, subject: LookSubject, options: Look
 }
 
 /** As a sample's first step: load, then settle as the actions do after a navigation. */
-async function open(page: Page, url: string): Promise<string[]> {
-  const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+async function open(page: Page, url: string, guardEvents: () => string[]): Promise<string[]> {
+  let response: Response | null;
+  try {
+    response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+  } catch (error) {
+    const why = [error instanceof Error ? error.message.split('\n')[0] : String(error), ...guardEvents()].join('; ');
+    throw new BwaInputError('BWA_LOOK_OPEN', `${url}: the page could not be opened (${why})`);
+  }
   await settlePage(page, DEFAULT_SETTLE_MS);
   const status = response?.status();
   return status !== undefined && status >= 400 ? [`the page answered HTTP ${status}`] : [];

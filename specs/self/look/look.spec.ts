@@ -138,6 +138,11 @@ test("--task opens the start page with the auth profile's saved sign-in when the
   expect(refused.stderr).toContain(
     `task shelf, sample lamp: its start page ${SITE.widgets}/shelf-item?item=lamp is outside the task's allowed_domains (${SITE_HOST.people})`,
   );
+  // A start page that redirects off the allowed domains is refused there, as a sample's navigation is.
+  const away = shelfTasks({ start_url: `${SITE.widgets}/go-away` });
+  const redirected = await runBwaInProcess(['look', '--task', 'shelf'], { AGENT_TASKS_DIR: away });
+  expect(redirected.code, redirected.printed).toBe(1);
+  expect(redirected.stderr).toMatch(/^bwa look: BWA_LOOK_OPEN\n.*\/go-away: the page could not be opened \(.*outside the task's allowed domains/m);
 });
 
 test('usage: a URL or --task, not both; --sample only with --task; a sample the task does not have is named with the ones it has', async () => {
