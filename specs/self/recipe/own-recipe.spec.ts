@@ -70,6 +70,8 @@ test("with a key, the author's recipe replays on a page it fits with no model re
 test('a step the changed page no longer fits: the model is asked from that step only, the sample ends done, the healed route is compiled and the next changed page replays it with no request', async ({
   browser,
 }) => {
+  // Three samples and a compile (which replays the healed sample once more).
+  test.setTimeout(120_000);
   const task = shelfTask();
   const kettle = items.kettle!;
   // The scripted model reads the price off the page state it is sent: the line showing the item's price.
