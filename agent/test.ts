@@ -58,8 +58,9 @@ passOnUnlessSet('AGENT_RUN_ID', () => `tests_${new Date().toISOString().slice(0,
  *     });
  */
 export const test = base.extend<BwaTestOptions & { agent: BwaAgent }>({
-  agentFailOn: [settings.failOn, { option: true }],
-  agentDecider: [settings.decider, { option: true }],
+  // Read when a test starts, not when this file loads: a test (or a worker hook) may set the variables first.
+  agentFailOn: [async ({}, use) => use(settings.failOn), { option: true }],
+  agentDecider: [async ({}, use) => use(settings.decider), { option: true }],
   agentActionTimeout: [ACTION_TIMEOUT_MS, { option: true }],
   agent: async ({ page, context, agentFailOn, agentDecider, agentActionTimeout }, use, testInfo) => {
     const runs = new SampleTestRuns({
