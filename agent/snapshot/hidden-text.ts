@@ -167,6 +167,8 @@ export function hiddenTextNodes(hidden: HiddenText): SnapshotNode[] {
 }
 
 export function hiddenTextNote(hidden: HiddenText, bodyTextChars: number, treeChars: number): string {
+  // A small page whose tree already shows all the text the document holds hides nothing: no note.
+  if (!hidden.why && bodyTextChars <= treeChars) return '';
   const holds = bodyTextChars > 0 ? `the document holds ${bodyTextChars.toLocaleString('en')} characters of text` : 'the page draws content';
   const why = hidden.why ? `: ${hiddenBecause(hidden.why)}` : '';
   const closed = hidden.blocks.length > 0 && hidden.blocks.every(block => block.closed);
@@ -176,7 +178,9 @@ export function hiddenTextNote(hidden: HiddenText, bodyTextChars: number, treeCh
       ? ` — find searches its ${hidden.blocks.length} text blocks; no locator reaches inside a closed shadow root, so extract cannot read them (a screenshot shows them)`
       : ` — find searches its ${hidden.blocks.length} text blocks; extract reads them by their [t…] refs`;
   const tree =
-    treeChars < EMPTY_TREE_CHARS ? 'the accessibility tree is empty' : `the accessibility tree shows ${treeChars.toLocaleString('en')} characters`;
+    treeChars === 0
+      ? 'the accessibility tree is empty'
+      : `the accessibility tree shows ${treeChars < EMPTY_TREE_CHARS ? 'only ' : ''}${treeChars.toLocaleString('en')} characters`;
   return `(${tree}, but ${holds}${why}${reach})`;
 }
 
