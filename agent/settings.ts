@@ -41,6 +41,10 @@ export const settings = Object.defineProperties(
     get snapshotTokens(): number {
       return env.AGENT_SNAPSHOT_TOKENS ?? defaultTokenBudget(env.AGENT_CONTEXT_WINDOW);
     },
+    /** AGENT_DOWNLOAD_MAX_MB in bytes: the largest download a sample keeps. */
+    get maxDownloadBytes(): number {
+      return env.AGENT_DOWNLOAD_MAX_MB * 1024 * 1024;
+    },
     /** AGENT_BROWSER_WS: every sample's browser comes from this Playwright browser server instead of a local Chromium. */
     get browserServer(): BrowserServerSettings | undefined {
       const wsEndpoint = env.AGENT_BROWSER_WS;
@@ -48,7 +52,12 @@ export const settings = Object.defineProperties(
     },
   },
   Object.fromEntries(Object.entries(PASSED_THROUGH).map(([key, name]) => [key, { enumerable: true, get: () => env[name] }])) as PropertyDescriptorMap,
-) as PassedThrough & { readonly runId: string; readonly snapshotTokens: number; readonly browserServer: BrowserServerSettings | undefined };
+) as PassedThrough & {
+  readonly runId: string;
+  readonly snapshotTokens: number;
+  readonly maxDownloadBytes: number;
+  readonly browserServer: BrowserServerSettings | undefined;
+};
 
 export interface BrowserServerSettings {
   wsEndpoint: string;

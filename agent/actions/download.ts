@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseAnnouncedOverCap, saveWithinCap } from './settle/download-size';
 import { finishOrCancel, waitForDownload } from './settle/download-wait';
 import { DOWNLOAD_TIMEOUT_S, ELEMENT_TIMEOUT_MS, MAX_DOWNLOAD_TIMEOUT_S } from './core/limits';
 import { ensurePointerReady } from './targets/preflight';
@@ -15,7 +16,7 @@ export const download = defineAction({
   productive: true,
   description: 'Click what starts a download; the file is kept as evidence.',
   verifies:
-    'The element is not covered or hidden; the click starts a download within 15 s and it finishes within the budget (else it is cancelled); the file is written and its SHA-256 recorded.',
+    'The element is not covered or hidden; the click starts a download within 15 s and it finishes within the budget (else it is cancelled) and within the size cap (`AGENT_DOWNLOAD_MAX_MB`: else it is stopped and nothing of it kept); the file is written and its SHA-256 recorded.',
   schema: z.object({
     target: TargetArg,
     timeout_seconds: z.number().int().min(1).max(MAX_DOWNLOAD_TIMEOUT_S).optional().describe(`Default ${DOWNLOAD_TIMEOUT_S}`),
@@ -32,8 +33,10 @@ export const download = defineAction({
       await ensurePointerReady(resolved.locator, resolved.label, 'click');
       await resolved.locator.click({ timeout: ELEMENT_TIMEOUT_MS });
       const started = await pending.started;
+      const maxBytes = env.policy.maxDownloadBytes;
+      await refuseAnnouncedOverCap(started, pending.announcedBytes(started.url()), maxBytes);
       const bytes = await finishOrCancel(started, deadline - Date.now(), budgetSeconds);
-      const artifact = await env.store.saveFromStream(bytes, started.suggestedFilename(), started.url());
+      const artifact = await saveWithinCap(env.store, started, bytes, maxBytes);
       await started.delete().catch(() => {});
       return {
         description: `Downloaded ${artifact.filename} (${artifact.bytes} bytes, sha256 ${artifact.sha256.slice(0, 12)}…) via ${resolved.label}`,

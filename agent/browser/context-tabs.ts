@@ -42,7 +42,8 @@ export class ContextTabs implements Tabs {
     return page;
   }
 
-  announce(event: string): void {
+  /** Something the agent should hear; a function is worded when the announcements are read. */
+  announce(event: PendingEvent): void {
     this.events.push(event);
   }
 

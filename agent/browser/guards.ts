@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Dialog, Frame, Page, Request, Route } from '@playwright/test';
 import type { ContextTabs } from './context-tabs';
+import { OffSiteRequests } from './off-site-requests';
 
 export interface GuardOptions {
   isAllowedUrl: (url: string) => boolean;
@@ -17,8 +18,10 @@ const STAY_ON_PAGE = 'aborted';
 
 /**
  * Context-wide safety nets that do not depend on the agent asking nicely:
- * - navigations (links, forms, window.open, sub-frames) to hosts outside allowed_domains are aborted by a
- *   context route, and redirects to such hosts — which a route never sees — by a per-tab redirect guard;
+ * - navigations (links, forms, window.open, sub-frames, downloads) to hosts outside allowed_domains are aborted by
+ *   a context route, and redirects to such hosts — which a route never sees — by a per-tab redirect guard;
+ * - so are the page scripts' own requests to such hosts (fetch, XHR, EventSource, beacons, WebSockets); what the
+ *   page renders (stylesheets, scripts, images, fonts, media) loads from any host;
  * - file: links, which Chromium refuses by itself, are recorded;
  * - JavaScript dialogs are answered by policy, so no page can hang a sample.
  * Everything blocked or answered is announced through the tabs, so the loop logs it.
@@ -26,7 +29,12 @@ const STAY_ON_PAGE = 'aborted';
 export async function installGuards(context: BrowserContext, options: GuardOptions): Promise<void> {
   const redirects = new RedirectGuard(context, options.isAllowedUrl, options.tabs);
   const blockedTabs = new BlockedTabs();
-  await context.route('**/*', route => guardNavigation(route, options, redirects, blockedTabs));
+  const offSite = new OffSiteRequests(options.isAllowedUrl, event => options.tabs.announce(event));
+  await context.route('**/*', route => {
+    if (route.request().isNavigationRequest()) return guardNavigation(route, options, redirects, blockedTabs);
+    return offSite.refuses(route.request()) ? route.abort('blockedbyclient') : route.fallback();
+  });
+  await offSite.guardWebSockets(context);
   context.on('dialog', dialog => void answerDialog(dialog, options));
   const watch = async (page: Page) => {
     blockedTabs.watch(page);
@@ -42,7 +50,6 @@ export async function installGuards(context: BrowserContext, options: GuardOptio
 
 async function guardNavigation(route: Route, options: GuardOptions, redirects: RedirectGuard, blockedTabs: BlockedTabs): Promise<void> {
   const request = route.request();
-  if (!request.isNavigationRequest()) return route.fallback();
   // A new tab's first request is issued before its frame exists (window.open, target=_blank).
   const frame = frameOf(request);
   const url = request.url();

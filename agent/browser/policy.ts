@@ -6,6 +6,7 @@ import { HostRateLimiter } from './rate-limit';
 import { FileSlotBook, MemorySlotBook, type SlotBook } from './slot-book';
 import type { PlaceholderValues } from '../secrets/placeholders';
 import { resolveForSite, type SecretScopes } from '../secrets/scope';
+import { settings } from '../settings';
 
 const limiters = new Map<string, HostRateLimiter>();
 const processBook = new MemorySlotBook();
@@ -43,5 +44,6 @@ export function createPolicy(task: TaskSpec, options: PolicyOptions): ActionPoli
     inputDir: path.join(options.tasksDir, 'inputs', task.task_id),
     beforeNavigation: (url, signal) => limiter.wait(url, signal),
     onRateLimited: (url, seconds) => limiter.backOff(url, seconds),
+    maxDownloadBytes: settings.maxDownloadBytes,
   };
 }

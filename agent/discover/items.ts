@@ -32,6 +32,7 @@ export interface DiscoveredItem {
 export class ItemCollector {
   /** By address without its fragment: a fragment never names a different item; everything else (path, query) may. */
   private readonly byUrl = new Map<string, DiscoveredItem>();
+  /** Sample ids given so far, lower-cased. */
   private readonly ids = new Set<string>();
   private readonly idPattern: RegExp | undefined;
 
@@ -77,7 +78,7 @@ export class ItemCollector {
       discovered_at: new Date().toISOString(),
     };
     this.byUrl.set(url, item);
-    this.ids.add(item.sample_id);
+    this.ids.add(item.sample_id.toLowerCase());
     return item;
   }
 
@@ -106,7 +107,8 @@ export class ItemCollector {
   private uniqueId(candidate: string): string {
     const base = toSampleId(candidate) || `item-${this.byUrl.size + 1}`;
     let id = base;
-    for (let n = 2; this.ids.has(id); n++) id = `${base.slice(0, 95)}-${n}`;
+    // Ids are unique regardless of case: "Ada" and "ada" would share a folder on a case-insensitive file system.
+    for (let n = 2; this.ids.has(id.toLowerCase()); n++) id = `${base.slice(0, 95)}-${n}`;
     return id;
   }
 }

@@ -62,6 +62,13 @@ const RUN = {
     description:
       '`on` records a trace for every sample (audit runs); `off` records none (large runs: a trace is recorded, at a CPU cost on every action, even when a passing sample throws it away)',
   }),
+  AGENT_DOWNLOAD_MAX_MB: wholeNumber(
+    { min: 1, fallback: 100 },
+    {
+      description:
+        "the largest file the `download` action keeps, in MiB: a download whose response announces more is cancelled as it starts; one that announces no size is stopped when its bytes pass the cap, and nothing of it is left in the sample folder (the step fails, naming the cap and this variable)",
+    },
+  ),
   AGENT_RETRIES: wholeNumber(
     { min: 0, fallback: 1 },
     {

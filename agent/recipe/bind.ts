@@ -331,7 +331,8 @@ export class BindingDecider implements Decider {
       context: page.context(),
       store: this.scratch,
       signal: AbortSignal.timeout(BIND_TIMEOUT_MS),
-      policy: { isAllowedUrl: () => true, resolvePlaceholders: t => t, inputDir: os.tmpdir(), beforeNavigation: async () => {} },
+      // Only reads run here: no download is kept.
+      policy: { isAllowedUrl: () => true, resolvePlaceholders: t => t, inputDir: os.tmpdir(), beforeNavigation: async () => {}, maxDownloadBytes: 0 },
       tabs: { active: page, pages: [page], activate: () => page, drainEvents: () => [] },
       elements: new Map(),
       reader: 'recipe',

@@ -1,15 +1,25 @@
 import type { TestResult } from '@playwright/test/reporter';
 import * as fs from 'node:fs';
+import { RUN_ID_PATTERN } from '../env/variables';
+import { sha256 } from '../evidence/hash';
 import { Result } from '../evidence/result-schema';
+import { unsafeSegment } from '../fs/confined';
 import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE } from '../loop/recorder';
+import { checkSampleId } from '../task/samples';
+import { TaskId } from '../task/schema';
+import { TRACE_FILE, traceFileName } from './traces';
 
 export const ATTACHMENT_NAMES = {
   result: 'bwa-result',
   actionLog: 'bwa-action-log',
   checkpoint: 'bwa-checkpoint',
   artifactPrefix: 'bwa-artifact:',
+  /** A resumed sample's traces from the invocation that ran it (the resumed test's own trace shows nothing of it). */
+  tracePrefix: 'bwa-trace:',
   judgedPrefix: 'bwa-judged:',
 } as const;
+
+const RECORD_FILES = new Set([RESULT_FILE, ACTION_LOG_FILE, CHECKPOINT_FILE]);
 
 /** An attachment name Playwright's own reports leave out of their listings (they skip names starting with "_"). */
 export const quietName = (name: string) => `_${name}`;
@@ -29,6 +39,12 @@ export interface CollectedSample {
   resumed: boolean;
   /** What else a reviewer should know about a resumed sample ("kept although the task spec changed since"). */
   resumeNote?: string;
+  /** The SHA-256 of result.json as attached, before bwa writes it again. */
+  resultSha256?: string;
+  /** The batch judge rewrote its result.json and action_log.json in this invocation. */
+  judged?: boolean;
+  /** Attachments left out of the run folder, and why. */
+  problems?: string[];
 }
 
 type Attachment = TestResult['attachments'][number];
@@ -40,7 +56,7 @@ function readAttachment(attachment: Attachment): Buffer | undefined {
 }
 
 /** A result.json attachment, read and checked against the Result schema; the error says which step failed. */
-function readResult(attachment: Attachment): { result: Result } | { error: string } {
+function readResult(attachment: Attachment): { result: Result; sha256: string } | { error: string } {
   const body = readAttachment(attachment);
   if (!body) return { error: `result attachment has no readable content (${attachment.path ?? 'no path'})` };
   let parsed;
@@ -50,7 +66,25 @@ function readResult(attachment: Attachment): { result: Result } | { error: strin
     return { error: `result attachment is not JSON: ${(error as Error).message}` };
   }
   if (!parsed.success) return { error: `result attachment does not match the Result schema: ${parsed.error.issues[0]?.message}` };
-  return { result: parsed.data };
+  const unsafe = unsafePathIn(parsed.data);
+  if (unsafe) return { error: `result attachment: ${unsafe} — its sample is left out of the run folder` };
+  return { result: parsed.data, sha256: sha256(body) };
+}
+
+/**
+ * The result fields bwa makes paths of (run, task and sample ids, artifact file names), checked before any is used:
+ * a result from another machine's blob report is untrusted input.
+ */
+function unsafePathIn(result: Result): string | undefined {
+  if (!RUN_ID_PATTERN.test(result.run_id)) return `run_id ${JSON.stringify(result.run_id)} is not a safe folder name`;
+  if (!TaskId.safeParse(result.task_id).success) return `task_id ${JSON.stringify(result.task_id)} is not a task id`;
+  const sampleProblem = checkSampleId(result.sample_id);
+  if (sampleProblem) return `sample_id ${sampleProblem}`;
+  for (const [i, artifact] of result.artifacts.entries()) {
+    const problem = unsafeSegment(artifact.filename) ?? (RECORD_FILES.has(artifact.filename) || TRACE_FILE.test(artifact.filename) ? `"${artifact.filename}" is a record's name` : undefined);
+    if (problem) return `artifacts[${i}].filename ${problem} (an artifact is one file of the sample folder)`;
+  }
+  return undefined;
 }
 
 /** Rebuilds one sample from its test result's attachments only (merge-reports gives us nothing else). */
@@ -60,22 +94,47 @@ export function collectSample(testResult: TestResult): CollectedSample | { error
   const read = readResult(resultAttachment);
   if ('error' in read) return read;
   const { result } = read;
+  const resumed = testResult.annotations?.some(a => a.type === RESUMED_ANNOTATION) ?? false;
+  const listed = new Set(result.artifacts.map(a => a.filename));
   const files = new Map<string, string>();
+  const problems: string[] = [];
+  let traces = 0;
   for (const attachment of testResult.attachments) {
     if (!attachment.path) continue;
-    if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix))
-      files.set(attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length), attachment.path);
+    if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix)) {
+      const name = attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length);
+      if (listed.has(name)) files.set(name, attachment.path);
+      else problems.push(`${result.task_id}/${result.sample_id}: attachment ${JSON.stringify(attachment.name)} names no artifact of its result.json — not copied`);
+    }
     if (carries(attachment, ATTACHMENT_NAMES.actionLog)) files.set(ACTION_LOG_FILE, attachment.path);
     if (carries(attachment, ATTACHMENT_NAMES.checkpoint)) files.set(CHECKPOINT_FILE, attachment.path);
+    // A resumed test traces only its own pass; the sample's traces are the ones it attached from its folder.
+    if (attachment.name === 'trace' && !resumed) files.set(traceFileName(traces++), attachment.path);
+    const earlierTrace = tracedName(attachment.name);
+    if (earlierTrace && resumed) files.set(earlierTrace, attachment.path);
   }
-  const resumed = testResult.annotations?.some(a => a.type === RESUMED_ANNOTATION) ?? false;
   const keptDespite = testResult.annotations?.find(a => a.type === KEPT_CHANGED_ANNOTATION)?.description;
-  return { result, files, resumed, ...(keptDespite ? { resumeNote: `kept although ${keptDespite} changed since` } : {}) };
+  return {
+    result,
+    files,
+    resumed,
+    resultSha256: read.sha256,
+    ...(problems.length ? { problems } : {}),
+    ...(keptDespite ? { resumeNote: `kept although ${keptDespite} changed since` } : {}),
+  };
+}
+
+/** The trace file a `bwa-trace:<name>` attachment carries, when it names one. */
+function tracedName(attachmentName: string): string | undefined {
+  const prefix = [ATTACHMENT_NAMES.tracePrefix, quietName(ATTACHMENT_NAMES.tracePrefix)].find(p => attachmentName.startsWith(p));
+  const name = prefix ? attachmentName.slice(prefix.length) : undefined;
+  return name && TRACE_FILE.test(name) ? name : undefined;
 }
 
 export interface JudgedUpdate {
   key: string;
   result: Result;
+  resultSha256: string;
   /** The action log with the judge's step appended. */
   actionLog?: string;
 }
@@ -99,6 +158,9 @@ export function collectJudged(testResult: TestResult): Array<JudgedUpdate | { er
   return [...byKey].flatMap(([key, { result, actionLog }]): Array<JudgedUpdate | { error: string }> => {
     if (!result) return [];
     const read = readResult(result);
-    return 'error' in read ? [{ error: `${result.name}: ${read.error}` }] : [{ key, result: read.result, actionLog }];
+    if ('error' in read) return [{ error: `${result.name}: ${read.error}` }];
+    const judgedKey = `${read.result.task_id}/${read.result.sample_id}`;
+    if (judgedKey !== key) return [{ error: `${result.name}: holds the result of ${judgedKey}, not of ${key}` }];
+    return [{ key, result: read.result, resultSha256: read.sha256, actionLog }];
   });
 }

@@ -14,7 +14,19 @@ export function outputColumns(results: readonly Result[]): string[] {
   return columns;
 }
 
-/** One row per sample, sorted by sample_id; a column per output field plus status, steps and artifact count. */
+/**
+ * A cell of combined.csv: a number stays a number (csv-stringify writes it as is, a negative one too); anything else
+ * is text, which `escape_formulas` neutralises when it would start a formula.
+ */
+function csvCell(value: unknown): string | number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : cellValue(value);
+}
+
+/**
+ * One row per sample, sorted by sample_id; a column per output field plus status, steps and artifact count. Safe to
+ * open in a spreadsheet: a text cell starting with =, +, -, @, a tab or a carriage return (page text can say
+ * `=HYPERLINK(…)`) gets a leading `'`, as OWASP advises against CSV injection; result.json keeps the exact value.
+ */
 export function combinedCsv(results: readonly Result[]): string {
   const sorted = [...results].sort((a, b) => (a.sample_id < b.sample_id ? -1 : a.sample_id > b.sample_id ? 1 : 0));
   const fields = outputColumns(sorted);
@@ -23,11 +35,11 @@ export function combinedCsv(results: readonly Result[]): string {
   const rows = sorted.map(r => [
     r.sample_id,
     r.status,
-    ...fields.map(f => cellValue(r.extracted[f]?.value)),
+    ...fields.map(f => csvCell(r.extracted[f]?.value)),
     ...(withJudgment ? [cellValue(r.judgment)] : []),
-    String(r.steps),
-    String(r.artifacts.length),
+    r.steps,
+    r.artifacts.length,
     r.error ?? '',
   ]);
-  return stringify([header, ...rows]);
+  return stringify([header, ...rows], { escape_formulas: true });
 }

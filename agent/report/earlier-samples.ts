@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTION_LOG_FILE, CHECKPOINT_FILE } from '../loop/recorder';
+import { sha256File } from '../evidence/hash';
+import { ACTION_LOG_FILE, CHECKPOINT_FILE, RESULT_FILE } from '../loop/recorder';
 import { previousResult } from '../setup/resume';
 import { checkSampleId } from '../task/samples';
 import type { CollectedSample } from './collect';
+import { TRACE_FILE } from './traces';
 
 /**
  * Samples of the run that an earlier invocation finished and this one did not select (a resume of one task or one
@@ -20,9 +22,11 @@ export function earlierSamples(runDir: string, reported: ReadonlySet<string>): C
       const result = previousResult(dir);
       if (!result || result.task_id !== taskId || result.sample_id !== sampleId) return [];
       const files = new Map<string, string>();
-      for (const name of [...result.artifacts.map(a => a.filename), ACTION_LOG_FILE, CHECKPOINT_FILE])
+      const traces = fs.readdirSync(dir).filter(name => TRACE_FILE.test(name));
+      for (const name of [...result.artifacts.map(a => a.filename), ACTION_LOG_FILE, CHECKPOINT_FILE, ...traces])
         if (fs.existsSync(path.join(dir, name))) files.set(name, path.join(dir, name));
-      return [{ result, files, resumed: true, resumeNote: 'from an earlier invocation; not selected in this one' }];
+      const resultSha256 = sha256File(path.join(dir, RESULT_FILE));
+      return [{ result, files, resumed: true, resultSha256, resumeNote: 'from an earlier invocation; not selected in this one' }];
     }),
   );
 }

@@ -4,8 +4,8 @@ import { writeFileAtomic } from '../fs/atomic';
 import type { Artifact, Result } from '../evidence/result-schema';
 import { cellValue } from './csv';
 import { escapeHtml, relativeHref, safeExternalHref, truncate } from './html-escape';
-import { placeTraces, type PlacedTrace } from './traces';
-import { MANIFEST_FILE, type Manifest } from './write-run';
+import { TRACE_FILE } from './traces';
+import { MANIFEST_FILE, type Manifest, type ManifestFile } from './write-run';
 
 export const INDEX_FILE = 'index.html';
 const FIELD_SHOWN_CHARS = 300;
@@ -15,32 +15,32 @@ export interface IndexedSample {
   result: Result;
   resumed: boolean;
   resumeNote?: string;
-  traces: readonly PlacedTrace[];
+  traces: readonly ManifestFile[];
 }
 
 /**
- * The reporter's last step: copies each sample's traces into its folder and writes the index. Returns problems
- * to print; an index that cannot be written never costs the run its evidence.
+ * The reporter's last step: the index of the run the manifest describes, each sample with the traces the manifest
+ * lists for it. Returns problems to print; an index that cannot be written never costs the run its evidence.
  */
-export function indexRun(
-  runDir: string,
-  manifest: Manifest,
-  samples: ReadonlyArray<{ result: Result; resumed: boolean; resumeNote?: string; traceSources: readonly string[] }>,
-): string[] {
-  const problems: string[] = [];
+export function indexRun(runDir: string, manifest: Manifest, samples: ReadonlyArray<{ result: Result; resumed: boolean; resumeNote?: string }>): string[] {
+  const traces = (result: Result) =>
+    manifest.records
+      .filter(r => r.task_id === result.task_id && r.sample_id === result.sample_id && TRACE_FILE.test(path.posix.basename(r.path)))
+      .sort((a, b) => traceNumber(a.path) - traceNumber(b.path));
   try {
-    const indexed = samples.map(({ result, resumed, resumeNote, traceSources }) => ({
-      result,
-      resumed,
-      resumeNote,
-      traces: placeTraces(runDir, result.task_id, result.sample_id, traceSources, problems),
-    }));
-    writeEvidenceIndex(runDir, manifest, indexed);
+    writeEvidenceIndex(
+      runDir,
+      manifest,
+      samples.map(({ result, resumed, resumeNote }) => ({ result, resumed, resumeNote, traces: traces(result) })),
+    );
+    return [];
   } catch (error) {
-    problems.push(`${INDEX_FILE}: not written — ${error instanceof Error ? error.message : String(error)}`);
+    return [`${INDEX_FILE}: not written — ${error instanceof Error ? error.message : String(error)}`];
   }
-  return problems;
 }
+
+/** trace.zip is the first attempt's, trace-N.zip the N-th. */
+const traceNumber = (file: string) => Number(/trace-(\d+)\.zip$/.exec(file)?.[1] ?? 1);
 
 /**
  * Writes reports/runs/<id>/index.html: one static page a reviewer opens straight from disk (or from a CI

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Result } from '../evidence/result-schema';
 import { describeUsage } from '../evidence/usage';
 import { runDir } from '../settings';
-import { collectJudged, collectSample, type CollectedSample } from './collect';
+import { sha256File } from '../evidence/hash';
+import { collectJudged, collectSample, type CollectedSample, type JudgedUpdate } from './collect';
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
 import { maskTestResult } from './mask-test-result';
@@ -26,7 +27,8 @@ const KEY_FIELDS_SHOWN = 4;
  */
 export default class BwaReporter implements Reporter {
   private readonly samples = new Map<string, CollectedSample>();
-  private readonly traces = new Map<string, string[]>();
+  /** The batch judge's answers by sample, applied once every sample is known (the judge may judge one an earlier invocation ran). */
+  private readonly judged = new Map<string, JudgedUpdate>();
   private readonly errors: string[] = [];
   private readonly masker = SecretMasker.of(secretsFromEnv());
 
@@ -47,7 +49,6 @@ export default class BwaReporter implements Reporter {
     const { result } = collected;
     // Retries overwrite earlier attempts: the last attempt is the sample's outcome.
     this.samples.set(`${result.task_id}/${result.sample_id}`, collected);
-    this.traces.set(`${result.task_id}/${result.sample_id}`, traceAttachments(testResult));
     console.log(sampleLine(result, collected.resumed, collected.resumeNote));
   }
 
@@ -58,12 +59,9 @@ export default class BwaReporter implements Reporter {
         this.errors.push(`${test.titlePath().slice(1).join(' › ')}: ${update.error}`);
         continue;
       }
+      this.judged.set(update.key, update);
       const sample = this.samples.get(update.key);
-      if (!sample) continue;
-      const files = new Map(sample.files);
-      if (update.actionLog) files.set(ACTION_LOG_FILE, update.actionLog);
-      this.samples.set(update.key, { ...sample, result: update.result, files });
-      console.log(sampleLine(update.result, sample.resumed, sample.resumeNote));
+      if (sample) console.log(sampleLine(update.result, sample.resumed, sample.resumeNote));
     }
   }
 
@@ -78,17 +76,20 @@ export default class BwaReporter implements Reporter {
     const dir = runDir(runId.id);
     for (const earlier of earlierSamples(dir, new Set(this.samples.keys())))
       this.samples.set(`${earlier.result.task_id}/${earlier.result.sample_id}`, earlier);
+    for (const [key, update] of this.judged) {
+      const sample = this.samples.get(key);
+      if (sample) this.samples.set(key, withJudgment(sample, update));
+    }
     const results = [...this.samples.values()].map(s => s.result);
     const versions = mixedVersions(results);
     const manifest = writeRun(dir, runId.id, [...this.samples.values()], versions);
     const drift = detectDrift(results);
-    const indexProblems = indexRun(
-      dir,
-      manifest,
-      [...this.samples].map(([key, s]) => ({ ...s, traceSources: this.traces.get(key) ?? [] })),
-    );
+    // The index is written from the manifest and then hashed into it: the manifest covers every other file of the
+    // run, and nothing in the run covers the manifest (its hash is printed below, to keep outside the run).
+    const indexProblems = indexRun(dir, manifest, [...this.samples.values()]);
     const index = hashedReport(dir, INDEX_FILE);
-    writeJsonAtomic(path.join(dir, MANIFEST_FILE), {
+    const manifestFile = path.join(dir, MANIFEST_FILE);
+    writeJsonAtomic(manifestFile, {
       ...manifest,
       reports: [...manifest.reports, ...(index ? [index] : [])],
       ...(drift.length ? { drift } : {}),
@@ -99,9 +100,17 @@ export default class BwaReporter implements Reporter {
     );
     if (manifest.usage.model_calls > 0) console.log(`  model: ${describeUsage(manifest.usage)}`);
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
+    console.log(`  manifest.json sha256 ${sha256File(manifestFile)} (keep it: bwa verify --manifest-sha256 checks the manifest itself)`);
     for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
     for (const finding of drift) console.log(`  ⚠ drift: ${finding.message}`);
   }
+}
+
+/** A sample as the batch judge left it: its judged result and action log, both rewritten in this invocation. */
+function withJudgment(sample: CollectedSample, update: JudgedUpdate): CollectedSample {
+  const files = new Map(sample.files);
+  if (update.actionLog) files.set(ACTION_LOG_FILE, update.actionLog);
+  return { ...sample, result: update.result, resultSha256: update.resultSha256, files, judged: true };
 }
 
 /**

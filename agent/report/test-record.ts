@@ -7,6 +7,7 @@ import { reportOutcomeToAllure } from './allure-metadata';
 import { ATTACHMENT_NAMES, KEPT_CHANGED_ANNOTATION, quietName, RESUMED_ANNOTATION } from './collect';
 import { oneLineError } from './one-line-error';
 import { STATUS_ANNOTATION } from './status';
+import { TRACE_FILE } from './traces';
 
 /**
  * A sample's record as its test reports it: attached (the reporter rebuilds the run from attachments alone),
@@ -61,6 +62,9 @@ export async function attachResumed(testInfo: TestInfo, dir: string, result: Res
     if (fs.existsSync(file))
       await testInfo.attach(`${ATTACHMENT_NAMES.artifactPrefix}${artifact.filename}`, { path: file, contentType: contentTypeOf(artifact.filename) });
   }
+  // The traces of the invocation that ran it (under names Playwright's reports leave out: they are not this test's).
+  for (const trace of fs.readdirSync(dir).filter(name => TRACE_FILE.test(name)))
+    await testInfo.attach(quietName(`${ATTACHMENT_NAMES.tracePrefix}${trace}`), { path: path.join(dir, trace), contentType: 'application/zip' });
   await attachRecord(testInfo, dir);
 }
 

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { sha256, sha256File } from '../evidence/hash';
+import { confinedPath } from '../fs/confined';
 import { Result } from '../evidence/result-schema';
 import { INDEX_FILE } from './evidence-index';
 import { TRACE_FILE } from './traces';
@@ -15,20 +16,26 @@ const ManifestShape = z.object({
   artifacts: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number() })),
   // Manifests written before combined.csv and index.html were hashed have no reports.
   reports: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number() })).default([]),
+  // …and those written before action logs, checkpoints and traces were hashed have no records.
+  records: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number() })).optional(),
 });
 
 export interface VerifyReport {
   runId: string;
+  /** The manifest's own hash: nothing in the run can hold it, so a reviewer keeps it elsewhere and compares. */
+  manifestSha256?: string;
   samples: number;
   /** Artifact files re-hashed. */
   artifacts: number;
+  /** The other files of the trail re-hashed: results, action logs, checkpoints, traces, combined.csv, index.html. */
+  otherFiles: number;
   /** Mismatches and missing files: any one makes the run fail verification. */
   problems: string[];
   /** Files the manifest does not list (not evidence, but worth a look). */
   warnings: string[];
 }
 
-/** Bookkeeping files a run folder holds besides its artifacts; none is hashed in the manifest. */
+/** A sample's records, which manifests written before records were hashed do not list. */
 const SAMPLE_RECORD_FILES = new Set(['result.json', 'action_log.json', 'checkpoint.json']);
 const ATTEMPT_DIR = /^attempt-\d+$/;
 /** Run-wide state other parts of bwa keep in the run folder (rate-limit slots, the run's memory). */
@@ -36,10 +43,11 @@ const RUN_STATE_DIRS = new Set(['rate-limits', 'memory', START_FAILURES_DIR]);
 
 /**
  * Re-hashes every artifact of a run against manifest.json and against the sample's result.json (the hash taken
- * when the file was written), and checks each result.json against the hash the manifest recorded for it.
+ * when the file was written), and every other file the manifest hashed (result.json, action logs, checkpoints,
+ * traces, combined.csv, index.html) against it; the manifest itself against a hash kept outside the run, when given.
  */
-export function verifyRun(runDir: string): VerifyReport {
-  const report: VerifyReport = { runId: path.basename(runDir), samples: 0, artifacts: 0, problems: [], warnings: [] };
+export function verifyRun(runDir: string, expected: { manifestSha256?: string } = {}): VerifyReport {
+  const report: VerifyReport = { runId: path.basename(runDir), samples: 0, artifacts: 0, otherFiles: 0, problems: [], warnings: [] };
   const manifestFile = path.join(runDir, MANIFEST_FILE);
   if (!fs.existsSync(manifestFile)) {
     report.problems.push(`${MANIFEST_FILE}: missing (is ${runDir} a run folder?)`);
@@ -53,6 +61,9 @@ export function verifyRun(runDir: string): VerifyReport {
     return report;
   }
   report.runId = manifest.run_id;
+  report.manifestSha256 = sha256File(manifestFile);
+  if (expected.manifestSha256 && expected.manifestSha256.toLowerCase() !== report.manifestSha256)
+    report.problems.push(`${MANIFEST_FILE}: sha256 ${report.manifestSha256} differs from the one given (${expected.manifestSha256}) — the manifest was changed`);
 
   // Every artifact path with the hash each record claims for it.
   const claims = new Map<string, Array<{ by: string; sha256: string; bytes: number }>>();
@@ -61,20 +72,22 @@ export function verifyRun(runDir: string): VerifyReport {
   for (const artifact of manifest.artifacts) claim(artifact.path, MANIFEST_FILE, artifact.sha256, artifact.bytes);
 
   const known = new Set<string>([MANIFEST_FILE, INDEX_FILE]);
-  for (const file of manifest.reports) {
+  for (const file of [...manifest.reports, ...(manifest.records ?? [])]) {
     known.add(file.path);
-    const problem = reportFileProblem(runDir, file);
+    report.otherFiles += 1;
+    const problem = hashedFileProblem(runDir, file);
     if (problem) report.problems.push(problem);
   }
   for (const sample of manifest.samples) {
     report.samples += 1;
+    report.otherFiles += 1;
     known.add(sample.result);
-    const resultFile = insideRun(runDir, sample.result);
-    if (!resultFile || !fs.existsSync(resultFile)) {
-      report.problems.push(`${sample.result}: missing (listed in ${MANIFEST_FILE})`);
+    const resultFile = confinedPath(runDir, sample.result);
+    if ('problem' in resultFile || !fs.existsSync(resultFile.path)) {
+      report.problems.push('problem' in resultFile ? resultFile.problem : `${sample.result}: missing (listed in ${MANIFEST_FILE})`);
       continue;
     }
-    const text = fs.readFileSync(resultFile, 'utf8');
+    const text = fs.readFileSync(resultFile.path, 'utf8');
     if (sha256(text) !== sample.result_sha256)
       report.problems.push(`${sample.result}: sha256 differs from ${MANIFEST_FILE} (the record was changed after the run)`);
     const parsed = safeResult(text);
@@ -94,11 +107,12 @@ export function verifyRun(runDir: string): VerifyReport {
   for (const [relative, claimed] of claims) {
     known.add(relative);
     report.artifacts += 1;
-    const file = insideRun(runDir, relative);
-    if (!file) {
-      report.problems.push(`${relative}: path leaves the run folder`);
+    const confined = confinedPath(runDir, relative);
+    if ('problem' in confined) {
+      report.problems.push(confined.problem);
       continue;
     }
+    const file = confined.path;
     if (!fs.existsSync(file)) {
       report.problems.push(`${relative}: missing (listed in ${[...new Set(claimed.map(c => c.by))].join(' and ')})`);
       continue;
@@ -115,40 +129,37 @@ export function verifyRun(runDir: string): VerifyReport {
     if (!claimed.some(c => c.by !== MANIFEST_FILE)) report.problems.push(`${relative}: listed in ${MANIFEST_FILE} but in no sample's result.json`);
   }
 
+  const unlistedRecords = manifest.records === undefined;
   for (const relative of listFiles(runDir)) {
-    if (known.has(relative) || isBookkeeping(relative)) continue;
+    if (known.has(relative) || isBookkeeping(relative, unlistedRecords)) continue;
     report.warnings.push(`${relative}: not listed in ${MANIFEST_FILE}`);
   }
   return report;
 }
 
-/** A report file (combined.csv, index.html) as the manifest hashed it; an edit after the run is a problem. */
-function reportFileProblem(runDir: string, file: { path: string; sha256: string; bytes: number }): string | undefined {
-  const full = insideRun(runDir, file.path);
-  if (!full) return `${file.path}: path leaves the run folder`;
-  if (!fs.existsSync(full)) return `${file.path}: missing (listed in ${MANIFEST_FILE})`;
-  const actual = sha256File(full);
+/**
+ * A file the manifest hashed itself (combined.csv, index.html, an action log, a checkpoint, a trace); an edit after
+ * the run is a problem.
+ */
+function hashedFileProblem(runDir: string, file: { path: string; sha256: string; bytes: number }): string | undefined {
+  const full = confinedPath(runDir, file.path);
+  if ('problem' in full) return full.problem;
+  if (!fs.existsSync(full.path)) return `${file.path}: missing (listed in ${MANIFEST_FILE})`;
+  const actual = sha256File(full.path);
   if (actual !== file.sha256)
     return `${file.path}: sha256 ${actual} differs from ${MANIFEST_FILE} (${file.sha256}) — the file was changed after the run`;
   return undefined;
 }
 
-function isBookkeeping(relative: string): boolean {
+function isBookkeeping(relative: string, unlistedRecords: boolean): boolean {
   const parts = relative.split('/');
   if (parts.length > 1 && RUN_STATE_DIRS.has(parts[0] ?? '')) return true;
   if (parts.length === 2 && (parts[1] === 'combined.csv' || parts[1] === 'samples.csv')) return true;
   // A discovery's own log and summary: how the samples were found, not evidence about a sample.
   if (parts.length > 2 && parts[1] === '_discovery') return true;
-  if (parts.length === 3 && (SAMPLE_RECORD_FILES.has(parts[2] ?? '') || TRACE_FILE.test(parts[2] ?? ''))) return true;
+  if (unlistedRecords && parts.length === 3 && (SAMPLE_RECORD_FILES.has(parts[2] ?? '') || TRACE_FILE.test(parts[2] ?? ''))) return true;
   // Earlier attempts of a sample are kept apart on purpose; the manifest describes the final attempt only.
   return parts.length > 3 && ATTEMPT_DIR.test(parts[2] ?? '');
-}
-
-/** A '/'-separated path from a record, resolved inside the run folder, or undefined if it would leave it. */
-function insideRun(runDir: string, relative: string): string | undefined {
-  const resolved = path.resolve(runDir, ...relative.split('/'));
-  const root = path.resolve(runDir);
-  return resolved.startsWith(root + path.sep) ? resolved : undefined;
 }
 
 function safeResult(text: string): Result | undefined {

@@ -1,19 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { copyFileAtomic, writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
+import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic';
+import { confinedPath } from '../fs/confined';
 import { sha256, sha256File } from '../evidence/hash';
 import type { Result, SampleStatus } from '../evidence/result-schema';
 import { addUsage, emptyUsage, type Usage } from '../evidence/usage';
 import type { CollectedSample } from './collect';
 import { combinedCsv } from './csv';
+import { keepEarlierHashes, readEarlierManifest } from './earlier-manifest';
+import { placeSample, type ManifestSampleFile } from './sample-files';
 
-export interface ManifestArtifact {
-  path: string;
-  sha256: string;
-  bytes: number;
-  task_id: string;
-  sample_id: string;
-}
+export type ManifestArtifact = ManifestSampleFile;
 
 export interface Manifest {
   schema_version: 1;
@@ -21,7 +18,10 @@ export interface Manifest {
   generated_at: string;
   counts: Record<SampleStatus, number> & { total: number; resumed: number };
   samples: Array<{ task_id: string; sample_id: string; status: SampleStatus; result: string; result_sha256: string; resumed: boolean }>;
+  /** Every screenshot and download, with the hash taken when it was written (result.json holds the same). */
   artifacts: ManifestArtifact[];
+  /** The rest of each sample's trail: action_log.json, checkpoint.json, trace.zip (and trace-N.zip). */
+  records: ManifestSampleFile[];
   /** Every model call of the run's samples, by purpose; a batch judge call shared by several samples counts once. */
   usage: Usage;
   /** The run's own files a reviewer opens first (each task's combined.csv, index.html), hashed like the evidence. */
@@ -38,12 +38,14 @@ export interface ManifestFile {
 export const MANIFEST_FILE = 'manifest.json';
 
 /**
- * Lays the run out on disk from collected samples: each sample's result.json and evidence (copied in when
- * the bytes came from elsewhere, e.g. merged shards), combined.csv per task, and the manifest of every hash.
- * Warnings about the run as a whole (a task's samples under two versions of it) open its problems.
+ * Lays the run out on disk from collected samples: each sample's result.json and trail (copied in when the bytes
+ * came from elsewhere, e.g. merged shards), combined.csv per task, and the manifest of every hash. Warnings about
+ * the run as a whole (a task's samples under two versions of it) open its problems.
  */
 export function writeRun(runDir: string, runId: string, samples: readonly CollectedSample[], warnings: readonly string[] = []): Manifest {
   const problems: string[] = [...warnings];
+  // Read before this invocation replaces it: a resumed sample's files keep the hashes it recorded.
+  const earlier = readEarlierManifest(runDir, MANIFEST_FILE);
   const manifest: Manifest = {
     schema_version: 1,
     run_id: runId,
@@ -51,39 +53,35 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
     counts: { done: 0, partial_success: 0, needs_review: 0, failed: 0, total: 0, resumed: 0 },
     samples: [],
     artifacts: [],
+    records: [],
     usage: runUsage(samples.map(s => s.result)),
     reports: [],
     problems,
   };
   const byTask = new Map<string, Result[]>();
+  // Two ids that differ only in case share a folder on a case-insensitive file system (macOS, Windows).
+  const folders = new Map<string, string>();
   const ordered = [...samples].sort((a, b) => key(a.result).localeCompare(key(b.result)));
   for (const sample of ordered) {
     const { result } = sample;
-    const dir = path.join(runDir, result.task_id, result.sample_id);
-    fs.mkdirSync(dir, { recursive: true });
-    for (const [filename, source] of sample.files) placeFile(source, path.join(dir, filename), problems);
-    for (const artifact of result.artifacts) {
-      const file = path.join(dir, artifact.filename);
-      const relative = path.relative(runDir, file).split(path.sep).join('/');
-      if (!fs.existsSync(file)) problems.push(`${relative}: missing (listed in result.json)`);
-      else if (sha256File(file) !== artifact.sha256) problems.push(`${relative}: sha256 differs from the hash recorded when it was written`);
-      manifest.artifacts.push({
-        path: relative,
-        sha256: artifact.sha256,
-        bytes: artifact.bytes,
-        task_id: result.task_id,
-        sample_id: result.sample_id,
-      });
+    const folder = `${result.task_id}/${result.sample_id}`;
+    const clash = folders.get(folder.toLowerCase());
+    if (clash) {
+      problems.push(`${folder}: differs from ${clash} only in case (they would share a folder on a case-insensitive file system) — left out`);
+      continue;
     }
-    const resultText = JSON.stringify(result, null, 2) + '\n';
-    const resultFile = path.join(dir, 'result.json');
-    if (!fs.existsSync(resultFile) || fs.readFileSync(resultFile, 'utf8') !== resultText) writeFileAtomic(resultFile, resultText);
+    folders.set(folder.toLowerCase(), folder);
+    const placed = placeSample(runDir, sample, problems);
+    if (!placed) continue;
+    const kept = keepEarlierHashes(sample, placed, earlier, problems);
+    manifest.artifacts.push(...kept.artifacts);
+    manifest.records.push(...kept.records);
     manifest.samples.push({
       task_id: result.task_id,
       sample_id: result.sample_id,
       status: result.status,
-      result: path.relative(runDir, resultFile).split(path.sep).join('/'),
-      result_sha256: sha256(resultText),
+      result: kept.result.path,
+      result_sha256: kept.result.sha256,
       resumed: sample.resumed,
     });
     manifest.counts[result.status] += 1;
@@ -92,9 +90,15 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
     byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
   }
   for (const [taskId, results] of byTask) {
+    const relative = `${taskId}/${COMBINED_CSV}`;
+    const file = confinedPath(runDir, relative);
+    if ('problem' in file) {
+      problems.push(`${file.problem} — not written`);
+      continue;
+    }
     const csv = combinedCsv(results);
-    writeFileAtomic(path.join(runDir, taskId, COMBINED_CSV), csv);
-    manifest.reports.push({ path: `${taskId}/${COMBINED_CSV}`, sha256: sha256(csv), bytes: Buffer.byteLength(csv) });
+    writeFileAtomic(file.path, csv);
+    manifest.reports.push({ path: relative, sha256: sha256(csv), bytes: Buffer.byteLength(csv) });
   }
   writeJsonAtomic(path.join(runDir, MANIFEST_FILE), manifest);
   return manifest;
@@ -118,16 +122,6 @@ export function hashedReport(runDir: string, relative: string): ManifestFile | u
   const file = path.join(runDir, ...relative.split('/'));
   if (!fs.existsSync(file)) return undefined;
   return { path: relative, sha256: sha256File(file), bytes: fs.statSync(file).size };
-}
-
-function placeFile(source: string, target: string, problems: string[]): void {
-  if (path.resolve(source) === path.resolve(target)) return;
-  if (!fs.existsSync(source)) {
-    problems.push(`${target}: attachment source ${source} is gone`);
-    return;
-  }
-  if (fs.existsSync(target) && sha256File(target) === sha256File(source)) return;
-  copyFileAtomic(source, target);
 }
 
 const key = (r: Result) => `${r.task_id}\u0000${r.sample_id}`;

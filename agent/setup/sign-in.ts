@@ -12,6 +12,7 @@ import { unsetPlaceholders, variableOf } from '../secrets/placeholders';
 import { resolveForSite } from '../secrets/scope';
 import { recipeStepCall } from '../decide/recipe-decider';
 import { EvidenceStore } from '../evidence/store';
+import { settings } from '../settings';
 import { authStatePath, type AuthProfile } from '../task/auth-profile';
 import { profileSecretScopes } from '../task/secret-scope';
 
@@ -49,6 +50,7 @@ export async function signIn(browser: Browser, name: string, profile: AuthProfil
         resolvePlaceholders: (text: string, url: string) => resolveForSite(text, url, values, scopes),
         inputDir: scratch,
         beforeNavigation: async () => {},
+        maxDownloadBytes: settings.maxDownloadBytes,
       },
       tabs: new ContextTabs(context, page),
       elements: new Map(),

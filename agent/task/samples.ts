@@ -44,7 +44,8 @@ export function loadSamplesCsv(task: TaskSpec, file: string): Sample[] {
   if (rows.length === 0) throw new BwaInputError('BWA_CSV_EMPTY', `${file}: no sample rows after the header`);
 
   const errors: string[] = [];
-  const seen = new Map<string, number>();
+  // By id folded to lower case: "Ada" and "ada" would share one folder on a case-insensitive file system (macOS, Windows).
+  const seen = new Map<string, { id: string; line: number }>();
   const samples: Sample[] = [];
   let previousEnd = header.info.lines;
   for (const { record, info } of rows) {
@@ -55,8 +56,15 @@ export function loadSamplesCsv(task: TaskSpec, file: string): Sample[] {
     const id = (row.sample_id ?? '').trim();
     const idProblem = checkSampleId(id);
     if (idProblem) errors.push(`line ${line}, column sample_id: ${idProblem}`);
-    else if (seen.has(id)) errors.push(`line ${line}, column sample_id: duplicate "${id}" (first on line ${seen.get(id)})`);
-    else seen.set(id, line);
+    else {
+      const first = seen.get(id.toLowerCase());
+      if (!first) seen.set(id.toLowerCase(), { id, line });
+      else if (first.id === id) errors.push(`line ${line}, column sample_id: duplicate "${id}" (first on line ${first.line})`);
+      else
+        errors.push(
+          `line ${line}, column sample_id: "${id}" differs from "${first.id}" (line ${first.line}) only in case — they would share one evidence folder on a case-insensitive file system; rename one`,
+        );
+    }
     errors.push(...checkValues(task, row, line));
     samples.push({ sample_id: id, row: { ...row, sample_id: id }, line, source: file });
   }

@@ -16,6 +16,7 @@ import type { ActionEnv, KnownElement } from '../../agent/actions/core/types';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { ContextTabs } from '../../agent/browser/context-tabs';
 import { EvidenceStore } from '../../agent/evidence/store';
+import { settings } from '../../agent/settings';
 import { observe } from '../../agent/snapshot';
 import { listenSite, type RunningSite } from '../../fixtures/lib/listen';
 import { widgetsSite } from '../../fixtures/sites/widgets/site';
@@ -119,7 +120,13 @@ function actionEnv(page: Page, elements: ReadonlyMap<string, KnownElement>): Act
     context,
     store: new EvidenceStore(tempDirFor('actions')),
     signal: new AbortController().signal,
-    policy: { isAllowedUrl: () => true, resolvePlaceholders: text => text, inputDir: tempDirFor('inputs'), beforeNavigation: async () => {} },
+    policy: {
+      isAllowedUrl: () => true,
+      resolvePlaceholders: text => text,
+      inputDir: tempDirFor('inputs'),
+      beforeNavigation: async () => {},
+      maxDownloadBytes: settings.maxDownloadBytes,
+    },
     tabs: new ContextTabs(context, page),
     elements,
     reader: 'model',

@@ -12,6 +12,7 @@ import { ContextTabs } from '../../agent/browser/context-tabs';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import { installGuards } from '../../agent/browser/guards';
 import { EvidenceStore } from '../../agent/evidence/store';
+import { settings } from '../../agent/settings';
 import { observe, type Observation } from '../../agent/snapshot';
 import { CONTEXT_OPTIONS } from '../lib/browser';
 import { tempDirFor } from '../lib/temp';
@@ -187,6 +188,7 @@ async function openSample(
     resolvePlaceholders: (value: string) => value,
     inputDir: tempDirFor('inputs'),
     beforeNavigation: async () => {},
+    maxDownloadBytes: settings.maxDownloadBytes,
   };
   // As a sample's context has them: dialogs answered, navigation guarded.
   await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: 'accept', tabs });

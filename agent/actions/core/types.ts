@@ -19,6 +19,8 @@ export interface ActionPolicy {
   beforeNavigation(url: string, signal: AbortSignal): Promise<void>;
   /** The site answered 429: every sample pacing its host holds off for `retryAfterSeconds` (waits here too). */
   onRateLimited?(url: string, retryAfterSeconds: number): Promise<void>;
+  /** The largest download kept, in bytes (AGENT_DOWNLOAD_MAX_MB). */
+  maxDownloadBytes: number;
 }
 
 /** The latest observation's view of an element, so messages and logs can name it the way the model saw it. */

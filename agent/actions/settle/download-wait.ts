@@ -1,21 +1,32 @@
-import type { BrowserContext, Download, Page } from '@playwright/test';
+import type { BrowserContext, Download, Page, Response } from '@playwright/test';
 import type { Readable } from 'node:stream';
 import { ActionError } from '../core/types';
 
 export interface PendingDownload {
   started: Promise<Download>;
+  /** The size the response at this URL announced (Content-Length), if one did while the download was awaited. */
+  announcedBytes(url: string): number | undefined;
   dispose(): void;
 }
 
-/** A download can start in any tab (a link may open a new one first), so every page is watched. */
+/**
+ * A download can start in any tab (a link may open a new one first), so every page is watched — for the download,
+ * and for the size its response announces (a download over the size cap is cancelled before the browser fetches it).
+ */
 export function waitForDownload(context: BrowserContext, timeoutMs: number): PendingDownload {
   const watched = new Set<Page>();
+  const sizes = new Map<string, number>();
   let onDownload: (download: Download) => void = () => {};
+  const onResponse = (response: Response) => {
+    const length = Number(response.headers()['content-length']);
+    if (Number.isSafeInteger(length) && length >= 0) sizes.set(response.url(), length);
+  };
   let timer: NodeJS.Timeout | undefined;
   const watch = (page: Page) => {
     if (watched.has(page)) return;
     watched.add(page);
     page.on('download', onDownload);
+    page.on('response', onResponse);
   };
   const started = new Promise<Download>((resolve, reject) => {
     onDownload = resolve;
@@ -34,10 +45,14 @@ export function waitForDownload(context: BrowserContext, timeoutMs: number): Pen
   context.on('page', watch);
   return {
     started,
+    announcedBytes: url => sizes.get(url),
     dispose() {
       clearTimeout(timer);
       context.off('page', watch);
-      for (const page of watched) page.off('download', onDownload);
+      for (const page of watched) {
+        page.off('download', onDownload);
+        page.off('response', onResponse);
+      }
     },
   };
 }

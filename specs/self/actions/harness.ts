@@ -13,6 +13,7 @@ import { EvidenceStore } from '../../../agent/evidence/store';
 import { knownElements } from '../../../agent/loop/view';
 import { PageStateFocus } from '../../../agent/loop/page-state-focus';
 import { observe, type Observation, type ObserveOptions } from '../../../agent/snapshot';
+import { settings } from '../../../agent/settings';
 import { SITE, SITE_HOST } from '../helpers/sites';
 
 export const WIDGETS = SITE.widgets;
@@ -67,6 +68,7 @@ export const test = base.extend<{ dialogPolicy: 'accept' | 'dismiss'; harness: A
         ),
       inputDir,
       beforeNavigation: async () => {},
+      maxDownloadBytes: settings.maxDownloadBytes,
     };
     await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy, tabs });
     // As a sample's context has it (session.ts): the page state knows which elements have click listeners.

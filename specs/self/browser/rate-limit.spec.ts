@@ -10,6 +10,7 @@ import { ContextTabs } from '../../../agent/browser/context-tabs';
 import { HostRateLimiter } from '../../../agent/browser/rate-limit';
 import { FileSlotBook, MemorySlotBook, type SlotBook } from '../../../agent/browser/slot-book';
 import { EvidenceStore } from '../../../agent/evidence/store';
+import { settings } from '../../../agent/settings';
 import { tempDir } from '../helpers/temp';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SITE, SITE_HOST } from '../helpers/sites';
@@ -18,7 +19,13 @@ const WIDGETS = SITE.widgets;
 
 /** What dispatch needs to run one action on `page`, allowed everywhere, paced only by the context's guards. */
 function actionEnv(context: BrowserContext, page: Page, tabs: ContextTabs) {
-  const policy = { isAllowedUrl: () => true, resolvePlaceholders: (t: string) => t, inputDir: tempDir(), beforeNavigation: async () => {} };
+  const policy = {
+    isAllowedUrl: () => true,
+    resolvePlaceholders: (t: string) => t,
+    inputDir: tempDir(),
+    beforeNavigation: async () => {},
+    maxDownloadBytes: settings.maxDownloadBytes,
+  };
   return {
     page,
     context,

@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyFileAtomic, EvidenceWriteError } from '../../../agent/fs/atomic';
-import { placeTraces } from '../../../agent/report/traces';
+import { placeSample } from '../../../agent/report/sample-files';
+import { resultOf } from '../helpers/results';
 import { sha256 } from '../../../agent/evidence/hash';
 import { EvidenceStore } from '../../../agent/evidence/store';
 import { tempDir } from '../helpers/temp';
@@ -60,8 +61,9 @@ test('evidence copied into the run folder (an artifact from a shard, a trace) is
   fs.writeFileSync(source, bytes);
   copyFileAtomic(source, path.join(dir, 'copy', 'big.bin'));
   expect(fs.readFileSync(path.join(dir, 'copy', 'big.bin')).equals(bytes)).toBe(true);
-  const [trace] = placeTraces(path.join(dir, 'run'), 'task', 'sample', [source], []);
-  expect(trace).toMatchObject({ path: 'task/sample/trace.zip', sha256: sha256(bytes), bytes: bytes.length });
+  const sample = { result: resultOf({ task_id: 'task', sample_id: 'sample' }), files: new Map([['trace.zip', source]]), resumed: false };
+  const placed = placeSample(path.join(dir, 'run'), sample, []);
+  expect(placed?.records).toEqual([{ path: 'task/sample/trace.zip', sha256: sha256(bytes), bytes: bytes.length, task_id: 'task', sample_id: 'sample' }]);
   expect(() => copyFileAtomic(path.join(dir, 'gone.bin'), path.join(dir, 'copy', 'gone.bin'))).toThrow(
     `Could not write ${path.join(dir, 'copy', 'gone.bin')}: ENOENT`,
   );

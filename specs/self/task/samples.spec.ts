@@ -53,6 +53,13 @@ test('duplicate sample ids name both lines', () => {
   );
 });
 
+test('sample ids that differ only in case are refused, naming the file, both lines and the column', () => {
+  // On macOS or Windows "Ada" and "ada" would write into one evidence folder.
+  expect(csv('sample_id,username,company,rank\nAda,ada,,\ngrace,g,,\nada,x,,\n')).toThrow(
+    /demo\.csv: 1 invalid row value\(s\)\n  • line 4, column sample_id: "ada" differs from "Ada" \(line 2\) only in case — they would share one evidence folder on a case-insensitive file system; rename one/,
+  );
+});
+
 test('unsafe sample ids are rejected with their line number', () => {
   const long = 'x'.repeat(101);
   const run = csv(`sample_id,username,company,rank\n../etc,a,,\na/b,a,,\n"",a,,\nbad\u0000id,a,,\n${long},a,,\n.hidden,a,,\n`);
