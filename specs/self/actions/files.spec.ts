@@ -2,11 +2,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256File } from '../../../agent/evidence/hash';
 import { sanitizeFilename } from '../../../agent/evidence/filenames';
+import { dispatch } from '../../../agent/actions/core/dispatch';
 import { expect, test, WIDGETS } from './harness';
 
 interface DownloadTruth {
   hostile_csv: { sha256: string; bytes: number; content_disposition_filename: string };
   report_pdf: { sha256: string; bytes: number };
+  announced_oversized: { filename: string; bytes: number };
+  streamed_oversized: { filename: string; bytes: number };
 }
 
 async function downloadTruth(request: { get(url: string): Promise<{ json(): Promise<unknown> }> }): Promise<DownloadTruth> {
@@ -57,6 +60,30 @@ test.describe('download', () => {
     );
     expect(harness.store.artifacts).toHaveLength(0);
     expect(fs.readdirSync(harness.store.dir)).toEqual([]);
+  });
+
+  test('a download over the size cap is stopped and reported, its size announced or only counted; nothing of it is left', async ({ harness, request }) => {
+    const truth = await downloadTruth(request);
+    await harness.ok('goto', { url: `${WIDGETS}/download` });
+    const MiB = 1024 * 1024;
+    const capped = () => ({ ...harness.env(), policy: { ...harness.policy, maxDownloadBytes: MiB } });
+    const cases = [
+      { link: 'Sensor dump (BIN, 3 MB)', file: truth.announced_oversized, how: `its server announced ${(3 * MiB).toLocaleString('en')} bytes` },
+      { link: 'Event log (TXT, size unknown)', file: truth.streamed_oversized, how: 'its bytes passed it' },
+    ];
+    for (const { link, file, how } of cases) {
+      expect(file.bytes).toBeGreaterThan(MiB);
+      const result = await dispatch({ name: 'download', args: { target: link } }, capped());
+      expect(result).toMatchObject({ success: false, infra: false });
+      expect(result.error).toBe(
+        `The download of "${file.filename}" is larger than the size cap of 1 MiB (${how}) and was stopped; nothing of it was kept — AGENT_DOWNLOAD_MAX_MB raises the cap`,
+      );
+    }
+    expect(harness.store.artifacts).toEqual([]);
+    expect(fs.readdirSync(harness.store.dir)).toEqual([]);
+    // Under the cap (the default, 100 MiB) the same file is kept whole.
+    const kept = await harness.ok('download', { target: 'Event log (TXT, size unknown)' });
+    expect(kept.effects?.artifact).toMatchObject({ filename: expect.stringMatching(/^\d\d_event-log\.txt$/), bytes: truth.streamed_oversized.bytes });
   });
 
   test('an element that does not download says so', async ({ harness }) => {

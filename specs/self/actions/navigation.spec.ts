@@ -1,3 +1,5 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, WIDGETS } from './harness';
 
 test.describe('goto, go_back, refresh', () => {
@@ -148,9 +150,42 @@ test.describe('the context guard', () => {
     expect(harness.announcements().filter(a => a.includes('redirect'))).toEqual([]);
   });
 
+  test("a hostile page's scripts cannot reach another host: fetch, XHR, EventSource, a beacon and a WebSocket are refused; its images still load", async ({
+    harness,
+  }) => {
+    // Another host the page may not talk to, counting what reaches it.
+    const arrived: string[] = [];
+    const elsewhere = http.createServer((req, res) => {
+      arrived.push(req.url ?? '');
+      if (req.url !== '/logo.gif') return void res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('got it');
+      res.writeHead(200, { 'Content-Type': 'image/gif' }).end(GIF);
+    });
+    elsewhere.on('upgrade', (req, socket) => {
+      arrived.push(`upgrade ${req.url}`);
+      socket.destroy();
+    });
+    await new Promise<void>(resolve => elsewhere.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      await harness.ok('goto', { url: `${WIDGETS}/off-site-requests?to=${host}` });
+      await expect(harness.env().page.locator('#sent')).toHaveText('eventsource: refused; fetch: refused; websocket: refused; xhr: refused');
+      await expect.poll(() => arrived).toContain('/logo.gif');
+      expect(arrived).toEqual(['/logo.gif']);
+      const blocked = harness.announcements().filter(a => a.includes(host));
+      expect(blocked).toHaveLength(1);
+      expect(blocked[0]).toMatch(new RegExp(`^Blocked 5 requests the page's scripts made to ${host.replace(/\./g, '\\.')} \\(.+\\): outside the task's allowed domains$`));
+      for (const kind of ['fetch', 'xhr', 'eventsource', 'ping', 'websocket']) expect(blocked[0]).toContain(kind);
+    } finally {
+      elsewhere.close();
+    }
+  });
+
   test('a redirect loop on an allowed host fails cleanly', async ({ harness }) => {
     const result = await harness.act('goto', { url: `${WIDGETS}/redirect-loop` });
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/redirect/i);
   });
 });
+
+/** A 1×1 GIF: the logo the page shows from another host. */
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

@@ -157,25 +157,57 @@ test('evidence index: every sample with status, fields, loaded thumbnails, hashe
   await testInfo.attach('evidence-index', { body: await page.screenshot(), contentType: 'image/png' });
 });
 
-test('bwa verify: the run checks out; a changed screenshot byte and a deleted file are caught', async () => {
+test('bwa verify: the run checks out; a changed byte in any file of the trail, or a deleted file, fails naming the file', async () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(runFolder(), 'manifest.json'), 'utf8')) as Manifest;
+  // Every sample's action log, checkpoint and trace is hashed beside its screenshots.
+  expect(manifest.records.map(r => path.posix.basename(r.path))).toEqual(Array(6).fill(['action_log.json', 'checkpoint.json', 'trace.zip']).flat());
   const ok = await runBwa(['verify', RUN], { AGENT_REPORTS_DIR: reports });
   expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-  expect(ok.stdout.trim().split('\n').at(-1)).toMatch(/^bwa verify: run review OK — 6 samples, 6 artifacts re-hashed/);
+  expect(ok.stdout.trim().split('\n').at(-1)).toMatch(/^bwa verify: run review OK — 6 samples, 6 artifacts and 26 other files re-hashed/);
+  const manifestSha = /manifest\.json sha256 ([0-9a-f]{64})/.exec(ok.stdout)?.[1];
+  expect(manifestSha).toBeDefined();
 
   const copy = path.join(tempDir('bwa-verify-'), RUN);
   fs.cpSync(runFolder(), copy, { recursive: true });
-  const png = path.join(copy, 'people_profile', 'grace', '01_profile.png');
-  const bytes = fs.readFileSync(png);
-  const middle = bytes.length >> 1;
-  bytes.writeUInt8(bytes.readUInt8(middle) ^ 0xff, middle);
-  fs.writeFileSync(png, bytes);
+  const edited = {
+    'people_profile/grace/01_profile.png': flipMiddleByte,
+    'people_profile/ada/action_log.json': (bytes: Buffer) => Buffer.from(bytes.toString('utf8').replace('"success": true', '"success": false')),
+    'people_profile/alan/checkpoint.json': (bytes: Buffer) => Buffer.from(bytes.toString('utf8').replace('"status": "done"', '"status": "failed"')),
+    'people_profile/barbara/trace.zip': flipMiddleByte,
+    'index.html': (bytes: Buffer) => Buffer.from(bytes.toString('utf8').replace('6 samples', '7 samples')),
+  };
+  for (const [file, edit] of Object.entries(edited)) {
+    const full = path.join(copy, file);
+    const before = fs.readFileSync(full);
+    const after = edit(before);
+    expect(after.equals(before), `${file} was edited`).toBe(false);
+    fs.writeFileSync(full, after);
+  }
   fs.rmSync(path.join(copy, 'people_profile', 'linus', '01_profile.png'));
-  const bad = await runBwa(['verify', copy]);
+  const bad = await runBwa(['verify', copy, '--manifest-sha256', manifestSha!]);
   expect(bad.code).toBe(1);
-  expect(bad.stderr).toContain('people_profile/grace/01_profile.png: sha256');
+  for (const file of Object.keys(edited)) expect(bad.stderr).toMatch(new RegExp(`✗ ${file.replace(/\./g, '\\.')}: sha256`));
   expect(bad.stderr).toContain('people_profile/linus/01_profile.png: missing');
-  expect(bad.stderr).toContain('FAILED — 2 problems');
+  expect(bad.stderr).toContain('FAILED — 6 problems');
+
+  // The manifest is the one file nothing in the run hashes: the hash the run printed, kept outside it, catches it.
+  const clean = path.join(tempDir('bwa-verify-'), RUN);
+  fs.cpSync(runFolder(), clean, { recursive: true });
+  const manifestFile = path.join(clean, 'manifest.json');
+  fs.writeFileSync(manifestFile, fs.readFileSync(manifestFile, 'utf8').replace('"generated_at": "', '"generated_at": "1'));
+  expect((await runBwa(['verify', clean])).code).toBe(0);
+  const swapped = await runBwa(['verify', clean, '--manifest-sha256', manifestSha!]);
+  expect(swapped.code).toBe(1);
+  expect(swapped.stderr).toContain(`✗ manifest.json: sha256 `);
+  expect(swapped.stderr).toContain(`differs from the one given (${manifestSha}) — the manifest was changed`);
 });
+
+function flipMiddleByte(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  const middle = copy.length >> 1;
+  copy.writeUInt8(copy.readUInt8(middle) ^ 0xff, middle);
+  return copy;
+}
 
 // Last: its shard run wipes the shared test-results/ folder.
 test('merge-reports writes the index too, with each trace taken out of the blob report', async ({ page }) => {
