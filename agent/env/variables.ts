@@ -66,7 +66,7 @@ const RUN = {
     { min: 1, fallback: 100 },
     {
       description:
-        "the largest file the `download` action keeps, in MiB: a download whose response announces more is cancelled as it starts; one that announces no size is stopped when its bytes pass the cap, and nothing of it is left in the sample folder (the step fails, naming the cap and this variable)",
+        'the largest file the `download` action keeps, in MiB: a download whose response announces more is cancelled as it starts; one that announces no size is stopped when its bytes pass the cap, and nothing of it is left in the sample folder (the step fails, naming the cap and this variable)',
     },
   ),
   AGENT_RETRIES: wholeNumber(

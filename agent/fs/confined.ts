@@ -33,7 +33,10 @@ export function confinedPath(root: string, relative: string): { path: string } |
       // Nothing there yet (it is about to be written): nothing further down exists either.
       break;
     }
-    if (link) return { problem: `${printable(relative)}: ${path.relative(root, at).split(path.sep).join('/')} is a symbolic link (it could lead out of the run folder)` };
+    if (link)
+      return {
+        problem: `${printable(relative)}: ${path.relative(root, at).split(path.sep).join('/')} is a symbolic link (it could lead out of the run folder)`,
+      };
   }
   return { path: path.join(path.resolve(root), ...segments) };
 }

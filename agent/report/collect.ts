@@ -81,7 +81,9 @@ function unsafePathIn(result: Result): string | undefined {
   const sampleProblem = checkSampleId(result.sample_id);
   if (sampleProblem) return `sample_id ${sampleProblem}`;
   for (const [i, artifact] of result.artifacts.entries()) {
-    const problem = unsafeSegment(artifact.filename) ?? (RECORD_FILES.has(artifact.filename) || TRACE_FILE.test(artifact.filename) ? `"${artifact.filename}" is a record's name` : undefined);
+    const problem =
+      unsafeSegment(artifact.filename) ??
+      (RECORD_FILES.has(artifact.filename) || TRACE_FILE.test(artifact.filename) ? `"${artifact.filename}" is a record's name` : undefined);
     if (problem) return `artifacts[${i}].filename ${problem} (an artifact is one file of the sample folder)`;
   }
   return undefined;
@@ -104,7 +106,10 @@ export function collectSample(testResult: TestResult): CollectedSample | { error
     if (attachment.name.startsWith(ATTACHMENT_NAMES.artifactPrefix)) {
       const name = attachment.name.slice(ATTACHMENT_NAMES.artifactPrefix.length);
       if (listed.has(name)) files.set(name, attachment.path);
-      else problems.push(`${result.task_id}/${result.sample_id}: attachment ${JSON.stringify(attachment.name)} names no artifact of its result.json — not copied`);
+      else
+        problems.push(
+          `${result.task_id}/${result.sample_id}: attachment ${JSON.stringify(attachment.name)} names no artifact of its result.json — not copied`,
+        );
     }
     if (carries(attachment, ATTACHMENT_NAMES.actionLog)) files.set(ACTION_LOG_FILE, attachment.path);
     if (carries(attachment, ATTACHMENT_NAMES.checkpoint)) files.set(CHECKPOINT_FILE, attachment.path);

@@ -34,7 +34,9 @@ export function keepEarlierHashes(sample: CollectedSample, placed: PlacedSample,
   if (!earlier || !sample.resumed) return placed;
   const rewritten = new Set(sample.judged ? [RESULT_FILE, ACTION_LOG_FILE] : []);
   const changed = (relative: string, before: string) =>
-    problems.push(`${relative}: changed since an earlier invocation of the run hashed it (sha256 ${before.slice(0, 12)}…) — the manifest keeps that hash`);
+    problems.push(
+      `${relative}: changed since an earlier invocation of the run hashed it (sha256 ${before.slice(0, 12)}…) — the manifest keeps that hash`,
+    );
 
   let result = placed.result;
   const resultBefore = earlier.samples.find(s => s.result === placed.result.path)?.result_sha256;

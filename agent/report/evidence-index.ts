@@ -22,7 +22,11 @@ export interface IndexedSample {
  * The reporter's last step: the index of the run the manifest describes, each sample with the traces the manifest
  * lists for it. Returns problems to print; an index that cannot be written never costs the run its evidence.
  */
-export function indexRun(runDir: string, manifest: Manifest, samples: ReadonlyArray<{ result: Result; resumed: boolean; resumeNote?: string }>): string[] {
+export function indexRun(
+  runDir: string,
+  manifest: Manifest,
+  samples: ReadonlyArray<{ result: Result; resumed: boolean; resumeNote?: string }>,
+): string[] {
   const traces = (result: Result) =>
     manifest.records
       .filter(r => r.task_id === result.task_id && r.sample_id === result.sample_id && TRACE_FILE.test(path.posix.basename(r.path)))

@@ -69,6 +69,7 @@ export default class BwaReporter implements Reporter {
     if (this.samples.size === 0 && this.errors.length === 0) return;
     const runId = runIdOf([...this.samples.values()].map(s => s.result));
     if ('error' in runId) {
+      for (const problem of this.errors) console.error(`  ! ${problem}`);
       console.error(`\nbwa: ${runId.error}`);
       // merge-reports sets its exit code from the merged tests alone; a reporter that throws makes it 1.
       throw new Error(runId.error);
@@ -121,6 +122,7 @@ export function runIdOf(results: readonly Result[], fromEnv = env.AGENT_RUN_ID):
   if (fromEnv) return { id: fromEnv };
   const carried = [...new Set(results.map(r => r.run_id))];
   if (carried.length === 1) return { id: carried[0]! };
+  if (carried.length === 0) return { error: 'no sample result could be read (the problems are listed above): there is no run to lay out' };
   return {
     error: `the blob reports hold samples of ${carried.length} runs (${carried.join(', ')}): set AGENT_RUN_ID=<id> to name the merged run, or merge one run's blob reports at a time`,
   };

@@ -63,7 +63,9 @@ export function verifyRun(runDir: string, expected: { manifestSha256?: string } 
   report.runId = manifest.run_id;
   report.manifestSha256 = sha256File(manifestFile);
   if (expected.manifestSha256 && expected.manifestSha256.toLowerCase() !== report.manifestSha256)
-    report.problems.push(`${MANIFEST_FILE}: sha256 ${report.manifestSha256} differs from the one given (${expected.manifestSha256}) — the manifest was changed`);
+    report.problems.push(
+      `${MANIFEST_FILE}: sha256 ${report.manifestSha256} differs from the one given (${expected.manifestSha256}) — the manifest was changed`,
+    );
 
   // Every artifact path with the hash each record claims for it.
   const claims = new Map<string, Array<{ by: string; sha256: string; bytes: number }>>();

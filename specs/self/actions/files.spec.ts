@@ -62,7 +62,10 @@ test.describe('download', () => {
     expect(fs.readdirSync(harness.store.dir)).toEqual([]);
   });
 
-  test('a download over the size cap is stopped and reported, its size announced or only counted; nothing of it is left', async ({ harness, request }) => {
+  test('a download over the size cap is stopped and reported, its size announced or only counted; nothing of it is left', async ({
+    harness,
+    request,
+  }) => {
     const truth = await downloadTruth(request);
     await harness.ok('goto', { url: `${WIDGETS}/download` });
     const MiB = 1024 * 1024;

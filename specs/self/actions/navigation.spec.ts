@@ -173,7 +173,9 @@ test.describe('the context guard', () => {
       expect(arrived).toEqual(['/logo.gif']);
       const blocked = harness.announcements().filter(a => a.includes(host));
       expect(blocked).toHaveLength(1);
-      expect(blocked[0]).toMatch(new RegExp(`^Blocked 5 requests the page's scripts made to ${host.replace(/\./g, '\\.')} \\(.+\\): outside the task's allowed domains$`));
+      expect(blocked[0]).toMatch(
+        new RegExp(`^Blocked 5 requests the page's scripts made to ${host.replace(/\./g, '\\.')} \\(.+\\): outside the task's allowed domains$`),
+      );
       for (const kind of ['fetch', 'xhr', 'eventsource', 'ping', 'websocket']) expect(blocked[0]).toContain(kind);
     } finally {
       elsewhere.close();

@@ -4,10 +4,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openBrowser } from '../../../agent/browser/remote';
 import { discoverTask, discoveryDir } from '../../../agent/discover/discover-samples';
+import { ItemCollector } from '../../../agent/discover/items';
+import { TaskSpecSchema } from '../../../agent/task/schema';
 import { BwaInputError } from '../../../agent/task/input-errors';
 import { loadTaskFile, type LoadedTask } from '../../../agent/task/load-task';
 import { loadSamplesCsv } from '../../../agent/task/samples';
-import { tempDir } from '../helpers/temp';
+import { taskJson, tempDir } from '../helpers/temp';
 import { acmeMembers, MEMBERS_PER_PAGE, orgMembersTasksDir, readCsv } from './helpers';
 import { SITE } from '../helpers/sites';
 
@@ -133,4 +135,16 @@ test('a discover block that cannot fill the task inputs, or needs a model it has
   } finally {
     if (previousKey !== undefined) process.env.ANTHROPIC_API_KEY = previousKey;
   }
+});
+
+test('discovered sample ids are unique regardless of case: links to /people/Ada and /people/ada never share a folder', () => {
+  const spec = TaskSpecSchema.parse(
+    taskJson({ start_url: '{{url}}', input_schema: { url: 'string' }, discover: { start_url: `${SITE.people}/people`, item: 'a profile link' } }),
+  );
+  const collector = new ItemCollector(spec, 10);
+  const where = { pageUrl: `${SITE.people}/people`, pageNumber: 1 };
+  const ids = ['Ada', 'ada', 'ADA'].map(
+    name => collector.add({ url: `${SITE.people}/people/${name}`, text: name, attributes: {} }, where)?.sample_id,
+  );
+  expect(ids).toEqual(['Ada', 'ada-2', 'ADA-3']);
 });

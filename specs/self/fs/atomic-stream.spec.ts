@@ -63,7 +63,9 @@ test('evidence copied into the run folder (an artifact from a shard, a trace) is
   expect(fs.readFileSync(path.join(dir, 'copy', 'big.bin')).equals(bytes)).toBe(true);
   const sample = { result: resultOf({ task_id: 'task', sample_id: 'sample' }), files: new Map([['trace.zip', source]]), resumed: false };
   const placed = placeSample(path.join(dir, 'run'), sample, []);
-  expect(placed?.records).toEqual([{ path: 'task/sample/trace.zip', sha256: sha256(bytes), bytes: bytes.length, task_id: 'task', sample_id: 'sample' }]);
+  expect(placed?.records).toEqual([
+    { path: 'task/sample/trace.zip', sha256: sha256(bytes), bytes: bytes.length, task_id: 'task', sample_id: 'sample' },
+  ]);
   expect(() => copyFileAtomic(path.join(dir, 'gone.bin'), path.join(dir, 'copy', 'gone.bin'))).toThrow(
     `Could not write ${path.join(dir, 'copy', 'gone.bin')}: ENOENT`,
   );

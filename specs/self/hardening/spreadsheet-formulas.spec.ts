@@ -17,13 +17,20 @@ import { runSampleAlone } from '../recipe/helpers';
  * formula-cells page and laid out by the reporter: combined.csv neutralises it, a real negative number stays a
  * number, and result.json keeps every value exactly as read.
  */
+interface FormulaTruth {
+  note: string;
+  code: string;
+  tag: string;
+  balance_number: number;
+}
+
 useEnv(() => ({ AGENT_REPORTS_DIR: tempDir('bwa-formulas-'), AGENT_RUN_ID: 'formulas', ANTHROPIC_API_KEY: undefined }));
 
 test('values that would start a formula are neutralised in combined.csv, numbers stay numbers, result.json keeps the exact value', async ({
   browser,
   request,
 }) => {
-  const truth = ((await (await request.get(`${SITE.widgets}/__truth.json`)).json()) as { cases: Record<string, Record<string, unknown>> }).cases[
+  const truth = ((await (await request.get(`${SITE.widgets}/__truth.json`)).json()) as { cases: Record<string, FormulaTruth> }).cases[
     'formula-cells'
   ]!;
   const file = path.join(tempDir('bwa-formula-task-'), 'ledger.json');

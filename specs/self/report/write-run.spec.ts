@@ -7,6 +7,7 @@ import { emptyUsage, Result } from '../../../agent/evidence/result-schema';
 import { addUsage, callUsage, describeUsage } from '../../../agent/evidence/usage';
 import { combinedCsv } from '../../../agent/report/csv';
 import { sampleLine } from '../../../agent/report/reporter';
+import { verifyRun } from '../../../agent/report/verify-run';
 import { runUsage, writeRun, type Manifest } from '../../../agent/report/write-run';
 import { readFromPage, resultOf } from '../helpers/results';
 import { tempDir } from '../helpers/temp';
@@ -31,6 +32,16 @@ test('combined.csv: sorted by sample_id, a column per output field, non-scalars 
   expect(rows.map(r => r.sample_id)).toEqual(['a', 'b']);
   expect(rows[1]).toMatchObject({ name: 'Bob, "the builder"', followers: '0', pinned: '["x","y"]', note: 'line1\nline2', status: 'done' });
   expect(rows[0]).toMatchObject({ pinned: '', note: '', status: 'partial_success', error: 'expected 5 items, got 3' });
+});
+
+test('combined.csv: text starting with =, +, -, @, a tab or a carriage return gets a leading quote; numbers, negative ones too, are written as numbers', () => {
+  const csv = combinedCsv([
+    result('a', { name: '\tcmd', followers: -3.5, pinned: ['=x'], note: '\r=1+1' }),
+    result('b', { name: '-2+3', followers: 0, note: 'plain - text' }, { error: '=ERROR("x")' }),
+  ]);
+  const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+  expect(rows[0]).toMatchObject({ name: "'\tcmd", followers: '-3.5', pinned: '["=x"]', note: "'\r=1+1" });
+  expect(rows[1]).toMatchObject({ name: "'-2+3", followers: '0', note: 'plain - text', error: `'=ERROR("x")` });
 });
 
 test('a judgment column appears when any sample has a judgment', () => {
@@ -133,4 +144,53 @@ test('run usage: the samples summed by purpose, a batch judge call counted once,
   expect(describeUsage(total)).toBe(
     '6 model calls (decide 2, vision 1, judge 1); input 4,630 tokens (uncached 2,630 · cache write 1,000 · cache read 1,000); output 135',
   );
+});
+
+test('a resumed sample whose files were edited between invocations keeps the earlier hashes: the run names each file and verify fails on it', () => {
+  const runDir = tempDir();
+  const folder = path.join(runDir, 'demo', 'a');
+  fs.mkdirSync(folder, { recursive: true });
+  const files = { 'action_log.json': '[{"step":1}]\n', 'checkpoint.json': '{"status":"done"}\n', 'trace.zip': 'zip bytes' };
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(folder, name), text);
+  const sample = (resumed: boolean, extracted: Record<string, unknown>) => {
+    const r = result('a', extracted);
+    fs.writeFileSync(path.join(folder, 'result.json'), JSON.stringify(r, null, 2) + '\n');
+    return {
+      result: r,
+      files: new Map(Object.keys(files).map(name => [name, path.join(folder, name)])),
+      resumed,
+      resultSha256: sha256(fs.readFileSync(path.join(folder, 'result.json'))),
+    };
+  };
+  const first = writeRun(runDir, 'r1', [sample(false, { name: 'Ann' })]);
+  expect(first.records.map(r => r.path)).toEqual(['demo/a/action_log.json', 'demo/a/checkpoint.json', 'demo/a/trace.zip']);
+  expect(verifyRun(runDir).problems).toEqual([]);
+
+  // Edited while no run was looking; the next invocation resumes the sample (it is done) and lays the run out again.
+  fs.writeFileSync(path.join(folder, 'action_log.json'), '[{"step":1,"forged":true}]\n');
+  fs.rmSync(path.join(folder, 'checkpoint.json'));
+  const second = writeRun(runDir, 'r1', [sample(true, { name: 'Anne' })]);
+  expect(second.problems).toEqual([
+    'demo/a/result.json: changed since an earlier invocation of the run hashed it (sha256 ' +
+      first.samples[0]!.result_sha256.slice(0, 12) +
+      '…) — the manifest keeps that hash',
+    'demo/a/action_log.json: changed since an earlier invocation of the run hashed it (sha256 ' +
+      first.records[0]!.sha256.slice(0, 12) +
+      '…) — the manifest keeps that hash',
+    'demo/a/checkpoint.json: gone since an earlier invocation of the run hashed it — the manifest keeps it',
+  ]);
+  expect(second.records).toEqual(first.records);
+  expect(second.samples[0]!.result_sha256).toBe(first.samples[0]!.result_sha256);
+  const problems = verifyRun(runDir).problems;
+  expect(problems).toHaveLength(3);
+  expect(problems).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^demo\/a\/action_log\.json: sha256 \w+ differs from manifest\.json/),
+      'demo/a/checkpoint.json: missing (listed in manifest.json)',
+      expect.stringMatching(/^demo\/a\/result\.json: sha256 differs from manifest\.json/),
+    ]),
+  );
+  // What the batch judge rewrites in an invocation (result and action log) is new, not an edit.
+  const judged = writeRun(runDir, 'r1', [{ ...sample(true, { name: 'Ann' }), judged: true }]);
+  expect(judged.problems).toEqual(['demo/a/checkpoint.json: gone since an earlier invocation of the run hashed it — the manifest keeps it']);
 });
