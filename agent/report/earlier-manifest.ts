@@ -8,7 +8,7 @@ import type { PlacedSample } from './sample-files';
 const Hashed = z.object({ path: z.string(), sha256: z.string(), bytes: z.number() });
 /** What this needs of an earlier manifest.json: older ones have no records, and anything unreadable is none. */
 const EarlierShape = z.object({
-  samples: z.array(z.object({ result: z.string(), result_sha256: z.string() })),
+  samples: z.array(z.object({ result: z.string(), result_sha256: z.string(), finished_at: z.string().optional() })),
   records: z.array(Hashed.extend({ task_id: z.string(), sample_id: z.string() })).default([]),
 });
 type Earlier = z.infer<typeof EarlierShape>;
@@ -27,11 +27,13 @@ export function readEarlierManifest(runDir: string, manifestFile: string): Earli
  * A resumed sample was not written by this invocation: an earlier one hashed its files. A file that differs from
  * that hash now was changed in between, and re-hashing it would bless the change — so the earlier hash stays in
  * the manifest (`bwa verify` keeps failing on the file) and the run names the file. A record the earlier manifest
- * listed that is gone stays listed too (verify reports it missing). What the batch judge rewrote in this
- * invocation (its result.json and action_log.json) is new, not changed.
+ * listed that is gone stays listed too (verify reports it missing). Compared only when the earlier manifest hashed
+ * this same finish of the sample (its finished_at): one run again since (an invocation killed before its report)
+ * has new files. What the batch judge rewrote in this invocation (result.json, action_log.json) is new, not changed.
  */
 export function keepEarlierHashes(sample: CollectedSample, placed: PlacedSample, earlier: Earlier | undefined, problems: string[]): PlacedSample {
-  if (!earlier || !sample.resumed) return placed;
+  const hashed = earlier?.samples.find(s => s.result === placed.result.path);
+  if (!earlier || !hashed || !sample.resumed || hashed.finished_at !== sample.result.finished_at) return placed;
   const rewritten = new Set(sample.judged ? [RESULT_FILE, ACTION_LOG_FILE] : []);
   const changed = (relative: string, before: string) =>
     problems.push(
@@ -39,10 +41,9 @@ export function keepEarlierHashes(sample: CollectedSample, placed: PlacedSample,
     );
 
   let result = placed.result;
-  const resultBefore = earlier.samples.find(s => s.result === placed.result.path)?.result_sha256;
-  if (resultBefore && !rewritten.has(RESULT_FILE) && sample.resultSha256 && sample.resultSha256 !== resultBefore) {
-    changed(result.path, resultBefore);
-    result = { ...result, sha256: resultBefore };
+  if (!rewritten.has(RESULT_FILE) && sample.resultSha256 && sample.resultSha256 !== hashed.result_sha256) {
+    changed(result.path, hashed.result_sha256);
+    result = { ...result, sha256: hashed.result_sha256 };
   }
   const records = new Map(placed.records.map(r => [r.path, r]));
   for (const before of earlier.records.filter(r => r.path.startsWith(`${placed.folder}/`))) {

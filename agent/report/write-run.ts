@@ -17,7 +17,16 @@ export interface Manifest {
   run_id: string;
   generated_at: string;
   counts: Record<SampleStatus, number> & { total: number; resumed: number };
-  samples: Array<{ task_id: string; sample_id: string; status: SampleStatus; result: string; result_sha256: string; resumed: boolean }>;
+  samples: Array<{
+    task_id: string;
+    sample_id: string;
+    status: SampleStatus;
+    result: string;
+    result_sha256: string;
+    /** When the sample finished: a later invocation tells this finish of it from a new one by it. */
+    finished_at: string;
+    resumed: boolean;
+  }>;
   /** Every screenshot and download, with the hash taken when it was written (result.json holds the same). */
   artifacts: ManifestArtifact[];
   /** The rest of each sample's trail: action_log.json, checkpoint.json, trace.zip (and trace-N.zip). */
@@ -82,6 +91,7 @@ export function writeRun(runDir: string, runId: string, samples: readonly Collec
       status: result.status,
       result: kept.result.path,
       result_sha256: kept.result.sha256,
+      finished_at: result.finished_at,
       resumed: sample.resumed,
     });
     manifest.counts[result.status] += 1;

@@ -25,6 +25,7 @@ const REJECTED: Partial<Record<EnvName, [string, string]>> = {
   AGENT_FAIL_ON: ['failed', 'must be a comma-separated list of needs_review or partial_success ("failed" is not one of them) (got "failed")'],
   AGENT_STOP_AFTER: ['three', 'must be a whole number from 1 to 1000 (got "three")'],
   AGENT_DISCOVER_MAX_ITEMS: ['0', 'must be a whole number ≥ 1 (got "0")'],
+  AGENT_DOWNLOAD_MAX_MB: ['0', 'must be a whole number ≥ 1 (got "0")'],
   AGENT_TRACE: ['always', 'must be on, off or retain-on-failure (got "always")'],
   AGENT_RETRIES: ['-1', 'must be a whole number ≥ 0 (got "-1")'],
   AGENT_WORKERS: ['50%', 'must be a whole number ≥ 1 (got "50%")'],

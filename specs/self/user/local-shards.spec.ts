@@ -18,7 +18,9 @@ function comparable(manifest: Manifest) {
   return {
     counts: manifest.counts,
     artifacts: manifest.artifacts.map(({ bytes: _bytes, sha256: _sha, ...rest }) => rest),
-    samples: manifest.samples.map(({ result_sha256: _hash, ...rest }) => rest),
+    // The same files of the trail (action logs, checkpoints) whichever machine ran the sample.
+    records: manifest.records.map(({ bytes: _bytes, sha256: _sha, ...rest }) => rest),
+    samples: manifest.samples.map(({ result_sha256: _hash, finished_at: _at, ...rest }) => rest),
     problems: manifest.problems,
   };
 }
