@@ -61,13 +61,7 @@ test('the evidence index shows page-derived text as text: no markup, no script, 
   ];
   const runDir = path.join(root, 'runs', 'idx');
   const manifest = writeRun(runDir, 'idx', samples);
-  expect(
-    indexRun(
-      runDir,
-      manifest,
-      samples.map(s => ({ ...s, traceSources: [] })),
-    ),
-  ).toEqual([]);
+  expect(indexRun(runDir, manifest, samples)).toEqual([]);
 
   const html = fs.readFileSync(path.join(runDir, 'index.html'), 'utf8');
   expect(html).not.toContain('<script>window');
