@@ -194,7 +194,9 @@ test('a resumed sample whose files were edited between invocations keeps the ear
   const judged = writeRun(runDir, 'r1', [{ ...sample(true, { name: 'Ann' }), judged: true }]);
   expect(judged.problems).toEqual(['demo/a/checkpoint.json: gone since an earlier invocation of the run hashed it — the manifest keeps it']);
   // A sample run again since (an invocation killed before its report) finished anew: its files are new, not edits.
-  const again = writeRun(runDir, 'r1', [{ ...sample(true, { name: 'Ann' }), result: result('a', { name: 'Ann' }, { finished_at: '2026-01-02T00:00:00.000Z' }) }]);
+  const again = writeRun(runDir, 'r1', [
+    { ...sample(true, { name: 'Ann' }), result: result('a', { name: 'Ann' }, { finished_at: '2026-01-02T00:00:00.000Z' }) },
+  ]);
   expect(again.problems).toEqual([]);
   expect(verifyRun(runDir).problems).toEqual([]);
 });
