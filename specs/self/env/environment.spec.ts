@@ -45,6 +45,7 @@ const REJECTED: Partial<Record<EnvName, [string, string]>> = {
   ],
   AGENT_BROWSER_WS_HEADERS: ['["Bearer"]', 'must be a JSON object of header name → text (not an object), e.g. {"Authorization":"Bearer <token>"}'],
   AGENT_TASK_BLOCKERS: ['{"people": 3}', 'must be a JSON object of task id → reason (the value of "people" is not text) (got "{"people": 3}")'],
+  AGENT_PROJECT_DIR: ['e2e', 'must be an absolute folder (got "e2e")'],
   BWA_FULL: ['all', 'must be a switch: 1, 0, true, false, on, off, yes or no (got "all")'],
   BWA_SELF_WORKERS: ['many', 'must be a whole number ≥ 1 (got "many")'],
 };
@@ -59,6 +60,7 @@ const ANY_TEXT: EnvName[] = [
   'AGENT_TASKS_DIR',
   'AGENT_REPORTS_DIR',
   'AGENT_AUTH_DIR',
+  'AGENT_ENV_FILE',
   'AGENT_INVOCATION_ID',
   'PLAYWRIGHT_BLOB_OUTPUT_DIR',
   'PLAYWRIGHT_BLOB_OUTPUT_FILE',
@@ -114,6 +116,10 @@ test('numbers out of range are errors, never clamped; choices ignore case and sp
   // Every kind trims: a model id or a folder copied with spaces around it means what it says.
   expect(readEnv('AGENT_MODEL', { AGENT_MODEL: ' claude-x ' })).toBe('claude-x');
   expect(readEnv('AGENT_TASKS_DIR', { AGENT_TASKS_DIR: ' tasks ' })).toBe(path.resolve('tasks'));
+  // A folder belongs to the user's project: relative to its folder when withBwa named it, never to bwa's package.
+  expect(readEnv('AGENT_TASKS_DIR', { AGENT_PROJECT_DIR: '/srv/team-e2e', AGENT_TASKS_DIR: 'audit/tasks' })).toBe('/srv/team-e2e/audit/tasks');
+  expect(readEnv('AGENT_REPORTS_DIR', { AGENT_PROJECT_DIR: '/srv/team-e2e' })).toBe('/srv/team-e2e/reports');
+  expect(readEnv('AGENT_AUTH_DIR', { AGENT_PROJECT_DIR: '/srv/team-e2e', AGENT_AUTH_DIR: '/secure/auth' })).toBe('/secure/auth');
   expect(() => readEnv('AGENT_BROWSER_WS_HEADERS', { AGENT_BROWSER_WS_HEADERS: '{"X-Retries": 3}' })).toThrow(
     '(the value of "X-Retries" is not text)',
   );
