@@ -40,22 +40,32 @@ export interface UnstartableSamples {
 /** One per worker: a done sample the model decided (AGENT_RECORD=1) or repaired is compiled into the task's recipe. */
 const recordRecipe = recipeRecorder(options => SampleSession.prepare(options));
 
-export const test = base.extend<AgentOptions & { agent: AgentRunner; unstartable: UnstartableSamples }>({
-  agentFailOn: [settings.failOn, { option: true }],
+/** The options every bwa fixture takes, each read when a test starts (a test or its beforeAll may set the variables first). */
+export const withAgentOptions = base.extend<AgentOptions>({
+  agentFailOn: [async ({}, use) => use(settings.failOn), { option: true }],
   agentActionTimeout: [ACTION_TIMEOUT_MS, { option: true }],
-  // Read when a test starts, not when this file loads: a test (or its beforeAll) may set AGENT_DECIDER first.
   agentDecider: [async ({}, use) => use(settings.decider), { option: true }],
   agentDeciders: [{}, { option: true }],
+});
+
+type AgentFixtureArgs = AgentOptions & { page: Page; context: BrowserContext };
+
+/** The sample runs of one test, on its page and context, with its options. */
+export function sampleRunsOf(args: AgentFixtureArgs, testInfo: TestInfo): SampleTestRuns {
+  return new SampleTestRuns({
+    page: args.page,
+    context: args.context,
+    testInfo,
+    failOn: args.agentFailOn,
+    actionTimeoutMs: args.agentActionTimeout,
+    deciderMode: args.agentDecider,
+    deciders: args.agentDeciders,
+  });
+}
+
+export const test = withAgentOptions.extend<{ agent: AgentRunner; unstartable: UnstartableSamples }>({
   agent: async ({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, use, testInfo) => {
-    const runs = new SampleTestRuns({
-      page,
-      context,
-      testInfo,
-      failOn: agentFailOn,
-      actionTimeoutMs: agentActionTimeout,
-      deciderMode: agentDecider,
-      deciders: agentDeciders,
-    });
+    const runs = sampleRunsOf({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, testInfo);
     await use({ run: (task, sample) => runs.run(task, sample, { resume: true }) });
     await runs.finishUnfinished();
   },

@@ -1,14 +1,12 @@
-import { test as base } from '@playwright/test';
-import { ACTION_TIMEOUT_MS } from './actions/core/limits';
-import type { DeciderMode } from './decide/select-decider';
 import { loadEnvFile } from './env/env-file';
 import { passOnUnlessSet } from './env/read';
 import type { Provenance, Result, SampleStatus } from './evidence/result-schema';
-import { SampleTestRuns } from './fixture';
-import { sampleDir, settings } from './settings';
+import { sampleRunsOf, withAgentOptions } from './fixture';
+import { sampleDir } from './settings';
 import { adHocTask, type AgentTask } from './project/ad-hoc-task';
 
 export type { AgentTask } from './project/ad-hoc-task';
+export type { AgentOptions } from './fixture';
 
 /** What `agent.run` gives back: the values, where each came from, and where the evidence lies. */
 export interface AgentResult<Values extends Record<string, unknown> = Record<string, unknown>> {
@@ -34,15 +32,6 @@ export interface BwaAgent {
   run<Values extends Record<string, unknown> = Record<string, unknown>>(task: AgentTask): Promise<AgentResult<Values>>;
 }
 
-export interface BwaTestOptions {
-  /** Statuses that fail the test besides "failed" (default: AGENT_FAIL_ON, else none). */
-  agentFailOn: SampleStatus[];
-  /** auto | model | recipe (default: AGENT_DECIDER, else auto). */
-  agentDecider: DeciderMode;
-  /** Per-action timeout (ms). */
-  agentActionTimeout: number;
-}
-
 // A config without withBwa loads no .env and names no run: the worker does both (withBwa's main process did already).
 // Every worker of one Playwright run has the same parent, the runner: one run id for all of them.
 loadEnvFile();
@@ -57,21 +46,9 @@ passOnUnlessSet('AGENT_RUN_ID', () => `tests_${new Date().toISOString().slice(0,
  *       expect(values.price).toBeGreaterThan(0);
  *     });
  */
-export const test = base.extend<BwaTestOptions & { agent: BwaAgent }>({
-  // Read when a test starts, not when this file loads: a test (or a worker hook) may set the variables first.
-  agentFailOn: [async ({}, use) => use(settings.failOn), { option: true }],
-  agentDecider: [async ({}, use) => use(settings.decider), { option: true }],
-  agentActionTimeout: [ACTION_TIMEOUT_MS, { option: true }],
-  agent: async ({ page, context, agentFailOn, agentDecider, agentActionTimeout }, use, testInfo) => {
-    const runs = new SampleTestRuns({
-      page,
-      context,
-      testInfo,
-      failOn: agentFailOn,
-      actionTimeoutMs: agentActionTimeout,
-      deciderMode: agentDecider,
-      deciders: {},
-    });
+export const test = withAgentOptions.extend<{ agent: BwaAgent }>({
+  agent: async ({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, use, testInfo) => {
+    const runs = sampleRunsOf({ page, context, agentFailOn, agentActionTimeout, agentDecider, agentDeciders }, testInfo);
     let ran = false;
     await use({
       async run<Values extends Record<string, unknown>>(task: AgentTask): Promise<AgentResult<Values>> {

@@ -84,5 +84,5 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     may: ['browser', 'decide', 'env', 'evidence', 'fixture', 'judge', 'loop', 'recipe', 'report', 'secrets', 'settings', 'setup', 'task'],
   },
   index: { may: ['evidence', 'project', 'task'] },
-  test: { may: ['actions', 'decide', 'env', 'evidence', 'fixture', 'project', 'settings'] },
+  test: { may: ['env', 'evidence', 'fixture', 'project', 'settings'] },
 };
