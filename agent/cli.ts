@@ -1,3 +1,7 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { docPath } from './fs/package-docs';
+import { PACKAGE_ROOT } from './fs/package-root';
 import { runCommand } from './cli/command';
 import { COMMAND_LIST } from './cli/command-list';
 
@@ -14,10 +18,11 @@ function help(): string {
     ...COMMAND_LIST.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
-    '  -h, --help  Show this help (or `bwa <command> --help`)',
+    '  -h, --help     Show this help (or `bwa <command> --help`)',
+    '  -V, --version  Print the version',
     '',
-    'Environment: docs/environment.md lists every variable.',
-    'Your first task on your own site: README.md#your-first-task-on-your-own-site',
+    `Environment: ${docPath('docs/environment.md')} lists every variable.`,
+    `Your first task on your own site: ${docPath('README.md')}#your-first-task-on-your-own-site`,
   ].join('\n');
 }
 
@@ -26,6 +31,10 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     console.log(help());
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    console.log((JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version);
     return 0;
   }
   const command = COMMAND_LIST.find(c => c.name === name);

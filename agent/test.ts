@@ -1,5 +1,7 @@
 import { loadEnvFile } from './env/env-file';
-import { passOnUnlessSet } from './env/read';
+import { deciderProblem } from './decide/select-decider';
+import { env, passOnUnlessSet } from './env/read';
+import { BwaInputError } from './task/input-errors';
 import type { Provenance, Result, SampleStatus } from './evidence/result-schema';
 import { sampleRunsOf, withAgentOptions } from './fixture';
 import { sampleDir } from './settings';
@@ -57,6 +59,13 @@ export const test = withAgentOptions.extend<{ agent: BwaAgent }>({
             'agent.run was already called in this test: one run per test (its evidence is one sample) — put both goals in one, or split the test',
           );
         const { loaded, sample } = adHocTask(task, { testFile: testInfo.file, titlePath: testInfo.titlePath.slice(1), currentUrl: page.url() });
+        if (deciderProblem(loaded.spec, agentDecider, Boolean(env.ANTHROPIC_API_KEY), false))
+          throw new BwaInputError(
+            'BWA_NO_DECIDER',
+            agentDecider === 'recipe' || !task.recipe
+              ? `agent.run needs ${agentDecider === 'recipe' ? 'a recipe (agentDecider is "recipe")' : 'ANTHROPIC_API_KEY (in the environment or .env) for the model to decide, or a recipe: agent.run({ …, recipe: [steps] })'}`
+              : 'agent.run with agentDecider "model" needs ANTHROPIC_API_KEY (in the environment or .env)',
+          );
         ran = true;
         const result = await runs.run(loaded, sample, { resume: false });
         const values = Object.fromEntries(Object.entries(result.extracted).map(([field, read]) => [field, read.value])) as Values;

@@ -23,8 +23,13 @@ export function wireConfig(text: string, packageName = 'bwa'): Wiring {
     ],
   });
   const exports = [...topLevelMatches(text, /export\s+default\s+|module\.exports\s*=\s*/g)];
-  if (exports.length !== 1)
-    return manual(exports.length ? 'it exports its config in more than one place' : 'no `export default …` or `module.exports = …` was found');
+  if (exports.length > 1) return manual('it exports its config in more than one place');
+  if (exports.length === 0)
+    return manual(
+      /export\s+default\b|module\.exports\s*=/.test(stripComments(text))
+        ? 'it exports its config inside a block (an if/else, a function)'
+        : 'no `export default …` or `module.exports = …` was found',
+    );
   const start = exports[0]!.end;
   const end = expressionEnd(text, start);
   if (end === undefined) return manual('the end of the exported expression could not be found for certain');

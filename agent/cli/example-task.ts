@@ -4,7 +4,7 @@ import type { TaskSpecInput } from '../task/schema';
  * The example `bwa init` leaves in tasks/_example.json: a complete task (a recipe, so it runs with no key) whose
  * notes say what each part is for. Its name starts with "_", so no run loads it until it is copied.
  */
-export function exampleSpec(schema: string): TaskSpecInput {
+export function exampleSpec(schema: string, reference: string): TaskSpecInput {
   return {
     $schema: schema,
     $comment: [
@@ -17,7 +17,7 @@ export function exampleSpec(schema: string): TaskSpecInput {
       '  ({"role": …, "name": …}, {"label": …}, {"text": …} or {"css": …}). Without a recipe, Claude decides each step',
       '  from goal and system_prompt (ANTHROPIC_API_KEY in .env); with both, the recipe runs and Claude repairs a failing step',
       'allowed_domains: every host the task may visit (navigation elsewhere is refused)',
-      'Reference: node_modules/bwa/docs/task-spec.md',
+      `Reference: ${reference}`,
     ],
     task_id: 'example',
     start_url: '{{url}}',

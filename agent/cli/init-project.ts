@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { docPath } from '../fs/package-docs';
 import { PACKAGE_ROOT } from '../fs/package-root';
+import { BwaInputError } from '../task/input-errors';
 import { wireConfig } from './config-wiring';
 import { exampleSpec } from './example-task';
 
@@ -31,16 +33,24 @@ export interface ProjectInit {
  * to add), creates tasks/ with an example that runs nothing until copied, and keeps evidence and sign-in states out
  * of git. Never overwrites a file; a second run changes nothing and says so.
  */
-export function initProject(dir: string, configName?: string): ProjectInit {
+export function initProject(cwd: string, configName?: string): ProjectInit {
   const lines: string[] = [];
   let changed = false;
   let manual: string[] | undefined;
 
-  const config = configName ? path.resolve(dir, configName) : CONFIG_NAMES.map(name => path.join(dir, name)).find(file => fs.existsSync(file));
+  const config = configName ? path.resolve(cwd, configName) : CONFIG_NAMES.map(name => path.join(cwd, name)).find(file => fs.existsSync(file));
+  // The project is the config's folder: tasks/ and .gitignore go beside it, where a run reads them.
+  const dir = config ? path.dirname(config) : cwd;
+  const below = config ? [] : configsOneFolderDown(cwd);
+  if (below.length)
+    throw new BwaInputError(
+      'BWA_INIT_CONFIG',
+      `no Playwright config here, but ${below.map(file => path.relative(cwd, file)).join(' and ')}: run \`npx bwa init --config ${path.relative(cwd, below[0]!)}\` (or bwa init in its folder) rather than starting a second project here`,
+    );
   if (!config) {
     const file = path.join(dir, 'playwright.config.ts');
     fs.writeFileSync(file, NEW_CONFIG, { flag: 'wx' });
-    lines.push(`✓ wrote ${rel(dir, file)}: a Playwright config with bwa added (there was none)`);
+    lines.push(`✓ wrote ${rel(cwd, file)}: a Playwright config with bwa added (there was none)`);
     changed = true;
   } else if (!fs.existsSync(config)) {
     throw new Error(`${config}: no such file`);
@@ -48,12 +58,12 @@ export function initProject(dir: string, configName?: string): ProjectInit {
     const wiring = wireConfig(fs.readFileSync(config, 'utf8'));
     if (wiring.kind === 'wired') {
       fs.writeFileSync(config, wiring.text);
-      lines.push(`✓ ${rel(dir, config)}: your config, wrapped in withBwa(…) (it adds the bwa project, its reporter and setup; yours stay)`);
+      lines.push(`✓ ${rel(cwd, config)}: your config, wrapped in withBwa(…) (it adds the bwa project, its reporter and setup; yours stay)`);
       changed = true;
-    } else if (wiring.kind === 'already') lines.push(`· ${rel(dir, config)}: nothing to do (${wiring.why})`);
+    } else if (wiring.kind === 'already') lines.push(`· ${rel(cwd, config)}: nothing to do (${wiring.why})`);
     else {
       manual = wiring.lines;
-      lines.push(`✗ ${rel(dir, config)}: left as it is (${wiring.why}); add bwa by hand:`, ...wiring.lines.map(line => `    ${line}`));
+      lines.push(`✗ ${rel(cwd, config)}: left as it is (${wiring.why}); add bwa by hand:`, ...wiring.lines.map(line => `    ${line}`));
     }
   }
 
@@ -62,13 +72,14 @@ export function initProject(dir: string, configName?: string): ProjectInit {
   const exampleCsv = path.join(tasks, 'inputs', '_example.csv');
   const created = [example, exampleCsv].filter(file => !fs.existsSync(file));
   if (fs.existsSync(tasks) && fs.readdirSync(tasks).some(name => name.endsWith('.json') && name !== '_example.json'))
-    lines.push(`· ${rel(dir, tasks)}/: nothing to do (it holds tasks already)`);
-  else if (created.length === 0) lines.push(`· ${rel(dir, tasks)}/: nothing to do (the example is there)`);
+    lines.push(`· ${rel(cwd, tasks)}/: nothing to do (it holds tasks already)`);
+  else if (created.length === 0) lines.push(`· ${rel(cwd, tasks)}/: nothing to do (the example is there)`);
   else {
     fs.mkdirSync(path.dirname(exampleCsv), { recursive: true });
-    if (created.includes(example)) fs.writeFileSync(example, `${JSON.stringify(exampleSpec(schemaFrom(tasks)), null, 2)}\n`, { flag: 'wx' });
+    if (created.includes(example))
+      fs.writeFileSync(example, `${JSON.stringify(exampleSpec(schemaFrom(tasks), docPath('docs/task-spec.md', dir)), null, 2)}\n`, { flag: 'wx' });
     if (created.includes(exampleCsv)) fs.writeFileSync(exampleCsv, 'sample_id,url\nexample_home,https://example.com/\n', { flag: 'wx' });
-    lines.push(`✓ ${rel(dir, tasks)}/: an example task (_example.json, inputs/_example.csv), commented; files starting with "_" never run`);
+    lines.push(`✓ ${rel(cwd, tasks)}/: an example task (_example.json, inputs/_example.csv), commented; files starting with "_" never run`);
     changed = true;
   }
 
@@ -77,14 +88,23 @@ export function initProject(dir: string, configName?: string): ProjectInit {
   const missing = IGNORED.filter(
     entry => !(present ?? '').split(/\r?\n/).some(line => [entry, `/${entry}`, entry.slice(0, -1), `/${entry.slice(0, -1)}`].includes(line.trim())),
   );
-  if (missing.length === 0) lines.push(`· .gitignore: nothing to do (it ignores ${IGNORED.join(' and ')})`);
+  if (missing.length === 0) lines.push(`· ${rel(cwd, gitignore)}: nothing to do (it ignores ${IGNORED.join(' and ')})`);
   else {
     const block = `${present && !present.endsWith('\n') ? '\n' : ''}# bwa: run evidence, and signed-in browser states (credentials)\n${missing.join('\n')}\n`;
     fs.appendFileSync(gitignore, block);
-    lines.push(`✓ .gitignore: ${present === undefined ? 'written, ignoring' : 'now also ignores'} ${missing.join(' and ')}`);
+    lines.push(`✓ ${rel(cwd, gitignore)}: ${present === undefined ? 'written, ignoring' : 'now also ignores'} ${missing.join(' and ')}`);
     changed = true;
   }
   return { lines, changed, ...(manual ? { manual } : {}) };
+}
+
+/** Playwright configs in the folders right below this one (not node_modules): a project whose config lives in e2e/. */
+function configsOneFolderDown(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter(entry => entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.'))
+    .flatMap(entry => CONFIG_NAMES.map(name => path.join(dir, entry.name, name)))
+    .filter(file => fs.existsSync(file));
 }
 
 /** The task schema as the project reaches it: the installed package's copy, relative to the tasks folder. */
@@ -95,8 +115,8 @@ export function schemaFrom(tasksDir: string): string {
     .join('/');
 }
 
-function rel(dir: string, file: string): string {
-  return path.relative(dir, file) || '.';
+function rel(from: string, file: string): string {
+  return path.relative(from, file) || '.';
 }
 
 const NEW_CONFIG = `import { defineConfig } from '@playwright/test';

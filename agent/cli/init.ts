@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { TextKind } from '../env/kinds';
+import { isSet } from '../env/read';
+import { docPath } from '../fs/package-docs';
 import { settings } from '../settings';
 import { BwaInputError } from '../task/input-errors';
 import { loadTaskFile } from '../task/load-task';
@@ -90,19 +92,20 @@ export const initCommand = defineCommand({
         throw new UsageError('--url and --field start a task: give its task_id too (bwa init <task_id> --url …)');
       const init = initProject(process.cwd(), options.config);
       console.log(init.lines.join('\n'));
-      console.log(init.changed ? `\n${NEXT_STEPS}` : '\nNothing changed: bwa is set up here.');
+      if (!init.manual) console.log(init.changed ? `\n${NEXT_STEPS}` : '\nNothing changed: bwa is set up here.');
       return init.manual ? 1 : 0;
     }
-    if (options.config) throw new UsageError('--config wires a project: leave out the task_id (bwa init --config <file>)');
+    // The task goes where that config's runs read tasks: beside it (AGENT_TASKS_DIR still wins).
+    const tasksDir = options.config && !isSet('AGENT_TASKS_DIR') ? path.join(path.dirname(path.resolve(options.config)), 'tasks') : settings.tasksDir;
     const url = options.url;
     if (!url) throw new UsageError('--url <start_url> is required: the first page of each sample of the task');
     const fields = options.field.length ? options.field : [{ name: 'title', type: 'string' }];
-    const taskFile = path.join(settings.tasksDir, `${taskId}.json`);
-    const csvFile = path.join(settings.tasksDir, 'inputs', `${taskId}.csv`);
+    const taskFile = path.join(tasksDir, `${taskId}.json`);
+    const csvFile = path.join(tasksDir, 'inputs', `${taskId}.csv`);
     for (const file of [taskFile, csvFile])
       if (fs.existsSync(file))
         throw new BwaInputError('BWA_INIT_EXISTS', `${file} already exists: bwa init never overwrites — pick another task_id, or edit that file`);
-    const spec = starterSpec(taskId, url, fields);
+    const spec = starterSpec(taskId, url, fields, tasksDir);
     const parsed = TaskSpecSchema.safeParse(spec);
     if (!parsed.success)
       throw new BwaInputError(
@@ -132,18 +135,18 @@ export const initCommand = defineCommand({
   },
 });
 
-export function starterSpec(taskId: string, url: string, fields: Array<{ name: string; type: string }>): TaskSpecInput {
+export function starterSpec(taskId: string, url: string, fields: Array<{ name: string; type: string }>, tasksDir = settings.tasksDir): TaskSpecInput {
   const parsedUrl = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
   const columns = [...url.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)].map(m => m[1]!);
   return {
-    $schema: schemaFrom(settings.tasksDir),
+    $schema: schemaFrom(tasksDir),
     $comment: [
       'Written by bwa init. What to fill in:',
       `- recipe: each extract's "target" says where its field is shown — {"role": "heading", "name": "…"}, {"label": "…"}, {"text": "…"} or {"css": "…"}; "${FILL_IN}" is a placeholder`,
       '- goal and system_prompt: what Claude is told when it decides (with ANTHROPIC_API_KEY); the recipe needs no model',
       '- allowed_domains: every host the task may visit',
       '- auth_profile: the name of tasks/auth/<name>.json if the site needs a sign-in',
-      'Reference: docs/task-spec.md',
+      `Reference: ${docPath('docs/task-spec.md', path.dirname(tasksDir))}`,
     ],
     task_id: taskId,
     start_url: url,

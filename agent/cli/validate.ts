@@ -33,6 +33,12 @@ export const validateCommand = defineCommand({
       console.log(`  ✗ ${error.code}: ${error.message.replace(/\n/g, '\n    ')}`);
       for (const problem of task ? placeholderProblems(task) : []) console.log(`  ✗ ${problem}`);
     }
+    if (!suite.length && !broken.length) {
+      console.log(
+        `no tasks in ${settings.tasksDir} (files whose name starts with "_" are examples and never run): start one with \`npx bwa init <task_id> --url …\`. bwa's commands read the project in the folder they run from: run them beside your Playwright config, or set AGENT_PROJECT_DIR.`,
+      );
+      return 0;
+    }
     const hasKey = Boolean(env.ANTHROPIC_API_KEY);
     let unrunnable = 0;
     for (const { task, samples, missing, error } of suite) {

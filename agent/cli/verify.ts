@@ -17,7 +17,9 @@ export const verifyCommand = defineCommand({
   async run({ args: { run: target }, options }) {
     const dir = resolveRun(target);
     if (!dir) {
-      console.error(`bwa verify: no run "${target}" (looked for ${target} and ${path.join(settings.reportsDir, 'runs', target)})`);
+      console.error(
+        `bwa verify: no run "${target}" (looked for ${target} and ${path.join(settings.reportsDir, 'runs', target)}): run bwa beside the Playwright config whose run it was, set AGENT_PROJECT_DIR to that folder, or give the run's folder`,
+      );
       return 1;
     }
     const report = verifyRun(dir, { manifestSha256: options['manifest-sha256'] });

@@ -53,6 +53,11 @@ export function envOf(source?: EnvSource): EnvValues {
 
 export const env: EnvValues = envOf();
 
+/** Whether the variable is given (not unset, not blank): a setting of the user's that wins over a default bwa works out. */
+export function isSet(name: EnvName, source: EnvSource = process.env): boolean {
+  return Boolean(source[name]?.trim());
+}
+
 /** Sets a variable this process's workers (and the children it starts) inherit. */
 export function passOn(name: EnvName, value: string): void {
   process.env[name] = value;

@@ -2,7 +2,7 @@ import type { PlaywrightTestConfig, Project, ReporterDescription } from '@playwr
 import * as path from 'node:path';
 import { browserFor } from '../browser/remote';
 import { loadEnvFile } from '../env/env-file';
-import { env, passOnUnlessSet } from '../env/read';
+import { env, passOnUnlessSet, projectDir } from '../env/read';
 import type { EnvName } from '../env/variables';
 import { prepareRunEnvironment, stopOnBadEnvironment } from '../setup/run-env';
 import { settings } from '../settings';
@@ -125,6 +125,11 @@ function withHtmlLabels(reporters: ReporterDescription[], html: BwaOptions['html
 
 function allureReporter(allure: BwaOptions['allure'], reportsDir: string, runId: string): ReporterDescription[] {
   if (!allure) return [];
+  try {
+    require.resolve('allure-playwright', { paths: [projectDir()] });
+  } catch {
+    throw new Error('withBwa: the allure option needs allure-playwright in your project: npm i -D allure-playwright (or leave the option out)');
+  }
   const resultsDir = path.join(reportsDir, 'allure-results', runId);
   return [['allure-playwright', { detail: true, suiteTitle: true, ...(allure === true ? {} : allure), resultsDir }]];
 }

@@ -13,6 +13,7 @@ import { env, secretsFromEnv } from '../env/read';
 import { SecretMasker } from '../secrets/masker';
 import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';
 import { writeJsonAtomic } from '../fs/atomic';
+import { BWA_PROJECTS } from '../project/names';
 import { detectDrift } from '../recipe/drift';
 import { ACTION_LOG_FILE } from '../loop/recorder';
 import { earlierSamples } from './earlier-samples';
@@ -30,10 +31,14 @@ export default class BwaReporter implements Reporter {
   /** The batch judge's answers by sample, applied once every sample is known (the judge may judge one an earlier invocation ran). */
   private readonly judged = new Map<string, JudgedUpdate>();
   private readonly errors: string[] = [];
+  /** Tests of bwa's project that failed with no sample behind them: a task that could not load or could not run. */
+  private readonly unloaded: string[] = [];
   private readonly masker = SecretMasker.of(secretsFromEnv());
 
+  // Its lines are a summary beside the project's own reporters, not in place of them: when none of those prints
+  // (html and junit only), Playwright still adds its default one, so the project's own failures are shown.
   printsToStdio(): boolean {
-    return true;
+    return false;
   }
 
   onTestEnd(test: TestCase, testResult: TestResult): void {
@@ -41,7 +46,11 @@ export default class BwaReporter implements Reporter {
     maskTestResult(testResult, this.masker);
     this.applyJudged(test, testResult);
     const collected = collectSample(testResult);
-    if (!collected) return;
+    if (!collected) {
+      if (test.parent.project()?.name === BWA_PROJECTS.tasks && testResult.status === 'failed')
+        this.unloaded.push(`${test.titlePath().slice(3).join(' › ')}: ${(testResult.error?.message ?? 'failed').split('\n')[0]}`);
+      return;
+    }
     if ('error' in collected) {
       this.errors.push(`${test.titlePath().slice(1).join(' › ')}: ${collected.error}`);
       return;
@@ -66,7 +75,11 @@ export default class BwaReporter implements Reporter {
   }
 
   onEnd(_result: FullResult): void {
-    if (this.samples.size === 0 && this.errors.length === 0) return;
+    const unloaded = this.unloaded.map(line => `  ✗ ${line}`);
+    if (this.samples.size === 0 && this.errors.length === 0) {
+      if (unloaded.length) console.log(`\nbwa: ${unloaded.length} task(s) ran no sample:\n${unloaded.join('\n')}`);
+      return;
+    }
     const runId = runIdOf([...this.samples.values()].map(s => s.result));
     if ('error' in runId) {
       for (const problem of this.errors) console.error(`  ! ${problem}`);
@@ -103,6 +116,7 @@ export default class BwaReporter implements Reporter {
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
     console.log(`  manifest.json sha256 ${sha256File(manifestFile)} (keep it: bwa verify --manifest-sha256 checks the manifest itself)`);
     for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
+    if (unloaded.length) console.log(`  ${unloaded.length} task(s) ran no sample:\n${unloaded.join('\n')}`);
     for (const finding of drift) console.log(`  ⚠ drift: ${finding.message}`);
   }
 }

@@ -17,6 +17,7 @@ import { loadSuite, type TaskWithSamples } from '../task/suite';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { changedTaskLines } from './resume';
 import { stopOnBadEnvironment } from './run-env';
+import { reporterWarning } from './reporter-check';
 import { startServers } from './servers';
 import { signIn } from './sign-in';
 
@@ -39,6 +40,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   }
   const suite = selected(runnableTasks(), config);
   const tasks = suite.map(entry => entry.task);
+  const lostEvidence = reporterWarning(config.reporter, suite.length > 0);
+  if (lostEvidence) console.log(lostEvidence);
   if (!settings.adHocUrl)
     for (const line of changedTaskLines(runDir(settings.runId), selectedSamples(suite, config), settings.resumeChanged === 'keep'))
       console.log(`bwa: ${line}`);

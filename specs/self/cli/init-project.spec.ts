@@ -101,3 +101,24 @@ test('a project without a Playwright config gets one with bwa added', () => {
   expect(fs.readFileSync(path.join(dir, 'playwright.config.ts'), 'utf8')).toContain('export default withBwa(');
   expect(wireConfig(fs.readFileSync(path.join(dir, 'playwright.config.ts'), 'utf8')).kind).toBe('already');
 });
+
+test('a config in a subfolder: bwa init there names it instead of starting a second project; with --config, tasks/ and .gitignore go beside it', () => {
+  const dir = tempDir('bwa-init-');
+  writeFiles(dir, { 'e2e/playwright.config.ts': 'export default defineConfig({});\n' });
+  expect(() => initProject(dir)).toThrow(
+    'no Playwright config here, but e2e/playwright.config.ts: run `npx bwa init --config e2e/playwright.config.ts`',
+  );
+  expect(fs.existsSync(path.join(dir, 'playwright.config.ts'))).toBe(false);
+  const init = initProject(dir, 'e2e/playwright.config.ts');
+  expect(init.lines).toEqual([
+    expect.stringContaining('✓ e2e/playwright.config.ts: your config, wrapped'),
+    expect.stringContaining('✓ e2e/tasks/: an example task'),
+    expect.stringContaining('✓ e2e/.gitignore: written'),
+  ]);
+  expect(fs.existsSync(path.join(dir, 'tasks'))).toBe(false);
+});
+
+test('a config exported inside a block is named as such, and left alone', () => {
+  const wiring = wireConfig('if (process.env.A) {\n  module.exports = defineConfig({ a: 1 });\n} else {\n  module.exports = defineConfig({});\n}\n');
+  expect(wiring).toMatchObject({ kind: 'manual', why: 'it exports its config inside a block (an if/else, a function)' });
+});

@@ -77,6 +77,11 @@ test('folders resolve from the project’s folder; a config of one implicit proj
 });
 
 test('html and allure options: bwa’s labelled HTML report replaces theirs with their options; Allure gets one folder per run', () => {
+  expect(() => withBwa(theirs, { allure: true })).toThrow(
+    'withBwa: the allure option needs allure-playwright in your project: npm i -D allure-playwright',
+  );
+  // This checkout has allure-playwright installed.
+  setEnv({ AGENT_PROJECT_DIR: path.resolve(__dirname, '../../..') });
   const config = withBwa(theirs, { html: true, allure: { environmentInfo: { team: 'audit' } } });
   expect(config.reporter![1]).toEqual([path.resolve(__dirname, '../../../agent/report/html-reporter.ts'), { outputFolder: 'their-html' }]);
   const allure = (config.reporter as ReporterDescription[]).find(([name]) => name === 'allure-playwright');

@@ -71,10 +71,27 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
   },
   report: {
     may: ['env', 'evidence', 'fs', 'loop', 'recipe', 'secrets', 'settings', 'setup', 'task'],
+    files: { 'project/names.ts': "the reporter tells bwa's own project's tests from the user's by its name (a list that imports nothing of bwa's)" },
   },
   look: { may: ['actions', 'browser', 'env', 'loop', 'recipe', 'session', 'settings', 'snapshot', 'task'] },
   cli: {
-    may: ['browser', 'decide', 'discover', 'env', 'evidence', 'fs', 'look', 'plan', 'recipe', 'report', 'secrets', 'session', 'settings', 'setup', 'task'],
+    may: [
+      'browser',
+      'decide',
+      'discover',
+      'env',
+      'evidence',
+      'fs',
+      'look',
+      'plan',
+      'recipe',
+      'report',
+      'secrets',
+      'session',
+      'settings',
+      'setup',
+      'task',
+    ],
     files: { 'project/names.ts': "the run commands it prints name bwa's Playwright project (a list that imports nothing of bwa's)" },
   },
   fixture: {
@@ -84,5 +101,5 @@ export const BOUNDARIES: Readonly<Record<string, Boundary>> = {
     may: ['browser', 'decide', 'env', 'evidence', 'fixture', 'judge', 'loop', 'recipe', 'report', 'secrets', 'settings', 'setup', 'task'],
   },
   index: { may: ['evidence', 'project', 'task'] },
-  test: { may: ['env', 'evidence', 'fixture', 'project', 'settings'] },
+  test: { may: ['decide', 'env', 'evidence', 'fixture', 'project', 'settings', 'task'] },
 };

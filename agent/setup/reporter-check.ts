@@ -1,0 +1,17 @@
+import type { FullConfig } from '@playwright/test';
+
+/** bwa's reporter as a config names it: the path withBwa puts in (.ts in the checkout, .js installed), or the export. */
+const BWA_REPORTER = /(^bwa\/reporter$)|([\\/]report[\\/]reporter\.[cm]?[jt]s$)/;
+
+/**
+ * What is lost when a command line's `--reporter` took the place of the config's reporters (bwa's among them) in a
+ * run that has samples: the manifest, combined.csv, the evidence index and the masking of test attachments. A blob
+ * report keeps everything for merge-reports; any other is said once, before a sample runs, with the fix.
+ */
+export function reporterWarning(reporters: FullConfig['reporter'], runsSamples: boolean): string | undefined {
+  if (!runsSamples || reporters.some(([name]) => BWA_REPORTER.test(name))) return undefined;
+  const names = reporters.map(([name]) => name);
+  if (names.includes('blob'))
+    return "bwa: this run writes blob reports only: its evidence (manifest.json, combined.csv, index.html) is written when `npx playwright merge-reports` runs with bwa's reporter (docs/ci.md)";
+  return `bwa: ⚠ the reporters of this run (${names.join(', ')}) leave out bwa's: no manifest.json, combined.csv or index.html will be written, and bwa verify will fail — add it to a --reporter list, e.g. --reporter=${[...names, 'bwa/reporter'].join(',')}`;
+}
