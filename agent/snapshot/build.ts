@@ -12,9 +12,10 @@ import { selectCandidates, type Candidate } from './select-candidates';
 import { flattenSnapshot, parseSnapshot, type AriaJsonNode, type FlatNode } from './raw';
 import { candidateLine, renderState, type LineFormat } from './render';
 import { formatHeader, indent, quote, type HeaderFacts } from './serialize';
-import { applyStableRefs, addedClickableKeys } from './apply-stable-refs';
+import { applyStableRefs, addedClickableIdentities } from './apply-stable-refs';
 import { identitiesOf, topDocumentOf, type RefMemory } from './stable-refs';
 import { tellApart } from './tell-apart';
+import { orderAsShown } from './visual-order';
 import { defaultTokenBudget, estimateTokens } from './tokens';
 import type { DocumentFacts } from './document-facts';
 import { formatDocumentSection, formatDocumentStub, numberFacts } from './document-section';
@@ -49,11 +50,12 @@ export function buildObservation(json: unknown, metrics: PageMetrics, url: strin
     metrics.clickables,
     viewport,
   );
+  orderAsShown(roots, metrics.direction === 'rtl');
   const { flat, refs, rawChars } = flattenSnapshot(roots, viewport);
   enrichNodes(flat, metrics, placed);
   tellApart(flat);
   if (options.refMemory && identities)
-    applyStableRefs(flat, refs, options.refMemory.assign(identities, addedClickableKeys(placed), topDocumentOf(roots)));
+    applyStableRefs(flat, refs, options.refMemory.assign(identities, addedClickableIdentities(placed, refs), topDocumentOf(roots)));
   markScrollers(flat, metrics.scrollers);
   const scroll = toScrollState(metrics);
   const fingerprint = pageFingerprint(url, flat, scroll);

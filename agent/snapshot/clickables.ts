@@ -25,6 +25,8 @@ export const MAX_ADDED_CLICKABLES = 150;
 /** A "clickable" larger than this share of the viewport is a backdrop or a whole-card overlay, not a control. */
 const MAX_VIEWPORT_SHARE = 0.4;
 const CONTROL_ANCESTOR_DEPTH = 3;
+/** A row of text and controls is taller than this; a styled control around its icon is not. */
+const ONE_LINE_PX = 48;
 
 export function placeClickables(
   roots: AriaJsonNode[],
@@ -33,22 +35,29 @@ export function placeClickables(
 ): PlacedClickables {
   const placed: PlacedClickables = { hints: new Map(), added: new Map(), clicks: new Map() };
   if (facts.length === 0) return placed;
-  const byBox = new Map<string, AriaJsonNode>();
-  indexTopFrameBoxes(roots, byBox);
+  const tree = indexTopFrame(roots);
   const viewportArea = viewport.width * viewport.height;
+  const paths = new Map<ClickableFact, AriaJsonNode[]>();
+  const held = new Map<AriaJsonNode, number>();
+  for (const fact of facts) {
+    if (fact.box.width * fact.box.height > MAX_VIEWPORT_SHARE * viewportArea || tree.outermost.has(boxKey(fact.box))) continue;
+    const path = holderPath(tree, roots, fact);
+    paths.set(fact, path);
+    for (const node of path.slice(-CONTROL_ANCESTOR_DEPTH)) held.set(node, (held.get(node) ?? 0) + 1);
+  }
   for (const fact of facts) {
     if (fact.box.width * fact.box.height > MAX_VIEWPORT_SHARE * viewportArea) continue;
-    const same = byBox.get(boxKey(fact.box));
+    const same = tree.outermost.get(boxKey(fact.box));
     if (same) {
       if (same.ref && !same.name) placed.hints.set(same.ref, fact);
       if (same.ref) placed.clicks.set(same.ref, fact);
       continue;
     }
-    const path = containingPath(roots, fact.box);
+    const path = paths.get(fact) ?? [];
     const control = path
       .slice(-CONTROL_ANCESTOR_DEPTH)
       .reverse()
-      .find(node => node.ref && (INTERACTIVE_ROLES.has(node.role) || node.cursor === 'pointer'));
+      .find(node => node.ref && (INTERACTIVE_ROLES.has(node.role) || (node.cursor === 'pointer' && isOneControl(node, fact, held))));
     if (control) {
       if (control.ref && !control.name && !placed.hints.has(control.ref)) placed.hints.set(control.ref, fact);
       continue;
@@ -65,6 +74,16 @@ export function placeClickables(
   return placed;
 }
 
+/**
+ * A pointer-cursor node with no role is one control with the icon inside it (a styled div "button") when the icon is
+ * the only clickable part in it and the node is about one line high; a taller one holding words or several icons is
+ * an item (a mail row that opens its message) whose icons are controls of their own.
+ */
+function isOneControl(node: AriaJsonNode, fact: ClickableFact, held: ReadonlyMap<AriaJsonNode, number>): boolean {
+  if ((held.get(node) ?? 0) > 1) return false;
+  return !node.box || node.box.height <= Math.max(ONE_LINE_PX, 2 * fact.box.height);
+}
+
 export function boxKey(box: Box): string {
   return `${box.x},${box.y},${box.width},${box.height}`;
 }
@@ -78,15 +97,43 @@ export function hintOf(fact: ClickableFact): Hint {
   return hint;
 }
 
-function indexTopFrameBoxes(items: Array<string | AriaJsonNode>, byBox: Map<string, AriaJsonNode>): void {
-  for (const item of items) {
-    if (typeof item === 'string') continue;
-    if (item.box && item.box.width > 0 && item.box.height > 0) {
-      const key = boxKey(item.box);
-      if (!byBox.has(key)) byBox.set(key, item);
+interface TopFrameIndex {
+  /** The outermost node of each box: an element the snapshot has is matched to it. */
+  outermost: Map<string, AriaJsonNode>;
+  /** The innermost node of each box: where something inside that element goes. */
+  innermost: Map<string, AriaJsonNode>;
+  parents: Map<AriaJsonNode, AriaJsonNode>;
+}
+
+function indexTopFrame(roots: Array<string | AriaJsonNode>): TopFrameIndex {
+  const index: TopFrameIndex = { outermost: new Map(), innermost: new Map(), parents: new Map() };
+  const visit = (items: Array<string | AriaJsonNode>, parent: AriaJsonNode | undefined) => {
+    for (const item of items) {
+      if (typeof item === 'string') continue;
+      if (parent) index.parents.set(item, parent);
+      if (item.box && item.box.width > 0 && item.box.height > 0) {
+        const key = boxKey(item.box);
+        if (!index.outermost.has(key)) index.outermost.set(key, item);
+        index.innermost.set(key, item);
+      }
+      if (item.role !== 'iframe') visit(item.children ?? [], item);
     }
-    if (item.role !== 'iframe') indexTopFrameBoxes(item.children ?? [], byBox);
-  }
+  };
+  visit(roots, undefined);
+  return index;
+}
+
+/**
+ * The snapshot nodes the element sits in, outermost first: up from the nearest of its ancestors the snapshot has (by
+ * box), so an icon scrolled out of its list's view is still its row's, never the line its box now overlaps; by its
+ * box alone when none of its near ancestors is in the snapshot.
+ */
+function holderPath(tree: TopFrameIndex, roots: Array<string | AriaJsonNode>, fact: ClickableFact): AriaJsonNode[] {
+  const holder = fact.holders.map(key => tree.innermost.get(key)).find(node => node !== undefined);
+  if (!holder) return containingPath(roots, fact.box);
+  const path: AriaJsonNode[] = [];
+  for (let node: AriaJsonNode | undefined = holder; node; node = tree.parents.get(node)) path.unshift(node);
+  return path;
 }
 
 function contains(outer: Box, inner: Box): boolean {

@@ -60,6 +60,7 @@ export function enrichNodes(
       }
       const added = placed.added.get(node.ref);
       if (added) node.selector = added.selector;
+      if (added?.element) node.element = added.element;
       if (added?.text) node.name = added.text;
       const taker = placed.clicks.get(node.ref) ?? added;
       if (taker) markClickTaker(node, taker);

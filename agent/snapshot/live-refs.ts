@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { untraced } from './untraced';
+import { observe } from './observe';
 import { parseSnapshot } from './raw';
 import { identitiesOf, refMemoryOf, topDocumentOf } from './stable-refs';
 
@@ -35,4 +36,14 @@ export async function relocateRef(page: Page, printed: string, signal?: AbortSig
   memory.assign(identities, new Map(), topDocumentOf(roots));
   const now = memory.live(printed);
   return now !== before && identities.has(now);
+}
+
+/**
+ * The element an added clickable (`c<N>`) named is no longer on its path (the page redrew it, or drew another item
+ * there): a fresh look finds the control the ref stands for — the same element elsewhere, or the one that replaced it
+ * (stable-refs.ts). Undefined when the page no longer has it.
+ */
+export async function relocateAddedRef(page: Page, printed: string, signal?: AbortSignal): Promise<{ selector: string; element?: string } | undefined> {
+  const node = (await observe(page, { signal })).refs.get(printed);
+  return node?.selector ? { selector: node.selector, element: node.element } : undefined;
 }

@@ -1,5 +1,6 @@
 import { CLICK_LISTENERS_KEY } from './click-listeners';
 import { CLOSED_SHADOW_ROOTS_KEY } from './closed-shadow-roots';
+import { ELEMENT_IDS_KEY } from './element-ids';
 import { untraced } from './untraced';
 import { abortable } from './abort';
 import { buildObservation } from './build';
@@ -76,6 +77,7 @@ async function capture(page: ObservePage, signal: AbortSignal | undefined): Prom
               interactiveRoles: [...INTERACTIVE_ROLES],
               stateWords: ICON_STATE_WORDS,
               listenersKey: CLICK_LISTENERS_KEY,
+              elementIdsKey: ELEMENT_IDS_KEY,
               maxScrollers: MAX_SCROLLER_FACTS,
             },
           ],

@@ -1,8 +1,10 @@
 import type { ClickableFact, ControlFact, PageMetrics, RangeFact, ScrollerFact, SublistFact, ToggleFact } from './page-metrics';
+import type { ElementIds } from './element-ids';
 import type { Box } from './types';
 
 /**
- * Runs in the page (see evaluateInPage for how it gets there). Reads only: no focus, scroll, hover or write.
+ * Runs in the page (see evaluateInPage for how it gets there). Reads only: no focus, scroll, hover or change to the
+ * DOM (the identities it gives clickables live in a WeakMap on the window, element-ids.ts).
  */
 export function collectPageMetrics(options: {
   maxClickables: number;
@@ -10,6 +12,7 @@ export function collectPageMetrics(options: {
   interactiveRoles: string[];
   stateWords: string[];
   listenersKey: string;
+  elementIdsKey: string;
   maxScrollers: number;
 }): PageMetrics {
   const viewportWidth = window.innerWidth;
@@ -36,6 +39,18 @@ export function collectPageMetrics(options: {
   const VIEWPORT_RESERVE = 100;
   // Elements the page gave a click-like listener (addEventListener, seen by an init script when one is installed).
   const listened = (window as unknown as Record<symbol, WeakSet<Element> | undefined>)[Symbol.for(options.listenersKey)];
+  const idsKey = Symbol.for(options.elementIdsKey);
+  let ids = (window as unknown as Record<symbol, ElementIds | undefined>)[idsKey];
+  if (!ids) {
+    ids = { document: Math.random().toString(36).slice(2, 10), next: 1, of: new WeakMap() };
+    Object.defineProperty(window, idsKey, { value: ids });
+  }
+  const elementIds = ids;
+  function elementId(element: Element): string {
+    let id = elementIds.of.get(element);
+    if (!id) elementIds.of.set(element, (id = `${elementIds.document}:${elementIds.next++}`));
+    return id;
+  }
   // One or two marks that are a control's whole face ("+", "−", "×", "‹", "…"); separators are not controls.
   const isGlyph = (text: string) => /^[^\p{L}\p{N}\s|·•/,;:]{1,2}$/u.test(text);
 
@@ -197,14 +212,67 @@ export function collectPageMetrics(options: {
     );
   }
 
+  /**
+   * The nearest element up to `levels` above that takes clicks (a listener, a handler, or the element a pointer cursor is
+   * set on, not one that inherits it): it may read which of its parts was hit.
+   */
+  function clickTakerAbove(element: Element, levels: number): Element | undefined {
+    let current = element.parentElement;
+    for (let level = 0; current && level < levels && current !== document.body; level++, current = current.parentElement) {
+      if (takesClicksUnseen(current) || current.hasAttribute('onclick')) return current;
+      if (getComputedStyle(current).cursor !== 'pointer') continue;
+      while (current.parentElement && current.parentElement !== document.body && getComputedStyle(current.parentElement).cursor === 'pointer')
+        current = current.parentElement;
+      return current;
+    }
+    return undefined;
+  }
+
   /** A glyph leaf ("+", "−") inside something that takes clicks: the page reads which leaf was hit. */
   function glyphInClickTaker(element: Element, text: string): boolean {
-    if (element.childElementCount > 0 || !isGlyph(text)) return false;
+    return element.childElementCount === 0 && isGlyph(text) && clickTakerAbove(element, 3) !== undefined;
+  }
+
+  /** Its words are there for screen readers only: pushed out of its box (text-indent), or too small or clear to see. */
+  function wordsHidden(style: CSSStyleDeclaration, box: Box): boolean {
+    return Math.abs(parseFloat(style.textIndent) || 0) >= box.width || parseFloat(style.fontSize) < 2 || /^rgba\(.*,\s*0\)$|^transparent$/.test(style.color);
+  }
+
+  /** Drawn rather than written: a picture, a background or mask image, a ::before/::after, or a filled or bordered box. */
+  function isPainted(element: Element, style: CSSStyleDeclaration): boolean {
+    if (element.localName === 'svg' || element.localName === 'img') return true;
+    if (style.backgroundImage !== 'none' || (style.maskImage || 'none') !== 'none' || (style.webkitMaskImage || 'none') !== 'none') return true;
+    if (!/^rgba\(.*,\s*0\)$|^transparent$/.test(style.backgroundColor) || parseFloat(style.borderTopWidth) > 0) return true;
+    return ['::before', '::after'].some(pseudo => !/^(none|normal|""|'')$/.test(getComputedStyle(element, pseudo).content));
+  }
+
+  /**
+   * An icon among the parts of something that takes clicks — a star and a bin in a mail row the list's one listener
+   * handles, a slider's knob on a track that follows the pointer, an arrow whose word is hidden behind its picture: a
+   * small painted leaf with no words to read, whose pointer cursor (if any) is its holder's.
+   */
+  function iconInClickTaker(element: Element, style: CSSStyleDeclaration, box: Box, words: boolean): boolean {
+    if (element.childElementCount > 0 && element.localName !== 'svg') return false;
+    if (box.width < 8 || box.height < 8 || box.width > 64 || box.height > 64) return false;
+    if (words && !wordsHidden(style, box)) return false;
+    if (!isPainted(element, style)) return false;
+    const taker = clickTakerAbove(element, 6);
+    if (!taker) return false;
+    // The icon is the whole face of a control around it (a glyph in a small button): that control is the one to list.
+    const around = taker.getBoundingClientRect();
+    return around.width > 2 * box.width + 16 || around.height > 2 * box.height + 16;
+  }
+
+  /** Boxes of the element's nearest ancestors (as boxKey strings): where it belongs, whatever its own box overlaps. */
+  function holderBoxes(element: Element): string[] {
+    const keys: string[] = [];
     let current = element.parentElement;
-    for (let level = 0; current && level < 3; level++, current = current.parentElement) {
-      if (takesClicksUnseen(current) || current.hasAttribute('onclick') || getComputedStyle(current).cursor === 'pointer') return true;
+    for (let level = 0; current && level < 8 && keys.length < 4 && current !== document.body; level++, current = current.parentElement) {
+      const box = roundedBox(current);
+      const key = `${box.x},${box.y},${box.width},${box.height}`;
+      if (box.width > 0 && box.height > 0 && key !== keys.at(-1)) keys.push(key);
     }
-    return false;
+    return keys;
   }
 
   function shortText(element: Element | null): string | undefined {
@@ -223,14 +291,26 @@ export function collectPageMetrics(options: {
     let current: Element | null = element;
     for (let level = 0; current && level < 2; level++, current = current.parentElement) {
       if (level > 0 && current.childElementCount > 3) return undefined;
-      const found =
-        shortText(current.previousElementSibling) ??
-        shortText(current.nextElementSibling) ??
-        shortText(current.previousElementSibling?.previousElementSibling ?? null) ??
-        shortText(current.nextElementSibling?.nextElementSibling ?? null);
+      const before = [current.previousElementSibling, current.previousElementSibling?.previousElementSibling ?? null];
+      const after = [current.nextElementSibling, current.nextElementSibling?.nextElementSibling ?? null];
+      const [first, second] = labelsTrail(current) ? [after, before] : [before, after];
+      const found = shortText(first[0] ?? null) ?? shortText(second[0] ?? null) ?? shortText(first[1] ?? null) ?? shortText(second[1] ?? null);
       if (found) return found;
     }
     return undefined;
+  }
+
+  /**
+   * Twins in a row (two slider tracks, each with its readout) share the texts between them: the first twin says which
+   * side each one's text is on. With nothing before it, each text follows its twin, and the text before the second
+   * twin is the first one's.
+   */
+  function labelsTrail(element: Element): boolean {
+    const parent = element.parentElement;
+    if (!parent) return false;
+    const kind = `${element.localName}.${element.getAttribute('class') ?? ''}`;
+    const twins = Array.from(parent.children).filter(child => `${child.localName}.${child.getAttribute('class') ?? ''}` === kind);
+    return twins.length > 1 && !shortText(twins[0]?.previousElementSibling ?? null) && shortText(twins[0]?.nextElementSibling ?? null) !== undefined;
   }
 
   function trackPosition(element: Element, style: CSSStyleDeclaration): number | undefined {
@@ -238,6 +318,8 @@ export function collectPageMetrics(options: {
     const parent = element.parentElement;
     if (!parent) return undefined;
     const own = element.getBoundingClientRect();
+    // A handle is about as wide as it is high; a long thin bar is a track itself.
+    if (Math.max(own.width, own.height) > 6 * Math.min(own.width, own.height)) return undefined;
     const track = parent.getBoundingClientRect();
     if (track.width >= 3 * track.height && track.width > own.width * 2) {
       return Math.round(((own.left + own.width / 2 - track.left) / track.width) * 100);
@@ -292,8 +374,8 @@ export function collectPageMetrics(options: {
     if (box.width <= 0 || box.height <= 0) return;
     const style = getComputedStyle(element);
     if (style.visibility === 'hidden' || style.display === 'none') return;
-    if (!looksClickable(element, style) && !glyphInClickTaker(element, text)) return;
-    const fact: ClickableFact = { box, selector: cssPath(element, prefix), tag: element.localName };
+    if (!looksClickable(element, style) && !glyphInClickTaker(element, text) && !iconInClickTaker(element, style, box, words)) return;
+    const fact: ClickableFact = { box, selector: cssPath(element, prefix), tag: element.localName, holders: holderBoxes(element), element: elementId(element) };
     if (words || isGlyph(text)) fact.text = text;
     const label = ownLabel(element);
     if (label) fact.label = label.replace(/\s+/g, ' ').slice(0, 80);
@@ -420,6 +502,7 @@ export function collectPageMetrics(options: {
     title: document.title.trim() || ogTitle || h1 || '',
     viewportWidth,
     viewportHeight,
+    direction: getComputedStyle(document.body ?? document.documentElement).direction === 'rtl' ? 'rtl' : 'ltr',
     scrollX: window.scrollX,
     scrollY: window.scrollY,
     scrollHeight: scrolling ? scrolling.scrollHeight : viewportHeight,

@@ -36,6 +36,10 @@ const clickableFactSchema = z.object({
   box: boxSchema,
   /** A CSS path the action layer can resolve when the snapshot has no ref for the element. */
   selector: z.string(),
+  /** Boxes (`x,y,width,height`) of its nearest ancestors, nearest first: it belongs with the first the snapshot has. */
+  holders: z.array(z.string()).max(4).default([]),
+  /** Its identity in the page (element-ids.ts): the same element keeps it, a redrawn one gets another. */
+  element: z.string().optional(),
   tag: z.string(),
   /** aria-label, title, alt, an SVG <title> or a sprite id: what the element says it is, though not as text. */
   label: z.string().optional(),
@@ -74,6 +78,8 @@ export const pageMetricsSchema = z.object({
   title: z.string(),
   viewportWidth: z.number(),
   viewportHeight: z.number(),
+  /** The page's writing direction: a line is read from its right on a right-to-left page. */
+  direction: z.enum(['ltr', 'rtl']).default('ltr'),
   scrollX: z.number(),
   scrollY: z.number(),
   scrollHeight: z.number(),

@@ -25,6 +25,12 @@ export interface RefIdentity {
   box?: Box;
 }
 
+/** An added clickable (`c<N>`): its identity in the page (element-ids.ts), and what makes a redrawn one the same control. */
+export interface AddedIdentity {
+  element?: string;
+  key: string;
+}
+
 interface Entry {
   live: string;
   identity: RefIdentity;
@@ -34,6 +40,8 @@ interface Entry {
 
 const BOX_TOLERANCE_PX = 3;
 const LABEL_CHARS = 60;
+/** How far up an unlabelled control looks for the words of its item. */
+const ITEM_LEVELS = 3;
 /** Gone controls remembered per page (a popup closed and opened again is redrawn from scratch). */
 const MAX_GONE = 5000;
 const UNLABELLED_ROLES = new Set(['generic', 'none', 'presentation']);
@@ -42,15 +50,18 @@ export class RefMemory {
   private readonly entries = new Map<string, Entry>();
   private readonly printedByLive = new Map<string, string>();
   private readonly addedByKey = new Map<string, string>();
+  private readonly addedByElement = new Map<string, string>();
+  /** Printed c-ref → the element it named at its last look, and that look. */
+  private readonly addedSeen = new Map<string, { element?: string; look: number }>();
   private nextAdded = 1;
   private looks = 0;
   private topDocument?: string;
 
   /**
    * The printed ref of every live ref of one snapshot (`identities`, from identitiesOf), and of every added
-   * clickable (`added`: observe()'s provisional c-ref → its key). Only refs that differ are in the result.
+   * clickable (`added`: observe()'s provisional c-ref → its identity). Only refs that differ are in the result.
    */
-  assign(identities: ReadonlyMap<string, RefIdentity>, added: ReadonlyMap<string, string> = new Map(), topDocument?: string): Map<string, string> {
+  assign(identities: ReadonlyMap<string, RefIdentity>, added: ReadonlyMap<string, AddedIdentity> = new Map(), topDocument?: string): Map<string, string> {
     this.looks++;
     if (topDocument !== undefined && topDocument !== this.topDocument) {
       // A new document: nothing of the old one can be found again, and its added clickables were numbered for it.
@@ -71,13 +82,36 @@ export class RefMemory {
       this.printedByLive.set(live, printed);
       if (printed !== live) renames.set(live, printed);
     }
-    for (const [provisional, key] of added) {
-      let printed = this.addedByKey.get(key);
-      if (!printed) this.addedByKey.set(key, (printed = `c${this.nextAdded++}`));
-      if (printed !== provisional) renames.set(provisional, printed);
-    }
+    for (const [provisional, printed] of this.printedAdded(added)) if (printed !== provisional) renames.set(provisional, printed);
     this.forgetOldest();
     return renames;
+  }
+
+  /**
+   * An added clickable keeps its number while it is the same element; a new element takes over the number of the one
+   * it replaces (same key, and that one is gone from the page); anything else gets a new number. No number is printed
+   * twice in one look, and none moves to an element while the one it named is still on the page.
+   */
+  private printedAdded(added: ReadonlyMap<string, AddedIdentity>): Map<string, string> {
+    const printedOf = new Map<string, string>();
+    const taken = new Set<string>();
+    const present = new Set([...added.values()].flatMap(identity => (identity.element ? [identity.element] : [])));
+    const free = (printed: string | undefined): printed is string => {
+      if (printed === undefined || taken.has(printed)) return false;
+      const before = this.addedSeen.get(printed)?.element;
+      return before === undefined || !present.has(before);
+    };
+    for (const [provisional, identity] of added) {
+      const own = identity.element ? this.addedByElement.get(identity.element) : undefined;
+      const successor = this.addedByKey.get(identity.key);
+      const printed = own !== undefined && !taken.has(own) ? own : free(successor) ? successor : `c${this.nextAdded++}`;
+      taken.add(printed);
+      printedOf.set(provisional, printed);
+      this.addedByKey.set(identity.key, printed);
+      if (identity.element) this.addedByElement.set(identity.element, printed);
+      this.addedSeen.set(printed, { element: identity.element, look: this.looks });
+    }
+    return printedOf;
   }
 
   /** Live ref → printed ref: the one printed before for the same node, a gone one it takes over, or its own. */
@@ -108,6 +142,8 @@ export class RefMemory {
     this.entries.clear();
     this.printedByLive.clear();
     this.addedByKey.clear();
+    this.addedByElement.clear();
+    this.addedSeen.clear();
     this.nextAdded = 1;
   }
 
@@ -147,6 +183,7 @@ export class RefMemory {
 
   /** Controls on the page now are always remembered; of those gone, the longest gone are forgotten first. */
   private forgetOldest(): void {
+    this.forgetOldestAdded();
     const gone = [...this.entries].filter(([, entry]) => entry.seen < this.looks);
     if (gone.length <= MAX_GONE) return;
     const oldest = gone.sort(([, a], [, b]) => a.seen - b.seen).slice(0, gone.length - MAX_GONE);
@@ -154,6 +191,14 @@ export class RefMemory {
       this.entries.delete(printed);
       this.printedByLive.delete(entry.live);
     }
+  }
+
+  private forgetOldestAdded(): void {
+    const gone = [...this.addedSeen].filter(([, seen]) => seen.look < this.looks);
+    if (gone.length <= MAX_GONE) return;
+    const forgotten = new Set(gone.sort(([, a], [, b]) => a.look - b.look).slice(0, gone.length - MAX_GONE).map(([printed]) => printed));
+    for (const printed of forgotten) this.addedSeen.delete(printed);
+    for (const map of [this.addedByKey, this.addedByElement]) for (const [key, printed] of map) if (forgotten.has(printed)) map.delete(key);
   }
 }
 
@@ -181,8 +226,9 @@ export function documentOf(ref: string): string {
  */
 export function identitiesOf(roots: ReadonlyArray<string | AriaJsonNode>, scroll: { x: number; y: number }): Map<string, RefIdentity> {
   const identities = new Map<string, RefIdentity>();
+  const ancestors: AriaJsonNode[] = [];
   const visit = (node: AriaJsonNode, path: string, offset: { x: number; y: number }) => {
-    const label = labelOf(node);
+    const label = labelOf(node) || itemLabelOf(node, ancestors);
     if (node.ref) {
       const box = node.box && { x: node.box.x + offset.x, y: node.box.y + offset.y, width: node.box.width, height: node.box.height };
       identities.set(node.ref, { document: documentOf(node.ref), key: `${path}\u0002${node.role} ${label}`, box });
@@ -191,7 +237,9 @@ export function identitiesOf(roots: ReadonlyArray<string | AriaJsonNode>, scroll
     const inner = own ? `${path}/${own}` : path;
     // A frame's boxes are its own viewport's, and its scroll is unknown here: they are compared as they are.
     const innerOffset = node.role === 'iframe' ? { x: 0, y: 0 } : offset;
+    ancestors.push(node);
     for (const child of node.children ?? []) if (typeof child !== 'string') visit(child, inner, innerOffset);
+    ancestors.pop();
   };
   for (const root of roots) if (typeof root !== 'string') visit(root, '', scroll);
   return identities;
@@ -213,6 +261,21 @@ function labelOf(node: AriaJsonNode): string {
   if (node.name) return node.name.slice(0, LABEL_CHARS);
   const text = firstText(node, 3);
   return text ? `"${text.replace(/\s+/g, ' ').trim().slice(0, LABEL_CHARS)}` : '';
+}
+
+/**
+ * A control with no words of its own (an icon in every post of a feed) is told from its twins by the words of the item
+ * it sits in: the first text of its nearest ancestor that has one. A redrawn icon then takes over only its own post's
+ * ref, never the one of another post drawn where that post was.
+ */
+function itemLabelOf(node: AriaJsonNode, ancestors: readonly AriaJsonNode[]): string {
+  for (let level = 1; level <= ITEM_LEVELS; level++) {
+    const ancestor = ancestors[ancestors.length - level];
+    if (!ancestor) break;
+    const text = firstText({ ...ancestor, children: ancestor.children?.filter(child => child !== node) }, 3);
+    if (text) return `~${text.replace(/\s+/g, ' ').trim().slice(0, LABEL_CHARS)}`;
+  }
+  return '';
 }
 
 function firstText(node: AriaJsonNode, depth: number): string | undefined {

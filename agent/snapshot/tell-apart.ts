@@ -21,20 +21,27 @@ export function tellApart(flat: readonly FlatNode[]): void {
     else groups.set(key, [item]);
   }
   for (const group of groups.values()) {
-    if (group.length < 2 || allDifferent(group.map(item => item.node.hint?.near))) continue;
-    for (let level = 1; level <= MAX_LEVELS; level++) {
-      const texts = group.map(item => itemText(flat, item, level));
-      if (!allDifferent(texts)) continue;
-      group.forEach((item, position) => {
-        if (item.node.hint) item.node.hint.near = texts[position];
-      });
-      break;
-    }
+    if (group.length < 2) continue;
+    // Nearby words that differ already tell them apart; bare times or counts ("9:00", "12") name no item.
+    const texts = allDifferent(group.map(item => item.node.hint?.near), HAS_LETTERS) ? group.map(item => item.node.hint?.near) : itemTexts(flat, group);
+    if (!texts) continue;
+    group.forEach((item, position) => {
+      if (item.node.hint) item.node.hint = { ...item.node.hint, near: texts[position], nearNamesItem: true };
+    });
   }
 }
 
-function allDifferent(values: ReadonlyArray<string | undefined>): boolean {
-  return values.every(Boolean) && new Set(values).size === values.length;
+/** The words of each one's item, from the nearest level up at which they all differ. */
+function itemTexts(flat: readonly FlatNode[], group: readonly FlatNode[]): Array<string | undefined> | undefined {
+  for (let level = 1; level <= MAX_LEVELS; level++) {
+    const texts = group.map(item => itemText(flat, item, level));
+    if (allDifferent(texts)) return texts;
+  }
+  return undefined;
+}
+
+function allDifferent(values: ReadonlyArray<string | undefined>, shape = /./): boolean {
+  return values.every(value => value !== undefined && shape.test(value)) && new Set(values).size === values.length;
 }
 
 /** The first words (letters, not a bare count) inside the control's ancestor `level` steps up, outside the control itself. */

@@ -45,6 +45,8 @@ export interface Hint {
   /** The class word saying it is on ("starred"), as the page wrote it. */
   state?: string;
   near?: string;
+  /** `near` holds the words of the item it sits in (the post, the row), which tell it from its twins in the other items. */
+  nearNamesItem?: boolean;
 }
 
 export interface SnapshotNode {
@@ -72,6 +74,8 @@ export interface SnapshotNode {
   scroller?: { items: number; above: number; below: number; offset: number };
   /** Set on elements the AI snapshot does not contain: the CSS path their `c<N>` ref resolves to. */
   selector?: string;
+  /** With `selector`: the element's identity in the page (element-ids.ts), so a redrawn path is not taken for it. */
+  element?: string;
   /** Viewport-relative CSS pixels of the top-level page (iframe offsets applied). */
   box?: Box;
   inViewport: boolean;

@@ -31,6 +31,8 @@ export interface KnownElement {
   text?: string;
   /** For elements the AI snapshot lacks (`c<N>`, `t<N>` refs): the CSS path observe() found them by. */
   selector?: string;
+  /** For a `c<N>` ref: the element's identity in the page (snapshot/element-ids.ts), checked before acting on the path. */
+  element?: string;
   /** For a line of the document section (`d<N>`): where the page says it, so a read finds it again. */
   fact?: { field: string; source: 'meta' | 'json-ld' | 'dom'; key: string };
 }

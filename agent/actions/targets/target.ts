@@ -14,7 +14,8 @@ import {
   similarElements,
 } from './known-elements';
 import { recipeAmbiguityMessage } from './ambiguity';
-import { liveRef, refLocator, relocateRef } from '../../snapshot/live-refs';
+import { liveRef, refLocator, relocateAddedRef, relocateRef } from '../../snapshot/live-refs';
+import { elementIdIn, ELEMENT_IDS_KEY } from '../../snapshot/element-ids';
 import { locate, type LocateOptions, type Located } from '../values/locate';
 import { semanticFromDom } from './semantic-from-dom';
 import { ActionError, NotFoundError, type ActionEnv, type KnownElement, type Reader } from '../core/types';
@@ -107,13 +108,29 @@ async function resolveRef(page: Page, ref: string, elements: ReadonlyMap<string,
   return { locator, element, label, ref };
 }
 
-/** An element the AI snapshot leaves out (an icon drawn by CSS, a bare slider handle, hidden text): found again by its CSS path. */
+/**
+ * An element the AI snapshot leaves out (an icon drawn by CSS, a bare slider handle, hidden text): found again by its
+ * CSS path, and only if the element there is still the one the page state named; one the page redrew is looked for
+ * again (the same control drawn anew or elsewhere), never taken from whatever now sits on the path.
+ */
 async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<string, KnownElement>): Promise<ResolvedTarget> {
   const known = elements.get(ref);
   if (!known?.selector) throw new ActionError(`${ref} is not in the latest page state — take a fresh look at the page state and use a current ref`);
+  let found = await addedElement(page, { ...known, selector: known.selector });
+  if (!found && known.element) {
+    const now = await relocateAddedRef(page, ref).catch(() => undefined);
+    if (now) found = await addedElement(page, { ...known, ...now });
+  }
+  if (!found) throw new ActionError(staleRefMessage(ref, known, elements));
+  return { locator: found.locator, element: { css: found.selector }, label: `[${ref}] ${describeKnown(known)}`, ref };
+}
+
+async function addedElement(page: Page, known: KnownElement & { selector: string }): Promise<{ locator: Locator; selector: string } | undefined> {
   const locator = page.locator(known.selector);
-  if ((await countOrZero(locator)) !== 1 || !(await showsSameText(locator, known))) throw new ActionError(staleRefMessage(ref, known, elements));
-  return { locator, element: { css: known.selector }, label: `[${ref}] ${describeKnown(known)}`, ref };
+  if ((await countOrZero(locator)) !== 1 || !(await showsSameText(locator, known))) return undefined;
+  if (known.element && (await locator.evaluate(elementIdIn, ELEMENT_IDS_KEY, { timeout: EXISTS_TIMEOUT_MS }).catch(() => undefined)) !== known.element)
+    return undefined;
+  return { locator, selector: known.selector };
 }
 
 /** A path through the page can lead to another element once the page changed: one whose text differs is not it. */

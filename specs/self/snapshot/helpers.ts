@@ -15,6 +15,7 @@ export function metrics(overrides: Partial<PageMetrics> = {}): PageMetrics {
     title: 'Test page',
     viewportWidth: 1280,
     viewportHeight: 900,
+    direction: 'ltr',
     scrollX: 0,
     scrollY: 0,
     scrollHeight: 2000,
