@@ -6,9 +6,11 @@ import type { Box, Hint } from './types';
 /**
  * Places the page-side clickables (page-metrics.ts) against the AI snapshot, by box:
  * - the snapshot has the element (same box): a name-less node gets the element's hint;
- * - the element sits inside a control the snapshot has (an icon inside a link): that control gets the hint;
+ * - the element sits inside a control the snapshot has (an icon inside a link or a small styled "button"): that
+ *   control gets the hint;
  * - the snapshot has no such element at all (a CSS-drawn icon, a slider handle, a clickable image with an
- *   empty alt): it is added as a `clickable` node with a `c<N>` ref that resolves through its CSS path.
+ *   empty alt, a star in a mail row that opens its message): it is added as a `clickable` node with a `c<N>` ref that
+ *   resolves through its CSS path, under the nearest of its ancestors the snapshot has.
  * Only the top-level document's nodes take part: page-side facts do not reach into frames.
  */
 
