@@ -1,4 +1,4 @@
-import type { ClickableFact } from './page-metrics';
+import { ONE_LINE_PX, type ClickableFact } from './page-metrics';
 import type { AriaJsonNode } from './raw';
 import { INTERACTIVE_ROLES, VALUE_TEXT_ROLES } from './roles';
 import type { Box, Hint } from './types';
@@ -27,8 +27,6 @@ export const MAX_ADDED_CLICKABLES = 150;
 /** A "clickable" larger than this share of the viewport is a backdrop or a whole-card overlay, not a control. */
 const MAX_VIEWPORT_SHARE = 0.4;
 const CONTROL_ANCESTOR_DEPTH = 3;
-/** A row of text and controls is taller than this; a styled control around its icon is not. */
-const ONE_LINE_PX = 48;
 
 export function placeClickables(
   roots: AriaJsonNode[],

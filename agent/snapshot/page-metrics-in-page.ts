@@ -14,6 +14,7 @@ export function collectPageMetrics(options: {
   listenersKey: string;
   elementIdsKey: string;
   maxScrollers: number;
+  oneLinePx: number;
 }): PageMetrics {
   const viewportWidth = window.innerWidth;
   const viewportHeight = window.innerHeight;
@@ -258,9 +259,12 @@ export function collectPageMetrics(options: {
     if (!isPainted(element, style)) return false;
     const taker = clickTakerAbove(element, 6);
     if (!taker) return false;
-    // The icon is the whole face of a control around it (a glyph in a small button): that control is the one to list.
+    // The icon is the face of a control around it (a glyph in a small button, the arrow of a drawn drop-down): that
+    // control is the one to list. A taller item (a mail row), or a list or track the page handles, has parts.
     const around = taker.getBoundingClientRect();
-    return around.width > 2 * box.width + 16 || around.height > 2 * box.height + 16;
+    if (around.width <= 2 * box.width + 16 && around.height <= 2 * box.height + 16) return false;
+    const isControl = nativeClickable.has(taker.localName) || interactiveRoles.has(taker.getAttribute('role') ?? '') || taker.hasAttribute('tabindex');
+    return !(isControl && around.height <= Math.max(options.oneLinePx, 2 * box.height));
   }
 
   /** Boxes of the element's nearest ancestors (as boxKey strings): where it belongs, whatever its own box overlaps. */

@@ -99,6 +99,8 @@ export const pageMetricsSchema = z.object({
 export type PageMetrics = z.infer<typeof pageMetricsSchema>;
 
 export const MAX_CLICKABLE_FACTS = 400;
+/** A control about one line high is one control, icons and all; a taller item (a mail row) holds controls of its own. */
+export const ONE_LINE_PX = 48;
 export const MAX_SCROLLER_FACTS = 40;
 
 /** Class-name words that say nothing about what an icon does. */

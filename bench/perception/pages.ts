@@ -12,8 +12,8 @@ export interface BenchPage {
   /** Resolves when the page is ready to observe. */
   ready?: string;
   keywords: string[];
-  /** Task-relevant facts that must survive pruning (substrings of the prompt text). */
-  mustSee: string[];
+  /** Task-relevant facts that must survive pruning (substrings of the prompt text, or patterns it must match). */
+  mustSee: Array<string | RegExp>;
 }
 
 const WORDS = [

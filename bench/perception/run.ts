@@ -12,6 +12,7 @@ import { listenSite, type RunningSite } from '../../fixtures/lib/listen';
 import { widgetsSite } from '../../fixtures/sites/widgets/site';
 import { generatedPage, widgetPages, type BenchPage } from './pages';
 import { runRealPages, type RealPageOptions } from './real-pages';
+import { itemControlPages } from './item-pages';
 
 const DEFAULT_CORPUS = '../shared/corpora/article-pages';
 
@@ -93,7 +94,7 @@ async function measure(page: Page, bench: BenchPage): Promise<Row> {
     observeP95: percentile(observeTimes, 95),
     snapshotMedian: percentile(snapshotTimes, 50),
     confidence: observation.confidence.score,
-    lost: bench.mustSee.filter(fact => !observation.text.includes(fact)),
+    lost: bench.mustSee.filter(fact => (typeof fact === 'string' ? !observation.text.includes(fact) : !fact.test(observation.text))).map(String),
   };
 }
 
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   const pages: BenchPage[] = [500, 2000, 5000, 10000].map(generatedPage);
   if (WITH_WIDGETS) {
     if (!(await isUp(WIDGETS))) server = await listenSite(widgetsSite, '127.0.0.1').catch(() => undefined);
-    if (server || (await isUp(WIDGETS))) pages.push(...widgetPages(WIDGETS, await isUp(PEOPLE)));
+    if (server || (await isUp(WIDGETS))) pages.push(...widgetPages(WIDGETS, await isUp(PEOPLE)), ...itemControlPages(WIDGETS));
     else console.error(`widgets site not reachable at ${WIDGETS}; measuring generated pages only`);
   }
   const browser = await chromium.launch({
