@@ -73,7 +73,8 @@ export function pageViewer(options: ViewOptions) {
 /** Every ref of an observation as the action layer knows it: by role and label, and by CSS path for `c<N>` refs. */
 export function knownElements(observation: Pick<Observation, 'refs'> & Partial<Pick<Observation, 'document'>>): Map<string, KnownElement> {
   const elements = new Map<string, KnownElement>();
-  for (const [ref, node] of observation.refs) elements.set(ref, { ref, role: node.role, name: node.name, text: node.text, selector: node.selector, element: node.element });
+  for (const [ref, node] of observation.refs)
+    elements.set(ref, { ref, role: node.role, name: node.name, text: node.text, selector: node.selector, element: node.element });
   for (const fact of observation.document ?? [])
     elements.set(fact.ref, {
       ref: fact.ref,

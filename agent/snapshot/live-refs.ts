@@ -43,7 +43,11 @@ export async function relocateRef(page: Page, printed: string, signal?: AbortSig
  * there): a fresh look finds the control the ref stands for — the same element elsewhere, or the one that replaced it
  * (stable-refs.ts). Undefined when the page no longer has it.
  */
-export async function relocateAddedRef(page: Page, printed: string, signal?: AbortSignal): Promise<{ selector: string; element?: string } | undefined> {
+export async function relocateAddedRef(
+  page: Page,
+  printed: string,
+  signal?: AbortSignal,
+): Promise<{ selector: string; element?: string } | undefined> {
   const node = (await observe(page, { signal })).refs.get(printed);
   return node?.selector ? { selector: node.selector, element: node.element } : undefined;
 }

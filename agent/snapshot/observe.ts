@@ -8,7 +8,15 @@ import { collectDocumentFacts, documentFactsSchema, MAX_FACT_CHARS, type Documen
 import { collectHiddenText, looksEmpty, HIDDEN_BLOCK_CHARS, MAX_HIDDEN_BLOCKS, parseHiddenText } from './hidden-text';
 import { evaluateInPage, evaluateTwoInPage } from './in-page';
 import { collectPageMetrics } from './page-metrics-in-page';
-import { ICON_NOISE_WORDS, ICON_STATE_WORDS, MAX_CLICKABLE_FACTS, MAX_SCROLLER_FACTS, ONE_LINE_PX, pageMetricsSchema, type PageMetrics } from './page-metrics';
+import {
+  ICON_NOISE_WORDS,
+  ICON_STATE_WORDS,
+  MAX_CLICKABLE_FACTS,
+  MAX_SCROLLER_FACTS,
+  ONE_LINE_PX,
+  pageMetricsSchema,
+  type PageMetrics,
+} from './page-metrics';
 import { INTERACTIVE_ROLES } from './roles';
 import { refMemoryOf, type RefMemory } from './stable-refs';
 import type { Observation, ObserveOptions, ObservePage } from './types';

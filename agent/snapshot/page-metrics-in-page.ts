@@ -236,7 +236,11 @@ export function collectPageMetrics(options: {
 
   /** Its words are there for screen readers only: pushed out of its box (text-indent), or too small or clear to see. */
   function wordsHidden(style: CSSStyleDeclaration, box: Box): boolean {
-    return Math.abs(parseFloat(style.textIndent) || 0) >= box.width || parseFloat(style.fontSize) < 2 || /^rgba\(.*,\s*0\)$|^transparent$/.test(style.color);
+    return (
+      Math.abs(parseFloat(style.textIndent) || 0) >= box.width ||
+      parseFloat(style.fontSize) < 2 ||
+      /^rgba\(.*,\s*0\)$|^transparent$/.test(style.color)
+    );
   }
 
   /** Drawn rather than written: a picture, a background or mask image, a ::before/::after, or a filled or bordered box. */
@@ -263,7 +267,8 @@ export function collectPageMetrics(options: {
     // control is the one to list. A taller item (a mail row), or a list or track the page handles, has parts.
     const around = taker.getBoundingClientRect();
     if (around.width <= 2 * box.width + 16 && around.height <= 2 * box.height + 16) return false;
-    const isControl = nativeClickable.has(taker.localName) || interactiveRoles.has(taker.getAttribute('role') ?? '') || taker.hasAttribute('tabindex');
+    const isControl =
+      nativeClickable.has(taker.localName) || interactiveRoles.has(taker.getAttribute('role') ?? '') || taker.hasAttribute('tabindex');
     return !(isControl && around.height <= Math.max(options.oneLinePx, 2 * box.height));
   }
 
@@ -379,7 +384,13 @@ export function collectPageMetrics(options: {
     const style = getComputedStyle(element);
     if (style.visibility === 'hidden' || style.display === 'none') return;
     if (!looksClickable(element, style) && !glyphInClickTaker(element, text) && !iconInClickTaker(element, style, box, words)) return;
-    const fact: ClickableFact = { box, selector: cssPath(element, prefix), tag: element.localName, holders: holderBoxes(element), element: elementId(element) };
+    const fact: ClickableFact = {
+      box,
+      selector: cssPath(element, prefix),
+      tag: element.localName,
+      holders: holderBoxes(element),
+      element: elementId(element),
+    };
     if (words || isGlyph(text)) fact.text = text;
     const label = ownLabel(element);
     if (label) fact.label = label.replace(/\s+/g, ' ').slice(0, 80);

@@ -61,7 +61,11 @@ export class RefMemory {
    * The printed ref of every live ref of one snapshot (`identities`, from identitiesOf), and of every added
    * clickable (`added`: observe()'s provisional c-ref → its identity). Only refs that differ are in the result.
    */
-  assign(identities: ReadonlyMap<string, RefIdentity>, added: ReadonlyMap<string, AddedIdentity> = new Map(), topDocument?: string): Map<string, string> {
+  assign(
+    identities: ReadonlyMap<string, RefIdentity>,
+    added: ReadonlyMap<string, AddedIdentity> = new Map(),
+    topDocument?: string,
+  ): Map<string, string> {
     this.looks++;
     if (topDocument !== undefined && topDocument !== this.topDocument) {
       // A new document: nothing of the old one can be found again, and its added clickables were numbered for it.
@@ -196,7 +200,12 @@ export class RefMemory {
   private forgetOldestAdded(): void {
     const gone = [...this.addedSeen].filter(([, seen]) => seen.look < this.looks);
     if (gone.length <= MAX_GONE) return;
-    const forgotten = new Set(gone.sort(([, a], [, b]) => a.look - b.look).slice(0, gone.length - MAX_GONE).map(([printed]) => printed));
+    const forgotten = new Set(
+      gone
+        .sort(([, a], [, b]) => a.look - b.look)
+        .slice(0, gone.length - MAX_GONE)
+        .map(([printed]) => printed),
+    );
     for (const printed of forgotten) this.addedSeen.delete(printed);
     for (const map of [this.addedByKey, this.addedByElement]) for (const [key, printed] of map) if (forgotten.has(printed)) map.delete(key);
   }

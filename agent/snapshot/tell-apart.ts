@@ -23,7 +23,12 @@ export function tellApart(flat: readonly FlatNode[]): void {
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     // Nearby words that differ already tell them apart; bare times or counts ("9:00", "12") name no item.
-    const texts = allDifferent(group.map(item => item.node.hint?.near), HAS_LETTERS) ? group.map(item => item.node.hint?.near) : itemTexts(flat, group);
+    const texts = allDifferent(
+      group.map(item => item.node.hint?.near),
+      HAS_LETTERS,
+    )
+      ? group.map(item => item.node.hint?.near)
+      : itemTexts(flat, group);
     if (!texts) continue;
     group.forEach((item, position) => {
       if (item.node.hint) item.node.hint = { ...item.node.hint, near: texts[position], nearNamesItem: true };

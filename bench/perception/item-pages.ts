@@ -38,7 +38,12 @@ export function itemControlPages(base: string): BenchPage[] {
         ),
       ),
     },
-    { name: 'widgets/month-stepper', url: `${base}/month-stepper`, keywords: [], mustSee: [/clickable "Previous" \[[ce]\d+\] clickable "Next" "March 2021"/] },
+    {
+      name: 'widgets/month-stepper',
+      url: `${base}/month-stepper`,
+      keywords: [],
+      mustSee: [/clickable "Previous" \[[ce]\d+\] clickable "Next" "March 2021"/],
+    },
     {
       name: 'widgets/knob-sliders',
       url: `${base}/knob-sliders`,

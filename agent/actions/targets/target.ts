@@ -128,7 +128,10 @@ async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<st
 async function addedElement(page: Page, known: KnownElement & { selector: string }): Promise<{ locator: Locator; selector: string } | undefined> {
   const locator = page.locator(known.selector);
   if ((await countOrZero(locator)) !== 1 || !(await showsSameText(locator, known))) return undefined;
-  if (known.element && (await locator.evaluate(elementIdIn, ELEMENT_IDS_KEY, { timeout: EXISTS_TIMEOUT_MS }).catch(() => undefined)) !== known.element)
+  if (
+    known.element &&
+    (await locator.evaluate(elementIdIn, ELEMENT_IDS_KEY, { timeout: EXISTS_TIMEOUT_MS }).catch(() => undefined)) !== known.element
+  )
     return undefined;
   return { locator, selector: known.selector };
 }

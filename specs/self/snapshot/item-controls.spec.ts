@@ -97,7 +97,8 @@ test.describe('a feed scrolling in its own box under an instruction line', () =>
     expect(text.split('\n').find(line => line.includes('"Boost the post by'))).not.toMatch(/clickable/);
     for (const post of posts) {
       const line = text.split('\n').filter(candidate => candidate.includes(`${post.name} @`));
-      for (const icon of ICONS) refs.set(`${icon} ${post.name}`, onlyRef(line, `clickable icon="pb ${icon}"(?: state="hearted")? near="${post.name} @`));
+      for (const icon of ICONS)
+        refs.set(`${icon} ${post.name}`, onlyRef(line, `clickable icon="pb ${icon}"(?: state="hearted")? near="${post.name} @`));
     }
     return refs;
   }
@@ -176,7 +177,7 @@ test('a calendar whose Next is a plain span: Next has its ref in the header line
   await expect(page.locator('#result')).toHaveText('Pick-up: 14/05/2021');
 });
 
-test("bare slider knobs: each has a ref whose near= names its own slider, side by side too; keys move that slider alone", async ({
+test('bare slider knobs: each has a ref whose near= names its own slider, side by side too; keys move that slider alone', async ({
   harness,
   page,
 }) => {
@@ -211,13 +212,14 @@ test('toolbars CSS shows in another order (row-reverse, order, float:right) are 
 });
 
 test('a line reads from its right on a right-to-left page; siblings on two lines, or overlapping, keep the document order', () => {
-  const icons = (xs: number[], y = (_: number) => 10) => xs.map((x, i) => el('generic', { ref: `e${i + 1}`, box: { x, y: y(i), width: 20, height: 20 } }));
+  const icons = (xs: number[], lineHeight = 0) =>
+    xs.map((x, i) => el('generic', { ref: `e${i + 1}`, box: { x, y: 10 + i * lineHeight, width: 20, height: 20 } }));
   const order = (items: ReturnType<typeof icons>, rightToLeft = false) => {
     orderAsShown(items, rightToLeft);
     return items.map(item => (typeof item === 'string' ? item : item.ref));
   };
   expect(order(icons([100, 60, 20]))).toEqual(['e3', 'e2', 'e1']);
   expect(order(icons([20, 60, 100]), true)).toEqual(['e3', 'e2', 'e1']);
-  expect(order(icons([100, 20], i => i * 40))).toEqual(['e1', 'e2']);
+  expect(order(icons([100, 20], 40))).toEqual(['e1', 'e2']);
   expect(order(icons([30, 20]))).toEqual(['e1', 'e2']);
 });

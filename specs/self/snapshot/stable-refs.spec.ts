@@ -62,7 +62,10 @@ test.describe('refs survive re-renders (RefMemory)', () => {
     const memory = new RefMemory();
     const posts = (names: string[], refs: string[]) =>
       names.map((name, i) =>
-        el('article', { box: box(i * 100, 90) }, [el('generic', { text: name, box: box(i * 100) }), el('generic', { ref: refs[i], box: box(i * 100 + 60, 18, 10, 18) })]),
+        el('article', { box: box(i * 100, 90) }, [
+          el('generic', { text: name, box: box(i * 100) }),
+          el('generic', { ref: refs[i], box: box(i * 100 + 60, 18, 10, 18) }),
+        ]),
       );
     look(memory, posts(['Ines', 'Tomas'], ['e1', 'e2']));
     // The list scrolled by one post and was drawn anew: Tomas's icon now sits where Ines's was.
@@ -70,7 +73,16 @@ test.describe('refs survive re-renders (RefMemory)', () => {
     expect(redrawn.get('e5')).toBe('e5');
     expect(redrawn.get('e6')).toBe('e6');
     // Drawn again in place, each icon is its own post's.
-    expect(look(memory, posts(['Tomas', 'Amara'], ['e7', 'e8']))).toEqual(new Map([...[['e7', 'e5'], ['e8', 'e6']]].map(([a, b]) => [a!, b!])));
+    expect(look(memory, posts(['Tomas', 'Amara'], ['e7', 'e8']))).toEqual(
+      new Map(
+        [
+          ...[
+            ['e7', 'e5'],
+            ['e8', 'e6'],
+          ],
+        ].map(([a, b]) => [a!, b!]),
+      ),
+    );
   });
 
   test('an added clickable keeps its number while it is the same element; a redrawn one takes over only a gone one', () => {
@@ -80,14 +92,41 @@ test.describe('refs survive re-renders (RefMemory)', () => {
       const renames = memory.assign(new Map(), identities, '');
       return [...identities.keys()].map(provisional => renames.get(provisional) ?? provisional);
     };
-    expect(printed([['a', 'item boost Ines'], ['b', 'item boost Tomas']])).toEqual(['c1', 'c2']);
+    expect(
+      printed([
+        ['a', 'item boost Ines'],
+        ['b', 'item boost Tomas'],
+      ]),
+    ).toEqual(['c1', 'c2']);
     // A post drawn on top, the others drawn anew one place down: each takes over its own post's number.
-    expect(printed([['z', 'item boost Zara'], ['a2', 'item boost Ines'], ['b2', 'item boost Tomas']])).toEqual(['c3', 'c1', 'c2']);
+    expect(
+      printed([
+        ['z', 'item boost Zara'],
+        ['a2', 'item boost Ines'],
+        ['b2', 'item boost Tomas'],
+      ]),
+    ).toEqual(['c3', 'c1', 'c2']);
     // The same element keeps its number whatever its key says now (a slider knob whose readout changed).
-    expect(printed([['z', 'item boost Zara, now 4'], ['a2', 'item boost Ines'], ['b2', 'item boost Tomas']])).toEqual(['c3', 'c1', 'c2']);
+    expect(
+      printed([
+        ['z', 'item boost Zara, now 4'],
+        ['a2', 'item boost Ines'],
+        ['b2', 'item boost Tomas'],
+      ]),
+    ).toEqual(['c3', 'c1', 'c2']);
     // A new element on a place whose element is still on the page (moved down) does not take its number.
-    expect(printed([['n', 'div:nth-of-type(1) bin'], ['z', 'item boost Zara']])).toEqual(['c4', 'c3']);
-    expect(printed([['m', 'div:nth-of-type(1) bin'], ['n', 'div:nth-of-type(2) bin']])).toEqual(['c5', 'c4']);
+    expect(
+      printed([
+        ['n', 'div:nth-of-type(1) bin'],
+        ['z', 'item boost Zara'],
+      ]),
+    ).toEqual(['c4', 'c3']);
+    expect(
+      printed([
+        ['m', 'div:nth-of-type(1) bin'],
+        ['n', 'div:nth-of-type(2) bin'],
+      ]),
+    ).toEqual(['c5', 'c4']);
   });
 
   test('a new document starts afresh (its refs carry a new prefix)', () => {
