@@ -267,9 +267,21 @@ export function collectPageMetrics(options: {
     // control is the one to list. A taller item (a mail row), or a list or track the page handles, has parts.
     const around = taker.getBoundingClientRect();
     if (around.width <= 2 * box.width + 16 && around.height <= 2 * box.height + 16) return false;
+    // A wordless clickable around one picture is that picture's control; a knob on a track is a part of its own.
+    if (!hasWords.test(taker.textContent ?? '') && onlyLeafOf(taker) && trackPosition(element, style) === undefined) return false;
     const isControl =
       nativeClickable.has(taker.localName) || interactiveRoles.has(taker.getAttribute('role') ?? '') || taker.hasAttribute('tabindex');
     return !(isControl && around.height <= Math.max(options.oneLinePx, 2 * box.height));
+  }
+
+  function onlyLeafOf(holder: Element): boolean {
+    const inside = holder.getElementsByTagName('*');
+    if (inside.length > 12) return false;
+    // A drawing counts as one leaf, whatever its paths.
+    return (
+      Array.from(inside).filter(element => element.localName === 'svg' || (element.childElementCount === 0 && !(element instanceof SVGElement)))
+        .length === 1
+    );
   }
 
   /** Boxes of the element's nearest ancestors (as boxKey strings): where it belongs, whatever its own box overlaps. */
