@@ -6,6 +6,8 @@ import type { BenchPage } from './pages';
 
 /** A regular expression matching the text literally. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Any ref: `c4`, `e12`, or `f1e12` once the page has loaded a second document. */
+const REF = '\\[(?:c|(?:f\\d+)?e)\\d+\\]';
 const title = (name: string) => `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
 
 /**
@@ -23,7 +25,7 @@ export function itemControlPages(base: string): BenchPage[] {
         ['star', 'bin'].map(
           icon =>
             new RegExp(
-              `\\[e\\d+\\] clickable\\n [^\\n]*\\[c\\d+\\] clickable icon="row ${icon}"${icon === 'star' && row.starred ? ' state="starred"' : ''} near="${literal(row.from)}"[^\\n]*\\n [^\\n]*"${literal(row.from)}"`,
+              `${REF} clickable\\n [^\\n]*\\[c\\d+\\] clickable icon="row ${icon}"${icon === 'star' && row.starred ? ' state="starred"' : ''} near="${literal(row.from)}"[^\\n]*\\n [^\\n]*"${literal(row.from)}"`,
             ),
         ),
       ),
@@ -34,7 +36,7 @@ export function itemControlPages(base: string): BenchPage[] {
       keywords: [],
       mustSee: FEED_POSTS.flatMap(post =>
         ['comment', 'boost', 'heart', 'more'].map(
-          icon => new RegExp(`"${literal(post.name)} @[^\\n]*\\[[ce]\\d+\\] clickable icon="pb ${icon}" near="${literal(post.name)} @`),
+          icon => new RegExp(`"${literal(post.name)} @[^\\n]*${REF} clickable icon="pb ${icon}" near="${literal(post.name)} @`),
         ),
       ),
     },
@@ -42,13 +44,13 @@ export function itemControlPages(base: string): BenchPage[] {
       name: 'widgets/month-stepper',
       url: `${base}/month-stepper`,
       keywords: [],
-      mustSee: [/clickable "Previous" \[[ce]\d+\] clickable "Next" "March 2021"/],
+      mustSee: [new RegExp(`clickable "Previous" ${REF} clickable "Next" "March 2021"`)],
     },
     {
       name: 'widgets/knob-sliders',
       url: `${base}/knob-sliders`,
       keywords: [],
-      mustSee: KNOBS.map(knob => new RegExp(`\\[[ce]\\d+\\] clickable icon="knob" near="${knob.label}[":]`)),
+      mustSee: KNOBS.map(knob => new RegExp(`${REF} clickable icon="knob" near="${knob.label}[":]`)),
     },
     {
       name: 'widgets/reversed-icons',

@@ -1,5 +1,5 @@
 /**
- * Perception benchmark: `npx tsx bench/perception/run.ts [--runs 20] [--no-widgets]`
+ * Perception benchmark: `npx tsx bench/perception/run.ts [--runs 20] [--no-widgets] [--only name-prefix,…]`
  *
  * For each page: observe() time (median, p95 over N runs after 2 warm-ups), the same for the bare
  * AI snapshot call (what we cannot go below), the prompt size in estimated tokens (see
@@ -12,6 +12,7 @@ import { listenSite, type RunningSite } from '../../fixtures/lib/listen';
 import { widgetsSite } from '../../fixtures/sites/widgets/site';
 import { generatedPage, widgetPages, type BenchPage } from './pages';
 import { runRealPages, type RealPageOptions } from './real-pages';
+import { installClickListenerMarks } from '../../agent/snapshot/click-listeners';
 import { itemControlPages } from './item-pages';
 
 const DEFAULT_CORPUS = '../shared/corpora/article-pages';
@@ -21,6 +22,8 @@ const PEOPLE = 'http://127.0.0.1:4101';
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 20;
 const WITH_WIDGETS = !args.includes('--no-widgets');
+/** `--only widgets/mail,generated 500`: the pages whose name starts with one of these. */
+const ONLY = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',').filter(Boolean) : [];
 
 interface Row {
   page: string;
@@ -116,7 +119,7 @@ function table(rows: Row[]): string {
     .join('|')}|`;
   const lines = rows.map(
     r =>
-      `| ${r.page} | ${r.domElements} | ${r.rawNodes} | ${r.rawChars} | ${r.promptChars} | ${r.promptTokens} | ${(r.ratio * 100).toFixed(1)}% | ${r.observeMedian.toFixed(0)} | ${r.observeP95.toFixed(0)} | ${r.snapshotMedian.toFixed(0)} | ${(r.observeMedian - r.snapshotMedian).toFixed(0)} | ${r.confidence.toFixed(2)} | ${r.lost.length === 0 ? '0' : `${r.lost.length}: ${r.lost.join('; ')}`} |`,
+      `| ${r.page} | ${r.domElements} | ${r.rawNodes} | ${r.rawChars} | ${r.promptChars} | ${r.promptTokens} | ${(r.ratio * 100).toFixed(1)}% | ${r.observeMedian.toFixed(0)} | ${r.observeP95.toFixed(0)} | ${r.snapshotMedian.toFixed(0)} | ${(r.observeMedian - r.snapshotMedian).toFixed(0)} | ${r.confidence.toFixed(2)} | ${r.lost.length === 0 ? '0' : `${r.lost.length}: ${r.lost.slice(0, 2).join('; ')}${r.lost.length > 2 ? '; …' : ''}`} |`,
   );
   return [header, rule, ...lines].join('\n');
 }
@@ -135,8 +138,11 @@ async function main(): Promise<void> {
   });
   const rows: Row[] = [];
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    for (const bench of pages) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // As a sample's context has it (session.ts): the page state knows which elements have click listeners.
+    await installClickListenerMarks(context);
+    const page = await context.newPage();
+    for (const bench of pages.filter(page => !ONLY.length || ONLY.some(prefix => page.name.startsWith(prefix)))) {
       const row = await measure(page, bench);
       rows.push(row);
       console.error(`${row.page}: observe ${row.observeMedian.toFixed(0)} ms, ${row.promptTokens} tokens, lost ${row.lost.length}`);
