@@ -128,11 +128,14 @@ async function resolveAddedRef(page: Page, ref: string, elements: ReadonlyMap<st
 async function addedElement(page: Page, known: KnownElement & { selector: string }): Promise<{ locator: Locator; selector: string } | undefined> {
   const locator = page.locator(known.selector);
   if ((await countOrZero(locator)) !== 1 || !(await showsSameText(locator, known))) return undefined;
-  if (
-    known.element &&
-    (await locator.evaluate(elementIdIn, ELEMENT_IDS_KEY, { timeout: EXISTS_TIMEOUT_MS }).catch(() => undefined)) !== known.element
-  )
-    return undefined;
+  if (known.element) {
+    // Into view first: a list that draws only what is in view draws again as it scrolls, and the action's own scroll
+    // would leave the path holding another item's control.
+    await locator.scrollIntoViewIfNeeded({ timeout: EXISTS_TIMEOUT_MS }).catch(() => undefined);
+    await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => undefined);
+    const element = await locator.evaluate(elementIdIn, ELEMENT_IDS_KEY, { timeout: EXISTS_TIMEOUT_MS }).catch(() => undefined);
+    if (element !== known.element) return undefined;
+  }
   return { locator, selector: known.selector };
 }
 
