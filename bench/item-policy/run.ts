@@ -25,7 +25,7 @@ import { wholeNumberText } from '../../agent/env/kinds';
 import { listenSite, type RunningSite } from '../../fixtures/lib/listen';
 import { Prng } from '../../fixtures/lib/prng';
 import { MAIL_ROWS } from '../../fixtures/sites/widgets/cases/mail-rows';
-import { FEED_POSTS, NEWER_POST } from '../../fixtures/sites/widgets/cases/post-feed';
+import { FEED_POSTS } from '../../fixtures/sites/widgets/cases/post-feed';
 import { KNOBS } from '../../fixtures/sites/widgets/cases/knob-sliders';
 import { REORDERED_TOOLBARS } from '../../fixtures/sites/widgets/cases/reversed-icons';
 import { widgetsSite } from '../../fixtures/sites/widgets/site';
@@ -76,7 +76,13 @@ class Agent {
       context: this.context,
       store: this.store,
       signal: new AbortController().signal,
-      policy: { isAllowedUrl: () => true, resolveSecrets: text => text, inputDir: os.tmpdir(), beforeNavigation: async () => {} },
+      policy: {
+        isAllowedUrl: () => true,
+        resolvePlaceholders: text => text,
+        inputDir: os.tmpdir(),
+        beforeNavigation: async () => {},
+        maxDownloadBytes: 1024 * 1024,
+      },
       tabs: this.tabs,
       elements: this.elements,
       pageState: this.focus,
