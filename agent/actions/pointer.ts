@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './core/limits';
 import { findControlForText } from './targets/obstacles';
 import { ensurePointerReady } from './targets/preflight';
-import { watchPageChanges } from './settle/page-changes';
+import { settledOutcome, watchPageChanges } from './settle/page-changes';
 import { deliverInput } from './settle/settle';
 import { CONTROL, REF_PATTERN, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
 import { ActionError, defineAction } from './core/types';
@@ -35,7 +35,7 @@ export const click = defineAction({
     return {
       description: `${double ? 'Double-clicked' : 'Clicked'} ${resolved.label}${after}`,
       element: resolved.element,
-      afterSettle: async () => ((await watch.changed()) ? '' : NOTHING_CHANGED),
+      afterSettle: () => settledOutcome(watch, NOTHING_CHANGED),
     };
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ELEMENT_TIMEOUT_MS } from './core/limits';
 import { enterValue } from './fields/field-entry';
+import { markActedOn, settledOutcome, watchPageChanges, type ChangeWatch } from './settle/page-changes';
 import { deliverInput } from './settle/settle';
 import { resolveTarget, TargetArg } from './targets/target';
 import { defineAction } from './core/types';
@@ -38,11 +39,23 @@ export const press = defineAction({
   }),
   async handle({ key, target }, env) {
     if (!target) {
-      await env.page.keyboard.press(key);
-      return { description: `Pressed ${key}` };
+      const watch = await watchPageChanges(env.page, { focused: true });
+      await pressOrStop(watch, () => env.page.keyboard.press(key));
+      return { description: `Pressed ${key}`, afterSettle: () => settledOutcome(watch, '') };
     }
     const resolved = await resolveTarget(target, env);
-    await deliverInput(env.page, () => resolved.locator.press(key, { timeout: ELEMENT_TIMEOUT_MS }));
-    return { description: `Pressed ${key} on ${resolved.label}`, element: resolved.element };
+    await markActedOn(resolved.locator);
+    const watch = await watchPageChanges(env.page);
+    await pressOrStop(watch, () => deliverInput(env.page, () => resolved.locator.press(key, { timeout: ELEMENT_TIMEOUT_MS })));
+    return { description: `Pressed ${key} on ${resolved.label}`, element: resolved.element, afterSettle: () => settledOutcome(watch, '') };
   },
 });
+
+async function pressOrStop(watch: ChangeWatch, press: () => Promise<unknown>): Promise<void> {
+  try {
+    await press();
+  } catch (error) {
+    await watch.stop();
+    throw error;
+  }
+}

@@ -6,22 +6,21 @@ const KEEP_FULL = 5;
 const MIN_ITEMS = 5;
 const MAX_ITEMS = 25;
 
+const ARG_CHARS = 80;
+const clipArg = (text: string) => (text.length > ARG_CHARS ? `${text.slice(0, ARG_CHARS - 1)}…` : text);
+
 /**
- * Arguments as the history shows them. The target is always there — it is what the action was taken on, and an
- * outcome that names an element may name another one (a batch's later calls, a ref re-resolved); any other value
- * the outcome already quotes (a typed text, a field) is left out.
+ * Arguments as the history shows them: every one the action was called with, in the order given — the history is
+ * the record of what was asked (an extract's `attribute`, a type's text, a screenshot's label), whatever the
+ * outcome says. A long value is cut; done's `extracted` is named by its fields (its values are the result).
  */
-export function describeArgs(args: Record<string, unknown>, outcome = ''): string {
+export function describeArgs(args: Record<string, unknown>): string {
   return Object.entries(args)
-    .filter(
-      ([key, value]) => key !== 'extracted' && (key === 'target' || !(typeof value === 'string' && value.length >= 3 && outcome.includes(value))),
-    )
-    .map(
-      ([key, value]) =>
-        `${key}=${typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value) : JSON.stringify(value)}`,
-    )
-    .join(', ')
-    .slice(0, 200);
+    .map(([key, value]) => {
+      if (key === 'extracted' && value && typeof value === 'object') return `${key}={${Object.keys(value).join(', ')}}`;
+      return `${key}=${typeof value === 'string' ? JSON.stringify(clipArg(value)) : clipArg(JSON.stringify(value) ?? String(value))}`;
+    })
+    .join(', ');
 }
 
 /** A stale entry keeps what matters later: a screenshot becomes its filename, an extract its size. */
@@ -48,7 +47,7 @@ export function formatEntry(entry: HistoryEntry, full: boolean, withReflection: 
       ? ` (memory: ${entry.reflection.memory_update ?? '-'}; goal: ${entry.reflection.next_goal ?? '-'})`
       : '';
   const shown = outcome.length > maxOutcome ? `${outcome.slice(0, maxOutcome - 1)}…` : outcome;
-  return `Step ${entry.step}: ${entry.action.name}(${describeArgs(entry.action.args, entry.result.success ? shown : '')}) → ${shown}${reflection}`;
+  return `Step ${entry.step}: ${entry.action.name}(${describeArgs(entry.action.args)}) → ${shown}${reflection}`;
 }
 
 export interface PromptHistory {

@@ -69,7 +69,7 @@ export class ModelDecider implements Decider {
 
   async decide(input: DecisionInput, signal: AbortSignal): Promise<Decision> {
     const settings = this.client.settings;
-    await this.summarizer.update(input.step, input.history, signal);
+    await this.summarizer.update(input.step, input.history, signal, { ...input.accumulated, ...input.extractedSoFar });
     const recent = input.history.filter(e => e.step > this.summarizer.summarizedThrough);
     const user = buildUserMessage({
       step: input.step,

@@ -155,19 +155,24 @@ function stepPart(input: UserMessageInput): string {
   return sections.join('\n\n');
 }
 
-export const SCREENSHOT_NOTE = 'The image above is a screenshot, sent because the page state cannot show everything here:';
+export const SCREENSHOT_NOTE = 'The image above is a screenshot of the page, sent because';
 
 /**
  * The step's message with the screenshot after everything cached (tools, system, history): the prefix stays
- * byte-identical, and one line says why the page state is not enough. Act through the page state's refs still.
+ * byte-identical, and one line says why it is there and what it shows. Act through the page state's refs still.
  */
 export function withScreenshot(blocks: readonly TextBlock[], shot: Screenshot): Anthropic.ContentBlockParam[] {
+  const shows = shot.taken
+    ? `your screenshot ${shot.taken} as saved`
+    : shot.band
+      ? 'the rows of the viewport that hold them, full width'
+      : 'the whole viewport';
   return [
     ...blocks,
     { type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot.png.toString('base64') } },
     {
       type: 'text',
-      text: `${SCREENSHOT_NOTE} ${shot.reasons.join('; ')}. It shows ${shot.band ? 'the rows of the viewport that hold them, full width' : 'the whole viewport'}. Read what only the pixels show from it; act on refs from the page state.`,
+      text: `${SCREENSHOT_NOTE} ${shot.reasons.join('; ')}. It shows ${shows}. Read what only the pixels show from it; act on refs from the page state.`,
     },
   ];
 }

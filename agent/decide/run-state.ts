@@ -31,8 +31,9 @@ function pushUnique(list: string[], value: string): void {
 
 /**
  * Derived from the history alone (pure): what the agent should skip, retry elsewhere, or consider finished. A dead
- * end is an action taken again and again on one unchanged page state; once the page has changed (`currentPage`, the
- * signature of the page state now shown), the dead ends of the page as it was are no longer listed.
+ * end is an action taken again and again on one unchanged page state, none of them changing what the page shows;
+ * once the page has changed (`currentPage`, the signature of the page state now shown), the dead ends of the page as
+ * it was are no longer listed.
  */
 export function deriveRunState(history: readonly HistoryEntry[], currentPage?: string): RunState {
   const state: RunState = { pagesVisited: [], failedUrls: [], blockedTargets: [], deadEnds: [], exhaustedPages: [] };
@@ -51,8 +52,10 @@ export function deriveRunState(history: readonly HistoryEntry[], currentPage?: s
       failuresByTarget.set(target, failures);
       if (failures === BLOCKED_AFTER_FAILURES) pushUnique(state.blockedTargets, `${action.name} ${target}`);
     }
-    // Without a look at the page it acted on (the rest of a batch, a recipe) nothing says the page stayed the same.
-    if (entry.page !== undefined && (currentPage === undefined || entry.page === currentPage)) {
+    // Without a look at the page it acted on (the rest of a batch, a recipe) nothing says the page stayed the same;
+    // an action that changed what the page shows beyond its words (a class, a drawing) did change it.
+    const changedPage = result.success && result.shownChange !== undefined;
+    if (entry.page !== undefined && !changedPage && (currentPage === undefined || entry.page === currentPage)) {
       const repeatKey = `${action.name} ${target ?? JSON.stringify(action.args)} on ${shortUrl(entry.url)}`;
       const count = (repeats.get(`${entry.page}\u0000${repeatKey}`) ?? 0) + 1;
       repeats.set(`${entry.page}\u0000${repeatKey}`, count);

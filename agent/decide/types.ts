@@ -31,6 +31,8 @@ export interface Screenshot {
   reasons: readonly string[];
   /** Only the rows of the viewport that hold what the tree lacks, full width; else the whole viewport. */
   band: boolean;
+  /** The model's own screenshot, as saved (its filename): the image it asked to see. */
+  taken?: string;
 }
 
 export interface HistoryEntry {

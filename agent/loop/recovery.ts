@@ -27,7 +27,9 @@ export interface StepObservation {
  * Watches the run for the ways long tasks go wrong — repeating an action on a page it does not change, stagnating
  * on one page, spamming, failing in a row, running out of budget — and turns each into a notice (once), a
  * checkpoint, or a restriction. Progress is what the page shows: an action repeated on a page that changes each
- * time (a month label, a count) is progress, and only the step budget ends such a task.
+ * time (a month label, a count) is progress, and only the step budget ends such a task. So is an action whose
+ * result saw the page change in what the page state's words need not show (its target's class, a canvas drawn on:
+ * `shownChange`), though the page state reads the same.
  */
 export class RecoveryMonitor {
   private stagnantSteps = 0;
@@ -61,12 +63,13 @@ export class RecoveryMonitor {
       this.actionCounts.clear();
       this.typeCounts.clear();
     }
-    if (observation.page !== undefined) notices.push(...this.repeats(observation));
+    const shown = result.success && result.shownChange !== undefined;
+    if (observation.page !== undefined && !shown) notices.push(...this.repeats(observation));
     if (result.success && observation.paginates) {
       this.bonusSteps += PAGINATION_BONUS_STEPS;
       notices.push(`Pagination detected: +${PAGINATION_BONUS_STEPS} steps (budget now ${this.effectiveMaxSteps}).`);
     }
-    notices.push(...this.stagnation(observation));
+    notices.push(...this.stagnation(observation, shown));
     return notices;
   }
 
@@ -99,12 +102,12 @@ export class RecoveryMonitor {
     return notices;
   }
 
-  /** Counted once per look: only the first action of a turn carries the page it was decided on. */
-  private stagnation(observation: StepObservation): string[] {
-    if (observation.page === undefined) return [];
-    const moved = observation.page !== this.lastPage;
-    this.lastPage = observation.page;
-    if (observation.newData || moved) {
+  /** Counted once per look: only the first action of a turn carries the page it was decided on; any action that changed what the page shows resets it. */
+  private stagnation(observation: StepObservation, shown: boolean): string[] {
+    if (observation.page === undefined && !shown) return [];
+    const moved = observation.page !== undefined && observation.page !== this.lastPage;
+    if (observation.page !== undefined) this.lastPage = observation.page;
+    if (observation.newData || moved || shown) {
       this.stagnantSteps = 0;
       this.firedLevels.clear();
       return [];

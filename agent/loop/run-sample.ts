@@ -1,4 +1,5 @@
 import type { ActionCall } from '../actions/core/dispatch';
+import type { ActionResult } from '../actions/core/types';
 import { actionsWith } from '../actions/registry';
 import { ModelAnswerError, ModelCallError } from '../decide/model-client';
 import type { Decision, DecisionInput, HistoryEntry, PageView } from '../decide/types';
@@ -10,6 +11,7 @@ import { interactiveCount, shouldBreakBatch } from './batch';
 import { perform, targetLabel } from './perform';
 import { RecoveryMonitor } from './recovery';
 import { terminate, type TerminationReason } from './terminate';
+import type { AskedLook } from './vision-gate';
 import type { RunSampleInput, SampleOutcome, StepRunner } from './types';
 
 const directly: StepRunner = (_title, body) => body();
@@ -22,6 +24,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   const monitor = new RecoveryMonitor(task.max_steps);
   let notices: string[] = [...(input.initialNotices ?? [])];
   let lastInput: DecisionInput | undefined;
+  let asked: AskedLook | undefined;
   let primaryFailed = false;
   let modelAnswered = false;
   const firstModelAnswer = async (rejection: string | undefined) => {
@@ -52,7 +55,8 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       recorder.checkpoint(step - 1);
     }
 
-    const view = decider.needsView && input.view ? await input.view(tabs, step, input.signal) : undefined;
+    const view = decider.needsView && input.view ? await input.view(tabs, step, input.signal, asked) : undefined;
+    asked = undefined;
     const stepNotices = [...notices, ...tabs.drainEvents(), ...monitor.budgetNotices(step)];
     notices = [];
     lastInput = decisionInput(input, step, monitor, view, history, stepNotices);
@@ -94,6 +98,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);
+      asked = lookTaken(call, performed.result, step, recorder) ?? asked;
       const applied = applyEffects(performed.result, {
         task,
         recorder,
@@ -127,6 +132,13 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
       }
     }
   }
+}
+
+/** A screenshot the decider took of the page (not of a file): the next decision shows it. */
+function lookTaken(call: ActionCall, result: ActionResult, step: number, recorder: RunSampleInput['recorder']): AskedLook | undefined {
+  const artifact = result.effects?.artifact;
+  if (call.name !== 'screenshot' || !result.success || artifact?.kind !== 'screenshot') return undefined;
+  return { label: artifact.label ?? artifact.filename, filename: artifact.filename, path: recorder.store.pathOf(artifact.filename), step };
 }
 
 const START_RETRY_DELAYS_MS = [1_000, 3_000];

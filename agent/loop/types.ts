@@ -7,6 +7,7 @@ import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
 import type { SampleRecorder } from './recorder';
+import type { AskedLook } from './vision-gate';
 
 /**
  * One sample and where it runs: what a sample session is prepared with and what a recipe replay hands to
@@ -37,8 +38,8 @@ export interface RunSampleInput {
   recorder: SampleRecorder;
   decider: Decider;
   policy: ActionPolicy;
-  /** Produces the page view a model decides on (one snapshot per step). */
-  view?: (tabs: ContextTabs, step: number, signal: AbortSignal) => Promise<PageView>;
+  /** Produces the page view a model decides on (one snapshot per step); `asked`: the screenshot the model took last turn, to be shown. */
+  view?: (tabs: ContextTabs, step: number, signal: AbortSignal, asked?: AskedLook) => Promise<PageView>;
   runStep?: StepRunner;
   /** Aborted when the sample's wall-clock budget (max_time_seconds) runs out. */
   signal: AbortSignal;

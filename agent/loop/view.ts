@@ -5,7 +5,7 @@ import type { PageView } from '../decide/types';
 import { PageStateFocus } from './page-state-focus';
 import { observe, type Observation } from '../snapshot';
 import type { TaskSpec } from '../task/schema';
-import type { VisionGate } from './vision-gate';
+import type { AskedLook, VisionGate } from './vision-gate';
 
 export interface ViewOptions {
   /** The task's keywords lift the lines that name them (`bwa look` without a task has none). */
@@ -21,7 +21,7 @@ export const OBSERVE_TIMEOUT_MS = 20_000;
 /** One observation per step: the AI snapshot pruned for the task; its refs are what actions resolve against. */
 export function pageViewer(options: ViewOptions) {
   const focus = new PageStateFocus();
-  return async (tabs: ContextTabs, _step: number, signal: AbortSignal): Promise<PageView> => {
+  return async (tabs: ContextTabs, _step: number, signal: AbortSignal, asked?: AskedLook): Promise<PageView> => {
     const page = tabs.active;
     try {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
@@ -33,7 +33,7 @@ export function pageViewer(options: ViewOptions) {
       });
       focus.remember(observation);
       // The model call has its own timeout; the observe deadline is for a hung renderer, not for a slow answer.
-      const screenshot = await options.vision?.screenshotFor(page, observation, signal);
+      const screenshot = await options.vision?.screenshotFor(page, observation, signal, asked);
       const elements = knownElements(observation);
       const tabList =
         tabs.pages.length > 1

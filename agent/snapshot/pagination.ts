@@ -5,10 +5,13 @@ import type { FlatNode } from './raw';
  * The page's controls that page forward, found by structure — never by a control's words alone ("Next" is also a
  * form's next tab and a date picker's next month; "15" is also a day of a calendar):
  * - controls in a pager: a container holding 2 to 12 controls named by a bare page number (a calendar's 28-31
- *   days are not one), or a navigation the page names as such ("Pagination", "Pager", "Pages");
+ *   days are not one) and something that makes them pages — a step forward beside them ("Next", "›"), a number
+ *   that is not a control (the page shown now), or numbers that are paging addresses; answer buttons and a keypad
+ *   of digits have none of these. Or a navigation the page names as such ("Pagination", "Pager", "Pages");
  * - a link whose address is the page's own with another page of a paging parameter (`?page=3`, `offset=40`,
  *   `/page/3`), named like a step through pages;
- * - a button that loads more of a list ("Load more", "Show more results"), unless it is a disclosure.
+ * - a button that loads more of a list ("Load more", "Show more results"), unless it is a disclosure or sits in
+ *   running text (a review's "Show more" opens the rest of its words, not another page).
  * Nothing inside a table, a grid or a tab list is a pager control; a step back ("Previous", "«") is no new page.
  */
 
@@ -31,7 +34,7 @@ export function paginationRefs(flat: readonly FlatNode[], pageUrl: string): Set<
   const isPager = (container: FlatNode): boolean => {
     let verdict = pagerVerdict.get(container.index);
     if (verdict === undefined) {
-      verdict = holdsPageNumbers(flat, container) || (container.node.role === 'navigation' && PAGER_NAME.test(container.node.name ?? ''));
+      verdict = holdsPageNumbers(flat, container, pageUrl) || (container.node.role === 'navigation' && PAGER_NAME.test(container.node.name ?? ''));
       pagerVerdict.set(container.index, verdict);
     }
     return verdict;
@@ -43,26 +46,39 @@ export function paginationRefs(flat: readonly FlatNode[], pageUrl: string): Set<
     const steps = STEP_WORDS.test(label) || PAGE_NUMBER.test(label);
     if (steps && ancestors(flat, item, PAGER_DEPTH).some(isPager)) refs.add(node.ref);
     else if (steps && node.url && isPagingAddress(node.url, pageUrl)) refs.add(node.ref);
-    else if (LOAD_MORE.test(label) && node.states.expanded === undefined) refs.add(node.ref);
+    else if (LOAD_MORE.test(label) && node.states.expanded === undefined && !inRunningText(flat, item)) refs.add(node.ref);
   }
   return refs;
 }
 
-function holdsPageNumbers(flat: readonly FlatNode[], container: FlatNode): boolean {
+function holdsPageNumbers(flat: readonly FlatNode[], container: FlatNode, pageUrl: string): boolean {
   if (NEVER_PAGERS.has(container.node.role)) return false;
   const numbers = new Set<string>();
+  let paging = false;
   for (let index = container.index + 1; index < container.end; index++) {
     const item = flat[index] as FlatNode;
     if (NEVER_PAGERS.has(item.node.role)) {
       index = item.end - 1;
       continue;
     }
-    if (!isActionable(item)) continue;
     const label = (item.node.name ?? item.node.text ?? '').trim();
-    if (PAGE_NUMBER.test(label)) numbers.add(label);
+    if (!isActionable(item)) {
+      // The page shown now is often a number that is no link.
+      if (PAGE_NUMBER.test(label) && item.node.role !== 'heading') paging = true;
+      continue;
+    }
+    if (PAGE_NUMBER.test(label)) {
+      numbers.add(label);
+      if (item.node.url && isPagingAddress(item.node.url, pageUrl)) paging = true;
+    } else if (STEP_WORDS.test(label)) paging = true;
     if (numbers.size > MAX_PAGE_NUMBERS) return false;
   }
-  return numbers.size >= MIN_PAGE_NUMBERS;
+  return numbers.size >= MIN_PAGE_NUMBERS && paging;
+}
+
+/** A control inside a paragraph (a review's "Show more"): it opens words, not another page of a list. */
+function inRunningText(flat: readonly FlatNode[], item: FlatNode): boolean {
+  return flat[item.parent]?.node.role === 'paragraph';
 }
 
 function ancestors(flat: readonly FlatNode[], item: FlatNode, depth: number): FlatNode[] {

@@ -100,6 +100,10 @@ export interface DomConfidence {
   totalNodes: number;
   /** Where in the viewport the canvases, unnamed pictures and unlabeled SVG icons are (viewport coordinates). */
   pixelOnlyRegion?: { x: number; y: number; width: number; height: number };
+  /** Name-less controls in the viewport that the page state prints alike (confidence.ts lookAlikeControls). */
+  lookAlikeControls: number;
+  /** Where those controls are (viewport coordinates). */
+  lookAlikeRegion?: Box;
 }
 
 export interface ScrollState {

@@ -5,7 +5,7 @@ import { ACTION_TIMEOUT_MS, CAUSED_REQUESTS_MS } from './limits';
 import { actionNames, getAction, mayStartRequests } from '../registry';
 import { recoverFromRateLimit } from '../settle/rate-limited';
 import { settlePage, watchNavigation } from '../settle/settle';
-import { ActionError, type ActionDefinition, type ActionEnv, type ActionResult, type HandlerOutput } from './types';
+import { ActionError, type ActionDefinition, type ActionEnv, type ActionResult, type HandlerOutput, type SettledOutcome } from './types';
 
 export interface ActionCall {
   name: string;
@@ -51,11 +51,16 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
   const requests = mayStartRequests(action.name) ? watchCausedRequests(env.page, env.policy.isAllowedUrl) : undefined;
   let timer: NodeJS.Timeout | undefined;
   // Called once: by withSettledNote on the way out, or here in finally when the action ended otherwise.
-  let settled: (() => Promise<string>) | undefined;
-  const withSettledNote = async (result: ActionResult, check: (() => Promise<string>) | undefined): Promise<ActionResult> => {
+  let settled: (() => Promise<SettledOutcome>) | undefined;
+  const withSettledNote = async (result: ActionResult, check: (() => Promise<SettledOutcome>) | undefined): Promise<ActionResult> => {
     settled = undefined;
-    const note = check ? await check().catch(() => '') : '';
-    return note && result.success ? { ...result, description: `${result.description}${note}` } : result;
+    const outcome = check ? await check().catch((): SettledOutcome => ({ note: '' })) : { note: '' };
+    if (!result.success) return result;
+    return {
+      ...result,
+      description: `${result.description}${outcome.note}`,
+      ...(outcome.shownChange ? { shownChange: outcome.shownChange } : {}),
+    };
   };
   try {
     const timedOut = new Promise<never>((_, reject) => {
@@ -91,7 +96,7 @@ async function run(action: ActionDefinition, args: unknown, env: ActionEnv, opti
       return await recoverFromRateLimit(env.page, limited, env.policy, env.signal, result, settleMs);
     return await withSettledNote(result, afterSettle);
   } finally {
-    if (settled) await settled().catch(() => '');
+    if (settled) await settled().catch(() => undefined);
     clearTimeout(timer);
     navigation.stop();
     requests?.stop();

@@ -110,6 +110,17 @@ export interface ActionResult {
   /** Elements named by other arguments (drag's `to`), by argument name, recorded like `element`. */
   argElements?: Record<string, SemanticLocator>;
   effects?: ActionEffects;
+  /**
+   * What the action changed that the page state's words need not show: the element acted on (its class or other
+   * attributes, or those of what it holds) or drawn pixels (a canvas). The loop guard counts it as progress.
+   */
+  shownChange?: 'target' | 'pixels';
+}
+
+/** What an action says once the page has settled: a note for its description, and what it changed that words may not show. */
+export interface SettledOutcome {
+  note: string;
+  shownChange?: ActionResult['shownChange'];
 }
 
 export type HandlerOutput = Omit<ActionResult, 'success'> & {
@@ -118,7 +129,7 @@ export type HandlerOutput = Omit<ActionResult, 'success'> & {
    * What the action can only say once the page has settled (the data requests it started have ended): appended to
    * a successful result's description by the dispatcher, which always calls it once.
    */
-  afterSettle?: () => Promise<string>;
+  afterSettle?: () => Promise<SettledOutcome>;
 };
 
 export interface ActionDefinition<S extends z.ZodObject = z.ZodObject> {

@@ -7,6 +7,7 @@ import { deliverInput } from '../settle/settle';
 import { withSecretsHidden } from './secret-text';
 import { hasSecretPlaceholder } from '../../secrets/placeholders';
 import { checkTypedText, holdsTypedValue, stateAfterHandlers } from './shown-value';
+import { countShown, shownElsewhere, type ShownCount } from './taken-keys';
 import { setSliderValue } from './slider';
 import type { ResolvedTarget } from '../targets/target';
 import { ActionError, type ActionEnv } from '../core/types';
@@ -37,6 +38,8 @@ export async function enterValue(
     return `${moved}${options.submit ? ' and pressed Enter' : ''}`;
   }
   const converted = typedKind && !secret ? await convert(locator, text, typedKind, state, label) : undefined;
+  const plainText = !secret && !converted && state.inputType !== 'password';
+  const shownBefore = plainText ? await countShown(locator, text) : undefined;
   let outcome = '';
   await withSecretsHidden(text, locator, env.policy, async value => {
     if (secret) await fillSecret(locator, value, text, { perKey: options.slowly });
@@ -45,7 +48,17 @@ export async function enterValue(
       await locator.fill('', { timeout: ELEMENT_TIMEOUT_MS });
       await locator.pressSequentially(value, { delay: 20, timeout: ELEMENT_TIMEOUT_MS + value.length * 50 });
     } else await locator.fill(value, { timeout: ELEMENT_TIMEOUT_MS });
-    outcome = await verify(locator, { typed: text, value, converted, kind: typedKind, secret, label, password: state.inputType === 'password' });
+    outcome = await verify(locator, {
+      typed: text,
+      value,
+      converted,
+      kind: typedKind,
+      secret,
+      label,
+      password: state.inputType === 'password',
+      shownBefore,
+      slowly: options.slowly === true,
+    });
     if (options.submit) await deliverInput(env.page, () => locator.press('Enter', { timeout: ELEMENT_TIMEOUT_MS }));
   });
   // `text` still holds the placeholders: this is the only form that reaches the log.
@@ -96,6 +109,9 @@ interface Entry {
   secret: boolean;
   password: boolean;
   label: string;
+  /** How often the page around the field showed the text before typing (plain text only). */
+  shownBefore?: ShownCount;
+  slowly: boolean;
 }
 
 /** What the field shows now, said when it differs from what was typed; a value that did not take is an error. */
@@ -120,7 +136,13 @@ async function verify(locator: Locator, entry: Entry): Promise<string> {
     );
   }
   const check = checkTypedText(entry.value, after.value, after.maxLength);
-  if (!check.ok) throw new ActionError(`${entry.label} did not keep the text: ${check.why}`);
+  if (!check.ok) {
+    // The page took the keys and shows the text elsewhere (a console's prompt line): every key arrived.
+    const line = await shownElsewhere(locator, entry.value, entry.shownBefore);
+    if (line !== undefined)
+      return ` ${entry.slowly ? 'key by key' : 'at once'} — the field itself shows ${JSON.stringify(after.value.slice(0, 80))} (the page takes what is typed into it); the page now shows ${JSON.stringify(line)}${invalid}`;
+    throw new ActionError(`${entry.label} did not keep the text: ${check.why}`);
+  }
   return check.reformatted ? ` — it now shows ${JSON.stringify(after.value.slice(0, 200))}${invalid}` : invalid;
 }
 

@@ -16,6 +16,8 @@ export interface ListPlace {
   count: number;
   /** The members' texts in the order the page shows them. */
   order: string[];
+  /** Where the item is on the page (CSS pixels from the document's top left, so a scroll moves nothing): a card on a board moves by position, not in an order. */
+  box?: { x: number; y: number; width: number; height: number };
 }
 
 /** The item around the element, as a handle (dispose it), and its place now. */
@@ -85,6 +87,7 @@ function placeInPage(item: Element): ListPlace {
     index: members.indexOf(item) + 1,
     count: members.length,
     order: members.map(textOf),
+    box: (({ x, y, width, height }) => ({ x: x + window.scrollX, y: y + window.scrollY, width, height }))(item.getBoundingClientRect()),
   };
 }
 

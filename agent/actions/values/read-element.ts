@@ -14,13 +14,20 @@ export interface ElementRead {
   matched?: string;
   /** A link or button with no text of its own (an avatar) was read by its accessible name: where that name was. */
   named?: string;
+  /** Controls at the start or end of the element's text (a subject's tag link), elements of their own: their texts, left out. */
+  leftOut?: string[];
+  /** A field's live `type` or `value` was read: the attribute as the page's source writes it, when that differs. */
+  written?: string;
 }
 
 export const PREVIEW_CHARS = 120;
 
 /**
  * One evaluate per element. Text is joined the way a person reads the page: blocks and line breaks apart, and two
- * inline boxes the page draws apart (a margin between two links) never glued ("Release 0.6.0" + "0.6.0").
+ * inline boxes the page draws apart (a margin between two links) never glued. A link or button at the start or end
+ * of the element's text that only repeats words the element already says is an element of its own (a subject and its
+ * tag link: "Release 0.6.0" and "0.6.0"), left out of it; any other is part of the text. A field's `type` and `value` are what the
+ * browser holds (an unknown type="input" is a text field; a value typed since is the value), not the source's words.
  */
 export async function readElement(
   locator: Locator,
@@ -30,6 +37,8 @@ export async function readElement(
     (el, { attribute, exact, alternatives, previewChars }) => {
       const BLOCK = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root|inline-block|inline-flex|inline-grid)$/;
       const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head']);
+      const CONTROL = 'a[href], button, [role=link], [role=button]';
+      const controls: Array<{ start: number; end: number }> = [];
       function layoutText(root: Element): string {
         let out = '';
         let last: { element: Element; rect: DOMRect } | undefined;
@@ -68,11 +77,42 @@ export async function readElement(
           if (style.display === 'none' || style.visibility === 'hidden') return;
           const block = BLOCK.test(style.display) && element !== root;
           if (block) breakLine();
+          const control = element !== root && element.matches(CONTROL);
+          const start = out.length;
           for (const child of Array.from(element.childNodes)) visit(child);
+          if (control && out.length > start) controls.push({ start, end: out.length });
           if (block) breakLine();
         };
         visit(root);
-        return out.replace(/ *\n */g, '\n').trim();
+        return out;
+      }
+      const tidy = (text: string) => text.replace(/ *\n */g, '\n').trim();
+      /**
+       * The text without a control at its start or end that only repeats words the rest already says (a subject and
+       * its tag link: "Release 0.6.0" and "0.6.0"), and the texts left out; a row that starts with its link keeps it.
+       */
+      function withoutEdgeControls(text: string): { text: string; leftOut: string[] } {
+        let from = 0;
+        let to = text.length;
+        const leftOut: string[] = [];
+        const sorted = [...controls].sort((a, b) => a.start - b.start);
+        const repeats = (c: { start: number; end: number }, restFrom: number, restTo: number) => {
+          const words = text.slice(c.start, c.end).trim();
+          const rest = `${text.slice(restFrom, c.start)} ${text.slice(c.end, restTo)}`;
+          return words !== '' && rest.includes(words);
+        };
+        for (const c of sorted) {
+          if (text.slice(from, c.start).trim() || !repeats(c, c.end, to)) break;
+          leftOut.push(text.slice(c.start, c.end).trim());
+          from = c.end;
+        }
+        for (const c of sorted.reverse()) {
+          if (c.start < from || text.slice(c.end, to).trim() || !repeats(c, from, c.start)) break;
+          leftOut.push(text.slice(c.start, c.end).trim());
+          to = c.start;
+        }
+        const kept = tidy(text.slice(from, to));
+        return kept && leftOut.length ? { text: kept, leftOut } : { text: tidy(text), leftOut: [] };
       }
       /** Text the page does not render (a closed <details>, content hidden by CSS) is still on the page. */
       function sourceText(root: Element): string {
@@ -83,20 +123,27 @@ export async function readElement(
         el.querySelector('time[datetime]')?.getAttribute('datetime') ??
         el.closest('time[datetime]')?.getAttribute('datetime');
       const lang = el.closest('[lang]')?.getAttribute('lang') ?? '';
-      const shown = el instanceof HTMLElement && el.getClientRects().length > 0 ? layoutText(el) : '';
-      const text =
-        el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : shown || sourceText(el);
+      const laidOut = el instanceof HTMLElement && el.getClientRects().length > 0 ? layoutText(el) : '';
+      const edges = laidOut && !el.matches(CONTROL) ? withoutEdgeControls(laidOut) : { text: tidy(laidOut), leftOut: [] };
+      const shown = edges.text;
+      const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el : undefined;
+      const text = field ? field.value : shown || sourceText(el);
       // An avatar link shows a picture, not words: what it is called (aria-label, the picture's alt, title) is its text.
       const control = !attribute && !text.trim() && el.matches('a, button, [role=link], [role=button]');
       const label = control ? el.getAttribute('aria-label')?.trim() : undefined;
       const alt = control && !label ? el.querySelector('img[alt]')?.getAttribute('alt')?.trim() : undefined;
       const title = control && !label && !alt ? el.getAttribute('title')?.trim() : undefined;
       const named = label ? 'aria-label' : alt ? "the picture's alt" : title ? 'title' : undefined;
-      const raw = attribute ? el.getAttribute(attribute) : named ? label || alt || title || '' : exact ? (el.textContent ?? '') : text;
+      const live = field && attribute && (attribute === 'type' || attribute === 'value') ? String(field[attribute]) : undefined;
+      const written = attribute ? el.getAttribute(attribute) : null;
+      const raw = attribute ? (live ?? written) : named ? label || alt || title || '' : exact ? (el.textContent ?? '') : text;
+      const leftOut = !attribute && !named && !exact && !field ? edges.leftOut : [];
       return {
         raw,
         ...(named ? { named } : {}),
-        preview: text.replace(/\s+/g, ' ').trim().slice(0, previewChars),
+        ...(leftOut.length ? { leftOut } : {}),
+        ...(live !== undefined && written !== live ? { written: written ?? '(none)' } : {}),
+        preview: (field ? field.value : tidy(laidOut) || sourceText(el)).replace(/\s+/g, ' ').trim().slice(0, previewChars),
         languages: [lang, navigator.language].filter(Boolean),
         ...(own ? { timestamp: own } : {}),
         ...(alternatives?.length
@@ -115,7 +162,7 @@ export async function readElement(
     { attribute: options.attribute, exact: options.exact, alternatives: options.alternatives, previewChars: PREVIEW_CHARS },
     { timeout: 5_000 },
   );
-  return { ...read, matched: read.matched ?? undefined, named: read.named ?? undefined };
+  return { ...read, matched: read.matched ?? undefined, named: read.named ?? undefined, leftOut: read.leftOut ?? undefined, written: read.written ?? undefined };
 }
 
 /** "a, b:is(c, d)" → ["a", "b:is(c, d)"]: the commas that separate a selector list, not those inside brackets or quotes. */

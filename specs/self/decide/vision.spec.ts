@@ -27,6 +27,7 @@ const confidence = (c: Partial<DomConfidence>): DomConfidence => ({
   interactive: 20,
   viewportTextChars: 900,
   totalNodes: 300,
+  lookAlikeControls: 0,
   ...c,
 });
 
