@@ -36,7 +36,7 @@ export const drag = defineAction({
         async () => tried.push(await steppedDrag(env.page, from, onto)),
         async () => {
           await from.dragTo(onto, { timeout: ELEMENT_TIMEOUT_MS });
-          tried.push("Playwright's drag and drop (the HTML5 drag events) between the same elements");
+          tried.push('a drag and drop by HTML5 drag events');
         },
       ];
       for (const attempt of attempts) {
@@ -60,7 +60,7 @@ export const drag = defineAction({
       }
       const says = newLines(textBefore, await pageLines(env.page));
       throw new ActionError(
-        `Dragged ${source.label} onto ${destination.label} but nothing moved: it is still item ${before.index} of ${before.count} in ${before.container}, at ${at(before.box)} on the page. Tried: ${tried.map((how, i) => `${i + 1}) ${how}`).join('; ')}. ${says.length ? `The page now says: ${says.map(line => JSON.stringify(line)).join(', ')}.` : 'The page shows nothing new.'} The page did not take the drop; try dropping onto the list or column itself, or look for move buttons or a menu on the item`,
+        `Dragged ${source.label} onto ${destination.label} but nothing moved: it is still item ${before.index} of ${before.count} in ${before.container}, at ${at(before.box)}. Tried ${tried.join(', then ')}; ${says.length ? `the page now says ${says.map(line => JSON.stringify(line)).join(', ')}` : 'the page shows nothing new'} — try dropping onto the list or column itself, or look for move buttons or a menu on the item`,
       );
     } finally {
       await Promise.all([handle.dispose(), item !== handle ? item.dispose() : undefined]);
@@ -91,7 +91,7 @@ async function steppedDrag(page: Page, from: Locator, onto: Locator): Promise<st
   await sleep(80);
   await page.mouse.move(end.x + 1, end.y + 1);
   await page.mouse.up();
-  return `a mouse drag — pressed at ${at(start)} in the window, moved 6 px, glided in 15 steps to ${at(end)} (the target's centre), paused, released`;
+  return `a mouse drag (pressed at ${at(start)}, 6 px, 15 steps to ${at(end)}, a pause, released)`;
 }
 
 /** Its centre moved by more than this: it sits elsewhere on the page. */

@@ -107,23 +107,29 @@ export class VisionGate {
     signal: AbortSignal,
     asked?: AskedLook,
   ): Promise<Screenshot | undefined> {
-    if (asked) return this.askedShot(page, asked, signal);
     const fired = firedReasons(observation.confidence);
+    if (asked) return this.askedShot(page, asked, fired.map(r => r.reason(observation.confidence)), signal);
     if (fired.length === 0) return undefined;
     const clip = screenshotBand(unionOf(fired.map(r => r.region(observation.confidence))), page.viewportSize());
     const png = await viewportShot(page, signal, clip);
     return png ? { png, reasons: fired.map(r => r.reason(observation.confidence)), band: clip !== undefined } : undefined;
   }
 
-  private async askedShot(page: Pick<Page, 'screenshot' | 'viewportSize'>, asked: AskedLook, signal: AbortSignal): Promise<Screenshot | undefined> {
+  /** The model's own screenshot, with the page's reasons besides (they say what to look for in it). */
+  private async askedShot(
+    page: Pick<Page, 'screenshot' | 'viewportSize'>,
+    asked: AskedLook,
+    reasons: string[],
+    signal: AbortSignal,
+  ): Promise<Screenshot | undefined> {
     const why = `you took the screenshot "${asked.label}" at step ${asked.step} to look at the page`;
     const saved = readPng(asked.path);
     const viewport = page.viewportSize();
     if (saved && viewport && saved.width <= viewport.width && saved.height <= viewport.height)
-      return { png: saved.png, reasons: [why], band: false, taken: asked.filename };
+      return { png: saved.png, reasons: [why, ...reasons], band: false, taken: asked.filename };
     const png = await viewportShot(page, signal, undefined);
     const larger = saved ? ` (${asked.filename}, ${saved.width} × ${saved.height} px, is larger than one decision's image: this is the viewport now)` : '';
-    return png ? { png, reasons: [`${why}${larger}`], band: false } : undefined;
+    return png ? { png, reasons: [`${why}${larger}`, ...reasons], band: false } : undefined;
   }
 }
 

@@ -26,7 +26,7 @@ test.describe('drag reads the order the page shows', () => {
   test('a drop onto the row itself leaves the order as it was: a failure that says where the item still is', async ({ harness, page }) => {
     const result = await harness.act('drag', { target: 'Tag release', to: 'Tag release' });
     expect(result).toMatchObject({ success: false });
-    expect(result.error).toContain('nothing moved (it is still item 3 of 4 in "Release steps")');
+    expect(result.error).toContain('nothing moved: it is still item 3 of 4 in "Release steps"');
     await expect(page.locator('#result')).toContainText('Steps: Freeze code, Run tests, Tag release, Publish notes');
   });
 });

@@ -127,6 +127,35 @@ test.describe('step summaries', () => {
     );
   });
 
+  test('the summary request shows each step with its outcome, where it left the agent, and the data collected so far', async () => {
+    const asked: string[] = [];
+    const client = {
+      settings: { fastModel: 'claude-haiku-5-5' },
+      create: async (request: { messages: Array<{ content: string }> }) => {
+        asked.push(request.messages[0]!.content);
+        return {
+          message: { content: [{ type: 'text', text: 'FOUND: title\nGAPS: none\nNEXT: done' }] },
+          usage: { input_tokens: 1, output_tokens: 1 },
+        };
+      },
+    };
+    const summarizer = new StepSummarizer(client as never, 'audit', () => {});
+    const steps = [
+      ok(2, 'click', { target: 'e4' }, 'Clicked [e4] link "PR 1"', 'http://h/pr/1'),
+      ok(3, 'extract', { field: 'title', target: 'e9', attribute: 'title' }, 'title = "Fix the cache"', 'http://h/pr/1'),
+      failed(4, 'click', { target: 'e50' }, 'e50 is not in the latest page state', 'http://h/pr/1'),
+      ...Array.from({ length: 6 }, (_, i) => ok(i + 5, 'scroll', { direction: 'down' }, `Scrolled down (${i + 1})`, 'http://h/pr/1')),
+    ];
+    await summarizer.update(10, [ok(1, 'goto', { url: 'http://h/list' }, 'Navigated', 'http://h/list'), ...steps], AbortSignal.timeout(1000), {
+      title: 'Fix the cache',
+    });
+    const request = asked[0]!;
+    expect(request).toContain('Step 2: click(target="e4") → Clicked [e4] link "PR 1" [now on http://h/pr/1]');
+    expect(request).toContain('Step 3: extract(field="title", target="e9", attribute="title") → title = "Fix the cache"');
+    expect(request).toContain('Step 4: click(target="e50") → FAILED: e50 is not in the latest page state');
+    expect(request).toContain('Data collected so far: {"title":"Fix the cache"}');
+  });
+
   test('every 10 steps the steps older than the last 5 are condensed; without a model client the summary is mechanical', async () => {
     const summarizer = new StepSummarizer(undefined, 'audit', () => {});
     const history = [...entries, ...Array.from({ length: 15 }, (_, i) => ok(i + 6, 'scroll', { direction: 'down' }, `scrolled ${i + 6}`))];
@@ -180,6 +209,16 @@ test.describe('run state', () => {
       'DEAD ENDS (repeated 3 times on this page while it stayed the same: same URL, text, values and states): click e11 on h/date-picker',
     ]);
     expect(deadEnds('the form after a field was filled in')).toEqual([]);
+  });
+
+  test('an action that changed what the page shows beyond its words (a class, a drawing) is no dead end, however often it is repeated', () => {
+    const flagged = [2, 3, 4].map(step =>
+      ok(step, 'click', { target: 'c3' }, 'Clicked [c3] — the element changed: class "flag" → "flag flag-raised"', 'http://h/inbox', {
+        page: 'inbox',
+        result: { success: true, description: 'Clicked', shownChange: 'target' },
+      }),
+    );
+    expect(renderRunState(deriveRunState(flagged, 'inbox')).filter(line => line.startsWith('DEAD ENDS'))).toEqual([]);
   });
 
   test('a sample still on its first page lists no pages visited: the page state already names it', () => {

@@ -158,9 +158,9 @@ test('stale history entries are compacted: a screenshot becomes its filename, an
     },
   });
   expect(formatEntry(shot, false, false)).toBe('Step 2: screenshot(label="p") → [01_p.png]');
-  // An argument the outcome already quotes (the field) is not repeated.
-  expect(formatEntry(read, false, false)).toBe('Step 3: extract() → [bio: 102 chars saved]');
-  expect(formatEntry(read, true, false)).toBe('Step 3: extract() → bio = "long text"');
+  // Every argument stays, one the outcome already quotes (the field) too: the history records what was asked.
+  expect(formatEntry(read, false, false)).toBe('Step 3: extract(field="bio") → [bio: 102 chars saved]');
+  expect(formatEntry(read, true, false)).toBe('Step 3: extract(field="bio") → bio = "long text"');
 });
 
 test('history fitting keeps the recent steps, drops meta entries, prefers important old steps under a tight budget', () => {
@@ -206,4 +206,15 @@ test('the tools block: every action, a generic target and next_goal without a de
   // than a tool of its own, which would cost about 430 characters and a turn; 7,756 with extract's `missing` saying
   // every case that gives null (no match, not of the type) — the model reads the schema, not docs/actions.md.
   expect(json.length).toBeLessThan(7_800);
+});
+
+test('the history keeps every argument, each cut on its own: a long pattern never pushes attribute= out, a quoted value stays', () => {
+  const pattern = `(${'[a-z]+ '.repeat(30)})`;
+  const read = entry(4, 'extract', { field: 'link', target: 'e12', pattern, attribute: 'href' }, 'link = "/docs/setup"');
+  const line = formatEntry(read, true, false);
+  expect(line).toMatch(/^Step 4: extract\(field="link", target="e12", pattern="\([^"]{70,}…", attribute="href"\) → link = "\/docs\/setup"$/);
+  const typed = entry(5, 'type', { target: 'e3', text: 'Lisbon', slowly: true }, 'Typed "Lisbon" into [e3] textbox "City"');
+  expect(formatEntry(typed, true, false)).toBe('Step 5: type(target="e3", text="Lisbon", slowly=true) → Typed "Lisbon" into [e3] textbox "City"');
+  const finished = entry(6, 'done', { extracted: { city: 'Lisbon', country: 'Portugal' } }, 'Done');
+  expect(formatEntry(finished, true, false)).toBe('Step 6: done(extracted={city, country}) → Done');
 });

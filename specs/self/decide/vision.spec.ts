@@ -33,23 +33,40 @@ const confidence = (c: Partial<DomConfidence>): DomConfidence => ({
 
 const signal = () => new AbortController().signal;
 
-test.describe('when a screenshot rides in the decision', () => {
-  test('only for a low score with a reason a screenshot can resolve; a sparse page whose text is in the tree is not one', () => {
-    expect(visionReasons(confidence({ score: 0.95, svgOnlyIcons: 3, interactive: 43 }))).toEqual([]);
-    expect(visionReasons(confidence({ score: 0.4, canvasShare: 0.2 }))).toEqual([
-      'a canvas covers 20% of the viewport (drawn content is not in the tree)',
+test.describe('when a screenshot rides in the decision: one rule, measured on the viewport, the same on every page', () => {
+  test('any reason a screenshot resolves sends it, whatever else the page holds; a page whose text is in the tree has none', () => {
+    // No page-wide score decides: the same icons beside many named controls still send it.
+    expect(visionReasons(confidence({ score: 0.95, svgOnlyIcons: 11, interactive: 43 }))).toEqual([
+      '11 icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)',
     ]);
-    expect(visionReasons(confidence({ score: 0.38, svgOnlyIcons: 7, interactive: 9 }))).toEqual([
-      '7 icon(s) shown only as unlabeled SVG (status or meaning carried by shape or colour)',
-    ]);
-    expect(visionReasons(confidence({ score: 0.3, unlabeledInteractive: 2, interactive: 4 }))).toEqual(['2 of 4 controls have no name']);
-    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 120 }))).toEqual([
+    expect(visionReasons(confidence({ canvasShare: 0.2 }))).toEqual(['a canvas covers 20% of the viewport (drawn content is not in the tree)']);
+    expect(visionReasons(confidence({ unnamedImageShare: 0.45, viewportTextChars: 120 }))).toEqual([
       'pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)',
     ]);
-    // A photo beside the text of an article: the tree already has what the viewport says.
-    expect(visionReasons(confidence({ score: 0.55, unnamedImageShare: 0.45, viewportTextChars: 1200 }))).toEqual([]);
-    // A page still loading, or a short one: low score (few semantic nodes), nothing a screenshot would add.
+    expect(visionReasons(confidence({ lookAlikeControls: 6 }))).toEqual([
+      '6 controls in view have no name and read alike in the page state (only how they look tells them apart)',
+    ]);
+    // Name-less controls the page state tells apart (a hint, a place) are in words; a photo beside an article's text
+    // adds nothing; a page still loading or a short one has its text in the tree.
+    expect(visionReasons(confidence({ score: 0.3, unlabeledInteractive: 2, interactive: 4, lookAlikeControls: 2 }))).toEqual([]);
+    expect(visionReasons(confidence({ unnamedImageShare: 0.45, viewportTextChars: 1200 }))).toEqual([]);
     expect(visionReasons(confidence({ score: 0.4, semanticNodes: 1, interactive: 0 }))).toEqual([]);
+  });
+
+  test('controls told apart only by colour or shape send the rows that hold them; the same controls told apart by their row do not', async ({
+    page,
+  }) => {
+    const gate = new VisionGate();
+    for (const slug of ['colour-tiles', 'pie-menu', 'tic-tac-toe']) {
+      await page.goto(`${WIDGETS}/${slug}`);
+      const observation = await observe(page);
+      const shot = await gate.screenshotFor(page, observation, signal());
+      expect(shot?.reasons.join(' ')).toContain('controls in view have no name and read alike');
+      expect(shot?.band).toBe(true);
+    }
+    // Each flag is named by its row (near=): the page state says which is which.
+    await page.goto(`${WIDGETS}/flag-inbox`);
+    expect(await gate.screenshotFor(page, await observe(page), signal())).toBeUndefined();
   });
 });
 
@@ -179,13 +196,63 @@ test.describe('in a model-decided sample', () => {
     expect(result.usage.model_calls).toBe(model.server.requests.filter(r => r.key.sampleId === 'one' && r.response.status === 200).length);
   });
 
-  test('a page whose text is in the tree sends no screenshot, and the scripted eye sees nothing', async ({ agent }) => {
+  test('a page whose text is in the tree sends no screenshot of its own; the one the model takes rides in its next decision only', async ({
+    agent,
+  }) => {
     const task = bundledTask('people_profile');
     model.server.setScript('people_profile', 'ada-plain', peopleProfileScript('ada'));
     const result = await agent.run(task, sampleOf({ sample_id: 'ada-plain', username: 'ada' }));
     expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
-    expect(model.server.requests.some(r => r.hasImage)).toBe(false);
-    expect(result.usage.by_purpose?.decide?.with_screenshot).toBeUndefined();
+    const turns = model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada-plain');
+    const shot = turns.findIndex(t => /Step \d+: screenshot\(/.test(t.lastUserText));
+    expect(shot).toBeGreaterThan(0);
+    // Before the screenshot nothing; right after, the image it saved (or the viewport, for a page taller than one image); then nothing again.
+    expect(turns.slice(0, shot).some(t => t.hasImage)).toBe(false);
+    expect(turns[shot]!.imageHashes).toHaveLength(1);
+    expect(turns[shot]!.lastUserText).toMatch(/sent because you took the screenshot "profile" at step \d+ to look at the page/);
+    expect(turns.slice(shot + 1).some(t => t.hasImage)).toBe(false);
+    expect(result.usage.by_purpose?.decide?.with_screenshot).toBe(1);
+  });
+
+  test('a shape only pixels show: the model takes a screenshot to look, its next decision sees it and answers', async ({ agent }) => {
+    const file = path.join(tempDir(), 'widget_shape.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        task_id: 'widget_shape',
+        start_url: `${WIDGETS}/shape-quiz`,
+        system_prompt: 'Answer the quiz on the page.',
+        goal: 'Click the button that names the drawn shape, then read the verdict.',
+        output_schema: { verdict: 'string' },
+        required_fields: ['verdict'],
+        allowed_domains: [SITE_HOST.widgets],
+      }),
+    );
+    model.server.setScript('widget_shape', 'one', {
+      steps: [
+        { tool: 'screenshot', args: { label: 'shape', full_page: false } },
+        {
+          what: 'click the answer the screenshot shows',
+          decide: ({ sight }: { sight?: string }) => {
+            if (sight === undefined) throw new Error('this decision request carried no screenshot');
+            return { tool: 'click', target: { role: 'button', name: sight } };
+          },
+        },
+        { tool: 'extract', target: { role: 'status', name: 'Right: a triangle' }, args: { field: 'verdict' } },
+        { tool: 'done', args: { extracted: {} } },
+      ],
+      vision: [{ contains: '/shape-quiz', answer: 'triangle' }],
+    });
+    const result = await agent.run(loadTaskFile(file), sampleOf({ sample_id: 'one' }));
+    expect(model.server.errors).toEqual([]);
+    expect(result.status).toBe('done');
+    expect(result.extracted.verdict!.value).toBe('Right: a triangle');
+    const turns = model.server.requests.filter(r => r.kind === 'decider' && r.key.taskId === 'widget_shape');
+    // The page alone sends nothing (its words are in the tree); the look the model asked for is in the next request.
+    expect(turns[0]!.hasImage).toBe(false);
+    expect(turns[1]!.hasImage).toBe(true);
+    expect(turns[1]!.lastUserText).toContain('It shows your screenshot 01_shape.png as saved.');
+    expect(turns.slice(2).some(t => t.hasImage)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { expect, test } from '../../../agent/fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadTaskFile } from '../../../agent/task/load-task';
+import { TIC_TAC_TOE } from '../../../fixtures/sites/widgets/cases/shown-not-said';
 import type { RecordedRequest } from '../../../fixtures/model-server';
 import { sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { SITE, SITE_HOST } from '../helpers/sites';
@@ -11,7 +12,8 @@ import { deciderTurns, section, stepOf } from '../workflows/audit-env';
 /**
  * Progress is what the page shows: ten clicks on a date picker's "Previous month" each move the month label, so the
  * loop guard stays quiet and the task ends by itself within its step budget; a click that leaves the page exactly as it
- * was is named as a dead end with what stayed the same, and a fourth one leaves only done and fail.
+ * was is named as a dead end with what stayed the same, and a fourth one leaves only done and fail. A board drawn on
+ * canvases changes only pixels with each move: that is progress too.
  */
 
 const scripted = useScriptedModel();
@@ -94,4 +96,52 @@ test('a click that leaves the page exactly as it was is named as a dead end with
   );
   expect(notices(at(6))).toContain('STOP: 4 click actions on this page left it exactly as it was');
   expect(at(6).lastUserText).toContain('LAST STEP: only done or fail are available now.');
+});
+
+test('a game drawn on canvases: each move changes only pixels, the model looks before each — no stagnation, no stop, and the win is read', async ({
+  agent,
+}) => {
+  const file = path.join(tempDir(), 'tic_tac_toe.json');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      task_id: 'tic_tac_toe',
+      start_url: `${SITE.widgets}/tic-tac-toe`,
+      system_prompt: 'You play games in the browser.',
+      goal: 'Win the game of tic-tac-toe and read the result the page gives.',
+      output_schema: { result: 'string' },
+      required_fields: ['result'],
+      allowed_domains: [SITE_HOST.widgets],
+      max_steps: 20,
+    }),
+  );
+  /** The n-th cell of the board (reading order), by the ref the page state gave it: the cells have no name. */
+  const cell = (n: number) => ({
+    what: `play cell ${n}`,
+    decide: ({ page }: { page: Array<{ ref?: string; role?: string; rest: string }> }) => {
+      const cells = page.filter(line => line.role === 'clickable' && line.rest.includes('icon="cell"'));
+      if (cells.length !== 9) throw new Error(`the page state shows ${cells.length} cells, not 9`);
+      return { tool: 'click', target: { ref: cells[n]!.ref! } };
+    },
+  });
+  scripted.server.setScript('tic_tac_toe', 'win', {
+    steps: [
+      ...TIC_TAC_TOE.winningMoves.flatMap((n, move) => [{ tool: 'screenshot', args: { label: `board ${move + 1}`, full_page: false } }, cell(n)]),
+      { tool: 'extract', target: { role: 'status', name: TIC_TAC_TOE.won }, args: { field: 'result' } },
+      { tool: 'done', args: { extracted: {} } },
+    ],
+  });
+  const result = await agent.run(loadTaskFile(file), sampleOf({ sample_id: 'win' }));
+  expect(scripted.server.errors).toEqual([]);
+  expect(result.status).toBe('done');
+  expect(result.extracted.result!.value).toBe(TIC_TAC_TOE.won);
+  const turns = deciderTurns(scripted.server.requests, 'win');
+  for (const turn of turns) {
+    for (const words of GUARD_WORDS) expect(notices(turn), `step ${stepOf(turn)}`).not.toContain(words);
+    expect(turn.lastUserText).not.toContain('LAST STEP');
+  }
+  // Each move's result said what the page showed: the board's drawing changed — but the winning one, whose change
+  // (the status) the next page state shows in words.
+  const told = new Set(turns.flatMap(t => [...t.lastUserText.matchAll(/Step (\d+): click\([^\n]*the drawing on the page changed \(canvas pixels\)/g)].map(m => m[1])));
+  expect(told.size).toBe(3);
 });

@@ -198,3 +198,24 @@ test('a multi-action batch stops at navigation, a failure, a batch-ending action
   expect(shouldBreakBatch(call('save_progress'), done('u', 'u'), 40, 40)).toBe('save_progress ends a batch');
   expect(shouldBreakBatch(call('click'), done('u', 'u'), 40, 49)).toBe('the page changed (40 → 49 interactive elements)');
 });
+
+test('a move that changes only pixels or a class is progress though the page state reads the same: no nudge, no loop, no stop', () => {
+  const monitor = new RecoveryMonitor(50);
+  const notices: string[] = [];
+  // A board drawn on canvases, looked at (a screenshot) before each move: every look reads the same page state.
+  for (let move = 0; move < 6; move++) {
+    notices.push(...monitor.after(seen('screenshot', { page: 'the board', call: call('screenshot', { label: `move ${move}` }) })));
+    const drawn: ActionResult = { success: true, description: 'Clicked — the drawing on the page changed (canvas pixels)', shownChange: 'pixels' };
+    notices.push(...monitor.after(seen('click', { page: 'the board', call: call('click', { target: 'e10' }), result: drawn })));
+  }
+  expect(notices).toEqual([]);
+  expect(monitor.forceFinish).toBe(false);
+  expect(monitor.checkpointRequested).toBe(false);
+
+  // The same clicks without a change the page shows: the guard fires as it always did.
+  const still = new RecoveryMonitor(50);
+  const quiet: string[] = [];
+  for (let move = 0; move < 4; move++) quiet.push(...still.after(seen('click', { page: 'the board', call: call('click', { target: 'e10' }) })));
+  expect(quiet.some(n => n.includes('same action'))).toBe(true);
+  expect(still.forceFinish).toBe(true);
+});

@@ -3,6 +3,7 @@ import { observe, type Observation } from '../../../agent/snapshot';
 import { bodyLines } from './helpers';
 import { commitOf, renderCommit } from '../../../fixtures/sites/widgets/cases/git-commit';
 import { pagingLookalikes, scrollingInbox } from '../../../fixtures/sites/widgets/cases/page-state-claims';
+import { answerButtons } from '../../../fixtures/sites/widgets/cases/shown-not-said';
 
 /**
  * The page state says what the page holds and nothing it does not: graphics drawn with table cells are no lines,
@@ -138,6 +139,17 @@ test.describe('pagination controls', () => {
     const observation = await observe(page);
     expect(paging(observation).sort()).toEqual(['button Load more orders', 'link 1', 'link 2', 'link 3', 'link Next', 'link Older'].sort());
   });
+
+  test('numbered answer buttons, a keypad of digits and a review\'s "Show more" are no pager: nothing on that page pages forward', async ({
+    page,
+  }) => {
+    await page.route('http://quiz.test/**', route => route.fulfill({ contentType: 'text/html', body: answerButtons.render({ hostname: 'quiz.test' }) }));
+    await page.goto(`http://quiz.test/${answerButtons.slug}`);
+    const observation = await observe(page);
+    expect(observation.text).toContain('button "Show more"');
+    expect(observation.text).toContain('button "8"');
+    expect(paging(observation)).toEqual([]);
+  });
 });
 
 test.describe('the page fingerprint', () => {
@@ -159,5 +171,14 @@ test.describe('the page fingerprint', () => {
     expect(typed.fingerprint).not.toBe(moved.fingerprint);
     await page.locator('#c').check();
     expect((await observe(page)).fingerprint).not.toBe(typed.fingerprint);
+  });
+
+  test('different when a name-less control turns on by a class alone: its hint is part of what the page state shows', async ({ page }) => {
+    await page.setContent(`<main><h1>Inbox</h1><p>Quarterly statement <span class="star" style="cursor:pointer;display:inline-block;width:16px;height:16px"></span></p></main>`);
+    const first = await observe(page);
+    await page.locator('.star').evaluate(star => star.classList.add('on'));
+    const starred = await observe(page);
+    expect(starred.text).toContain('state="on"');
+    expect(starred.fingerprint).not.toBe(first.fingerprint);
   });
 });
