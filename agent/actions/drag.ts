@@ -12,7 +12,7 @@ export const drag = defineAction({
   productive: true,
   description: 'Drag an element onto another (reorder a list, move a card).',
   verifies:
-    'Both elements are visible and not covered; afterwards the order the page shows has changed — the item is the list member around the element (a row, not the name inside it), a redrawn list is searched for its text — and its new place and the order are reported; nothing moved is a failure.',
+    'Both elements are visible and not covered; afterwards the order the page shows has changed — the item is the list member around the element (a row, not the name inside it), a redrawn list is searched for its text — and its new place and the order are reported; an item that moves by position (a card on a board) is reported with where it went; nothing moved is a failure that says what was tried and what the page says now.',
   schema: z.object({
     target: TargetArg,
     to: TargetArg.describe('The item whose place it takes, or a list, column or drop zone'),

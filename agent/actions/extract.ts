@@ -18,7 +18,7 @@ export const extract = defineAction({
   productive: true,
   description: 'Read a field from an element, recorded with its source.',
   verifies:
-    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text, a pattern that does not match and a text not of the type are null, said so; several matches or a locator the page cannot parse stay failures. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from.',
+    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text, a pattern that does not match and a text not of the type are null, said so; several matches or a locator the page cannot parse stay failures. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from. A link or button at the start or end of the text that repeats words the element already says (a tag beside a subject) is left out, and said; a field\'s type and value are what the browser holds, with the attribute as written when it differs.',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     // A model names a document line by its ref ("d3"); a recipe by where the page says it. The model sees a string either way.

@@ -98,7 +98,7 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
         notices: index === 0 ? stepNotices : undefined,
       });
       decider.observe?.(call, performed.result, performed.urlAfter);
-      asked = lookTaken(call, performed.result, step, recorder) ?? asked;
+      asked = lookTaken(call, performed.result, step, input) ?? asked;
       const applied = applyEffects(performed.result, {
         task,
         recorder,
@@ -134,11 +134,16 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
   }
 }
 
-/** A screenshot the decider took of the page (not of a file): the next decision shows it. */
-function lookTaken(call: ActionCall, result: ActionResult, step: number, recorder: RunSampleInput['recorder']): AskedLook | undefined {
+/**
+ * A screenshot the decider took to look at the page: the next decision shows it. One the task requires as evidence
+ * (its label is a required artifact) is evidence only, unless the call asked to look (`look: true`).
+ */
+function lookTaken(call: ActionCall, result: ActionResult, step: number, input: RunSampleInput): AskedLook | undefined {
   const artifact = result.effects?.artifact;
   if (call.name !== 'screenshot' || !result.success || artifact?.kind !== 'screenshot') return undefined;
-  return { label: artifact.label ?? artifact.filename, filename: artifact.filename, path: recorder.store.pathOf(artifact.filename), step };
+  const label = artifact.label ?? artifact.filename;
+  const look = typeof call.args.look === 'boolean' ? call.args.look : !input.task.required_artifacts.includes(label);
+  return look ? { label, filename: artifact.filename, path: input.recorder.store.pathOf(artifact.filename), step } : undefined;
 }
 
 const START_RETRY_DELAYS_MS = [1_000, 3_000];

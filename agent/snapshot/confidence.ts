@@ -4,7 +4,11 @@ import { CONTENT_ROLES, INTERACTIVE_ROLES } from './roles';
 import type { Box, DomConfidence } from './types';
 
 /**
- * DOM confidence, a penalty score clamped to [0, 1]:
+ * DOM confidence, a penalty score clamped to [0, 1] — a summary of how much of the page only pixels show, reported
+ * with every observation (bench/perception prints it). Whether a decision carries a screenshot is not decided by
+ * this score but by the measures beside it, each on its own (loop/vision-gate.ts): one rule for every page, which a
+ * page-wide score mixing unrelated terms could not give.
+ *
  *   1 − min(0.6, 1.5·canvasShare) − min(0.6, unnamedImageShare) − 0.4·unlabeled/interactive
  *     − 0.8·min(1, svgIcons/interactive) − (semantic < 10 ? 0.3 : 0)
  *
@@ -12,11 +16,11 @@ import type { Box, DomConfidence } from './types';
  * - Weights. With weights of 0.3/0.2/0.1 a CI page whose 7 pass/fail marks are unlabeled SVGs next to
  *   10 links scores 0.93, so vision never fires. The weights above were
  *   calibrated on the fixture pages: normal pages stay ≥ 0.85, the svg-status and canvas-chart pages
- *   fall below the 0.6 threshold.
+ *   fall below 0.6.
  * - canvasShare is the share of the *viewport area* covered by canvas, not canvas count / node count:
  *   one chart among 300 nodes would otherwise cost 0.001, and the screenshot vision reads is the viewport.
  *   Pictures without a text alternative count the same way at weight 1: one alone must cover more than 40% of
- *   the viewport to bring a page under the vision threshold (a thumbnail or a logo beside text never does).
+ *   the viewport to bring a page under 0.6 (a thumbnail or a logo beside text never does).
  * - interactive, unlabeled and semantic counts come from the AI snapshot, not a DOM query: "unlabeled"
  *   then means exactly "the agent sees a control it cannot name", with the browser's own accessible-name
  *   computation, shadow DOM and iframes included.

@@ -196,26 +196,22 @@ test.describe('in a model-decided sample', () => {
     expect(result.usage.model_calls).toBe(model.server.requests.filter(r => r.key.sampleId === 'one' && r.response.status === 200).length);
   });
 
-  test('a page whose text is in the tree sends no screenshot of its own; the one the model takes rides in its next decision only', async ({
+  test('a page whose text is in the tree sends no screenshot, nor the evidence screenshot the task requires; the scripted eye sees nothing', async ({
     agent,
   }) => {
     const task = bundledTask('people_profile');
+    expect(task.spec.required_artifacts).toEqual(['profile']);
     model.server.setScript('people_profile', 'ada-plain', peopleProfileScript('ada'));
     const result = await agent.run(task, sampleOf({ sample_id: 'ada-plain', username: 'ada' }));
     expect(model.server.errors).toEqual([]);
     expect(result.status).toBe('done');
-    const turns = model.server.requests.filter(r => r.kind === 'decider' && r.key.sampleId === 'ada-plain');
-    const shot = turns.findIndex(t => /Step \d+: screenshot\(/.test(t.lastUserText));
-    expect(shot).toBeGreaterThan(0);
-    // Before the screenshot nothing; right after, the image it saved (or the viewport, for a page taller than one image); then nothing again.
-    expect(turns.slice(0, shot).some(t => t.hasImage)).toBe(false);
-    expect(turns[shot]!.imageHashes).toHaveLength(1);
-    expect(turns[shot]!.lastUserText).toMatch(/sent because you took the screenshot "profile" at step \d+ to look at the page/);
-    expect(turns.slice(shot + 1).some(t => t.hasImage)).toBe(false);
-    expect(result.usage.by_purpose?.decide?.with_screenshot).toBe(1);
+    expect(model.server.requests.some(r => r.hasImage)).toBe(false);
+    expect(result.usage.by_purpose?.decide?.with_screenshot).toBeUndefined();
   });
 
-  test('a shape only pixels show: the model takes a screenshot to look, its next decision sees it and answers', async ({ agent }) => {
+  test('a shape only pixels show: the model takes a screenshot to look (look: true, though the task requires it as evidence), its next decision sees it and answers', async ({
+    agent,
+  }) => {
     const file = path.join(tempDir(), 'widget_shape.json');
     fs.writeFileSync(
       file,
@@ -226,12 +222,13 @@ test.describe('in a model-decided sample', () => {
         goal: 'Click the button that names the drawn shape, then read the verdict.',
         output_schema: { verdict: 'string' },
         required_fields: ['verdict'],
+        required_artifacts: ['shape'],
         allowed_domains: [SITE_HOST.widgets],
       }),
     );
     model.server.setScript('widget_shape', 'one', {
       steps: [
-        { tool: 'screenshot', args: { label: 'shape', full_page: false } },
+        { tool: 'screenshot', args: { label: 'shape', full_page: false, look: true } },
         {
           what: 'click the answer the screenshot shows',
           decide: ({ sight }: { sight?: string }) => {

@@ -94,8 +94,8 @@ test('request shape on the default model: cached task block, cached sample block
   expect(first!.lastUserText).toContain('Step 2 of 15 — 13 remaining');
   expect(first!.lastUserText).toMatch(/<page_state>\n[\s\S]*\[e\d+\] heading "Grace Hopper/);
   expect(second!.lastUserText).toContain('Step 3 of 15 — 12 remaining');
-  // An argument the outcome already quotes (here the label) is not repeated in the history.
-  expect(second!.lastUserText).toContain('Step 2: screenshot() → Screenshot saved: 01_profile.png');
+  // The history keeps every argument, one the outcome already quotes (here the label) too.
+  expect(second!.lastUserText).toContain('Step 2: screenshot(label="profile") → Screenshot saved: 01_profile.png');
   // The static block is served from the prompt cache after the first turn.
   expect(second!.response.usage?.cache_read_input_tokens ?? 0).toBeGreaterThan(0);
 });
