@@ -6,23 +6,10 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { dispatch } from '../../agent/actions/core/dispatch';
-import type { ActionEnv, ActionResult, KnownElement } from '../../agent/actions/core/types';
-import { installClickListenerMarks } from '../../agent/snapshot/click-listeners';
-import { ContextTabs } from '../../agent/browser/context-tabs';
-import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
-import { installGuards } from '../../agent/browser/guards';
-import { EvidenceStore } from '../../agent/evidence/store';
-import { settings } from '../../agent/settings';
-import { observe, type Observation } from '../../agent/snapshot';
-import { CONTEXT_OPTIONS } from '../lib/browser';
-import { tempDirFor } from '../lib/temp';
+import type { ActionResult } from '../../agent/actions/core/types';
+import { lookAt, openActionSample } from '../lib/action-sample';
 
 const WIDGETS = 'http://127.0.0.1:4102';
-
-interface Look {
-  observation: Observation;
-  elements: Map<string, KnownElement>;
-}
 
 interface ClaimCase {
   widget: string;
@@ -173,56 +160,85 @@ const CLAIMS: ClaimCase[] = [
     rule: '"+" has its own ref and adds one',
     truthful: (results, shown) => ok(results) && shown === 'Notebook quantity 2',
   },
+  // Issue 36: results true to what the page shows where its words do not say it.
+  {
+    widget: 'console that takes each key (typed key by key)',
+    path: '/terminal',
+    calls: state => [{ name: 'type', args: { target: refIn(state, /\[((?:f\d+)?e\d+)\] textbox "Console input"/), text: 'status', slowly: true } }],
+    readBack: async page => `prompt shows ${JSON.stringify(await text(page, '#prompt'))}, field holds ${JSON.stringify(await page.locator('#keys').inputValue())}`,
+    rule: 'success exactly when the console shows every key',
+    truthful: (results, shown) => ok(results) === shown.startsWith('prompt shows "status"'),
+  },
+  {
+    widget: 'list that refuses every drop',
+    path: '/stuck-drag',
+    calls: () => [{ name: 'drag', args: { target: 'Hiring plan', to: 'Budget review' } }],
+    readBack: async page => `${(await page.locator('#pinned li').allInnerTexts()).join(', ')} · ${await text(page, '#pinned-status')}`,
+    rule: 'a failure that says what was tried and what the page says now',
+    truthful: (results, shown) =>
+      !ok(results) && /Tried .*mouse drag.*drag events/.test(results[0]?.error ?? '') && (results[0]?.error ?? '').includes(shown.split(' · ')[1] ?? '—'),
+  },
+  {
+    widget: 'note that moves by position on a board',
+    path: '/stuck-drag',
+    calls: () => [{ name: 'drag', args: { target: 'Call the printer', to: 'Later' } }],
+    readBack: page => page.locator('#note').evaluate((note: HTMLElement) => `note at left ${note.style.left || '10px'}, top ${note.style.top || '10px'}`),
+    rule: 'success exactly when it moved, saying where',
+    truthful: (results, shown) => {
+      const movedOnPage = shown !== 'note at left 10px, top 10px';
+      return ok(results) === movedOnPage && (!movedOnPage || /moved on the page from/.test(results[0]?.description ?? ''));
+    },
+  },
+  {
+    widget: 'subject beside its tag link',
+    path: '/commit-subject',
+    calls: state => [{ name: 'extract', args: { field: 'subject', target: refIn(state, /\[((?:f\d+)?e\d+)\] text "Release 0\.6\.0"/) } }],
+    readBack: async page => `subject ${JSON.stringify((await page.locator('.subject').evaluate(el => el.firstChild?.textContent ?? '')).trim())}`,
+    rule: 'the value is the subject the page state showed',
+    truthful: (results, shown) => ok(results) && shown === `subject ${JSON.stringify(results[0]?.effects?.extracted?.value)}`,
+  },
+  {
+    widget: 'type attribute of a field written type="input"',
+    path: '/field-attributes',
+    calls: state => [
+      { name: 'extract', args: { field: 'kind', target: refIn(state, /\[((?:f\d+)?e\d+)\] textbox "Nickname"/), attribute: 'type' } },
+    ],
+    readBack: async page => `the browser shows a ${await page.locator('#nick').evaluate((input: HTMLInputElement) => input.type)} field`,
+    rule: 'the value is the type the browser shows',
+    truthful: (results, shown) => ok(results) && shown === `the browser shows a ${String(results[0]?.effects?.extracted?.value)} field`,
+  },
+  {
+    widget: 'flag turned on by a class alone',
+    path: '/flag-inbox',
+    calls: state => [{ name: 'click', args: { target: refIn(state, /\[((?:f\d+)?[ec]\d+)\] clickable icon="flag" near="Facilities"/) } }],
+    readBack: async page => `class "${await page.locator('.flag').nth(1).getAttribute('class')}"`,
+    rule: 'the result says what the page shows changed (the class)',
+    truthful: (results, shown) => ok(results) && (results[0]?.description ?? '').includes(`→ "${shown.slice(7, -1)}"`),
+  },
+  {
+    widget: 'move on a board drawn on canvases',
+    path: '/tic-tac-toe',
+    calls: state => [{ name: 'click', args: { target: [...state.matchAll(/\[((?:f\d+)?[ec]\d+)\] clickable icon="cell"/g)][4]?.[1] ?? 'x' } }],
+    readBack: async page =>
+      (await page
+        .locator('.cell canvas')
+        .nth(4)
+        .evaluate((canvas: HTMLCanvasElement) => canvas.getContext('2d')?.getImageData(0, 0, 80, 80).data.some(value => value !== 0)))
+        ? 'centre cell drawn (a cross), status unchanged'
+        : 'centre cell blank',
+    rule: 'the result says the drawing changed when it did',
+    truthful: (results, shown) => ok(results) && shown.startsWith('centre cell drawn') === /drawing on the page changed/.test(results[0]?.description ?? ''),
+  },
 ];
-
-async function openSample(
-  browser: Browser,
-): Promise<{ page: Page; env: (elements: Map<string, KnownElement>) => ActionEnv; close(): Promise<void> }> {
-  const context = await browser.newContext(CONTEXT_OPTIONS);
-  await installEvaluateShim(context);
-  await installClickListenerMarks(context);
-  const page = await context.newPage();
-  const tabs = new ContextTabs(context, page);
-  const policy = {
-    isAllowedUrl: () => true,
-    resolvePlaceholders: (value: string) => value,
-    inputDir: tempDirFor('inputs'),
-    beforeNavigation: async () => {},
-    maxDownloadBytes: settings.maxDownloadBytes,
-  };
-  // As a sample's context has them: dialogs answered, navigation guarded.
-  await installGuards(context, { isAllowedUrl: policy.isAllowedUrl, dialogPolicy: 'accept', tabs });
-  const store = new EvidenceStore(tempDirFor('truth'));
-  const env = (elements: Map<string, KnownElement>): ActionEnv => ({
-    page,
-    context,
-    store,
-    signal: new AbortController().signal,
-    policy,
-    tabs,
-    elements,
-    reader: 'model',
-    step: 1,
-  });
-  return { page, env, close: () => context.close() };
-}
-
-async function look(page: Page): Promise<Look> {
-  const observation = await observe(page);
-  const elements = new Map<string, KnownElement>(
-    [...observation.refs].map(([ref, node]) => [ref, { ref, role: node.role, name: node.name, text: node.text, selector: node.selector }]),
-  );
-  return { observation, elements };
-}
 
 export async function measureClaims(browser: Browser): Promise<Array<Array<string | number>>> {
   const rows: Array<Array<string | number>> = [];
   for (const claim of CLAIMS) {
-    const sample = await openSample(browser);
+    const sample = await openActionSample(browser);
     try {
       await sample.page.goto(`${WIDGETS}${claim.path}`);
       await claim.setUp?.(sample.page);
-      const seen = await look(sample.page);
+      const seen = await lookAt(sample.page);
       const results: ActionResult[] = [];
       for (const call of claim.calls(seen.observation.text)) {
         const result = await dispatch(call, sample.env(seen.elements));
@@ -247,17 +263,17 @@ function cell(value: string, max: number): string {
 /** Refs across the page redrawing its controls, and refs for every control that takes clicks. */
 export async function measureRefs(browser: Browser): Promise<Array<Array<string | number>>> {
   const rows: Array<Array<string | number>> = [];
-  const sample = await openSample(browser);
+  const sample = await openActionSample(browser);
   try {
     const { page } = sample;
     await page.goto(`${WIDGETS}/calendar-popup`);
     await page.locator('#depart').click();
-    let seen = await look(page);
+    let seen = await lookAt(page);
     const prev = refIn(seen.observation.text, /\[((?:f\d+)?[ec]\d+)\] (?:clickable|text) "Prev"/);
     const kept: boolean[] = [];
     for (let redraw = 0; redraw < 5; redraw++) {
       await dispatch({ name: 'click', args: { target: prev } }, sample.env(seen.elements));
-      seen = await look(page);
+      seen = await lookAt(page);
       kept.push(new RegExp(`\\[${prev}\\] (clickable|text) "Prev"`).test(seen.observation.text));
     }
     rows.push(['calendar Prev keeps its ref across 5 redraws (a look after each)', `${kept.filter(Boolean).length}/5`]);
@@ -265,10 +281,10 @@ export async function measureRefs(browser: Browser): Promise<Array<Array<string 
     rows.push(['calendar Prev/Next printed as clickable with a ref', `${header.length}/2`]);
 
     await page.goto(`${WIDGETS}/icon-toolbars`);
-    seen = await look(page);
+    seen = await lookAt(page);
     const stars = [...seen.observation.text.matchAll(/\[(c\d+)\] clickable icon="star"/g)].map(match => match[1] as string);
     await dispatch({ name: 'click', args: { target: stars[1] ?? 'x' } }, sample.env(seen.elements));
-    const after = await look(page);
+    const after = await lookAt(page);
     const same = stars.filter(ref => new RegExp(`\\[${ref}\\] clickable icon="star"`).test(after.observation.text));
     rows.push(['inbox star refs kept after a star is toggled (class changes)', `${same.length}/${stars.length}`]);
     const controls = [

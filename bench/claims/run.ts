@@ -10,13 +10,26 @@
  *   layouts the one page type gets (with and without task keywords);
  * - expand: on each commit page and on a 700-row tree, the last collapsed line expanded — is the first thing it
  *   held listed in the next page state, and is what still does not fit named there?
- * - a list scrolling inside the page: how many of its items the page state says are hidden.
+ * - a list scrolling inside the page: how many of its items the page state says are hidden;
+ * - progress shown only in pixels or a class (issue 36): a tic-tac-toe board drawn on canvases won in 5 moves and
+ *   three inbox rows flagged by a class, each move taken with bwa's own action after a look (a screenshot), each
+ *   judged by the guard with the result the action gave; the pagination bonus on a page with no pager;
+ * - the screenshot a decision carries on the widget lab's pages (the gate's rule), and after the model took one;
+ *   with --articles-dir, how many saved article pages' first look carries one.
  *
  * Written against the API main and this branch share, so the same file measures both (before/after): what a
  * version lacks (the fingerprint, paging refs, the still-collapsed note) shows as "—".
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import * as fs from 'node:fs';
+import { dispatch, type ActionCall } from '../../agent/actions/core/dispatch';
+import type { ActionResult } from '../../agent/actions/core/types';
+import { VisionGate } from '../../agent/loop/vision-gate';
+import { TIC_TAC_TOE } from '../../fixtures/sites/widgets/cases/shown-not-said';
+import { lookAt, openActionSample, type ActionSample, type Look } from '../lib/action-sample';
+import { offlineOnly, readCorpus, serveCorpus } from '../perception/corpus';
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
+import { installClickListenerMarks } from '../../agent/snapshot/click-listeners';
 import { PageStateFocus } from '../../agent/loop/page-state-focus';
 import { RecoveryMonitor, type StepObservation } from '../../agent/loop/recovery';
 import { observe, type Observation } from '../../agent/snapshot';
@@ -99,6 +112,65 @@ async function clickNothing(page: Page, times: number): Promise<GuardRow> {
   return guardRow(`a heading clicked ${times} times (nothing changes)`, times, notices, stoppedAt);
 }
 
+/**
+ * Moves played through bwa's own actions, each after a look the model takes first (a screenshot): every action is
+ * judged by the guard on the page state it was decided on, with the result the action gave.
+ */
+async function playWithLooks(
+  sample: ActionSample,
+  scenario: string,
+  moves: Array<(look: Look) => ActionCall>,
+): Promise<GuardRow & { shown: string }> {
+  const monitor = new RecoveryMonitor(100);
+  const notices: string[] = [];
+  let stoppedAt = 'never';
+  let action = 0;
+  const act = async (decide: (look: Look) => ActionCall) => {
+    const look = await lookAt(sample.page);
+    const call = decide(look);
+    const result: ActionResult = await dispatch(call, sample.env(look.elements));
+    action++;
+    notices.push(...monitor.after({ url: look.observation.url, page: (look.observation as Versioned).fingerprint, call, result, newData: false }));
+    if (monitor.forceFinish && stoppedAt === 'never') stoppedAt = `action ${action} of ${moves.length * 2}`;
+  };
+  for (const [index, move] of moves.entries()) {
+    await act(() => ({ name: 'screenshot', args: { label: `look ${index + 1}`, full_page: false } }));
+    await act(move);
+  }
+  const shown = await sample.page.getByRole('status').first().innerText().catch(() => '');
+  return { ...guardRow(scenario, moves.length, notices, stoppedAt), shown };
+}
+
+const nthRef = (pattern: RegExp, nth: number) => (look: Look) => {
+  const ref = [...look.observation.text.matchAll(pattern)][nth]?.[1];
+  if (!ref) throw new Error(`no ${pattern} #${nth} in the page state`);
+  return ref;
+};
+
+async function ticTacToe(browser: Browser): Promise<GuardRow & { shown: string }> {
+  const sample = await openActionSample(browser);
+  try {
+    await sample.page.goto(`${WIDGETS}/tic-tac-toe`);
+    const cell = (n: number) => (look: Look) => ({ name: 'click', args: { target: nthRef(/\[((?:f\d+)?[ec]\d+)\] clickable icon="cell"/g, n)(look) } });
+    return await playWithLooks(sample, 'tic-tac-toe on canvases, won in 5 moves (a look before each)', TIC_TAC_TOE.fiveMoveWin.map(cell));
+  } finally {
+    await sample.close();
+  }
+}
+
+async function flagRows(browser: Browser): Promise<GuardRow & { shown: string }> {
+  const sample = await openActionSample(browser);
+  try {
+    await sample.page.goto(`${WIDGETS}/flag-inbox`);
+    const flag = (n: number) => (look: Look) => ({ name: 'click', args: { target: nthRef(/\[((?:f\d+)?[ec]\d+)\] clickable icon="flag"/g, n)(look) } });
+    const row = await playWithLooks(sample, 'inbox: 3 rows flagged by a class (a look before each)', [0, 1, 2].map(flag));
+    const classes = await sample.page.locator('.flag').evaluateAll(flags => flags.map(f => f.className).join(', '));
+    return { ...row, shown: classes };
+  } finally {
+    await sample.close();
+  }
+}
+
 function guardRow(scenario: string, clicks: number, notices: string[], stoppedAt: string): GuardRow {
   return {
     scenario,
@@ -126,10 +198,92 @@ async function pagingBonus(page: Page): Promise<Array<[string, string]>> {
     ['link "Older" (?offset=40)', 'link', 'Older', 0],
     ['button "Load more orders"', 'button', 'Load more orders', 0],
   ];
-  return controls.map(([label, role, name, nth]) => {
+  const rows: Array<[string, string]> = controls.map(([label, role, name, nth]) => {
     const granted = judge(new RecoveryMonitor(20), observation, role, name, nth).some(n => n.startsWith('Pagination detected'));
     return [label, granted ? 'bonus' : '—'];
   });
+  // A page with no pager at all: numbered answers, a keypad, a review's "Show more".
+  await page.goto(`${WIDGETS}/answer-buttons`);
+  const noPager = (await observe(page)) as Versioned;
+  const lookalikes: Array<[string, string, string, number]> = [
+    ['answer button "6" (no pager on the page)', 'button', '6', 0],
+    ['keypad button "5"', 'button', '5', 1],
+    ['review button "Show more"', 'button', 'Show more', 0],
+  ];
+  for (const [label, role, name, nth] of lookalikes) {
+    const granted = judge(new RecoveryMonitor(20), noPager, role, name, nth).some(n => n.startsWith('Pagination detected'));
+    rows.push([label, granted ? 'bonus' : '—']);
+  }
+  return rows;
+}
+
+/** Whether a decision on the page's first look carries a screenshot, and of what (the gate's own rule). */
+async function visionPerPage(browser: Browser): Promise<Array<[string, string]>> {
+  const sample = await openActionSample(browser);
+  const gate = new VisionGate();
+  const signal = new AbortController().signal;
+  const size = (png: Buffer) => `${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`;
+  const rows: Array<[string, string]> = [];
+  try {
+    for (const slug of ['svg-status', 'canvas-chart', 'colour-tiles', 'pie-menu', 'tic-tac-toe', 'flag-inbox', 'shape-quiz', 'date-picker', 'answer-buttons']) {
+      await sample.page.goto(`${WIDGETS}/${slug}`);
+      const shot = await gate.screenshotFor(sample.page, await observe(sample.page), signal);
+      rows.push([slug, shot ? `${size(shot.png)} — ${shot.reasons.join('; ')}` : '—']);
+    }
+    // The model takes a screenshot to look at the drawn shape: does the next decision carry it?
+    await sample.page.goto(`${WIDGETS}/shape-quiz`);
+    const look = await lookAt(sample.page);
+    const taken = await dispatch({ name: 'screenshot', args: { label: 'shape', full_page: false } }, sample.env(look.elements));
+    const artifact = taken.effects?.artifact;
+    const asked = artifact ? { label: 'shape', filename: artifact.filename, path: sample.store.pathOf(artifact.filename), step: 2 } : undefined;
+    const next = await (gate.screenshotFor as (...args: unknown[]) => ReturnType<VisionGate['screenshotFor']>)(
+      sample.page,
+      await observe(sample.page),
+      signal,
+      asked,
+    );
+    rows.push(['shape-quiz, the decision after the model\'s screenshot', next ? `${size(next.png)} — ${next.reasons.join('; ')}` : '—']);
+  } finally {
+    await sample.close();
+  }
+  return rows;
+}
+
+/** On saved real article pages: how many first looks carry a screenshot (their text is in the tree: the fewer the better). */
+async function visionOnArticles(browser: Browser, dir: string): Promise<string> {
+  const corpus = readCorpus(dir);
+  const server = await serveCorpus(dir);
+  const context = await browser.newContext(CONTEXT_OPTIONS);
+  await offlineOnly(context, server.origin);
+  await installEvaluateShim(context);
+  await installClickListenerMarks(context);
+  const gate = new VisionGate();
+  const signal = new AbortController().signal;
+  let sent = 0;
+  const reasons = new Map<string, number>();
+  try {
+    for (const entry of corpus) {
+      const page = await context.newPage();
+      try {
+        await page.goto(server.urlOf(entry.id), { waitUntil: 'load', timeout: 20_000 }).catch(() => page.waitForLoadState('domcontentloaded'));
+        const shot = await gate.screenshotFor(page, await observe(page), signal);
+        if (shot) sent++;
+        for (const reason of shot?.reasons ?? []) {
+          const kind = reason.replace(/\d+/g, 'N');
+          reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
+        }
+      } catch {
+        // A page that does not load is no page the gate saw.
+      } finally {
+        await page.close();
+      }
+    }
+  } finally {
+    await context.close();
+    await server.close();
+  }
+  const why = [...reasons].map(([kind, count]) => `${count} × ${kind}`).join('; ');
+  return `${sent} of ${corpus.length} pages (${((sent / corpus.length) * 100).toFixed(1)}%)${why ? `: ${why}` : ''}`;
 }
 
 const CONTAINERS = new Set(['table', 'grid', 'list', 'navigation', 'banner', 'region', 'form', 'complementary', 'contentinfo', 'main', 'section']);
@@ -186,7 +340,7 @@ async function expandLast(page: Page, keywords: string[]): Promise<ExpandOutcome
   return { kept, notes };
 }
 
-async function main(commits: number): Promise<void> {
+async function main(commits: number, articlesDir: string | undefined): Promise<void> {
   const server: RunningSite | undefined = (await isUp(WIDGETS)) ? undefined : await listenSite(widgetsSite, '127.0.0.1');
   const browser = await launchChromium();
   try {
@@ -202,9 +356,21 @@ async function main(commits: number): Promise<void> {
         guard.map(g => [g.scenario, g.clicks, g.loopNotices, g.stoppedAt, g.stagnation, g.bonus]),
       ),
     );
+    const played = [await ticTacToe(browser), await flagRows(browser)];
+    console.log("\nProgress the page shows only in pixels or a class: bwa's actions, a look (screenshot) before each move\n");
+    console.log(
+      table(
+        ['scenario', 'moves', 'loop notices', 'only done/fail from', 'stagnation notices', 'pagination bonus', 'the page at the end'],
+        played.map(g => [g.scenario, g.clicks, g.loopNotices, g.stoppedAt, g.stagnation, g.bonus, g.shown]),
+      ),
+    );
 
-    console.log('\nPagination bonus per control of the paging look-alike page\n');
+    console.log('\nPagination bonus per control of the paging look-alike page (and a page with no pager)\n');
     console.log(table(['control', 'click grants'], await pagingBonus(page)));
+
+    console.log("\nThe screenshot a decision carries, per widget-lab page (the gate's own rule)\n");
+    console.log(table(['page', 'decision carries'], await visionPerPage(browser)));
+    if (articlesDir) console.log(`\nSaved article pages whose first look carries a screenshot: ${await visionOnArticles(browser, articlesDir)}`);
 
     const ids = Array.from({ length: commits }, (_, i) => (0x5eed0000 + i * 104729).toString(16));
     for (const keywords of [[], KEYWORDS]) {
@@ -300,10 +466,13 @@ const benchCommand = defineCommand({
   summary: "Whether the loop guard, the pagination bonus, expand and the page state tell the truth on the widget lab's pages",
   options: {
     commits: { type: 'string', placeholder: 'n', value: wholeNumberText(1), help: 'git-web commit pages to measure (default 12)' },
+    'articles-dir': { type: 'string', placeholder: 'dir', help: 'saved article pages: how many first looks carry a screenshot' },
   },
   positionals: [],
   run: async ({ options }) => {
-    await main(options.commits ?? 12);
+    const dir = options['articles-dir'];
+    if (dir !== undefined && !fs.existsSync(dir)) throw new Error(`--articles-dir ${dir}: no such folder`);
+    await main(options.commits ?? 12, dir);
     return 0;
   },
 });

@@ -62,6 +62,28 @@ function loadUntilShowing(count: string) {
   return step;
 }
 
+/** The n-th name-less control the page state prints with this icon hint, by its ref. */
+function nthIcon(icon: string, n: number) {
+  return (view: PromptView): ScriptStepInput => {
+    const lines = view.page.filter(line => line.role === 'clickable' && line.rest.includes(`icon="${icon}"`));
+    const line = lines[n];
+    if (!line?.ref) throw new Error(`the page state shows ${lines.length} controls with icon="${icon}", not ${n + 1}`);
+    return { tool: 'click', target: { ref: line.ref } };
+  };
+}
+
+/**
+ * What a model does that needs a look at the pixels: with the image in its request it acts on what it sees; without
+ * one it cannot tell, and says so (fail) rather than guess.
+ */
+function fromSight(what: string, act: (sight: string, view: PromptView) => ScriptStepInput) {
+  return {
+    what,
+    decide: (view: PromptView): ScriptStepInput =>
+      view.sight === undefined ? { tool: 'fail', args: { reason: `cannot ${what}: the page does not say it in words` } } : act(view.sight, view),
+  };
+}
+
 /** Scrolls to the end until the page state shows the item, then reads it. */
 function scrollUntilShowing(text: string) {
   const step = (view: PromptView): ScriptStepInput | ScriptStepInput[] => {
@@ -357,5 +379,49 @@ export const WIDGET_CASE_TASKS: WidgetCaseTask[] = [
       ],
     },
     { output_schema: { max_month: 'string', chart_heading: 'string' }, required_fields: ['max_month'] },
+  ),
+  // Issue 36: pages whose state is pixels or looks — the model looks (screenshot) and sees it in its next decision.
+  task(
+    'tic-tac-toe',
+    'Win the game of tic-tac-toe (you play crosses), then read the result the page gives. Look at the board before each move.',
+    { result: 'string' },
+    {
+      steps: [
+        ...[4, 8, 2, 6].flatMap((cell, move) => [
+          { tool: 'screenshot', args: { label: `board-${move + 1}`, full_page: false } },
+          { what: `play cell ${cell}`, decide: nthIcon('cell', cell) },
+        ]),
+        readBack('result', 'You won in 4 moves'),
+        done,
+      ],
+      vision: [{ contains: '/tic-tac-toe', answer: 'the board: crosses and noughts as drawn' }],
+    },
+  ),
+  task(
+    'shape-quiz',
+    'Answer which shape is drawn (look at it first), then read the verdict.',
+    { verdict: 'string' },
+    {
+      steps: [
+        { tool: 'screenshot', args: { label: 'shape', full_page: false } },
+        fromSight('name the drawn shape', sight => ({ tool: 'click', target: { role: 'button', name: sight } })),
+        readBack('verdict', 'Right: a triangle'),
+        done,
+      ],
+      vision: [{ contains: '/shape-quiz', answer: 'triangle' }],
+    },
+  ),
+  task(
+    'colour-tiles',
+    'Pick the red tile, then read back which tile was picked.',
+    { picked: 'string' },
+    {
+      steps: [
+        fromSight('tell the tiles apart by colour', (sight, view) => nthIcon('tile', Number(/tile (\d+) is red/.exec(sight)?.[1]) - 1)(view)),
+        readBack('picked', 'Picked tile 3'),
+        done,
+      ],
+      vision: [{ contains: '/colour-tiles', answer: 'six tiles left to right: green, blue, red, yellow, purple, teal — tile 3 is red' }],
+    },
   ),
 ];

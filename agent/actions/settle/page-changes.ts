@@ -11,13 +11,15 @@ import type { SettledOutcome } from '../core/types';
  * Read in every frame. A page with a canvas, video or plugin can change pixels without any of these, so there
  * nothing is ever called unchanged: `changed` is `false` only when it is certain.
  *
- * Besides: what changed that the page state's words need not show — the element acted on (its class or other
- * attributes, or those of what it holds or sits in) and drawn pixels (a canvas drawn on). Those are said only when
- * seen: a star that turns gold by a class, a game board drawn on canvases.
+ * Besides: what changed that the page state's words need not show — the element acted on (its attributes, or those
+ * of what it holds) and drawn pixels (a canvas drawn on): a star that turns gold by a class, a game board drawn on
+ * canvases.
  */
 export interface PageChangeReading {
   changed: boolean;
-  /** The acted-on element's attributes that changed, as `class "flag" → "flag flag-raised"`; undefined when none did. */
+  /** The acted-on element or what it holds changed an attribute. */
+  targetChanged: boolean;
+  /** Those of its changes the page state does not print (class, style, a picture's source…), as `class "flag" → "flag flag-raised"`. */
   target?: string;
   /** A canvas on the page shows other pixels than before. */
   pixels: boolean;
@@ -36,7 +38,7 @@ const WATCH_KEY = 'bwa.pageChanges';
 
 /** A page with more frames than this (ad slots, embeds) is not watched: a click there is never called unchanged. */
 const MAX_FRAMES = 8;
-const CHANGED: PageChangeReading = { changed: true, pixels: false, lookOnly: false };
+const CHANGED: PageChangeReading = { changed: true, targetChanged: false, pixels: false, lookOnly: false };
 const UNWATCHED: ChangeWatch = { read: async () => CHANGED, stop: async () => {} };
 
 /**
@@ -76,12 +78,13 @@ export async function watchPageChanges(page: Page, options: { focused?: boolean 
     async read() {
       const readings = await finish(true);
       const target = readings.find(reading => reading?.target)?.target;
+      const targetChanged = readings.some(reading => reading?.targetChanged === true);
       const pixels = readings.some(reading => reading?.pixels === true);
       const samePage = !eventSeen && !page.isClosed() && page.url() === url;
       const certain = samePage && dialogsHandled && installed && !readings.includes(undefined);
       const changed = !certain || readings.some(reading => reading?.changed === true);
       const lookOnly = samePage && (target !== undefined || pixels) && readings.every(reading => reading?.structural === false);
-      return { changed, ...(target ? { target } : {}), pixels, lookOnly };
+      return { changed, targetChanged, ...(target ? { target } : {}), pixels, lookOnly };
     },
     async stop() {
       await finish(false);
@@ -106,10 +109,11 @@ export async function markActedOn(locator: Locator): Promise<void> {
 export async function settledOutcome(watch: ChangeWatch, unchanged: string): Promise<SettledOutcome> {
   const reading = await watch.read();
   if (!reading.changed) return { note: unchanged };
-  const shownChange = reading.target ? 'target' : reading.pixels ? 'pixels' : undefined;
+  const shownChange = reading.targetChanged ? 'target' : reading.pixels ? 'pixels' : undefined;
   if (!shownChange) return { note: '' };
   const parts = [reading.target ? `the element changed: ${reading.target}` : '', reading.pixels ? 'the drawing on the page changed (canvas pixels)' : ''];
-  return { note: reading.lookOnly ? ` — ${parts.filter(Boolean).join('; ')}` : '', shownChange };
+  const said = parts.filter(Boolean);
+  return { note: reading.lookOnly && said.length ? ` — ${said.join('; ')}` : '', shownChange };
 }
 
 type Listened = { listenerCount?(event: string): number };
@@ -128,7 +132,7 @@ interface Watch {
   active: Element | null;
   around: Array<{ element: Element; shown: number }>;
   target: Element | null;
-  /** The attributes of the element acted on, of what it holds and of the two elements around it, before the action. */
+  /** The attributes of the element acted on and of what it holds, before the action. */
   look: string[];
   canvases: Array<{ canvas: HTMLCanvasElement; pixels: number | null }>;
   stop(): void;
@@ -137,6 +141,7 @@ interface Watch {
 interface FrameReading {
   changed: boolean;
   structural: boolean;
+  targetChanged?: boolean;
   target?: string;
   pixels: boolean;
 }
@@ -208,7 +213,6 @@ function installInPage(keys: { key: string; targetKey: string; focused: boolean 
       [...node.attributes].filter(a => !UNSEEN.has(a.name)).map(a => `${role}\u0001${node.localName}\u0001${a.name}\u0001${a.value}`);
     const lines = describe(element, 'self');
     [...element.querySelectorAll('*')].slice(0, 200).forEach((inner, i) => lines.push(...describe(inner, `inner ${i}`)));
-    for (let outer = element.parentElement, level = 1; outer && level <= 2; outer = outer.parentElement, level++) lines.push(...describe(outer, `outer ${level}`));
     return lines;
   }
 
@@ -249,8 +253,11 @@ function readInPage(args: { key: string; read: boolean }): FrameReading {
     const now = tools.pixelsOf(canvas);
     return now !== null && now !== before;
   });
-  const target = watch.target?.isConnected ? describeLookChange(watch.look, tools.lookOf(watch.target)) : undefined;
-  const reading = { structural: watch.structural, pixels, ...(target ? { target } : {}) };
+  const lookNow = watch.target?.isConnected ? tools.lookOf(watch.target) : watch.look;
+  const targetChanged = lookNow.join('\u0000') !== watch.look.join('\u0000');
+  const shown = targetChanged && (watch.target?.checkVisibility?.() ?? true);
+  const target = shown ? describeLookChange(watch.look, lookNow) : undefined;
+  const reading = { structural: watch.structural, targetChanged, pixels, ...(target ? { target } : {}) };
   if (watch.changed || watch.opaque) return { changed: true, ...reading };
   const active = document.activeElement;
   if (active !== watch.active && active && (active.matches('input, textarea, select') || (active as HTMLElement).isContentEditable))
@@ -263,18 +270,24 @@ function readInPage(args: { key: string; read: boolean }): FrameReading {
   const around = watch.around.some(({ element, shown }) => !element.isConnected || rendered(element) !== shown);
   return { changed: around, ...reading, structural: around };
 
-  /** `class "flag" → "flag flag-raised"` for the element's own attributes; what it holds or sits in, by attribute name. */
+  /**
+   * `class "flag" → "flag flag-raised"` for the element's own attributes, by attribute name for what it holds — only
+   * those the page state does not print (its states, names and values it does).
+   */
   function describeLookChange(before: string[], after: string[]): string | undefined {
+    const PRINTED = /^(aria-.*|role|hidden|disabled|checked|selected|value|open|title|alt|href|placeholder|inert)$/;
+    const parts = (line: string) => line.split('\u0001') as [string, string, string, string];
     const was = new Set(before);
     const is = new Set(after);
-    const changed = [...new Set([...before.filter(line => !is.has(line)), ...after.filter(line => !was.has(line))])];
+    const changed = [...new Set([...before.filter(line => !is.has(line)), ...after.filter(line => !was.has(line))])].filter(
+      line => !PRINTED.test(parts(line)[2]),
+    );
     if (changed.length === 0) return undefined;
-    const parts = (line: string) => line.split('\u0001') as [string, string, string, string];
     const own = [...new Set(changed.map(parts).filter(([role]) => role === 'self').map(([, , name]) => name))];
     const valueOf = (lines: string[], name: string) => lines.map(parts).find(([role, , attribute]) => role === 'self' && attribute === name)?.[3];
     const clip = (text: string | undefined) => (text === undefined ? '(none)' : JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text));
     const shown = own.slice(0, 2).map(name => `${name} ${clip(valueOf(before, name))} → ${clip(valueOf(after, name))}`);
-    const others = [...new Set(changed.map(parts).filter(([role]) => role !== 'self').map(([role, tag, name]) => `${name} of ${role.startsWith('inner') ? `a <${tag}> inside it` : `the <${tag}> around it`}`))];
+    const others = [...new Set(changed.map(parts).filter(([role]) => role !== 'self').map(([, tag, name]) => `${name} of a <${tag}> inside it`))];
     return [...shown, ...others.slice(0, 2)].join('; ');
   }
 }

@@ -160,10 +160,14 @@ test.describe('extract reads like an auditor', () => {
     expect(provenanceOf(en).text).toBe('1,234.5');
   });
 
-  test('text is joined as the page shows it: a tag link beside a title is never glued to it', async ({ harness }) => {
+  test('text is joined as the page shows it: a tag link beside a title is never glued to it, and one that repeats its words is no part of it', async ({
+    harness,
+  }) => {
     await harness.ok('goto', { url: `${WIDGETS}/article-release` });
     const title = await harness.ok('extract', { field: 'title', target: 'css=h1' });
-    expect(title.effects?.extracted?.value).toBe('Release 0.6.0 0.6.0');
+    expect(title.effects?.extracted?.value).toBe('Release 0.6.0');
+    expect(title.description).toContain('[the control "0.6.0" beside it repeats its words: left out as an element of its own]');
+    // The record keeps what the element showed, tag and all.
     expect(provenanceOf(title).preview).toBe('Release 0.6.0 0.6.0');
   });
 
