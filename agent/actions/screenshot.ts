@@ -17,12 +17,11 @@ export const screenshot = defineAction({
   collects: true,
   productive: true,
   description: 'Save a screenshot as evidence: the full page, or one element.',
-  verifies: `The image is written and its SHA-256 recorded. A full page is the window's width and at most ${FULL_PAGE_MAX_HEIGHT.toLocaleString('en')} px high; a larger page, or one that takes over ${SHOT_TIMEOUTS.fullPageMs / 1000} s (then the window alone is saved), is said in the artifact's note. Your next step shows it (one the task requires as evidence only with look: true), within one decision's image: a page larger than the window is shown as the window.`,
+  verifies: `The image is written and its SHA-256 recorded. A full page is the window's width and at most ${FULL_PAGE_MAX_HEIGHT.toLocaleString('en')} px high; a larger page, or one that takes over ${SHOT_TIMEOUTS.fullPageMs / 1000} s (then the window alone is saved), is said in the artifact's note. A model's next step shows it, unless the task requires that label as evidence, within one decision's image: a page larger than the window is shown as the window.`,
   schema: z.object({
     label: z.string().min(1).max(60).describe('Filename label'),
     full_page: z.boolean().optional().describe('Default true'),
     target: TargetArg.optional().describe('Only this element'),
-    look: z.boolean().optional().describe('Show it to you next step (default: unless the task requires this label as evidence)'),
   }),
   async handle({ label, full_page, target }, env) {
     const { page, store } = env;

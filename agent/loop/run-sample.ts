@@ -136,14 +136,14 @@ export async function runSample(input: RunSampleInput): Promise<SampleOutcome> {
 
 /**
  * A screenshot the decider took to look at the page: the next decision shows it. One the task requires as evidence
- * (its label is a required artifact) is evidence only, unless the call asked to look (`look: true`).
+ * (its label is a required artifact) is evidence only: the system prompt says so, and another label looks.
  */
 function lookTaken(call: ActionCall, result: ActionResult, step: number, input: RunSampleInput): AskedLook | undefined {
   const artifact = result.effects?.artifact;
   if (call.name !== 'screenshot' || !result.success || artifact?.kind !== 'screenshot') return undefined;
   const label = artifact.label ?? artifact.filename;
-  const look = typeof call.args.look === 'boolean' ? call.args.look : !input.task.required_artifacts.includes(label);
-  return look ? { label, filename: artifact.filename, path: input.recorder.store.pathOf(artifact.filename), step } : undefined;
+  if (input.task.required_artifacts.includes(label)) return undefined;
+  return { label, filename: artifact.filename, path: input.recorder.store.pathOf(artifact.filename), step };
 }
 
 const START_RETRY_DELAYS_MS = [1_000, 3_000];

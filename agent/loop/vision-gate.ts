@@ -41,8 +41,9 @@ const SCREENSHOT_REASONS: ReadonlyArray<{
   },
   {
     region: c => c.lookAlikeRegion,
-    applies: c => c.lookAlikeControls >= LOOK_ALIKE_GROUP,
-    reason: c => `${c.lookAlikeControls} controls in view have no name and read alike in the page state (only how they look tells them apart)`,
+    applies: c => c.lookAlikeControls >= LOOK_ALIKE_GROUP && c.lookAlikeControls >= 0.25 * c.controlsInView,
+    reason: c =>
+      `${c.lookAlikeControls} of the ${c.controlsInView} controls in view have no name and read alike in the page state (only how they look tells them apart)`,
   },
 ];
 

@@ -35,8 +35,8 @@ export interface SnapshotCounts {
   semanticNodes: number;
   /** Characters of running text and headings inside the viewport: what a screenshot of it could only repeat. */
   viewportTextChars: number;
-  /** Controls in the viewport the page state describes alike (see lookAlikeControls), and where they are. */
-  lookAlike: { count: number; region?: Box };
+  /** Controls in the viewport the page state describes alike (see lookAlikeControls), where they are, and all controls in view. */
+  lookAlike: { count: number; inView: number; region?: Box };
 }
 
 /** From this many controls that read the same, the page state cannot say which one is which. */
@@ -45,25 +45,29 @@ export const LOOK_ALIKE_GROUP = 3;
 /**
  * Controls in the viewport without a name that the page state prints alike — same role, same hints, same address
  * (six `clickable icon="tile"`, a ring of bare `button`s): only how they look tells them apart. Groups of at least
- * LOOK_ALIKE_GROUP count, and the box around them all is where a screenshot must look.
+ * LOOK_ALIKE_GROUP count, and the box around them all is where a screenshot must look; `inView` counts every control
+ * in the viewport, so a share can be told (three bare share icons among sixty links are no such page).
  */
 export function lookAlikeControls(flat: readonly FlatNode[]): SnapshotCounts['lookAlike'] {
   const groups = new Map<string, FlatNode[]>();
+  let inView = 0;
   for (const item of flat) {
     const node = item.node;
-    if (!isInteractiveNode(item) || !node.inViewport || node.name?.trim() || node.text?.trim() || !node.box) continue;
+    if (!isInteractiveNode(item) || !node.inViewport) continue;
+    inView++;
+    if (node.name?.trim() || node.text?.trim() || !node.box) continue;
     const hint = node.hint;
     const key = [node.role, hint?.label, hint?.icon, hint?.state, hint?.near, node.url, node.placeholder, node.value].join('\u0001');
     groups.set(key, [...(groups.get(key) ?? []), item]);
   }
   const alike = [...groups.values()].filter(group => group.length >= LOOK_ALIKE_GROUP).flat();
-  if (alike.length === 0) return { count: 0 };
+  if (alike.length === 0) return { count: 0, inView };
   const boxes = alike.map(item => item.node.box as Box);
   const left = Math.min(...boxes.map(box => box.x));
   const top = Math.min(...boxes.map(box => box.y));
   const right = Math.max(...boxes.map(box => box.x + box.width));
   const bottom = Math.max(...boxes.map(box => box.y + box.height));
-  return { count: alike.length, region: { x: Math.floor(left), y: Math.floor(top), width: Math.ceil(right - left), height: Math.ceil(bottom - top) } };
+  return { count: alike.length, inView, region: { x: Math.floor(left), y: Math.floor(top), width: Math.ceil(right - left), height: Math.ceil(bottom - top) } };
 }
 
 export function isInteractiveNode(item: FlatNode): boolean {
@@ -112,6 +116,7 @@ export function computeConfidence(
     viewportTextChars: counts.viewportTextChars,
     totalNodes: metrics.totalElements,
     lookAlikeControls: counts.lookAlike.count,
+    controlsInView: counts.lookAlike.inView,
     ...(metrics.pixelOnlyRegion ? { pixelOnlyRegion: metrics.pixelOnlyRegion } : {}),
     ...(counts.lookAlike.region ? { lookAlikeRegion: counts.lookAlike.region } : {}),
   };

@@ -102,6 +102,8 @@ export interface DomConfidence {
   pixelOnlyRegion?: { x: number; y: number; width: number; height: number };
   /** Name-less controls in the viewport that the page state prints alike (confidence.ts lookAlikeControls). */
   lookAlikeControls: number;
+  /** Every control in the viewport. */
+  controlsInView: number;
   /** Where those controls are (viewport coordinates). */
   lookAlikeRegion?: Box;
 }

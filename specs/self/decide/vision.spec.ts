@@ -28,6 +28,7 @@ const confidence = (c: Partial<DomConfidence>): DomConfidence => ({
   viewportTextChars: 900,
   totalNodes: 300,
   lookAlikeControls: 0,
+  controlsInView: 20,
   ...c,
 });
 
@@ -43,9 +44,11 @@ test.describe('when a screenshot rides in the decision: one rule, measured on th
     expect(visionReasons(confidence({ unnamedImageShare: 0.45, viewportTextChars: 120 }))).toEqual([
       'pictures without a text alternative cover 45% of the viewport (text or content set as an image is not in the tree)',
     ]);
-    expect(visionReasons(confidence({ lookAlikeControls: 6 }))).toEqual([
-      '6 controls in view have no name and read alike in the page state (only how they look tells them apart)',
+    expect(visionReasons(confidence({ lookAlikeControls: 6, controlsInView: 8 }))).toEqual([
+      '6 of the 8 controls in view have no name and read alike in the page state (only how they look tells them apart)',
     ]);
+    // Three bare share icons among sixty links: the page's words are in the tree.
+    expect(visionReasons(confidence({ lookAlikeControls: 3, controlsInView: 60 }))).toEqual([]);
     // Name-less controls the page state tells apart (a hint, a place) are in words; a photo beside an article's text
     // adds nothing; a page still loading or a short one has its text in the tree.
     expect(visionReasons(confidence({ score: 0.3, unlabeledInteractive: 2, interactive: 4, lookAlikeControls: 2 }))).toEqual([]);
@@ -209,7 +212,7 @@ test.describe('in a model-decided sample', () => {
     expect(result.usage.by_purpose?.decide?.with_screenshot).toBeUndefined();
   });
 
-  test('a shape only pixels show: the model takes a screenshot to look (look: true, though the task requires it as evidence), its next decision sees it and answers', async ({
+  test('a shape only pixels show: the evidence screenshot the task requires is not shown; one the model takes to look is, in its next decision, which answers from it', async ({
     agent,
   }) => {
     const file = path.join(tempDir(), 'widget_shape.json');
@@ -222,13 +225,14 @@ test.describe('in a model-decided sample', () => {
         goal: 'Click the button that names the drawn shape, then read the verdict.',
         output_schema: { verdict: 'string' },
         required_fields: ['verdict'],
-        required_artifacts: ['shape'],
+        required_artifacts: ['quiz'],
         allowed_domains: [SITE_HOST.widgets],
       }),
     );
     model.server.setScript('widget_shape', 'one', {
       steps: [
-        { tool: 'screenshot', args: { label: 'shape', full_page: false, look: true } },
+        { tool: 'screenshot', args: { label: 'quiz', full_page: false } },
+        { tool: 'screenshot', args: { label: 'shape', full_page: false } },
         {
           what: 'click the answer the screenshot shows',
           decide: ({ sight }: { sight?: string }) => {
@@ -246,10 +250,9 @@ test.describe('in a model-decided sample', () => {
     expect(result.status).toBe('done');
     expect(result.extracted.verdict!.value).toBe('Right: a triangle');
     const turns = model.server.requests.filter(r => r.kind === 'decider' && r.key.taskId === 'widget_shape');
-    // The page alone sends nothing (its words are in the tree); the look the model asked for is in the next request.
-    expect(turns[0]!.hasImage).toBe(false);
-    expect(turns[1]!.hasImage).toBe(true);
-    expect(turns[1]!.lastUserText).toContain('It shows your screenshot 01_shape.png as saved.');
-    expect(turns.slice(2).some(t => t.hasImage)).toBe(false);
+    // The page alone sends nothing (its words are in the tree), nor the evidence the task requires ("quiz"); the look
+    // the model took ("shape") is in the next request, and only there.
+    expect(turns.map(t => t.hasImage)).toEqual([false, false, true, false, false]);
+    expect(turns[2]!.lastUserText).toContain('It shows your screenshot 02_shape.png as saved.');
   });
 });

@@ -31,7 +31,7 @@ test('describeNode gives the one-line role + label used in messages', () => {
 
 test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / sparse pages are penalised, clamped to [0, 1]', () => {
   const clean = { canvasShare: 0, unnamedImageShare: 0, svgOnlyIcons: 0, totalElements: 400 };
-  const counts = { interactive: 40, unlabeledInteractive: 0, semanticNodes: 80, viewportTextChars: 500, lookAlike: { count: 0 } };
+  const counts = { interactive: 40, unlabeledInteractive: 0, semanticNodes: 80, viewportTextChars: 500, lookAlike: { count: 0, inView: 0 } };
   expect(computeConfidence(clean, counts).score).toBe(1);
   expect(computeConfidence({ ...clean, svgOnlyIcons: 4 }, counts).score).toBeCloseTo(0.92, 3);
   expect(computeConfidence(clean, { ...counts, unlabeledInteractive: 10 }).score).toBeCloseTo(0.9, 3);
@@ -42,7 +42,7 @@ test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / 
   expect(
     computeConfidence(
       { canvasShare: 1, unnamedImageShare: 1, svgOnlyIcons: 50, totalElements: 5 },
-      { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1, viewportTextChars: 0, lookAlike: { count: 0 } },
+      { interactive: 1, unlabeledInteractive: 1, semanticNodes: 1, viewportTextChars: 0, lookAlike: { count: 0, inView: 0 } },
     ).score,
   ).toBe(0);
   const full = computeConfidence({ ...clean, svgOnlyIcons: 7 }, { ...counts, interactive: 10 });
@@ -57,6 +57,7 @@ test('confidence: clean page is 1, canvas / unnamed picture / unlabeled / svg / 
     viewportTextChars: 500,
     totalNodes: 400,
     lookAlikeControls: 0,
+    controlsInView: 0,
   });
 });
 
