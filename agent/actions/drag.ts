@@ -114,7 +114,12 @@ function at(where: { x: number; y: number; width?: number; height?: number } | u
 /** The lines of text the page shows, to say afterwards what it says that it did not before. */
 function pageLines(page: Page): Promise<string[]> {
   return page
-    .evaluate(() => (document.body?.innerText ?? '').split('\n').map(line => line.trim()).filter(Boolean))
+    .evaluate(() =>
+      (document.body?.innerText ?? '')
+        .split('\n')
+        .map(line => line.trim())
+        .filter(Boolean),
+    )
     .catch(() => []);
 }
 
@@ -122,7 +127,10 @@ const NEW_LINES_SHOWN = 2;
 
 function newLines(before: string[], after: string[]): string[] {
   const was = new Set(before);
-  return after.filter(line => !was.has(line)).slice(0, NEW_LINES_SHOWN).map(line => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
+  return after
+    .filter(line => !was.has(line))
+    .slice(0, NEW_LINES_SHOWN)
+    .map(line => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
 }
 
 async function centre(locator: Locator): Promise<{ x: number; y: number }> {

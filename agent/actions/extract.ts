@@ -186,7 +186,9 @@ function readingNote(reads: readonly PartRead[]): string {
   const notes = [
     first.from ? `read from ${JSON.stringify(first.from)}` : '',
     first.reading ?? '',
-    leftOut?.length ? `the control${leftOut.length > 1 ? 's' : ''} ${leftOut.map(text => JSON.stringify(text)).join(', ')} beside it repeat${leftOut.length > 1 ? '' : 's'} its words: left out as ${leftOut.length > 1 ? 'elements' : 'an element'} of ${leftOut.length > 1 ? 'their' : 'its'} own` : '',
+    leftOut?.length
+      ? `the control${leftOut.length > 1 ? 's' : ''} ${leftOut.map(text => JSON.stringify(text)).join(', ')} beside it repeat${leftOut.length > 1 ? '' : 's'} its words: left out as ${leftOut.length > 1 ? 'elements' : 'an element'} of ${leftOut.length > 1 ? 'their' : 'its'} own`
+      : '',
     written !== undefined ? `what the field holds; its attribute as written says ${JSON.stringify(written)}` : '',
   ].filter(Boolean);
   return notes.length ? ` [${notes.join('; ')}]` : '';

@@ -15,7 +15,7 @@ export const click = defineAction({
   maySubmit: true,
   description: 'Click an element on the page.',
   verifies:
-    'Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control. Once the page has settled, a click after which nothing visible changed (no content, value, state, focus, scroll, address, tab or dialog) says so; one that changed only what the page state\'s words may not show (the element\'s class or attributes, a canvas drawn on) says that.',
+    "Within about a second: the element is visible, enabled and not covered (else names the dialog covering it, or the menu, tab or section hiding it; a bare loading veil is waited out); a text that is plain text while a link or button has it is refused, naming that control. Once the page has settled, a click after which nothing visible changed (no content, value, state, focus, scroll, address, tab or dialog) says so; one that changed only what the page state's words may not show (the element's class or attributes, a canvas drawn on) says that.",
   schema: z.object({
     target: TargetArg,
     double: z.boolean().optional().describe('Double-click'),

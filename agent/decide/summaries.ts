@@ -33,7 +33,12 @@ export class StepSummarizer {
     return this.summaries.slice(-SUMMARIES_SHOWN);
   }
 
-  async update(step: number, history: readonly HistoryEntry[], signal: AbortSignal, collected: Readonly<Record<string, unknown>> = {}): Promise<void> {
+  async update(
+    step: number,
+    history: readonly HistoryEntry[],
+    signal: AbortSignal,
+    collected: Readonly<Record<string, unknown>> = {},
+  ): Promise<void> {
     if (step < SUMMARY_EVERY_STEPS || step % SUMMARY_EVERY_STEPS !== 0) return;
     const until = step - KEEP_RECENT_STEPS;
     const entries = history.filter(e => !e.meta && e.step > this.summarizedThrough && e.step <= until);

@@ -109,7 +109,13 @@ export class VisionGate {
     asked?: AskedLook,
   ): Promise<Screenshot | undefined> {
     const fired = firedReasons(observation.confidence);
-    if (asked) return this.askedShot(page, asked, fired.map(r => r.reason(observation.confidence)), signal);
+    if (asked)
+      return this.askedShot(
+        page,
+        asked,
+        fired.map(r => r.reason(observation.confidence)),
+        signal,
+      );
     if (fired.length === 0) return undefined;
     const clip = screenshotBand(unionOf(fired.map(r => r.region(observation.confidence))), page.viewportSize());
     const png = await viewportShot(page, signal, clip);
@@ -129,7 +135,9 @@ export class VisionGate {
     if (saved && viewport && saved.width <= viewport.width && saved.height <= viewport.height)
       return { png: saved.png, reasons: [why, ...reasons], band: false, taken: asked.filename };
     const png = await viewportShot(page, signal, undefined);
-    const larger = saved ? ` (${asked.filename}, ${saved.width} × ${saved.height} px, is larger than one decision's image: this is the viewport now)` : '';
+    const larger = saved
+      ? ` (${asked.filename}, ${saved.width} × ${saved.height} px, is larger than one decision's image: this is the viewport now)`
+      : '';
     return png ? { png, reasons: [`${why}${larger}`, ...reasons], band: false } : undefined;
   }
 }

@@ -67,7 +67,11 @@ export function lookAlikeControls(flat: readonly FlatNode[]): SnapshotCounts['lo
   const top = Math.min(...boxes.map(box => box.y));
   const right = Math.max(...boxes.map(box => box.x + box.width));
   const bottom = Math.max(...boxes.map(box => box.y + box.height));
-  return { count: alike.length, inView, region: { x: Math.floor(left), y: Math.floor(top), width: Math.ceil(right - left), height: Math.ceil(bottom - top) } };
+  return {
+    count: alike.length,
+    inView,
+    region: { x: Math.floor(left), y: Math.floor(top), width: Math.ceil(right - left), height: Math.ceil(bottom - top) },
+  };
 }
 
 export function isInteractiveNode(item: FlatNode): boolean {

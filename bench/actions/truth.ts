@@ -165,7 +165,8 @@ const CLAIMS: ClaimCase[] = [
     widget: 'console that takes each key (typed key by key)',
     path: '/terminal',
     calls: state => [{ name: 'type', args: { target: refIn(state, /\[((?:f\d+)?e\d+)\] textbox "Console input"/), text: 'status', slowly: true } }],
-    readBack: async page => `prompt shows ${JSON.stringify(await text(page, '#prompt'))}, field holds ${JSON.stringify(await page.locator('#keys').inputValue())}`,
+    readBack: async page =>
+      `prompt shows ${JSON.stringify(await text(page, '#prompt'))}, field holds ${JSON.stringify(await page.locator('#keys').inputValue())}`,
     rule: 'success exactly when the console shows every key',
     truthful: (results, shown) => ok(results) === shown.startsWith('prompt shows "status"'),
   },
@@ -176,13 +177,16 @@ const CLAIMS: ClaimCase[] = [
     readBack: async page => `${(await page.locator('#pinned li').allInnerTexts()).join(', ')} · ${await text(page, '#pinned-status')}`,
     rule: 'a failure that says what was tried and what the page says now',
     truthful: (results, shown) =>
-      !ok(results) && /Tried .*mouse drag.*drag events/.test(results[0]?.error ?? '') && (results[0]?.error ?? '').includes(shown.split(' · ')[1] ?? '—'),
+      !ok(results) &&
+      /Tried .*mouse drag.*drag events/.test(results[0]?.error ?? '') &&
+      (results[0]?.error ?? '').includes(shown.split(' · ')[1] ?? '—'),
   },
   {
     widget: 'note that moves by position on a board',
     path: '/stuck-drag',
     calls: () => [{ name: 'drag', args: { target: 'Call the printer', to: 'Later' } }],
-    readBack: page => page.locator('#note').evaluate((note: HTMLElement) => `note at left ${note.style.left || '10px'}, top ${note.style.top || '10px'}`),
+    readBack: page =>
+      page.locator('#note').evaluate((note: HTMLElement) => `note at left ${note.style.left || '10px'}, top ${note.style.top || '10px'}`),
     rule: 'success exactly when it moved, saying where',
     truthful: (results, shown) => {
       const movedOnPage = shown !== 'note at left 10px, top 10px';
@@ -200,9 +204,7 @@ const CLAIMS: ClaimCase[] = [
   {
     widget: 'type attribute of a field written type="input"',
     path: '/field-attributes',
-    calls: state => [
-      { name: 'extract', args: { field: 'kind', target: refIn(state, /\[((?:f\d+)?e\d+)\] textbox "Nickname"/), attribute: 'type' } },
-    ],
+    calls: state => [{ name: 'extract', args: { field: 'kind', target: refIn(state, /\[((?:f\d+)?e\d+)\] textbox "Nickname"/), attribute: 'type' } }],
     readBack: async page => `the browser shows a ${await page.locator('#nick').evaluate((input: HTMLInputElement) => input.type)} field`,
     rule: 'the value is the type the browser shows',
     truthful: (results, shown) => ok(results) && shown === `the browser shows a ${String(results[0]?.effects?.extracted?.value)} field`,
@@ -223,11 +225,17 @@ const CLAIMS: ClaimCase[] = [
       (await page
         .locator('.cell canvas')
         .nth(4)
-        .evaluate((canvas: HTMLCanvasElement) => canvas.getContext('2d')?.getImageData(0, 0, 80, 80).data.some(value => value !== 0)))
+        .evaluate((canvas: HTMLCanvasElement) =>
+          canvas
+            .getContext('2d')
+            ?.getImageData(0, 0, 80, 80)
+            .data.some(value => value !== 0),
+        ))
         ? 'centre cell drawn (a cross), status unchanged'
         : 'centre cell blank',
     rule: 'the result says the drawing changed when it did',
-    truthful: (results, shown) => ok(results) && shown.startsWith('centre cell drawn') === /drawing on the page changed/.test(results[0]?.description ?? ''),
+    truthful: (results, shown) =>
+      ok(results) && shown.startsWith('centre cell drawn') === /drawing on the page changed/.test(results[0]?.description ?? ''),
   },
 ];
 

@@ -137,7 +137,11 @@ async function playWithLooks(
     await act(() => ({ name: 'screenshot', args: { label: `look ${index + 1}`, full_page: false } }));
     await act(move);
   }
-  const shown = await sample.page.getByRole('status').first().innerText().catch(() => '');
+  const shown = await sample.page
+    .getByRole('status')
+    .first()
+    .innerText()
+    .catch(() => '');
   return { ...guardRow(scenario, moves.length, notices, stoppedAt), shown };
 }
 
@@ -151,7 +155,10 @@ async function ticTacToe(browser: Browser): Promise<GuardRow & { shown: string }
   const sample = await openActionSample(browser);
   try {
     await sample.page.goto(`${WIDGETS}/tic-tac-toe`);
-    const cell = (n: number) => (look: Look) => ({ name: 'click', args: { target: nthRef(/\[((?:f\d+)?[ec]\d+)\] clickable icon="cell"/g, n)(look) } });
+    const cell = (n: number) => (look: Look) => ({
+      name: 'click',
+      args: { target: nthRef(/\[((?:f\d+)?[ec]\d+)\] clickable icon="cell"/g, n)(look) },
+    });
     return await playWithLooks(sample, 'tic-tac-toe on canvases, won in 5 moves (a look before each)', TIC_TAC_TOE.fiveMoveWin.map(cell));
   } finally {
     await sample.close();
@@ -199,10 +206,6 @@ async function pagingBonus(page: Page): Promise<Array<[string, string]>> {
     ['link "Older" (?offset=40)', 'link', 'Older', 0],
     ['button "Load more orders"', 'button', 'Load more orders', 0],
   ];
-  const rows: Array<[string, string]> = controls.map(([label, role, name, nth]) => {
-    const granted = judge(new RecoveryMonitor(20), observation, role, name, nth).some(n => n.startsWith('Pagination detected'));
-    return [label, granted ? 'bonus' : '—'];
-  });
   // A page with no pager at all: numbered answers, a keypad, a review's "Show more".
   await page.goto(`${WIDGETS}/answer-buttons`);
   const noPager = (await observe(page)) as Versioned;
@@ -211,11 +214,14 @@ async function pagingBonus(page: Page): Promise<Array<[string, string]>> {
     ['keypad button "5"', 'button', '5', 1],
     ['review button "Show more"', 'button', 'Show more', 0],
   ];
-  for (const [label, role, name, nth] of lookalikes) {
-    const granted = judge(new RecoveryMonitor(20), noPager, role, name, nth).some(n => n.startsWith('Pagination detected'));
-    rows.push([label, granted ? 'bonus' : '—']);
-  }
-  return rows;
+  return [...bonusRows(observation, controls), ...bonusRows(noPager, lookalikes)];
+}
+
+function bonusRows(observation: Versioned, controls: Array<[string, string, string, number]>): Array<[string, string]> {
+  return controls.map(([label, role, name, nth]) => {
+    const granted = judge(new RecoveryMonitor(20), observation, role, name, nth).some(n => n.startsWith('Pagination detected'));
+    return [label, granted ? 'bonus' : '—'];
+  });
 }
 
 /** Whether a decision on the page's first look carries a screenshot, and of what (the gate's own rule). */
@@ -226,7 +232,17 @@ async function visionPerPage(browser: Browser): Promise<Array<[string, string]>>
   const size = (png: Buffer) => `${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`;
   const rows: Array<[string, string]> = [];
   try {
-    for (const slug of ['svg-status', 'canvas-chart', 'colour-tiles', 'pie-menu', 'tic-tac-toe', 'flag-inbox', 'shape-quiz', 'date-picker', 'answer-buttons']) {
+    for (const slug of [
+      'svg-status',
+      'canvas-chart',
+      'colour-tiles',
+      'pie-menu',
+      'tic-tac-toe',
+      'flag-inbox',
+      'shape-quiz',
+      'date-picker',
+      'answer-buttons',
+    ]) {
       await sample.page.goto(`${WIDGETS}/${slug}`);
       const shot = await gate.screenshotFor(sample.page, await observe(sample.page), signal);
       rows.push([slug, shot ? `${size(shot.png)} — ${shot.reasons.join('; ')}` : '—']);
@@ -243,7 +259,7 @@ async function visionPerPage(browser: Browser): Promise<Array<[string, string]>>
       signal,
       asked,
     );
-    rows.push(['shape-quiz, the decision after the model\'s screenshot', next ? `${size(next.png)} — ${next.reasons.join('; ')}` : '—']);
+    rows.push(["shape-quiz, the decision after the model's screenshot", next ? `${size(next.png)} — ${next.reasons.join('; ')}` : '—']);
   } finally {
     await sample.close();
   }

@@ -95,9 +95,13 @@ export async function watchPageChanges(page: Page, options: { focused?: boolean 
 /** Leaves the element an action is about to use where the next watch finds it (a pointer check does this itself). */
 export async function markActedOn(locator: Locator): Promise<void> {
   await locator
-    .evaluate((element, key) => {
-      (window as unknown as Record<symbol, Element>)[Symbol.for(key)] = element;
-    }, POINTER_TARGET_KEY, { timeout: PAGE_READ_MS })
+    .evaluate(
+      (element, key) => {
+        (window as unknown as Record<symbol, Element>)[Symbol.for(key)] = element;
+      },
+      POINTER_TARGET_KEY,
+      { timeout: PAGE_READ_MS },
+    )
     .catch(() => undefined);
 }
 
@@ -111,7 +115,10 @@ export async function settledOutcome(watch: ChangeWatch, unchanged: string): Pro
   if (!reading.changed) return { note: unchanged };
   const shownChange = reading.targetChanged ? 'target' : reading.pixels ? 'pixels' : undefined;
   if (!shownChange) return { note: '' };
-  const parts = [reading.target ? `the element changed: ${reading.target}` : '', reading.pixels ? 'the drawing on the page changed (canvas pixels)' : ''];
+  const parts = [
+    reading.target ? `the element changed: ${reading.target}` : '',
+    reading.pixels ? 'the drawing on the page changed (canvas pixels)' : '',
+  ];
   const said = parts.filter(Boolean);
   return { note: reading.lookOnly && said.length ? ` — ${said.join('; ')}` : '', shownChange };
 }
@@ -283,11 +290,25 @@ function readInPage(args: { key: string; read: boolean }): FrameReading {
       line => !PRINTED.test(parts(line)[2]),
     );
     if (changed.length === 0) return undefined;
-    const own = [...new Set(changed.map(parts).filter(([role]) => role === 'self').map(([, , name]) => name))];
+    const own = [
+      ...new Set(
+        changed
+          .map(parts)
+          .filter(([role]) => role === 'self')
+          .map(([, , name]) => name),
+      ),
+    ];
     const valueOf = (lines: string[], name: string) => lines.map(parts).find(([role, , attribute]) => role === 'self' && attribute === name)?.[3];
     const clip = (text: string | undefined) => (text === undefined ? '(none)' : JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text));
     const shown = own.slice(0, 2).map(name => `${name} ${clip(valueOf(before, name))} → ${clip(valueOf(after, name))}`);
-    const others = [...new Set(changed.map(parts).filter(([role]) => role !== 'self').map(([, tag, name]) => `${name} of a <${tag}> inside it`))];
+    const others = [
+      ...new Set(
+        changed
+          .map(parts)
+          .filter(([role]) => role !== 'self')
+          .map(([, tag, name]) => `${name} of a <${tag}> inside it`),
+      ),
+    ];
     return [...shown, ...others.slice(0, 2)].join('; ');
   }
 }

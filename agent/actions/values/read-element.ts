@@ -162,7 +162,13 @@ export async function readElement(
     { attribute: options.attribute, exact: options.exact, alternatives: options.alternatives, previewChars: PREVIEW_CHARS },
     { timeout: 5_000 },
   );
-  return { ...read, matched: read.matched ?? undefined, named: read.named ?? undefined, leftOut: read.leftOut ?? undefined, written: read.written ?? undefined };
+  return {
+    ...read,
+    matched: read.matched ?? undefined,
+    named: read.named ?? undefined,
+    leftOut: read.leftOut ?? undefined,
+    written: read.written ?? undefined,
+  };
 }
 
 /** "a, b:is(c, d)" → ["a", "b:is(c, d)"]: the commas that separate a selector list, not those inside brackets or quotes. */

@@ -29,7 +29,12 @@ test.describe('a click whose effect shows in a class or in pixels', () => {
     const drawn = await page
       .locator('.cell canvas')
       .nth(4)
-      .evaluate((canvas: HTMLCanvasElement) => canvas.getContext('2d')!.getImageData(0, 0, 80, 80).data.some(value => value !== 0));
+      .evaluate((canvas: HTMLCanvasElement) =>
+        canvas
+          .getContext('2d')!
+          .getImageData(0, 0, 80, 80)
+          .data.some(value => value !== 0),
+      );
     expect(drawn).toBe(true);
     await expect(page.getByRole('status')).toHaveText('Your move');
     expect(result.description).toBe(`Clicked [${cells[4]}] generic — the drawing on the page changed (canvas pixels)`);

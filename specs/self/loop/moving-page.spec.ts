@@ -142,6 +142,8 @@ test('a game drawn on canvases: each move changes only pixels, the model looks b
   }
   // Each move's result said what the page showed: the board's drawing changed — but the winning one, whose change
   // (the status) the next page state shows in words.
-  const told = new Set(turns.flatMap(t => [...t.lastUserText.matchAll(/Step (\d+): click\([^\n]*the drawing on the page changed \(canvas pixels\)/g)].map(m => m[1])));
+  const told = new Set(
+    turns.flatMap(t => [...t.lastUserText.matchAll(/Step (\d+): click\([^\n]*the drawing on the page changed \(canvas pixels\)/g)].map(m => m[1])),
+  );
   expect(told.size).toBe(3);
 });

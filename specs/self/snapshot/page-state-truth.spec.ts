@@ -143,7 +143,9 @@ test.describe('pagination controls', () => {
   test('numbered answer buttons, a keypad of digits and a review\'s "Show more" are no pager: nothing on that page pages forward', async ({
     page,
   }) => {
-    await page.route('http://quiz.test/**', route => route.fulfill({ contentType: 'text/html', body: answerButtons.render({ hostname: 'quiz.test' }) }));
+    await page.route('http://quiz.test/**', route =>
+      route.fulfill({ contentType: 'text/html', body: answerButtons.render({ hostname: 'quiz.test' }) }),
+    );
     await page.goto(`http://quiz.test/${answerButtons.slug}`);
     const observation = await observe(page);
     expect(observation.text).toContain('button "Show more"');
@@ -174,7 +176,9 @@ test.describe('the page fingerprint', () => {
   });
 
   test('different when a name-less control turns on by a class alone: its hint is part of what the page state shows', async ({ page }) => {
-    await page.setContent(`<main><h1>Inbox</h1><p>Quarterly statement <span class="star" style="cursor:pointer;display:inline-block;width:16px;height:16px"></span></p></main>`);
+    await page.setContent(
+      `<main><h1>Inbox</h1><p>Quarterly statement <span class="star" style="cursor:pointer;display:inline-block;width:16px;height:16px"></span></p></main>`,
+    );
     const first = await observe(page);
     await page.locator('.star').evaluate(star => star.classList.add('on'));
     const starred = await observe(page);
