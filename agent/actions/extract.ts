@@ -25,7 +25,7 @@ export const extract = defineAction({
     // Flat, so the registry still knows it for an element argument (elementArguments).
     target: z.union([...TargetArg.options, DocumentFactTarget]).describe(TargetArg.description ?? ''),
     pattern: z.string().optional().describe('Regex; group 1 (or the match) is the value'),
-    type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD'),
+    type: z.enum(VALUE_TYPES).optional().describe('Default string; date = YYYY-MM-DD (--MM-DD when the page shows no year)'),
     attribute: z.string().optional().describe('Instead of the text, e.g. "href"'),
     exact: z.boolean().optional().describe('Keep whitespace as is'),
     missing: z

@@ -1,5 +1,8 @@
-import { isoDate, isoTime, formatOffset, readDate, type DateContext } from './dates';
+import { isoDate, isoTime, formatOffset, pad, readDate, type DateContext } from './dates';
 import { findNumber } from './numbers';
+
+/** How a read says the page left the year out; a read whose value is relative or yearless can be given by the element's own timestamp. */
+export const YEAR_NOT_SHOWN = 'the year is not shown';
 
 export const VALUE_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list'] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
@@ -37,10 +40,17 @@ export function readTyped(text: string, type: ValueType, conventions: ReadConven
       const read = readDate(trimmed, conventions);
       if (!read) return undefined;
       const relative = read.reading?.startsWith('relative') === true;
-      const at =
-        read.time && !relative ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
-      const reading = [at ? `${isoDate(read.date)}${at} as written` : '', read.reading ?? ''].filter(Boolean).join('; ');
-      return { value: isoDate(read.date), from: read.text, ...(reading ? { reading } : {}) };
+      // A date shown without its year is read as month and day (ISO 8601's --MM-DD): never given this year's.
+      const value = read.yearNotShown ? `--${pad(read.date.month)}-${pad(read.date.day)}` : isoDate(read.date);
+      const at = read.time && !relative ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
+      const reading = [
+        at ? `${value}${at} as written` : '',
+        read.yearNotShown ? `${YEAR_NOT_SHOWN}: month and day only` : '',
+        read.reading ?? '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      return { value, from: read.text, ...(reading ? { reading } : {}) };
     }
     case 'list':
       return {

@@ -24,6 +24,8 @@ export interface DateContext {
   languages?: readonly string[];
   /** Numeric dates put the day first (03/04 = 3 April): from a format hint or the language; unset = the language decides. */
   dayFirst?: boolean;
+  /** dayFirst comes from the field's own format hint: it decides even for dates written with dots (otherwise day first). */
+  orderHinted?: boolean;
   /** What the conventions came from, for the reading note ("the page language \"fr\""). */
   source?: string;
   /** What "2 hours ago" and a date shown without its year count from, and what that moment is. */
@@ -37,8 +39,13 @@ export interface DateRead {
   offsetMinutes?: number;
   /** The words the date was read from. */
   text: string;
-  /** How it was read, when that is not plain: relative, a year not shown, an ambiguous day/month order. */
+  /** How it was read, when that is not plain: relative, an ambiguous day/month order. */
   reading?: string;
+  /**
+   * The text shows no year: `date.year` is the reference's, said here ("the year is not shown: 2026, from …") for a
+   * caller that must have a year (a date field being filled); a read value keeps month and day only.
+   */
+  yearNotShown?: string;
 }
 
 type Chrono = typeof import('chrono-node');
@@ -120,20 +127,105 @@ interface Options {
   needsTime?: boolean;
 }
 
-/** The first date in the text (with its time and zone when written), read in the page's languages; undefined when there is none. */
+/**
+ * The first date in the text (with its time and zone when written), read in the page's languages; undefined when there
+ * is none. A weekday anywhere in it ("Dec 28 Sat 2013") does not hide the year; a text no language of the page reads is
+ * tried in the other languages chrono knows (a Chinese date on a page that does not say its language), whole dates only.
+ */
 export function readDate(text: string, context: DateContext = {}, options: Options = {}): DateRead | undefined {
   const clean = text.replace(/\s+/g, ' ').trim();
   if (!clean) return undefined;
   const numeric = NUMERIC_DATE.exec(clean);
-  const numericDayFirst = numeric ? (context.dayFirst ?? (numeric[2] === '.' ? true : languageDayFirst(context.languages?.[0]))) : context.dayFirst;
+  const dotted = numeric?.[2] === '.' && !context.orderHinted;
+  const numericDayFirst = numeric ? (dotted ? true : (context.dayFirst ?? languageDayFirst(context.languages?.[0]))) : context.dayFirst;
+  const conventions = dotted ? { ...context, source: 'written with dots, the day first' } : context;
+  const read = (parsers: readonly chrono.Chrono[], parsed: string, absoluteOnly = false) =>
+    firstRead(parsers, parsed, clean, conventions, numeric, numericDayFirst, options, absoluteOnly);
+  const parsers = parsersFor(context, numericDayFirst);
+  const first = read(parsers, clean);
+  if (first?.yearNotShown) {
+    const withoutWeekdays = blankWeekdays(clean, context.languages ?? []);
+    const withYear = withoutWeekdays === clean ? undefined : read(parsers, withoutWeekdays);
+    if (withYear && !withYear.yearNotShown) return withYear;
+  }
+  return first ?? read(otherParsers(parsers), clean, true) ?? readHangulDate(clean, options);
+}
+
+function firstRead(
+  parsers: readonly chrono.Chrono[],
+  parsed: string,
+  clean: string,
+  context: DateContext,
+  numeric: RegExpExecArray | null,
+  dayFirst: boolean | undefined,
+  options: Options,
+  absoluteOnly: boolean,
+): DateRead | undefined {
   const reference = { instant: context.reference?.instant ?? new Date(), timezone: 0 };
-  for (const parser of parsersFor(context, numericDayFirst)) {
-    for (const result of parser.parse(clean, reference, { forwardDate: false })) {
-      const read = toDateRead(result, clean, context, numeric, numericDayFirst, options);
-      if (read) return read;
+  for (const parser of parsers) {
+    for (const result of parser.parse(parsed, reference, { forwardDate: false })) {
+      const read = toDateRead(result, clean, context, numeric, dayFirst, options);
+      if (read && !(absoluteOnly && (read.yearNotShown || read.reading?.startsWith('relative')))) return read;
     }
   }
   return undefined;
+}
+
+/**
+ * Weekday names, long and short in the page's languages and English, long in every language chrono reads (short
+ * ones elsewhere are words: Spanish "mar" is English "Mar"); blanked to spaces of the same length, so where the date
+ * sits in the text does not move.
+ */
+function blankWeekdays(text: string, languages: readonly string[]): string {
+  const names = weekdayNames(languages);
+  // Alphabets have word boundaries; Chinese and Japanese run their weekday into the date ("2013年12月28日土曜日").
+  const pattern = new RegExp(`(?<![${ALPHABETS}\\p{N}])(?:${names.map(escapeRegExp).join('|')})\\.?,?(?![${ALPHABETS}])`, 'giu');
+  return text.replace(pattern, match => ' '.repeat(match.length));
+}
+
+const ALPHABETS = '\\p{sc=Latin}\\p{sc=Cyrillic}\\p{sc=Greek}';
+const weekdayCache = new Map<string, string[]>();
+function weekdayNames(languages: readonly string[]): string[] {
+  const primary = [...new Set([...languages.map(lang => lang.toLowerCase().split(/[-_]/)[0] ?? ''), 'en'])].filter(Boolean);
+  const cacheKey = primary.join(',');
+  const cached = weekdayCache.get(cacheKey);
+  if (cached) return cached;
+  const names = new Set<string>();
+  const addNames = (lang: string, width: 'long' | 'short') => {
+    try {
+      const format = new Intl.DateTimeFormat(lang, { weekday: width, timeZone: 'UTC' });
+      for (let day = 0; day < 7; day++) {
+        const name = format.format(new Date(Date.UTC(2024, 0, 7 + day))).replace(/\.$/, '');
+        // A one-character short name (Japanese 月, "Monday") is also a word of the date itself.
+        if ([...name].length > 1) names.add(name);
+      }
+    } catch {
+      // A language tag Intl does not know has no names to offer.
+    }
+  };
+  for (const lang of DATE_LANGUAGES) addNames(lang, 'long');
+  for (const lang of primary) addNames(lang, 'short');
+  const list = [...names].sort((a, b) => b.length - a.length);
+  weekdayCache.set(cacheKey, list);
+  return list;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** chrono's languages the page's did not already cover, for a date written in none of them. */
+function otherParsers(tried: readonly chrono.Chrono[]): chrono.Chrono[] {
+  return LOCALE_NAMES.map(lang => localeParser(lang)).filter((parser): parser is chrono.Chrono => Boolean(parser) && !tried.includes(parser!));
+}
+
+/** "2015년 4월 8일": the Korean form of 年月日, which chrono has no parser for. */
+function readHangulDate(clean: string, options: Options): DateRead | undefined {
+  const match = /(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일/.exec(clean);
+  if (!match || (options.whole && match[0].length !== clean.replace(/[\s,.;:]+$/, '').length) || options.needsTime) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  return { date: { year, month, day }, text: match[0] };
 }
 
 function toDateRead(
@@ -151,7 +243,8 @@ function toDateRead(
   const hasTime = start.isCertain('hour');
   if (options.needsTime && !hasTime) return undefined;
   const date = { year: start.get('year') ?? 0, month: start.get('month') ?? 0, day: start.get('day') ?? 0 };
-  const read: DateRead = { date, text: result.text };
+  // The words as the page wrote them (a weekday blanked out for the parser is still part of them).
+  const read: DateRead = { date, text: clean.slice(result.index, result.index + result.text.length).trim() };
   if (hasTime) {
     const second = start.get('second') ?? 0;
     read.time = { hour: start.get('hour') ?? 0, minute: start.get('minute') ?? 0, ...(second ? { second } : {}) };
@@ -160,7 +253,7 @@ function toDateRead(
   if (offset !== null && offset !== undefined && !relative) read.offsetMinutes = offset;
   const notes: string[] = [];
   if (relative) notes.push(`relative: counted from ${context.reference?.said ?? 'the time of reading'}`);
-  else if (!start.isCertain('year')) notes.push(`the year is not shown: ${date.year}, from ${context.reference?.said ?? 'the time of reading'}`);
+  else if (!start.isCertain('year')) read.yearNotShown = `the year is not shown: ${date.year}, from ${context.reference?.said ?? 'the time of reading'}`;
   const order = numeric && ambiguousOrder(numeric) ? (dayFirst ? 'day/month' : 'month/day') : undefined;
   if (order) notes.push(`read as ${order} (${context.source ?? 'the page does not say how it writes dates'})`);
   if (notes.length) read.reading = notes.join('; ');

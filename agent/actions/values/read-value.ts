@@ -1,4 +1,4 @@
-import { applyPattern, readTyped, type ReadConventions, type ValueType } from './coerce';
+import { applyPattern, readTyped, YEAR_NOT_SHOWN, type ReadConventions, type ValueType } from './coerce';
 import { languageDayFirst } from './dates';
 import { decimalCommaOf } from './numbers';
 import type { ElementRead } from './read-element';
@@ -51,12 +51,14 @@ export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named
       message: `"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}${languageNote(conventions)}`,
     };
   const { timestamp } = read;
-  const stamped = type === 'date' && typed.reading?.startsWith('relative') && timestamp ? readTyped(timestamp, 'date', conventions) : undefined;
-  if (stamped && timestamp)
+  // Words that are not a whole date ("2 hours ago", "Dec 28") beside the element's own machine timestamp: the timestamp says it.
+  const partial = typed.reading?.startsWith('relative') ? 'is relative' : typed.reading?.includes(YEAR_NOT_SHOWN) ? 'shows no year' : undefined;
+  const stamped = type === 'date' && partial && timestamp ? readTyped(timestamp, 'date', conventions) : undefined;
+  if (stamped && timestamp && typeof stamped.value === 'string' && !stamped.value.startsWith('--'))
     return {
       value: stamped.value,
       from: typed.from,
-      reading: `${JSON.stringify(typed.from)} is relative: the element's own timestamp ${quotedTimestamp(timestamp)}`,
+      reading: `${JSON.stringify(typed.from)} ${partial}: the element's own timestamp ${quotedTimestamp(timestamp)}`,
     };
   return {
     value: typed.value,

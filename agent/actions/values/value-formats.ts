@@ -1,4 +1,4 @@
-import { isoDate, isoTime, languageDayFirst, pad, readDate, readMonth, readTime, readWeek, type DateContext } from './dates';
+import { isoDate, isoTime, languageDayFirst, pad, readDate, readMonth, readTime, readWeek, type DateContext, type DateRead } from './dates';
 import { decimalCommaOf, readNumber } from './numbers';
 
 export { readNumber } from './numbers';
@@ -33,6 +33,8 @@ export interface PageConventions {
 
 export interface Conventions {
   dayFirst?: boolean;
+  /** dayFirst is the field's own format hint's. */
+  orderHinted?: boolean;
   decimalComma?: boolean;
   /** The page's language, so dates in words are read in it ("21 février 2012"). */
   lang?: string;
@@ -44,7 +46,7 @@ export function conventionsOf(page: PageConventions): Conventions {
   const fromLang = langConventions(page.lang);
   const hinted = /\b(dd?)\s*[/.-]\s*(mm?)\b/i.test(page.hint ?? '') ? true : /\b(mm?)\s*[/.-]\s*(dd?)\b/i.test(page.hint ?? '') ? false : undefined;
   if (hinted !== undefined)
-    return { ...fromLang, dayFirst: hinted, source: `the field's format hint ${JSON.stringify(page.hint?.trim().slice(0, 40))}` };
+    return { ...fromLang, dayFirst: hinted, orderHinted: true, source: `the field's format hint ${JSON.stringify(page.hint?.trim().slice(0, 40))}` };
   return fromLang;
 }
 
@@ -55,7 +57,18 @@ function langConventions(lang: string | undefined): Conventions {
 }
 
 function dateContext(conventions: Conventions): DateContext {
-  return { languages: conventions.lang ? [conventions.lang] : [], dayFirst: conventions.dayFirst, source: conventions.source };
+  return {
+    languages: conventions.lang ? [conventions.lang] : [],
+    dayFirst: conventions.dayFirst,
+    orderHinted: conventions.orderHinted,
+    source: conventions.source,
+  };
+}
+
+/** A date field needs a year: one the text does not show is the reference's, and the reading says so. */
+function readingOf(read: DateRead): { reading?: string } {
+  const reading = [read.yearNotShown, read.reading].filter(Boolean).join('; ');
+  return reading ? { reading } : {};
 }
 
 export interface Converted {
@@ -73,7 +86,7 @@ export function toInputValue(text: string, kind: TypedInput, conventions: Conven
   switch (kind) {
     case 'date': {
       const read = readDate(text, context, { whole: true });
-      return read && { value: isoDate(read.date), ...(read.reading ? { reading: read.reading } : {}) };
+      return read && { value: isoDate(read.date), ...readingOf(read) };
     }
     case 'time': {
       const time = readTime(text) ?? readDate(text, context, { whole: true, needsTime: true })?.time;
@@ -81,7 +94,7 @@ export function toInputValue(text: string, kind: TypedInput, conventions: Conven
     }
     case 'datetime-local': {
       const read = readDate(text, context, { whole: true, needsTime: true });
-      return read?.time && { value: `${isoDate(read.date)}T${isoTime(read.time)}`, ...(read.reading ? { reading: read.reading } : {}) };
+      return read?.time && { value: `${isoDate(read.date)}T${isoTime(read.time)}`, ...readingOf(read) };
     }
     case 'month': {
       const month = readMonth(text, context);
