@@ -30,6 +30,7 @@ import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder, type RecorderInit } from './loop/recorder';
 import { runSample } from './loop/run-sample';
 import { withFailedSteps } from './loop/failed-steps';
+import { withDisagreements } from './loop/field-reads';
 import type { RunSampleInput, SampleOutcome, SampleSlot, StepRunner } from './loop/types';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';
@@ -167,7 +168,7 @@ export class SampleSession {
     }
     const failedSteps = this.decider.failedSteps ?? [];
     this.recorder.failedSteps.push(...failedSteps);
-    outcome = withFailedSteps(outcome, failedSteps);
+    outcome = withDisagreements(withFailedSteps(outcome, failedSteps), this.recorder.disagreements());
     if (this.options.learn !== false) {
       // Before the result is written, so the memory call's usage is the sample's.
       const preview = this.recorder.preview(outcome.status, outcome.error);

@@ -57,7 +57,36 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
-export const ExtractedField = z.object({ value: z.unknown(), provenance: Provenance });
+/**
+ * How reads of one field from different places that give different values are settled (the task's
+ * `when_reads_disagree`): "review" keeps the first and sends the sample to a person; "first" and "last" take that read;
+ * "page" what the page shows (a dom read) over what its metadata says (meta, json-ld); "metadata" the reverse.
+ */
+export const DISAGREEMENT_RULES = ['review', 'first', 'last', 'page', 'metadata'] as const;
+export const DisagreementRule = z.enum(DISAGREEMENT_RULES);
+export type DisagreementRule = z.infer<typeof DisagreementRule>;
+
+/** One read of a field: a field read more than once keeps every read, in order. */
+export const FieldRead = z.object({ value: z.unknown(), provenance: Provenance });
+export type FieldRead = z.infer<typeof FieldRead>;
+
+export const ReadDisagreement = z.object({
+  rule: DisagreementRule,
+  /** The read whose value the field holds (an index into `reads`). */
+  kept: z.number().int().nonnegative(),
+  /** Every place and what it gave, and what was kept: "…" (dom css=.dateline) ≠ "…" (meta article:published_time). */
+  note: z.string(),
+});
+export type ReadDisagreement = z.infer<typeof ReadDisagreement>;
+
+export const ExtractedField = z.object({
+  value: z.unknown(),
+  provenance: Provenance,
+  /** Every read of the field, when there was more than one (the value's own read among them). */
+  reads: z.array(FieldRead).optional(),
+  /** Reads from different places gave different values: how that was settled. */
+  disagreement: ReadDisagreement.optional(),
+});
 export type ExtractedField = z.infer<typeof ExtractedField>;
 
 export const Artifact = z.object({

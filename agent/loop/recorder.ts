@@ -5,6 +5,7 @@ import type { EvidenceStore } from '../evidence/store';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
 import type { TaskSpec } from '../task/schema';
+import { addRead, disagreementsForReview } from './field-reads';
 import { deepMerge } from './merge';
 import { isMissing } from './requirements';
 
@@ -106,7 +107,17 @@ export class SampleRecorder {
       this.fields[field] = { value, provenance: { ...provenance, source: 'stated', unread: whereRead(existing.provenance) } };
       return;
     }
+    if (existing && !isMissing(existing.value) && isReadSource(existing.provenance.source) && isReadSource(provenance.source)) {
+      const rule = this.init.task.spec.when_reads_disagree[field] ?? this.init.task.spec.when_reads_disagree['*'] ?? 'review';
+      this.fields[field] = addRead(existing, { value, provenance }, rule, field);
+      return;
+    }
     this.fields[field] = { value, provenance };
+  }
+
+  /** Fields read from places that disagree, left to a person by the task's rule. */
+  disagreements(): string[] {
+    return disagreementsForReview(this.fields);
   }
 
   /** A value read only to check something (a field outside the output schema): its log entry says `check`; never in the output. */

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic';
 import type { Artifact, Result } from '../evidence/result-schema';
+import { placeOfRead } from '../loop/field-reads';
 import { cellValue } from './csv';
 import { escapeHtml, relativeHref, safeExternalHref, truncate } from './html-escape';
 import { TRACE_FILE } from './traces';
@@ -139,7 +140,7 @@ function fieldList(result: Result): string {
     if (!extracted) return `<dt>${escapeHtml(field)}</dt><dd class="missing">—</dd>`;
     const value = cellValue(extracted.value);
     const source = extracted.provenance.source;
-    return `<dt>${escapeHtml(field)}</dt><dd data-field="${escapeHtml(field)}">${value === '' ? '<span class="missing">null</span>' : escapeHtml(truncate(value, FIELD_SHOWN_CHARS))} <span class="src src-${escapeHtml(source)}" title="${escapeHtml(provenanceTitle(extracted.provenance))}">${escapeHtml(source)}</span>${provenanceDetail(extracted.provenance)}</dd>`;
+    return `<dt>${escapeHtml(field)}</dt><dd data-field="${escapeHtml(field)}">${value === '' ? '<span class="missing">null</span>' : escapeHtml(truncate(value, FIELD_SHOWN_CHARS))} <span class="src src-${escapeHtml(source)}" title="${escapeHtml(provenanceTitle(extracted.provenance))}">${escapeHtml(source)}</span>${provenanceDetail(extracted.provenance)}${readList(extracted)}</dd>`;
   });
   return rows.length ? `<dl>${rows.join('')}</dl>` : '';
 }
@@ -169,6 +170,20 @@ function provenanceDetail(provenance: Result['extracted'][string]['provenance'])
   return '';
 }
 
+/** A field read more than once lists every read, and says when they disagree and how that was settled. */
+function readList(extracted: Result['extracted'][string]): string {
+  const reads = extracted.reads ?? [];
+  if (reads.length < 2) return '';
+  const items = reads.map(
+    (read, index) =>
+      `<li${index === extracted.disagreement?.kept ? ' class="kept"' : ''}>${escapeHtml(truncate(cellValue(read.value), 80))} <span class="src src-${escapeHtml(read.provenance.source)}">${escapeHtml(read.provenance.source)}</span> <small>${escapeHtml(truncate(placeOfRead(read.provenance), 80))}${read.provenance.step === undefined ? '' : ` · step ${read.provenance.step}`}</small></li>`,
+  );
+  const disagreement = extracted.disagreement
+    ? `<small class="disagree">reads disagree — ${escapeHtml(extracted.disagreement.rule === 'review' ? 'for review' : `rule "${extracted.disagreement.rule}"`)}</small>`
+    : '';
+  return `${disagreement}<ul class="reads" title="every read of this field">${items.join('')}</ul>`;
+}
+
 function artifactItem(artifact: Artifact, href: string): string {
   const source = safeExternalHref(artifact.source_url);
   const note = artifact.note ? `<br><small class="note">${escapeHtml(artifact.note)}</small>` : '';
@@ -186,7 +201,8 @@ thead th{background:#f6f8fa;position:sticky;top:0}
 .status-done{background:#dafbe1;color:#116329}.status-partial_success{background:#fff8c5;color:#7d4e00}
 .status-needs_review{background:#ddf4ff;color:#0550ae}.status-failed{background:#ffebe9;color:#a40e26}
 dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 10px}dt{font-weight:600}dd{margin:0;word-break:break-word}
-.derived,.stated{display:block;color:#656d76}.src-derived,.src-stated{border-color:#d4a72c}
+.derived,.stated{display:block;color:#656d76}.disagree{display:block;color:#a40e26;font-weight:600}
+.reads{margin:2px 0 0;padding-left:16px;color:#57606a}.reads .kept{font-weight:600}.src-derived,.src-stated{border-color:#d4a72c}
 .src{font-size:11px;color:#656d76;border:1px solid #d0d7de;border-radius:4px;padding:0 3px}.missing{color:#8c959f}
 .thumb{width:160px;max-height:120px;object-fit:cover;object-position:top;border:1px solid #d0d7de;border-radius:4px;margin:0 4px 4px 0}
 .artifacts{margin:0;padding-left:16px}.sha{font-size:11px;word-break:break-all;color:#57606a}

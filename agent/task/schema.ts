@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTION_NAMES } from '../actions/names';
+import { DisagreementRule } from '../evidence/result-schema';
 import { DocumentFactTarget, SemanticLocator } from './locator-schema';
 import { typeProblem } from './type-grammar';
 import { malformedPlaceholders, notAPlaceholder, PLACEHOLDER_NAME } from '../secrets/placeholders';
@@ -94,6 +95,12 @@ export const TaskSpecSchema = z
       .describe(
         'Output values must be read from the page (extract) or derived from reads: a value the model only states in done sends the sample to review',
       ),
+    when_reads_disagree: z
+      .record(z.string(), DisagreementRule)
+      .default({})
+      .describe(
+        'Per output field ("*" for every field): how reads of one field from different places that give different values are settled. "review" (the default): the first read stays and the sample goes to review naming every read; "first" / "last": that read wins; "page": what the page shows (an element) over its metadata (meta, JSON-LD); "metadata": the reverse. Every read is recorded in result.json either way',
+      ),
     judgment_required: z.boolean().default(false),
     judgment_question: z.string().nullable().default(null),
     judgment_output_schema: z.record(z.string(), TypeDescriptor).nullable().default(null),
@@ -141,6 +148,9 @@ export const TaskSpecSchema = z
         if (problem) ctx.addIssue({ code: 'custom', path: [key, field], message: problem });
       }
     const fields = new Set(Object.keys(spec.output_schema));
+    for (const field of Object.keys(spec.when_reads_disagree))
+      if (field !== '*' && !fields.has(field))
+        ctx.addIssue({ code: 'custom', path: ['when_reads_disagree', field], message: `"${field}" is not a key of output_schema (or "*")` });
     spec.required_fields.forEach((field, i) => {
       if (!fields.has(field)) ctx.addIssue({ code: 'custom', path: ['required_fields', i], message: `"${field}" is not a key of output_schema` });
     });

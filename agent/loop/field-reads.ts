@@ -1,0 +1,99 @@
+import type { DisagreementRule, ExtractedField, FieldRead, Provenance, ReadDisagreement } from '../evidence/result-schema';
+import type { SampleOutcome } from './types';
+
+/**
+ * A field read more than once: every read stays in the record, and reads from different places that give different
+ * values are a disagreement, settled by the task's rule — never by whichever read came last. A place read again
+ * (the same element or key, a better pattern) corrects its own earlier read and disagrees with nothing.
+ */
+
+/** The field as it stands after one more read: every read kept, the value chosen by the rule when places disagree. */
+export function addRead(existing: ExtractedField, read: FieldRead, rule: DisagreementRule, field: string): ExtractedField {
+  const reads = [...(existing.reads ?? [{ value: existing.value, provenance: existing.provenance }]), read];
+  const latest = latestPerPlace(reads);
+  const disagree = latest.some((a, i) => latest.slice(i + 1).some(b => !valuesAgree(reads[a]!.value, reads[b]!.value)));
+  if (!disagree) return { value: read.value, provenance: read.provenance, reads };
+  const kept = keptRead(reads, latest, rule);
+  const disagreement: ReadDisagreement = { rule, kept, note: describeDisagreement(field, reads, latest, kept, rule) };
+  return { value: reads[kept]!.value, provenance: reads[kept]!.provenance, reads, disagreement };
+}
+
+/** Fields whose reads disagree and whose rule leaves the choice to a person: what the sample's review must name. */
+export function disagreementsForReview(fields: Record<string, ExtractedField>): string[] {
+  return Object.values(fields).flatMap(field => (field.disagreement?.rule === 'review' ? [field.disagreement.note] : []));
+}
+
+/** A sample whose reads disagree is not done: a person decides (as with the failed steps of a recipe that went on). */
+export function withDisagreements(outcome: SampleOutcome, notes: readonly string[]): SampleOutcome {
+  if (!notes.length) return outcome;
+  const list = notes.join('; ');
+  if (outcome.status === 'done') return { status: 'needs_review', error: list };
+  if (outcome.status === 'failed') return outcome;
+  return { ...outcome, error: outcome.error ? `${outcome.error}; ${list}` : list };
+}
+
+/** Where a read looked: its source and key (a meta tag, a JSON-LD path) or its element. */
+export function placeOfRead(provenance: Provenance): string {
+  return `${provenance.source} ${provenance.key ?? provenance.locator ?? provenance.ref ?? ''}`.trim();
+}
+
+/** Index of the latest read of each place, in the order the places were first read (a Map keeps its first order). */
+function latestPerPlace(reads: readonly FieldRead[]): number[] {
+  const latest = new Map<string, number>();
+  reads.forEach((read, index) => latest.set(placeOfRead(read.provenance), index));
+  return [...latest.values()];
+}
+
+function keptRead(reads: readonly FieldRead[], latest: readonly number[], rule: DisagreementRule): number {
+  const first = latest[0]!;
+  const shown = latest.filter(index => reads[index]!.provenance.source === 'dom');
+  const said = latest.filter(index => ['meta', 'json-ld'].includes(reads[index]!.provenance.source));
+  switch (rule) {
+    case 'review':
+    case 'first':
+      return first;
+    case 'last':
+      return latest.at(-1)!;
+    case 'page':
+      return shown[0] ?? first;
+    case 'metadata':
+      return said[0] ?? first;
+  }
+}
+
+function describeDisagreement(field: string, reads: readonly FieldRead[], latest: readonly number[], kept: number, rule: DisagreementRule): string {
+  const each = latest.map(index => {
+    const { value, provenance } = reads[index]!;
+    const step = provenance.step === undefined ? '' : `, step ${provenance.step}`;
+    return `${shortValue(value)} (${placeOfRead(provenance)}${step})`;
+  });
+  const settled =
+    rule === 'review' ? `kept the first, ${shortValue(reads[kept]!.value)}, for a person to decide` : `kept ${shortValue(reads[kept]!.value)} (rule "${rule}")`;
+  return `${field}: the reads disagree — ${each.join(' ≠ ')}; ${settled}`;
+}
+
+const shortValue = (value: unknown) => {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+};
+
+/**
+ * Two reads say the same: equal, or as text the same words (case and spacing aside), or one the other's whole words
+ * ("Jane Doe" in "By Jane Doe"), or a date and a timestamp on that date ("2019-01-03" and "2019-01-03T14:05:00+01:00").
+ */
+export function valuesAgree(a: unknown, b: unknown): boolean {
+  if (JSON.stringify(a) === JSON.stringify(b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => valuesAgree(item, b[i]));
+  if (Array.isArray(a) || Array.isArray(b) || a === null || b === null || typeof a === 'object' || typeof b === 'object') return false;
+  const [x, y] = [normalize(String(a)), normalize(String(b))];
+  if (x === y) return true;
+  const [shorter, longer] = x.length <= y.length ? [x, y] : [y, x];
+  if (/^\d{4}-\d{2}-\d{2}$/.test(shorter)) return longer.startsWith(`${shorter}t`) || longer.startsWith(`${shorter} `);
+  if (shorter.length < 3 || !/\p{L}/u.test(shorter)) return false;
+  const at = longer.indexOf(shorter);
+  return at >= 0 && !/[\p{L}\p{N}]/u.test(longer[at - 1] ?? '') && !/[\p{L}\p{N}]/u.test(longer[at + shorter.length] ?? '');
+}
+
+function normalize(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
