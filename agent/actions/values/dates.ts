@@ -72,7 +72,8 @@ function localeParser(lang: string): chrono.Chrono | undefined {
   return parser;
 }
 
-const NUMERIC_DATE = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
+// The first numeric date in the text, wherever it sits ("Posted 05.03.2016 14:20").
+const NUMERIC_DATE = /(?<![\d.\/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
 
 export function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import type { ExtractedField, FieldRead, Provenance } from '../../../agent/evidence/result-schema';
+import { addRead, disagreementsForReview, valuesAgree, withDisagreements } from '../../../agent/loop/field-reads';
+
+/** Several reads of one field: every read recorded, a disagreement between places settled by a rule, never by the last read. */
+
+const AT = '2024-05-10T12:00:00.000Z';
+const shown = (value: unknown, step: number): FieldRead => ({
+  value,
+  provenance: { source: 'dom', locator: 'css=.dateline', step, at: AT } satisfies Provenance,
+});
+const said = (value: unknown, step: number): FieldRead => ({
+  value,
+  provenance: { source: 'meta', key: 'article:published_time', step, at: AT } satisfies Provenance,
+});
+const first = (read: FieldRead): ExtractedField => ({ value: read.value, provenance: read.provenance });
+
+test('reads from two places that disagree: both recorded, the first kept for review, the note names each place', () => {
+  const field = addRead(first(shown('2016-06-02', 3)), said('2016-05-30', 4), 'review', 'published');
+  expect(field.value).toBe('2016-06-02');
+  expect(field.reads?.map(read => read.value)).toEqual(['2016-06-02', '2016-05-30']);
+  expect(field.disagreement).toEqual({
+    rule: 'review',
+    kept: 0,
+    note: 'published: the reads disagree — "2016-06-02" (dom css=.dateline, step 3) ≠ "2016-05-30" (meta article:published_time, step 4); kept the first, "2016-06-02", for a person to decide',
+  });
+  expect(disagreementsForReview({ published: field })).toEqual([field.disagreement!.note]);
+  expect(withDisagreements({ status: 'done', error: null }, [field.disagreement!.note])).toEqual({ status: 'needs_review', error: field.disagreement!.note });
+});
+
+test("the task's rule settles a disagreement: page, metadata, first, last — recorded, with no review", () => {
+  const base = first(said('2016-05-30', 2));
+  expect(addRead(base, shown('2016-06-02', 3), 'page', 'published')).toMatchObject({ value: '2016-06-02', disagreement: { rule: 'page', kept: 1 } });
+  expect(addRead(base, shown('2016-06-02', 3), 'metadata', 'published')).toMatchObject({ value: '2016-05-30', disagreement: { rule: 'metadata', kept: 0 } });
+  expect(addRead(base, shown('2016-06-02', 3), 'last', 'published').value).toBe('2016-06-02');
+  const settled = addRead(base, shown('2016-06-02', 3), 'first', 'published');
+  expect(settled.value).toBe('2016-05-30');
+  expect(disagreementsForReview({ published: settled })).toEqual([]);
+});
+
+test('a place read again corrects itself; reads that agree are recorded without a disagreement', () => {
+  const corrected = addRead(first(shown('By Jane Doe', 2)), shown('Jane Doe', 3), 'review', 'author');
+  expect(corrected).toMatchObject({ value: 'Jane Doe', reads: [{ value: 'By Jane Doe' }, { value: 'Jane Doe' }] });
+  expect(corrected.disagreement).toBeUndefined();
+  const agreeing = addRead(first(said('2019-01-03T14:05:00+01:00', 2)), shown('2019-01-03', 3), 'review', 'published');
+  expect(agreeing.disagreement).toBeUndefined();
+  expect(agreeing.reads).toHaveLength(2);
+  // A place corrected after a disagreement no longer disagrees.
+  const conflict = addRead(first(shown('2016-06-01', 2)), said('2016-06-02', 3), 'review', 'published');
+  expect(addRead(conflict, shown('2016-06-02', 4), 'review', 'published').disagreement).toBeUndefined();
+});
+
+test('what agrees: same words, whole words inside, a date and a timestamp on it; not a different date or name', () => {
+  expect(valuesAgree('Jane  DOE', 'jane doe')).toBe(true);
+  expect(valuesAgree('Jane Doe', 'By Jane Doe · 3 min read')).toBe(true);
+  expect(valuesAgree('2019-01-03', '2019-01-03T14:05:00+01:00')).toBe(true);
+  expect(valuesAgree(['a', 'b'], ['A', 'b'])).toBe(true);
+  expect(valuesAgree('Jan', 'Janet Doe')).toBe(false);
+  expect(valuesAgree('2019-01-03', '2019-01-04T01:00:00Z')).toBe(false);
+  expect(valuesAgree(7, '7')).toBe(true);
+  expect(valuesAgree(7, 8)).toBe(false);
+});
