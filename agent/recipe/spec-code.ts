@@ -128,6 +128,8 @@ function stepCode(step: RecipeStep, number: number): string[] {
       lines.push(`await download${number}.saveAs(testInfo.outputPath(download${number}.suggestedFilename()));`);
       break;
     case 'extract':
+      // bwa counts a list's items or a table's data rows where the target is one list: a plain count() would say 1.
+      if (args.count) throw new Error(`recipe step ${number} (extract ${String(args.field)} with count) has no Playwright equivalent in the exporter`);
       if (isDocumentFactTarget(step.target))
         lines.push(`data[${q(String(args.field))}] = await readFact(tab, ${q(step.target.document)}, ${q(step.target.key)}, ${readOptions(args)});`);
       else lines.push(`data[${q(String(args.field))}] = await readField(${at ?? '[]'}, ${readOptions(args)}, ${pick});`);
@@ -249,7 +251,7 @@ async function readFact(tab: Page, source: string, key: string, rule: ReadRule &
   const lang = facts.find(candidate => candidate.field === 'language')?.value;
   const read: ValueRead = fact
     ? readValue(rule, { raw: fact.value, languages: lang ? [lang] : [] })
-    : { value: null, why: 'empty', message: \`the page no longer says \${source} \${key}\` };
+    : { value: null, why: 'empty', message: \`the page says nothing at \${source} \${key}\` };
   const settled = settleReads([read], rule);
   if ('failed' in settled) throw new Error(\`\${settled.failed.message ?? \`\${rule.field ?? 'value'}: the page says nothing\`} (\${source} \${key})\`);
   return settled.value;

@@ -17,10 +17,11 @@ export const DOCUMENT_STUB_REF = 'd0';
 const PER_FIELD: Record<DocumentField, number> = {
   title: 1,
   site_name: 1,
-  author: 3,
+  author: 4,
   published: 2,
   modified: 1,
   time: 2,
+  other: 3,
   language: 1,
   canonical: 1,
 };
@@ -36,7 +37,7 @@ const ELSEWHERE_CHARS = 24;
  * Past the budget, lines leave the section (listed on its last line by ref and field, still read by `extract`):
  * a field's second and later values first, then whole fields, the ones a reader asks for least first.
  */
-const LEAVES_FIRST: readonly DocumentField[] = ['language', 'canonical', 'time', 'modified', 'author', 'published', 'site_name', 'title'];
+const LEAVES_FIRST: readonly DocumentField[] = ['language', 'canonical', 'time', 'modified', 'other', 'author', 'published', 'site_name', 'title'];
 /** Places listed for one value: the first says where; "+2" that two more say the same (the read's record keeps the exact key). */
 const MAX_PLACES = 1;
 
@@ -45,7 +46,7 @@ export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, hea
   const numbered: NumberedFact[] = [];
   for (const field of DOCUMENT_FIELDS) {
     const kept: NumberedFact[] = [];
-    for (const fact of facts.filter(f => f.field === field)) {
+    for (const fact of inReadingOrder(facts.filter(f => f.field === field))) {
       if (field === 'canonical' && sameAddress(fact.value, pageUrl)) continue;
       // The <title> is the header's Title line already.
       if (fact.key === 'title' && fact.source === 'meta' && normalize(fact.value) === normalize(headerTitle)) continue;
@@ -54,13 +55,11 @@ export function numberFacts(facts: readonly DocumentFact[], pageUrl: string, hea
         // A <title> that is the headline plus the site's name says nothing the headline does not.
         (field === 'title' ? kept.find(k => isHeadlineAndSite(fact.value, k.value)) : undefined) ??
         // A modified time equal to the published one is no news.
-        (field === 'modified' ? numbered.find(k => k.field === 'published' && sameValue('published', k.value, fact.value)) : undefined);
+        (field === 'modified' ? numbered.find(k => k.field === 'published' && sameValue('published', k.value, fact.value)) : undefined) ??
+        // A meta of no known family saying what a known one says is one more place for that line.
+        (field === 'other' ? numbered.find(k => sameValue('published', k.value, fact.value)) : undefined);
       if (same) same.also.push({ source: fact.source, key: fact.key });
-      else if (
-        kept.length < PER_FIELD[field] &&
-        !(field === 'author' && isAddress(fact.value) && facts.some(f => f.field === 'author' && !isAddress(f.value)))
-      )
-        kept.push({ ...fact, ref: '', also: [] });
+      else if (kept.length < PER_FIELD[field]) kept.push({ ...fact, ref: '', also: [] });
     }
     numbered.push(...kept);
   }
@@ -99,6 +98,12 @@ export function formatDocumentSection(facts: readonly NumberedFact[], origin: st
   return text;
 }
 
+/** Authors given by name before those given only as a profile address or a handle ("@ada"): a name is what a reader asks for. */
+function inReadingOrder(facts: readonly DocumentFact[]): DocumentFact[] {
+  const byName = (fact: DocumentFact) => (fact.field === 'author' && (isAddress(fact.value) || /^@\S+$/.test(fact.value.trim())) ? 1 : 0);
+  return [...facts].sort((a, b) => byName(a) - byName(b));
+}
+
 function rank(fact: NumberedFact): number {
   return LEAVES_FIRST.indexOf(fact.field);
 }
@@ -110,6 +115,8 @@ function formatFactLine(fact: NumberedFact, origin: string | undefined, headerTi
   const value =
     fact.field === 'canonical'
       ? formatAddress(fact.value, origin)
+      : fact.field === 'author' && isAddress(fact.value)
+        ? `→ ${formatAddress(fact.value, origin)}`
       : fact.field === 'title' && headerTitle && normalize(headerTitle).includes(normalize(fact.value))
         ? `${JSON.stringify(truncate(fact.value, ELSEWHERE_CHARS))}${fact.value.length > ELSEWHERE_CHARS ? ' in the Title line' : ''}`
         : quote(fact.value, SHOWN_CHARS[fact.field] ?? DEFAULT_SHOWN_CHARS);
@@ -125,7 +132,12 @@ export function formatDocumentStub(facts: readonly NumberedFact[]): string {
 
 /** "og:site_name", "json-ld author[0].name", "<title>": short enough for a line, exact in the read's record. */
 export function placeOf(fact: Pick<DocumentFact, 'source' | 'key'>): string {
-  if (fact.source === 'json-ld') return `json-ld ${fact.key.replace(/^\[\d+\]\.?/, '').replace(/^(@graph\[\d+\]|\[\d+\])\./, '')}`;
+  // A name found through an @id reference keeps where it pointed in the record only: "json-ld author.@id".
+  if (fact.source === 'json-ld')
+    return `json-ld ${fact.key
+      .split(' ')[0]!
+      .replace(/^\[\d+\]\.?/, '')
+      .replace(/^(@graph\[\d+\]|\[\d+\])\./, '')}`;
   if (fact.key === 'title') return '<title>';
   if (fact.key === 'html lang') return '<html lang>';
   if (fact.key === 'link rel=canonical') return 'link canonical';

@@ -90,14 +90,21 @@ function readPart(
       place,
       value: null,
       why: 'empty',
-      // Only the model has a page state to look at again; a recipe's author gets the fact and the place.
+      // Only the model has a page state to look at again; a recipe's author gets the place and where the page does say things.
       message: ref
         ? `${ref}: the page no longer says ${known.field} at ${place} — take a fresh look at the page state`
-        : `the page no longer says ${known.field} at ${place}`,
+        : `the page says no ${known.field} at ${place} (${saidInstead(known.source, facts)})`,
     };
   const read = readValue(args, { raw: fact.value, languages: lang ? [lang] : [] });
   const message = read.message ?? (read.why === 'empty' ? `"${args.field}": the page says nothing` : undefined);
   return { ...read, ref, known, place, fact, ...(message ? { message: `${message} (${place})` } : {}) };
+}
+
+/** Where the page does say something from the same source, so a recipe's author can tell a moved key from a missing fact. */
+function saidInstead(source: DocumentFact['source'], facts: readonly DocumentFact[]): string {
+  const keys = facts.filter(fact => fact.source === source).map(fact => `${fact.field} at ${fact.key}`);
+  if (!keys.length) return `it says nothing in ${source}`;
+  return `its ${source} says ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? `, and ${keys.length - 6} more` : ''}`;
 }
 
 function said(part: DocumentPart): string {

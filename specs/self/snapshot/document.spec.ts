@@ -47,7 +47,7 @@ test('the document section: each value quoted with where it came from, on the fi
   expect((await look()).text).not.toContain(' [d3] author "Claire Martin"');
 });
 
-test('one line per distinct value: two spellings of one instant are one; a canonical address equal to the page is left out', () => {
+test('one line per distinct value: two spellings of one instant are one; a canonical address equal to the page is left out; an author given as an address follows the names, printed as an address', () => {
   const facts = numberFacts(
     [
       { field: 'published', value: '2019-11-20T06:35:39Z', source: 'meta', key: 'article:published_time' },
@@ -62,7 +62,8 @@ test('one line per distinct value: two spellings of one instant are one; a canon
   expect(formatDocumentSection(facts, SITE.widgets).split('\n')).toEqual([
     '[d0] document:',
     ' [d1] author "Ada" (json-ld author.name)',
-    ' [d2] published "2019-11-20T06:35:39Z" (article:published_time +2)',
+    ' [d2] author → https://example.org/people/ada (article:author)',
+    ' [d3] published "2019-11-20T06:35:39Z" (article:published_time +2)',
   ]);
 });
 
