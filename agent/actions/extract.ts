@@ -4,6 +4,7 @@ import type { Provenance } from '../evidence/result-schema';
 import { describeLocator, DocumentFactTarget, type SemanticLocator } from '../task/locator-schema';
 import { VALUE_TYPES } from './values/coerce';
 import { emptyReadMessage, readElement, selectorAlternatives, type ElementRead } from './values/read-element';
+import { countTarget } from './values/count';
 import { readDocumentFacts } from './values/document-read';
 import { readValue, settleReads, type ValueRead } from './values/read-value';
 import { isDocumentRef, REF_PATTERN, refList, resolveTarget, TargetArg, type ResolvedTarget } from './targets/target';
@@ -18,7 +19,7 @@ export const extract = defineAction({
   productive: true,
   description: 'Read a field from an element, recorded with its source.',
   verifies:
-    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text, a pattern that does not match and a text not of the type are null, said so; several matches or a locator the page cannot parse stay failures. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from. A link or button at the start or end of the text that repeats words the element already says (a tag beside a subject) is left out, and said; a field\'s type and value are what the browser holds, with the attribute as written when it differs.',
+    'The element exists (with missing "null", absence is null); the text matches the pattern and the type; an empty text or attribute is a failure naming what else the element has (its text, other attributes). With missing "null", an absent element, an empty text, a pattern that does not match and a text not of the type are null, said so; several matches or a locator the page cannot parse stay failures. Dates and numbers are read in the page\'s language; the record keeps the words read, the element\'s text and which element of a selector list or ref list each part came from. A link or button at the start or end of the text that repeats words the element already says (a tag beside a subject) is left out, and said; a field\'s type and value are what the browser holds, with the attribute as written when it differs. With count, the value is the number of elements (a list\'s items, a table\'s data rows), and the record lists each one counted, by CSS path or ref, with its text.',
   schema: z.object({
     field: z.string().min(1).describe('Output field name'),
     // A model names a document line by its ref ("d3"); a recipe by where the page says it. The model sees a string either way.
@@ -36,9 +37,19 @@ export const extract = defineAction({
       .boolean()
       .optional()
       .describe('Every match, as a list (several elements or document lines: their refs as target, "e12 e15" or "d2 d3", not both kinds)'),
+    count: z
+      .boolean()
+      .optional()
+      .describe(
+        'The value is how many elements the target names — every match, the refs listed ("e12 e15"), or the items or data rows of the one list or table it names — recorded with each element counted',
+      ),
   }),
   async handle(args, env) {
     const { field, target, missing } = args;
+    if (args.count) {
+      if (typeof target === 'object' && 'document' in target) throw new ActionError('count counts elements: a document line is one fact');
+      return countTarget(field, target, env);
+    }
     // A recipe's read of a document line: the fact by where the page says it.
     if (typeof target === 'object' && 'document' in target)
       return readDocumentFacts({ ...args, at: { source: target.document, key: target.key } }, [], env);
