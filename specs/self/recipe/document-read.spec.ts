@@ -10,6 +10,9 @@ import type { PromptView, ScriptStepInput } from '../../../fixtures/model-server
 import { ARTICLE_TRUTH } from '../../../fixtures/sites/widgets/cases/articles';
 import { bundledTask, sampleOf, useScriptedModel } from '../helpers/agent-env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
+import { indexRun } from '../../../agent/report/evidence-index';
+import { writeRun } from '../../../agent/report/write-run';
+import { tempDir } from '../helpers/temp';
 import { runSampleAlone, sourceOf, valuesOf, writeExportedSpecConfig } from './helpers';
 
 /**
@@ -23,7 +26,7 @@ const FIELDS = ['site_name', 'author', 'published'] as const;
 
 const env = useScriptedModel();
 
-const articleTask = (recipe?: unknown[]) =>
+const articleTask = (recipe?: unknown[], extra: Record<string, unknown> = {}) =>
   bundledTask('people_profile', {
     task_id: 'article_facts',
     description: 'What each article says about itself.',
@@ -38,6 +41,7 @@ const articleTask = (recipe?: unknown[]) =>
     allowed_domains: ['127.0.0.1:4102'],
     web_servers: [{ command: 'npx tsx fixtures/serve.ts widgets', url: `${WIDGETS}/health` }],
     recipe,
+    ...extra,
   });
 
 /** The document section's line for a field, as the first look at a page prints it whole (`[d3] published "…" (…)`). */
@@ -66,6 +70,8 @@ const script = {
 for (const [slug, where] of [
   ['article-fr', { site_name: 'meta', author: 'json-ld', published: 'meta' }],
   ['article-pt', { site_name: 'meta', author: 'dom', published: 'dom' }],
+  // JSON-LD wrapped in CDATA: the recipe reads again the very key the page state showed.
+  ['article-cdata', { site_name: 'meta', author: 'json-ld', published: 'json-ld' }],
 ] as const) {
   test(`${slug}: reads of the document section (${[...new Set(Object.values(where))].join(', ')}) compile to a recipe that reads the same values again, with no model`, async ({
     browser,
@@ -138,4 +144,43 @@ test('a fact the page says about itself is read only by extract: a recipe step t
   expect(() => checkRecipeSteps(task)).toThrow(
     'recipe[0].target: a fact the page says about itself ({"document", "key"}) is read only by extract, not click',
   );
+});
+
+test('a byline date the metadata contradicts: both reads recorded, the sample goes to review naming each, the evidence index shows them; a rule the author chose settles it instead', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const slug = 'article-date-disagree';
+  const recipe = [
+    { action: 'extract', field: 'site_name', target: { document: 'meta', key: 'og:site_name' } },
+    { action: 'extract', field: 'author', target: { css: '.byline' } },
+    { action: 'extract', field: 'published', target: { css: '.dateline' }, type: 'date' },
+    { action: 'extract', field: 'published', target: { document: 'meta', key: 'article:published_time' }, type: 'date' },
+    { action: 'done', extracted: {} },
+  ];
+  const sample = sampleOf({ sample_id: slug, slug });
+  const reviewed = await runSampleAlone(browser, articleTask(recipe), sample, 'recipe');
+  const truth = ARTICLE_TRUTH[slug]!;
+  const published = reviewed.extracted.published!;
+  expect(reviewed.status).toBe('needs_review');
+  expect(published.value, 'the first read stays, not the last').toBe(truth.published);
+  expect(published.reads?.map(read => [read.value, read.provenance.source, read.provenance.key ?? read.provenance.locator])).toEqual([
+    [truth.published, 'dom', 'css=.dateline'],
+    [truth.published_in_metadata, 'meta', 'article:published_time'],
+  ]);
+  expect(published.disagreement).toMatchObject({ rule: 'review', kept: 0 });
+  expect(reviewed.error).toBe(published.disagreement!.note);
+  expect(reviewed.error).toContain(`"${truth.published}" (dom css=.dateline, step 4) ≠ "${truth.published_in_metadata}" (meta article:published_time, step 5)`);
+
+  const runDir = tempDir('bwa-disagree-');
+  const samples = [{ result: reviewed, files: new Map<string, string>(), resumed: false }];
+  indexRun(runDir, writeRun(runDir, reviewed.run_id, samples), samples.map(s => ({ ...s, traceSources: [] })));
+  const html = fs.readFileSync(path.join(runDir, 'index.html'), 'utf8');
+  expect(html).toContain('reads disagree — for review');
+  expect(html).toContain(`<li class="kept">${truth.published} <span class="src src-dom">dom</span> <small>dom css=.dateline · step 4</small></li>`);
+  expect(html).toContain(`<li>${truth.published_in_metadata} <span class="src src-meta">meta</span> <small>meta article:published_time · step 5</small></li>`);
+
+  const settled = await runSampleAlone(browser, articleTask(recipe, { when_reads_disagree: { published: 'metadata' } }), sample, 'recipe');
+  expect([settled.status, settled.extracted.published!.value]).toEqual(['done', truth.published_in_metadata]);
+  expect(settled.extracted.published!.disagreement).toMatchObject({ rule: 'metadata', kept: 1 });
 });
