@@ -118,9 +118,13 @@ test('missing required fields are each named', () => {
 });
 
 test('inconsistent fields are reported together', () => {
-  const run = load(taskJson({ required_fields: ['name', 'nope'], judgment_required: true }));
+  const run = load(taskJson({ required_fields: ['name', 'nope'], judgment_required: true, when_reads_disagree: { '*': 'page', gone: 'first' } }));
   expect(run).toThrow(/• required_fields\[1\]: "nope" is not a key of output_schema/);
   expect(run).toThrow(/• judgment_question: required when judgment_required is true/);
+  expect(run).toThrow(/• when_reads_disagree\.gone: "gone" is not a key of output_schema \(or "\*"\)/);
+  expect(load(taskJson({ when_reads_disagree: { name: 'newest' } }))).toThrow(
+    /• when_reads_disagree\.name: Invalid option: expected one of "review"\|"first"\|"last"\|"page"\|"metadata"/,
+  );
 });
 
 test('task_id must match the file name and be safe', () => {
