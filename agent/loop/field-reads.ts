@@ -1,4 +1,5 @@
 import type { DisagreementRule, ExtractedField, FieldRead, Provenance, ReadDisagreement } from '../evidence/result-schema';
+import { readDate } from '../actions/values/dates';
 import type { SampleOutcome } from './types';
 
 /**
@@ -11,7 +12,7 @@ import type { SampleOutcome } from './types';
 export function addRead(existing: ExtractedField, read: FieldRead, rule: DisagreementRule, field: string): ExtractedField {
   const reads = [...(existing.reads ?? [{ value: existing.value, provenance: existing.provenance }]), read];
   const latest = latestPerPlace(reads);
-  const disagree = latest.some((a, i) => latest.slice(i + 1).some(b => !valuesAgree(reads[a]!.value, reads[b]!.value)));
+  const disagree = latest.some((a, i) => latest.slice(i + 1).some(b => !readsAgree(reads[a]!, reads[b]!)));
   if (!disagree) return { value: read.value, provenance: read.provenance, reads };
   const kept = keptRead(reads, latest, rule);
   const disagreement: ReadDisagreement = { rule, kept, note: describeDisagreement(field, reads, latest, kept, rule) };
@@ -77,9 +78,36 @@ const shortValue = (value: unknown) => {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 };
 
+/** Two reads say the same value, or one moment: a byline's local "11:03 PM" and its metadata's "07:03 UTC" next day. */
+export function readsAgree(a: FieldRead, b: FieldRead): boolean {
+  return valuesAgree(a.value, b.value) || sameMomentInAnotherZone(a.provenance, b.provenance);
+}
+
+/**
+ * A time written without its zone and a time with one are one moment when they differ by a whole zone offset (at most
+ * 14 hours, in quarter hours): the page shows its local time, its metadata UTC. Seconds aside.
+ */
+function sameMomentInAnotherZone(a: Provenance, b: Provenance): boolean {
+  const [x, y] = [momentOf(a), momentOf(b)];
+  if (!x || !y || (x.offset === undefined) === (y.offset === undefined)) return false;
+  const [local, zoned] = x.offset === undefined ? [x, y] : [y, x];
+  const difference = local.wall - (zoned.wall - zoned.offset!);
+  return Math.abs(difference) <= 14 * 60 && difference % 15 === 0;
+}
+
+/** The date and time a read's words say, as minutes of the wall clock, and their zone when written. */
+function momentOf(provenance: Provenance): { wall: number; offset?: number } | undefined {
+  const words = provenance.text ?? provenance.preview;
+  const read = words ? readDate(words) : undefined;
+  if (!read?.time || read.yearNotShown || read.reading?.startsWith('relative')) return undefined;
+  const { year, month, day } = read.date;
+  return { wall: Date.UTC(year, month - 1, day, read.time.hour, read.time.minute) / 60_000, offset: read.offsetMinutes };
+}
+
 /**
  * Two reads say the same: equal, or as text the same words (case and spacing aside), or one the other's whole words
- * ("Jane Doe" in "By Jane Doe"), or a date and a timestamp on that date ("2019-01-03" and "2019-01-03T14:05:00+01:00").
+ * ("Jane Doe" in "By Jane Doe"), a date and a timestamp on that date ("2019-01-03" and "2019-01-03T14:05:00+01:00"),
+ * or a date without its year and a date on that month and day.
  */
 export function valuesAgree(a: unknown, b: unknown): boolean {
   if (JSON.stringify(a) === JSON.stringify(b)) return true;
@@ -88,6 +116,8 @@ export function valuesAgree(a: unknown, b: unknown): boolean {
   const [x, y] = [normalize(String(a)), normalize(String(b))];
   if (x === y) return true;
   const [shorter, longer] = x.length <= y.length ? [x, y] : [y, x];
+  // A date shown without its year ("--12-06") agrees with a full date on that month and day.
+  if (/^--\d{2}-\d{2}$/.test(shorter)) return /^\d{4}-\d{2}-\d{2}/.test(longer) && longer.slice(4, 10) === shorter.slice(1);
   if (/^\d{4}-\d{2}-\d{2}$/.test(shorter)) return longer.startsWith(`${shorter}t`) || longer.startsWith(`${shorter} `);
   if (shorter.length < 3 || !/\p{L}/u.test(shorter)) return false;
   const at = longer.indexOf(shorter);

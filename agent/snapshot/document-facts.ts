@@ -290,15 +290,16 @@ export function collectDocumentFacts(options: { maxChars: number }): DocumentFac
       add('time', time.getAttribute('datetime'), 'dom', `time[datetime] ${i + 1}`, shown);
     });
 
-  // Any other meta that looks like an author, a date or a title: shown as `other` with its name, never dropped.
-  let others = 0;
-  for (const meta of metas) {
-    if (others >= 6 || known.has(meta.normal) || /^(twitter:(label|data)\d+|parsely-page)$/.test(meta.normal)) continue;
-    if (!kindOf(meta.key, meta.content.trim())) continue;
-    const before = facts.length;
-    add('other', meta.content, 'meta', meta.key);
-    others += facts.length - before;
-  }
+  // Any other meta that looks like an author, a date or a title: shown as `other` with its name, never dropped —
+  // dates first, then authors, then titles (the header's Title line already holds the page's title).
+  const KINDS = ['date', 'author', 'title'];
+  metas
+    .filter(meta => !known.has(meta.normal) && !/^(twitter:(label|data)\d+|parsely-page)$/.test(meta.normal))
+    .map(meta => ({ meta, rank: KINDS.indexOf(kindOf(meta.key, meta.content.trim()) ?? '') }))
+    .filter(({ rank }) => rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, 6)
+    .forEach(({ meta }) => add('other', meta.content, 'meta', meta.key));
 
   let bodyTextChars = 0;
   if (document.body) {

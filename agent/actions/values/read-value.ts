@@ -51,10 +51,12 @@ export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named
       message: `"${field}": ${JSON.stringify(matched.slice(0, 80))} is not a ${type}${languageNote(conventions)}`,
     };
   const { timestamp } = read;
-  // Words that are not a whole date ("2 hours ago", "Dec 28") beside the element's own machine timestamp: the timestamp says it.
+  // Words that are not a whole date beside the element's own machine timestamp: "2 hours ago" is the timestamp; "Dec 6"
+  // is the timestamp's date only when that is Dec 6 (a datetime may be another moment: the last update).
   const partial = typed.reading?.startsWith('relative') ? 'is relative' : typed.reading?.includes(YEAR_NOT_SHOWN) ? 'shows no year' : undefined;
   const stamped = type === 'date' && partial && timestamp ? readTyped(timestamp, 'date', conventions) : undefined;
-  if (stamped && timestamp && typeof stamped.value === 'string' && !stamped.value.startsWith('--'))
+  const fits = (date: unknown) => typeof date === 'string' && /^\d{4}/.test(date) && (partial === 'is relative' || date.endsWith(String(typed.value).slice(2)));
+  if (stamped && timestamp && fits(stamped.value))
     return {
       value: stamped.value,
       from: typed.from,

@@ -114,6 +114,21 @@ test.describe('dates on a byline, read as written', () => {
   });
 });
 
+test.describe('a date without its year beside its own timestamp', () => {
+  test("the timestamp gives the year when it is that day; another day's timestamp gives none", async ({ harness }) => {
+    await harness.open(
+      'yearless-stamped',
+      '<p class="same">Posted <time datetime="2013-12-28T00:28:00+01:00">Dec 28</time></p><p class="other">Posted <time datetime="2013-12-30T10:00:00Z">Dec 28</time></p>',
+    );
+    const same = await harness.ok('extract', { field: 'published', target: 'css=.same time', type: 'date' });
+    expect(valueOf(same)).toBe('2013-12-28');
+    expect(provenanceOf(same).reading).toBe('"Dec 28" shows no year: the element\'s own timestamp "2013-12-28T00:28:00+01:00"');
+    const other = await harness.ok('extract', { field: 'published', target: 'css=.other time', type: 'date' });
+    expect(valueOf(other)).toBe('--12-28');
+    expect(provenanceOf(other).reading).toBe('the year is not shown: month and day only');
+  });
+});
+
 test.describe('counts with what was counted', () => {
   test("a list's items, a table's data rows, a locator's matches, a list of refs — each counted element recorded", async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/revision-history` });

@@ -50,13 +50,26 @@ test('a place read again corrects itself; reads that agree are recorded without 
   expect(addRead(conflict, shown('2016-06-02', 4), 'review', 'published').disagreement).toBeUndefined();
 });
 
-test('what agrees: same words, whole words inside, a date and a timestamp on it; not a different date or name', () => {
+test('what agrees: same words, whole words inside, a date and a timestamp on it, a yearless date on that day; not a different date or name', () => {
   expect(valuesAgree('Jane  DOE', 'jane doe')).toBe(true);
   expect(valuesAgree('Jane Doe', 'By Jane Doe · 3 min read')).toBe(true);
   expect(valuesAgree('2019-01-03', '2019-01-03T14:05:00+01:00')).toBe(true);
   expect(valuesAgree(['a', 'b'], ['A', 'b'])).toBe(true);
   expect(valuesAgree('Jan', 'Janet Doe')).toBe(false);
   expect(valuesAgree('2019-01-03', '2019-01-04T01:00:00Z')).toBe(false);
+  expect(valuesAgree('--12-06', '2018-12-06')).toBe(true);
+  expect(valuesAgree('--12-06', '2018-12-07T16:30:00-05:00')).toBe(false);
   expect(valuesAgree(7, '7')).toBe(true);
   expect(valuesAgree(7, 8)).toBe(false);
+});
+
+test('a local time on the page and the same moment in UTC in its metadata agree; a day apart at the same hour does not', () => {
+  const local: FieldRead = {
+    value: '2019-11-18',
+    provenance: { source: 'dom', locator: 'css=.dateline', text: 'November 18, 2019 11:03 PM', step: 2, at: AT },
+  };
+  const utc: FieldRead = { value: '2019-11-19', provenance: { source: 'meta', key: 'article:published_time', preview: '2019-11-19T07:03:25+00:00', step: 2, at: AT } };
+  expect(addRead(first(utc), local, 'review', 'published').disagreement).toBeUndefined();
+  const dayLater: FieldRead = { ...utc, value: '2019-11-20', provenance: { ...utc.provenance, preview: '2019-11-20T07:03:25+00:00' } };
+  expect(addRead(first(dayLater), local, 'review', 'published').disagreement?.rule).toBe('review');
 });
