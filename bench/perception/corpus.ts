@@ -30,6 +30,11 @@ export function readCorpus(dir: string): CorpusPage[] {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** A saved page's HTML, as the corpus server sends it. */
+export function readPageHtml(dir: string, id: string): string {
+  return zlib.gunzipSync(fs.readFileSync(pageFile(dir, id))).toString('utf8');
+}
+
 function pageFile(dir: string, id: string): string {
   return path.join(dir, 'html', `${id}.html.gz`);
 }

@@ -16,7 +16,8 @@ import { observe, type Observation } from '../../agent/snapshot';
 import { estimateTokens } from '../../agent/snapshot/tokens';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { median, quantile } from '../lib/stats';
-import { offlineOnly, readCorpus, serveCorpus, type CorpusPage } from './corpus';
+import { offlineOnly, readCorpus, readPageHtml, serveCorpus, type CorpusPage } from './corpus';
+import { coverageReport, metadataCoverage, metadataReference, type MetadataCoverage } from './metadata-reference';
 import { INTERACTIVE_ROLES } from '../../agent/snapshot/roles';
 import { findHeadline, firstSentence, locateText, normalizeForMatch, printedText, rawFacts } from './retention';
 
@@ -48,6 +49,8 @@ interface PageRow {
   date: Retained;
   interactive: { total: number; listed: number; stubbed: number; missing: string[] };
   document?: DocumentMeasure;
+  /** Whether the document section shows the title, author and published date the page's metadata holds. */
+  coverage?: MetadataCoverage;
   error?: string;
 }
 
@@ -138,6 +141,7 @@ async function measurePage(page: Page, url: string, entry: CorpusPage, options: 
     date: await retained(marked.date),
     interactive: interactiveCoverage(state),
     document: measureDocument(state),
+    coverage: metadataCoverage(state, metadataReference(readPageHtml(options.dir, entry.id))),
   };
 }
 
@@ -264,6 +268,8 @@ function report(rows: PageRow[]): number {
       ok.flatMap(row => (row.document ? [row.document] : [])),
       stat,
     ),
+    ...coverageReport(ok),
+    `page state est. tokens, all pages together: ${ok.reduce((sum, row) => sum + row.stateTokens, 0)}`,
     '',
     'Worst pages:',
     ...worst(ok).map(describeWorst),

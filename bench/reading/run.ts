@@ -1,16 +1,16 @@
 /**
- * Reading like an auditor, scored: headline, author, publication date and site name on the widget lab's twelve
- * articles (fr, de, es, ja, it, pt and English with a time zone, a relative date, an updated date, an avatar byline,
- * a release title and hidden content), decided by the scripted model from the page state bwa sends — never from the
- * truth — through the real loop, SDK and evidence. Each field is right when result.json holds the page's value.
+ * Reading like an auditor, scored: headline, author, publication date and site name on the widget lab's articles
+ * (fr, de, es, ja, it, pt and English with a time zone, a relative date, an updated date, an avatar byline, a release
+ * title and hidden content; each family of metadata; bylines dated with a weekday, dots, CJK, no year, and against
+ * their metadata), decided by the scripted model from the page state bwa sends — never from the truth — through the
+ * real loop, SDK and evidence. Each field is right when result.json holds the page's value.
  *
  * Usage: npx tsx bench/reading/run.ts [--only article-fr,article-de] [--dump file.json]
+ *        npx tsx bench/reading/run.ts --real-pages ../shared/corpora/article-pages [--limit N]   (real-pages.ts)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startModelServer, type ScriptInput } from '../../fixtures/model-server';
-import type { PageLine } from '../../fixtures/model-server/page-state';
-import type { PromptView, ScriptStepInput } from '../../fixtures/model-server/script-schema';
+import { startModelServer } from '../../fixtures/model-server';
 import { ensureFixtureSites } from '../../fixtures/serve';
 import { ARTICLE_TRUTH, type ArticleTruth } from '../../fixtures/sites/widgets/cases/articles';
 import { loadTaskFile } from '../../agent/task/load-task';
@@ -19,6 +19,8 @@ import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
 import { tempDirFor } from '../lib/temp';
 import { defineCommand, type OptionValues } from '../../agent/cli/command';
 import { runBench } from '../lib/command';
+import { readRealPages } from './real-pages';
+import { readingScript } from './script';
 
 const TASK = 'article_facts';
 const FIELDS = ['headline', 'author', 'published', 'site_name'] as const;
@@ -39,83 +41,27 @@ function taskSpec(): Record<string, unknown> {
   };
 }
 
-/** A document-section line by its field ("[d3] author …", or "[d3] author" on the folded line). */
-function documentLine(view: PromptView, field: string): { ref: string } | undefined {
-  const line = view.page.find(l => l.ref?.startsWith('d') && l.role === field);
-  return line?.ref ? { ref: line.ref } : undefined;
-}
-const isHeadingOne = (line: PageLine) => line.role === 'heading' && /\(level 1\)/.test(line.rest) && Boolean(line.ref);
-
-/** What a careful reader takes from the page state: the visible headline first, the page's own metadata next. */
-function headline(view: PromptView): ScriptStepInput {
-  const heading = view.page.find(isHeadingOne);
-  if (heading) return read('headline', heading.ref!);
-  const fromDocument = documentLine(view, 'title');
-  if (fromDocument) return read('headline', fromDocument.ref!);
-  // The window title starts with the headline: the line that says the same is the headline.
-  const title = /^Title: "(.*)"$/m.exec(view.text)?.[1] ?? '';
-  const line = view.page.find(l => l.ref?.startsWith('e') && l.name && l.name.length > 3 && title.startsWith(l.name) && l.role !== 'banner');
-  return line ? read('headline', line.ref!) : { tool: 'done', args: { extracted: {}, note: 'no headline in the page state' } };
-}
-
-function afterHeading(view: PromptView): PageLine[] {
-  const at = view.page.findIndex(isHeadingOne);
-  return at >= 0 ? view.page.slice(at + 1) : view.page.filter(line => line.ref?.startsWith('e'));
-}
-
-function author(view: PromptView): ScriptStepInput {
-  const fromDocument = documentLine(view, 'author');
-  if (fromDocument) return read('author', fromDocument.ref!);
-  const below = afterHeading(view).slice(0, 6);
-  const link = below.find(line => line.role === 'link' && line.ref);
-  if (link) return read('author', link.ref!);
-  const short = below.find(line => line.role === 'text' && line.ref && (line.name?.length ?? 0) <= 40 && !/\d/.test(line.name ?? ''));
-  return short ? read('author', short.ref!) : { tool: 'done', args: { extracted: {}, note: 'no byline in the page state' } };
-}
-
-function published(view: PromptView): ScriptStepInput {
-  const fromDocument = documentLine(view, 'published') ?? documentLine(view, 'time');
-  if (fromDocument) return read('published', fromDocument.ref!, 'date');
-  const dated = afterHeading(view)
-    .slice(0, 6)
-    .find(line => line.ref && /\d{4}/.test(`${line.name ?? ''} ${line.rest}`));
-  return dated ? read('published', dated.ref!, 'date') : { tool: 'done', args: { extracted: {}, note: 'no date in the page state' } };
-}
-
-function siteName(view: PromptView): ScriptStepInput {
-  const fromDocument = documentLine(view, 'site_name');
-  return fromDocument ? read('site_name', fromDocument.ref!) : { tool: 'done', args: { extracted: {}, note: 'no site name in the page state' } };
-}
-
-function read(field: string, ref: string, type?: string): ScriptStepInput {
-  return { tool: 'extract', target: { ref }, args: { field, ...(type ? { type } : {}) } };
-}
-
-/** Three reads batched on the first page state, the site name on the next (its document section folded to one line). */
-function script(): ScriptInput {
-  return {
-    description: `${TASK}: headline, author, date and site name from the page state`,
-    steps: [
-      { what: 'read the headline, author and date', decide: view => ({ batch: [headline(view), author(view), published(view)] }) as ScriptStepInput },
-      { what: 'read the site name', decide: siteName },
-      { tool: 'done', args: { extracted: {} } },
-    ],
-    on_unmatched: 'canned',
-  } as ScriptInput;
-}
-
 interface Scored {
   slug: string;
   status: string;
   right: Record<string, boolean>;
   got: Record<string, unknown>;
   sources: Record<string, string>;
+  /** The published date was read from more than one place: how many, and whether the record says they disagree. */
+  dateReads: number;
+  flagged: boolean;
 }
 
-function score(
-  truth: ArticleTruth,
-  extracted: Record<string, { value: unknown; provenance: { source: string; key?: string } }>,
-): Omit<Scored, 'slug' | 'status'> {
+type Extracted = Record<
+  string,
+  { value: unknown; provenance: { source: string; key?: string }; reads?: Array<{ value: unknown }>; disagreement?: unknown }
+>;
+
+/**
+ * A field is right when result.json holds the page's value. Where the page's metadata contradicts the date it shows,
+ * no one value is right: the record must hold both and flag the sample for review.
+ */
+function score(truth: ArticleTruth, status: string, extracted: Extracted): Omit<Scored, 'slug' | 'status'> {
   const right: Record<string, boolean> = {};
   const got: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -127,7 +73,13 @@ function score(
       : '—';
     right[field] = typeof value === 'string' && value.replace(/\s+/g, ' ').trim() === truth[field];
   }
-  return { right, got, sources };
+  const dates = extracted.published;
+  const flagged = Boolean(dates?.disagreement) && status === 'needs_review';
+  if (truth.published_in_metadata) {
+    const values = (dates?.reads ?? []).map(read => read.value);
+    right.published = flagged && values.includes(truth.published) && values.includes(truth.published_in_metadata);
+  }
+  return { right, got, sources, dateReads: dates?.reads?.length ?? (dates ? 1 : 0), flagged };
 }
 
 const benchCommand = defineCommand({
@@ -137,6 +89,8 @@ const benchCommand = defineCommand({
   options: {
     only: { type: 'string', placeholder: 'slugs', help: 'the articles to read, comma-separated (default: all)' },
     dump: { type: 'string', placeholder: 'file', help: 'write the requests the model server saw to this JSON file' },
+    'real-pages': { type: 'string', placeholder: 'dir', help: "read author and date on saved real pages, scored against their metadata (real-pages.ts)" },
+    limit: { type: 'string', placeholder: 'N', help: 'with --real-pages: the first N pages only' },
   },
   positionals: [],
   run: async ({ options }) => {
@@ -145,7 +99,16 @@ const benchCommand = defineCommand({
   },
 });
 
-async function main({ only: onlyList, dump }: OptionValues<typeof benchCommand.options>): Promise<void> {
+async function main({ only: onlyList, dump, 'real-pages': realPages, limit }: OptionValues<typeof benchCommand.options>): Promise<void> {
+  if (realPages) {
+    const browser = await launchChromium();
+    try {
+      await readRealPages(browser, realPages, limit ? Number(limit) : undefined);
+    } finally {
+      await browser.close();
+    }
+    return;
+  }
   const only = onlyList?.split(',');
   const slugs = Object.keys(ARTICLE_TRUTH).filter(slug => !only || only.includes(slug));
   const sites = await ensureFixtureSites({ only: ['widgets'] });
@@ -166,7 +129,7 @@ async function main({ only: onlyList, dump }: OptionValues<typeof benchCommand.o
     const task = loadTaskFile(path.join(tasksDir, `${TASK}.json`));
     const runId = `reading-${Date.now()}`;
     for (const slug of slugs) {
-      server.setScript(TASK, slug, script());
+      server.setScript(TASK, slug, readingScript(TASK));
       const context = await browser.newContext(CONTEXT_OPTIONS);
       try {
         const row = { sample_id: slug, url: `${WIDGETS}/${slug}` };
@@ -181,7 +144,7 @@ async function main({ only: onlyList, dump }: OptionValues<typeof benchCommand.o
           dir: path.join(process.env.AGENT_REPORTS_DIR!, TASK, slug),
         });
         const result = await session.run();
-        scored.push({ slug, status: result.status, ...score(ARTICLE_TRUTH[slug]!, result.extracted as never) });
+        scored.push({ slug, status: result.status, ...score(ARTICLE_TRUTH[slug]!, result.status, result.extracted as Extracted) });
       } finally {
         await context.close();
       }
@@ -197,14 +160,17 @@ async function main({ only: onlyList, dump }: OptionValues<typeof benchCommand.o
 }
 
 function printScore(scored: readonly Scored[]): void {
-  console.log(`| article | status | ${FIELDS.join(' | ')} |`);
-  console.log(`|---|---|${FIELDS.map(() => '---').join('|')}|`);
+  console.log(`| article | status | ${FIELDS.join(' | ')} | date reads |`);
+  console.log(`|---|---|${FIELDS.map(() => '---').join('|')}|---|`);
   for (const s of scored) {
     const cells = FIELDS.map(field => `${s.right[field] ? '✓' : '✗'} ${JSON.stringify(s.got[field] ?? null)} (${s.sources[field]})`);
-    console.log(`| ${s.slug} | ${s.status} | ${cells.join(' | ')} |`);
+    console.log(`| ${s.slug} | ${s.status} | ${cells.join(' | ')} | ${s.dateReads}${s.flagged ? ', disagree: flagged' : ''} |`);
   }
   const right = scored.reduce((sum, s) => sum + FIELDS.filter(field => s.right[field]).length, 0);
-  console.log(`\ngoal: ${right}/${scored.length * FIELDS.length} fields right on ${scored.length} articles`);
+  const done = scored.filter(s => s.status === 'done').length;
+  const twice = scored.filter(s => s.dateReads > 1).length;
+  console.log(`\ngoal: ${right}/${scored.length * FIELDS.length} fields right on ${scored.length} articles; ${done} done`);
+  console.log(`published read from two places on ${twice} articles; disagreement flagged for review on ${scored.filter(s => s.flagged).length}`);
 }
 
 runBench(benchCommand);
