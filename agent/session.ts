@@ -30,7 +30,7 @@ import { EvidenceStore, type ArtifactListener } from './evidence/store';
 import { SampleRecorder, type RecorderInit } from './loop/recorder';
 import { runSample } from './loop/run-sample';
 import { withFailedSteps } from './loop/failed-steps';
-import { withDisagreements } from './loop/field-reads';
+import { withDisagreements } from './loop/disagreements';
 import type { RunSampleInput, SampleOutcome, SampleSlot, StepRunner } from './loop/types';
 import { pageViewer } from './loop/view';
 import { runDir, sampleDir, settings } from './settings';

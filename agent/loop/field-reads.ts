@@ -1,6 +1,5 @@
 import type { DisagreementRule, ExtractedField, FieldRead, Provenance, ReadDisagreement } from '../evidence/result-schema';
 import { readDate } from '../actions/values/dates';
-import type { SampleOutcome } from './types';
 
 /**
  * A field read more than once: every read stays in the record, and reads from different places that give different
@@ -22,15 +21,6 @@ export function addRead(existing: ExtractedField, read: FieldRead, rule: Disagre
 /** Fields whose reads disagree and whose rule leaves the choice to a person: what the sample's review must name. */
 export function disagreementsForReview(fields: Record<string, ExtractedField>): string[] {
   return Object.values(fields).flatMap(field => (field.disagreement?.rule === 'review' ? [field.disagreement.note] : []));
-}
-
-/** A sample whose reads disagree is not done: a person decides (as with the failed steps of a recipe that went on). */
-export function withDisagreements(outcome: SampleOutcome, notes: readonly string[]): SampleOutcome {
-  if (!notes.length) return outcome;
-  const list = notes.join('; ');
-  if (outcome.status === 'done') return { status: 'needs_review', error: list };
-  if (outcome.status === 'failed') return outcome;
-  return { ...outcome, error: outcome.error ? `${outcome.error}; ${list}` : list };
 }
 
 /** Where a read looked: its source and key (a meta tag, a JSON-LD path) or its element. */
@@ -69,7 +59,9 @@ function describeDisagreement(field: string, reads: readonly FieldRead[], latest
     return `${shortValue(value)} (${placeOfRead(provenance)}${step})`;
   });
   const settled =
-    rule === 'review' ? `kept the first, ${shortValue(reads[kept]!.value)}, for a person to decide` : `kept ${shortValue(reads[kept]!.value)} (rule "${rule}")`;
+    rule === 'review'
+      ? `kept the first, ${shortValue(reads[kept]!.value)}, for a person to decide`
+      : `kept ${shortValue(reads[kept]!.value)} (rule "${rule}")`;
   return `${field}: the reads disagree — ${each.join(' ≠ ')}; ${settled}`;
 }
 

@@ -129,7 +129,8 @@ function stepCode(step: RecipeStep, number: number): string[] {
       break;
     case 'extract':
       // bwa counts a list's items or a table's data rows where the target is one list: a plain count() would say 1.
-      if (args.count) throw new Error(`recipe step ${number} (extract ${String(args.field)} with count) has no Playwright equivalent in the exporter`);
+      if (args.count)
+        throw new Error(`recipe step ${number} (extract ${String(args.field)} with count) has no Playwright equivalent in the exporter`);
       if (isDocumentFactTarget(step.target))
         lines.push(`data[${q(String(args.field))}] = await readFact(tab, ${q(step.target.document)}, ${q(step.target.key)}, ${readOptions(args)});`);
       else lines.push(`data[${q(String(args.field))}] = await readField(${at ?? '[]'}, ${readOptions(args)}, ${pick});`);

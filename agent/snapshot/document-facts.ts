@@ -53,10 +53,7 @@ export function collectDocumentFacts(options: { maxChars: number }): DocumentFac
   const FAMILIES: Array<[Field, string[]]> = [
     ['title', ['og:title', 'twitter:title', 'dc.title', 'dcterms.title', 'parsely-title', 'citation_title', 'headline']],
     ['site_name', ['og:site_name', 'application-name', 'apple-mobile-web-app-title', 'dc.publisher', 'dcterms.publisher', 'citation_publisher']],
-    [
-      'author',
-      ['author', 'article:author', 'book:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'citation_author', 'twitter:creator'],
-    ],
+    ['author', ['author', 'article:author', 'book:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'citation_author', 'twitter:creator']],
     [
       'published',
       [

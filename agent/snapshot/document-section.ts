@@ -117,9 +117,9 @@ function formatFactLine(fact: NumberedFact, origin: string | undefined, headerTi
       ? formatAddress(fact.value, origin)
       : fact.field === 'author' && isAddress(fact.value)
         ? `→ ${formatAddress(fact.value, origin)}`
-      : fact.field === 'title' && headerTitle && normalize(headerTitle).includes(normalize(fact.value))
-        ? `${JSON.stringify(truncate(fact.value, ELSEWHERE_CHARS))}${fact.value.length > ELSEWHERE_CHARS ? ' in the Title line' : ''}`
-        : quote(fact.value, SHOWN_CHARS[fact.field] ?? DEFAULT_SHOWN_CHARS);
+        : fact.field === 'title' && headerTitle && normalize(headerTitle).includes(normalize(fact.value))
+          ? `${JSON.stringify(truncate(fact.value, ELSEWHERE_CHARS))}${fact.value.length > ELSEWHERE_CHARS ? ' in the Title line' : ''}`
+          : quote(fact.value, SHOWN_CHARS[fact.field] ?? DEFAULT_SHOWN_CHARS);
   const shows = fact.shown !== undefined && fact.shown !== fact.value ? ` shows ${quote(fact.shown, SHOWN_WORDS_CHARS)}` : '';
   return `[${fact.ref}] ${fact.field} ${value}${shows} ${place}`;
 }

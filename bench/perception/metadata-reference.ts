@@ -164,7 +164,12 @@ export function coverageReport(rows: ReadonlyArray<{ id: string; coverage?: Meta
       `metadata ${kind}: the document section shows it on ${shown}/${counted.length} pages whose metadata has one (${pct}%); folded into its last line on ${folded}; missing on ${counted.length - shown - folded}`,
     );
     for (const row of counted.filter(row => row.coverage![kind] === 'missing').slice(0, 6)) {
-      const said = kind === 'published' ? row.coverage!.reference.published : kind === 'author' ? row.coverage!.reference.authors : row.coverage!.reference.titles;
+      const said =
+        kind === 'published'
+          ? row.coverage!.reference.published
+          : kind === 'author'
+            ? row.coverage!.reference.authors
+            : row.coverage!.reference.titles;
       lines.push(`  missing ${row.id.slice(0, 12)}: ${JSON.stringify(said.slice(0, 3).map(value => value.slice(0, 60)))}`);
     }
   }

@@ -132,7 +132,9 @@ export async function readRealPages(browser: Browser, dir: string, limit: number
         const result = await session.run();
         scores.push(score(entry.id, result, metadataReference(readPageHtml(dir, entry.id))));
         const last = scores.at(-1)!;
-        console.error(`${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${last.status} author ${last.author}, published ${last.published}${last.disagree ? ' (reads disagree)' : ''}`);
+        console.error(
+          `${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${last.status} author ${last.author}, published ${last.published}${last.disagree ? ' (reads disagree)' : ''}`,
+        );
       } finally {
         await context.close();
       }

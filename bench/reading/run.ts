@@ -89,7 +89,11 @@ const benchCommand = defineCommand({
   options: {
     only: { type: 'string', placeholder: 'slugs', help: 'the articles to read, comma-separated (default: all)' },
     dump: { type: 'string', placeholder: 'file', help: 'write the requests the model server saw to this JSON file' },
-    'real-pages': { type: 'string', placeholder: 'dir', help: "read author and date on saved real pages, scored against their metadata (real-pages.ts)" },
+    'real-pages': {
+      type: 'string',
+      placeholder: 'dir',
+      help: 'read author and date on saved real pages, scored against their metadata (real-pages.ts)',
+    },
     limit: { type: 'string', placeholder: 'N', help: 'with --real-pages: the first N pages only' },
   },
   positionals: [],

@@ -77,11 +77,13 @@ export function readingScript(task: string): ScriptInput {
   return {
     description: `${task}: headline, author, date and site name from the page state`,
     steps: [
-      { what: 'read the headline, author and date', decide: view => ({ batch: [headline(view), author(view), ...published(view)] }) as ScriptStepInput },
+      {
+        what: 'read the headline, author and date',
+        decide: view => ({ batch: [headline(view), author(view), ...published(view)] }) as ScriptStepInput,
+      },
       { what: 'read the site name', decide: siteName },
       { tool: 'done', args: { extracted: {} } },
     ],
     on_unmatched: 'canned',
   } as ScriptInput;
 }
-

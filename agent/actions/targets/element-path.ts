@@ -3,6 +3,7 @@ import type { ActionCall } from '../core/dispatch';
 import type { ActionEnv } from '../core/types';
 import { elementArguments } from '../registry';
 import { refLocator } from '../../snapshot/live-refs';
+import { elementPathInPage } from './element-path-in-page';
 import { REF_PATTERN, refList } from './target';
 
 const PATH_READ_MS = 1_000;
@@ -45,31 +46,4 @@ function withinTime<T>(read: Promise<T | null>): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>(resolve => (timer = setTimeout(() => resolve(null), PATH_READ_MS)));
   return Promise.race([read, late]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Runs in the page: `#checks > ul > li:nth-of-type(2) > a`, each step up by tag and position among same-tag
- * siblings (classes come and go with state: hover, selected, open), anchored at the nearest id that is unique
- * and not generated. Null inside a child frame (a page-level locator cannot reach it) or when not unique.
- */
-export function elementPathInPage(el: Element): string | null {
-  if (window.self !== window.top) return null;
-  const generated = (id: string) => /\d{3,}|^[0-9:]|[:.]|^(css|sc|jsx|emotion|svelte|tw)-/.test(id);
-  const steps: string[] = [];
-  for (let node: Element | null = el; node && node !== document.documentElement; node = node.parentElement) {
-    if (node.id && !generated(node.id) && document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
-      steps.unshift(`#${CSS.escape(node.id)}`);
-      break;
-    }
-    const tag = node.tagName.toLowerCase();
-    const same = node.parentElement ? Array.from(node.parentElement.children).filter(c => c.tagName === node!.tagName) : [];
-    steps.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
-  }
-  const path = steps.join(' > ');
-  try {
-    const matches = document.querySelectorAll(path);
-    return matches.length === 1 && matches[0] === el ? path : null;
-  } catch {
-    return null;
-  }
 }

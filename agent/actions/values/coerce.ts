@@ -42,12 +42,9 @@ export function readTyped(text: string, type: ValueType, conventions: ReadConven
       const relative = read.reading?.startsWith('relative') === true;
       // A date shown without its year is read as month and day (ISO 8601's --MM-DD): never given this year's.
       const value = read.yearNotShown ? `--${pad(read.date.month)}-${pad(read.date.day)}` : isoDate(read.date);
-      const at = read.time && !relative ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
-      const reading = [
-        at ? `${value}${at} as written` : '',
-        read.yearNotShown ? `${YEAR_NOT_SHOWN}: month and day only` : '',
-        read.reading ?? '',
-      ]
+      const at =
+        read.time && !relative ? ` ${isoTime(read.time)}${read.offsetMinutes === undefined ? '' : ` ${formatOffset(read.offsetMinutes)}`}` : '';
+      const reading = [at ? `${value}${at} as written` : '', read.yearNotShown ? `${YEAR_NOT_SHOWN}: month and day only` : '', read.reading ?? '']
         .filter(Boolean)
         .join('; ');
       return { value, from: read.text, ...(reading ? { reading } : {}) };

@@ -2,7 +2,7 @@ import type { Locator } from '@playwright/test';
 import type { Provenance } from '../../evidence/result-schema';
 import { describeLocator, type SemanticLocator } from '../../task/locator-schema';
 import { NotFoundError, type ActionEnv, type HandlerOutput } from '../core/types';
-import { elementPathInPage } from '../targets/element-path';
+import { elementPathInPage } from '../targets/element-path-in-page';
 import { REF_PATTERN, refList, resolveTarget, type ResolvedTarget, type TargetArg } from '../targets/target';
 
 /**
@@ -52,7 +52,12 @@ export async function countTarget(field: string, target: TargetArg, env: ActionE
     at: new Date().toISOString(),
   };
   const value = counted.elements.length;
-  const examples = parts.length ? ` — ${parts.slice(0, 3).map(part => JSON.stringify(part.preview)).join(', ')}${parts.length > 3 ? ', …' : ''}` : '';
+  const examples = parts.length
+    ? ` — ${parts
+        .slice(0, 3)
+        .map(part => JSON.stringify(part.preview))
+        .join(', ')}${parts.length > 3 ? ', …' : ''}`
+    : '';
   return {
     description: `${field} = ${value} (${counted.rule}${examples})`,
     ...(counted.element ? { element: counted.element } : {}),
@@ -96,7 +101,8 @@ async function containerKind(element: Locator): Promise<Container | undefined> {
     if (tag === 'select' || role === 'listbox') return tag === 'select' ? 'select' : 'list';
     if (tag === 'table' || tag === 'tbody') return 'table';
     if (role === 'grid' || role === 'table' || role === 'treegrid' || role === 'rowgroup') return 'grid';
-    if (['ul', 'ol', 'menu', 'dl'].includes(tag) || ['list', 'menu', 'menubar', 'tree', 'feed', 'tablist', 'radiogroup'].includes(role)) return 'list';
+    if (['ul', 'ol', 'menu', 'dl'].includes(tag) || ['list', 'menu', 'menubar', 'tree', 'feed', 'tablist', 'radiogroup'].includes(role))
+      return 'list';
     return '';
   });
   return kind ? (kind as Container) : undefined;

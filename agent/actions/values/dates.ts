@@ -254,7 +254,8 @@ function toDateRead(
   if (offset !== null && offset !== undefined && !relative) read.offsetMinutes = offset;
   const notes: string[] = [];
   if (relative) notes.push(`relative: counted from ${context.reference?.said ?? 'the time of reading'}`);
-  else if (!start.isCertain('year')) read.yearNotShown = `the year is not shown: ${date.year}, from ${context.reference?.said ?? 'the time of reading'}`;
+  else if (!start.isCertain('year'))
+    read.yearNotShown = `the year is not shown: ${date.year}, from ${context.reference?.said ?? 'the time of reading'}`;
   const order = numeric && ambiguousOrder(numeric) ? (dayFirst ? 'day/month' : 'month/day') : undefined;
   if (order) notes.push(`read as ${order} (${context.source ?? 'the page does not say how it writes dates'})`);
   if (notes.length) read.reading = notes.join('; ');

@@ -55,7 +55,8 @@ export function readValue(rule: ReadRule, read: Pick<ElementRead, 'raw' | 'named
   // is the timestamp's date only when that is Dec 6 (a datetime may be another moment: the last update).
   const partial = typed.reading?.startsWith('relative') ? 'is relative' : typed.reading?.includes(YEAR_NOT_SHOWN) ? 'shows no year' : undefined;
   const stamped = type === 'date' && partial && timestamp ? readTyped(timestamp, 'date', conventions) : undefined;
-  const fits = (date: unknown) => typeof date === 'string' && /^\d{4}/.test(date) && (partial === 'is relative' || date.endsWith(String(typed.value).slice(2)));
+  const fits = (date: unknown) =>
+    typeof date === 'string' && /^\d{4}/.test(date) && (partial === 'is relative' || date.endsWith(String(typed.value).slice(2)));
   if (stamped && timestamp && fits(stamped.value))
     return {
       value: stamped.value,

@@ -23,7 +23,7 @@ test('a weekday anywhere in a date does not hide its year', () => {
   expect(read('Mar 14 Fri 2014 09:05')?.from, 'the words read keep the weekday between them').toBe('Mar 14 Fri 2014 09:05');
 });
 
-test('a date written with dots is day first, whatever the page language; a field\'s own format hint still decides', () => {
+test("a date written with dots is day first, whatever the page language; a field's own format hint still decides", () => {
   for (const languages of [[], ['en'], ['en-US'], ['de']]) {
     const got = read('Posted 05.03.2016 14:20', languages);
     expect(got?.value, languages.join()).toBe('2016-03-05');

@@ -81,9 +81,7 @@ test.describe('what a page says about itself, in every documented family', () =>
     }
   });
 
-  test("a recipe's read finds what the page state showed; a key the page does not hold says where the page does say things", async ({
-    harness,
-  }) => {
+  test("a recipe's read finds what the page state showed; a key the page does not hold says where the page does say things", async ({ harness }) => {
     await harness.ok('goto', { url: `${WIDGETS}/article-cdata` });
     const fromCdata = await harness.ok('extract', { field: 'author', target: { document: 'json-ld', key: '[0].author.name' } });
     expect(valueOf(fromCdata)).toBe(ARTICLE_TRUTH['article-cdata']!.author);
@@ -97,9 +95,7 @@ test.describe('what a page says about itself, in every documented family', () =>
 });
 
 test.describe('dates on a byline, read as written', () => {
-  test('a weekday between the parts, dots on an English page, a Chinese date on a page without a language, no year at all', async ({
-    harness,
-  }) => {
+  test('a weekday between the parts, dots on an English page, a Chinese date on a page without a language, no year at all', async ({ harness }) => {
     for (const [slug, reading] of [
       ['article-weekday', '2014-03-14 09:05 as written'],
       ['article-dayfirst', 'read as day/month (written with dots, the day first)'],
@@ -137,7 +133,10 @@ test.describe('counts with what was counted', () => {
     expect(valueOf(list)).toBe(7);
     const parts = provenanceOf(list).parts!;
     expect(parts).toHaveLength(7);
-    expect(parts[0]).toEqual({ locator: 'css=#history > li:nth-of-type(1)', preview: '2023-11-02 09:14 Ada Fixed the dates in the timeline compare' });
+    expect(parts[0]).toEqual({
+      locator: 'css=#history > li:nth-of-type(1)',
+      preview: '2023-11-02 09:14 Ada Fixed the dates in the timeline compare',
+    });
     expect(parts[6]!.locator).toBe('css=#history > li:nth-of-type(7)');
     expect(provenanceOf(list).rule).toMatch(/^count of the items of \[e\d+\] list "Revisions"$/);
 

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { ExtractedField, FieldRead, Provenance } from '../../../agent/evidence/result-schema';
-import { addRead, disagreementsForReview, valuesAgree, withDisagreements } from '../../../agent/loop/field-reads';
+import { withDisagreements } from '../../../agent/loop/disagreements';
+import { addRead, disagreementsForReview, valuesAgree } from '../../../agent/loop/field-reads';
 
 /** Several reads of one field: every read recorded, a disagreement between places settled by a rule, never by the last read. */
 
@@ -25,13 +26,19 @@ test('reads from two places that disagree: both recorded, the first kept for rev
     note: 'published: the reads disagree — "2016-06-02" (dom css=.dateline, step 3) ≠ "2016-05-30" (meta article:published_time, step 4); kept the first, "2016-06-02", for a person to decide',
   });
   expect(disagreementsForReview({ published: field })).toEqual([field.disagreement!.note]);
-  expect(withDisagreements({ status: 'done', error: null }, [field.disagreement!.note])).toEqual({ status: 'needs_review', error: field.disagreement!.note });
+  expect(withDisagreements({ status: 'done', error: null }, [field.disagreement!.note])).toEqual({
+    status: 'needs_review',
+    error: field.disagreement!.note,
+  });
 });
 
 test("the task's rule settles a disagreement: page, metadata, first, last — recorded, with no review", () => {
   const base = first(said('2016-05-30', 2));
   expect(addRead(base, shown('2016-06-02', 3), 'page', 'published')).toMatchObject({ value: '2016-06-02', disagreement: { rule: 'page', kept: 1 } });
-  expect(addRead(base, shown('2016-06-02', 3), 'metadata', 'published')).toMatchObject({ value: '2016-05-30', disagreement: { rule: 'metadata', kept: 0 } });
+  expect(addRead(base, shown('2016-06-02', 3), 'metadata', 'published')).toMatchObject({
+    value: '2016-05-30',
+    disagreement: { rule: 'metadata', kept: 0 },
+  });
   expect(addRead(base, shown('2016-06-02', 3), 'last', 'published').value).toBe('2016-06-02');
   const settled = addRead(base, shown('2016-06-02', 3), 'first', 'published');
   expect(settled.value).toBe('2016-05-30');
@@ -68,7 +75,10 @@ test('a local time on the page and the same moment in UTC in its metadata agree;
     value: '2019-11-18',
     provenance: { source: 'dom', locator: 'css=.dateline', text: 'November 18, 2019 11:03 PM', step: 2, at: AT },
   };
-  const utc: FieldRead = { value: '2019-11-19', provenance: { source: 'meta', key: 'article:published_time', preview: '2019-11-19T07:03:25+00:00', step: 2, at: AT } };
+  const utc: FieldRead = {
+    value: '2019-11-19',
+    provenance: { source: 'meta', key: 'article:published_time', preview: '2019-11-19T07:03:25+00:00', step: 2, at: AT },
+  };
   expect(addRead(first(utc), local, 'review', 'published').disagreement).toBeUndefined();
   const dayLater: FieldRead = { ...utc, value: '2019-11-20', provenance: { ...utc.provenance, preview: '2019-11-20T07:03:25+00:00' } };
   expect(addRead(first(dayLater), local, 'review', 'published').disagreement?.rule).toBe('review');

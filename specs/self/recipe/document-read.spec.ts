@@ -170,15 +170,23 @@ test('a byline date the metadata contradicts: both reads recorded, the sample go
   ]);
   expect(published.disagreement).toMatchObject({ rule: 'review', kept: 0 });
   expect(reviewed.error).toBe(published.disagreement!.note);
-  expect(reviewed.error).toContain(`"${truth.published}" (dom css=.dateline, step 4) ≠ "${truth.published_in_metadata}" (meta article:published_time, step 5)`);
+  expect(reviewed.error).toContain(
+    `"${truth.published}" (dom css=.dateline, step 4) ≠ "${truth.published_in_metadata}" (meta article:published_time, step 5)`,
+  );
 
   const runDir = tempDir('bwa-disagree-');
   const samples = [{ result: reviewed, files: new Map<string, string>(), resumed: false }];
-  indexRun(runDir, writeRun(runDir, reviewed.run_id, samples), samples.map(s => ({ ...s, traceSources: [] })));
+  indexRun(
+    runDir,
+    writeRun(runDir, reviewed.run_id, samples),
+    samples.map(s => ({ ...s, traceSources: [] })),
+  );
   const html = fs.readFileSync(path.join(runDir, 'index.html'), 'utf8');
   expect(html).toContain('reads disagree — for review');
   expect(html).toContain(`<li class="kept">${truth.published} <span class="src src-dom">dom</span> <small>dom css=.dateline · step 4</small></li>`);
-  expect(html).toContain(`<li>${truth.published_in_metadata} <span class="src src-meta">meta</span> <small>meta article:published_time · step 5</small></li>`);
+  expect(html).toContain(
+    `<li>${truth.published_in_metadata} <span class="src src-meta">meta</span> <small>meta article:published_time · step 5</small></li>`,
+  );
 
   const settled = await runSampleAlone(browser, articleTask(recipe, { when_reads_disagree: { published: 'metadata' } }), sample, 'recipe');
   expect([settled.status, settled.extracted.published!.value]).toEqual(['done', truth.published_in_metadata]);
