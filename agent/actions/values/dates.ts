@@ -73,7 +73,7 @@ function localeParser(lang: string): chrono.Chrono | undefined {
 }
 
 // The first numeric date in the text, wherever it sits ("Posted 05.03.2016 14:20").
-const NUMERIC_DATE = /(?<![\d.\/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
+const NUMERIC_DATE = /(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})\b/;
 
 export function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
@@ -198,7 +198,7 @@ function weekdayNames(languages: readonly string[]): string[] {
       for (let day = 0; day < 7; day++) {
         const name = format.format(new Date(Date.UTC(2024, 0, 7 + day))).replace(/\.$/, '');
         // A one-character short name (Japanese 月, "Monday") is also a word of the date itself.
-        if ([...name].length > 1) names.add(name);
+        if (Array.from(name).length > 1) names.add(name);
       }
     } catch {
       // A language tag Intl does not know has no names to offer.
