@@ -116,7 +116,8 @@ export function metadataReference(html: string): MetadataReference {
   return { titles: [...titles], authors: [...authors], published: [...published] };
 }
 
-const norm = (text: string) =>
+/** Case, accents' forms and punctuation aside: how names and titles are compared. */
+export const norm = (text: string) =>
   text
     .normalize('NFKC')
     .toLowerCase()

@@ -4,7 +4,6 @@
  * the real loop, SDK and evidence. Each is scored against what the page's metadata holds, read from its HTML by the
  * perception bench's own reference (bench/perception/metadata-reference.ts), never by bwa's collector.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { startModelServer, type ScriptInput } from '../../fixtures/model-server';
@@ -12,16 +11,15 @@ import type { PromptView, ScriptStepInput } from '../../fixtures/model-server/sc
 import { installEvaluateShim } from '../../agent/browser/evaluate-shim';
 import type { ExtractedField, Result } from '../../agent/evidence/result-schema';
 import { SampleSession } from '../../agent/session';
-import { loadTaskFile } from '../../agent/task/load-task';
 import { CONTEXT_OPTIONS } from '../lib/browser';
-import { tempDirFor } from '../lib/temp';
 import { offlineOnly, readCorpus, readPageHtml, serveCorpus } from '../perception/corpus';
-import { dateKey, metadataReference, type MetadataReference } from '../perception/metadata-reference';
+import { dateKey, metadataReference, norm, type MetadataReference } from '../perception/metadata-reference';
 import { author, published } from './script';
+import { scriptedTask } from './scripted-task';
 
 const TASK = 'article_metadata';
 
-function taskSpec(host: string): Record<string, unknown> {
+function taskSpec(host: string) {
   return {
     task_id: TASK,
     start_url: '{{url}}',
@@ -55,13 +53,6 @@ interface PageScore {
   dateReads: number;
   disagree: boolean;
 }
-
-const norm = (text: string) =>
-  text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 
 function readsOf(field: ExtractedField | undefined): ExtractedField[] {
   if (!field) return [];
@@ -97,19 +88,9 @@ export async function readRealPages(browser: Browser, dir: string, limit: number
   const corpus = readCorpus(dir).slice(0, limit);
   const corpusServer = await serveCorpus(dir);
   const server = await startModelServer();
-  const tasksDir = tempDirFor('reading-real-tasks');
-  fs.writeFileSync(path.join(tasksDir, `${TASK}.json`), JSON.stringify(taskSpec(new URL(corpusServer.origin).host), null, 2));
-  Object.assign(process.env, {
-    ANTHROPIC_API_KEY: 'bench-key',
-    ANTHROPIC_BASE_URL: server.url,
-    AGENT_DECIDER: 'model',
-    AGENT_MODEL_RETRIES: '0',
-    AGENT_TASKS_DIR: tasksDir,
-    AGENT_REPORTS_DIR: tempDirFor('reading-real-reports'),
-  });
+  const task = scriptedTask(taskSpec(new URL(corpusServer.origin).host), server.url);
   const scores: PageScore[] = [];
   try {
-    const task = loadTaskFile(path.join(tasksDir, `${TASK}.json`));
     const runId = `reading-real-${Date.now()}`;
     for (const [index, entry] of corpus.entries()) {
       server.setScript(TASK, entry.id, script());

@@ -13,20 +13,19 @@ import * as path from 'node:path';
 import { startModelServer } from '../../fixtures/model-server';
 import { ensureFixtureSites } from '../../fixtures/serve';
 import { ARTICLE_TRUTH, type ArticleTruth } from '../../fixtures/sites/widgets/cases/articles';
-import { loadTaskFile } from '../../agent/task/load-task';
 import { SampleSession } from '../../agent/session';
 import { CONTEXT_OPTIONS, launchChromium } from '../lib/browser';
-import { tempDirFor } from '../lib/temp';
 import { defineCommand, type OptionValues } from '../../agent/cli/command';
 import { runBench } from '../lib/command';
 import { readRealPages } from './real-pages';
 import { readingScript } from './script';
+import { scriptedTask } from './scripted-task';
 
 const TASK = 'article_facts';
 const FIELDS = ['headline', 'author', 'published', 'site_name'] as const;
 const WIDGETS = 'http://127.0.0.1:4102';
 
-function taskSpec(): Record<string, unknown> {
+function taskSpec() {
   return {
     task_id: TASK,
     start_url: '{{url}}',
@@ -118,19 +117,9 @@ async function main({ only: onlyList, dump, 'real-pages': realPages, limit }: Op
   const sites = await ensureFixtureSites({ only: ['widgets'] });
   const server = await startModelServer();
   const browser = await launchChromium();
-  const tasksDir = tempDirFor('reading-tasks');
-  fs.writeFileSync(path.join(tasksDir, `${TASK}.json`), JSON.stringify(taskSpec(), null, 2));
-  Object.assign(process.env, {
-    ANTHROPIC_API_KEY: 'bench-key',
-    ANTHROPIC_BASE_URL: server.url,
-    AGENT_DECIDER: 'model',
-    AGENT_MODEL_RETRIES: '0',
-    AGENT_TASKS_DIR: tasksDir,
-    AGENT_REPORTS_DIR: tempDirFor('reading-reports'),
-  });
+  const task = scriptedTask(taskSpec(), server.url);
   const scored: Scored[] = [];
   try {
-    const task = loadTaskFile(path.join(tasksDir, `${TASK}.json`));
     const runId = `reading-${Date.now()}`;
     for (const slug of slugs) {
       server.setScript(TASK, slug, readingScript(TASK));
