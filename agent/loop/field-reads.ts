@@ -12,7 +12,10 @@ export function addRead(existing: ExtractedField, read: FieldRead, rule: Disagre
   const reads = [...(existing.reads ?? [{ value: existing.value, provenance: existing.provenance }]), read];
   const latest = latestPerPlace(reads);
   const disagree = latest.some((a, i) => latest.slice(i + 1).some(b => !readsAgree(reads[a]!, reads[b]!)));
-  if (!disagree) return { value: read.value, provenance: read.provenance, reads };
+  if (!disagree) {
+    const kept = mostPrecise(reads, latest);
+    return { value: reads[kept]!.value, provenance: reads[kept]!.provenance, reads };
+  }
   const kept = keptRead(reads, latest, rule);
   const disagreement: ReadDisagreement = { rule, kept, note: describeDisagreement(field, reads, latest, kept, rule) };
   return { value: reads[kept]!.value, provenance: reads[kept]!.provenance, reads, disagreement };
@@ -33,6 +36,15 @@ function latestPerPlace(reads: readonly FieldRead[]): number[] {
   const latest = new Map<string, number>();
   reads.forEach((read, index) => latest.set(placeOfRead(read.provenance), index));
   return [...latest.values()];
+}
+
+/**
+ * Of reads that agree, the one that says most exactly: a full date over one without its year, the shorter of two
+ * texts one holds ("Jane Doe" over "By Jane Doe"); otherwise the latest.
+ */
+function mostPrecise(reads: readonly FieldRead[], latest: readonly number[]): number {
+  const rank = (value: unknown) => (typeof value !== 'string' ? 0 : /^--\d{2}-\d{2}$/.test(value) ? 1_000_000 : value.length);
+  return [...latest].reverse().reduce((best, index) => (rank(reads[index]!.value) < rank(reads[best]!.value) ? index : best));
 }
 
 function keptRead(reads: readonly FieldRead[], latest: readonly number[], rule: DisagreementRule): number {

@@ -101,12 +101,7 @@ export function metadataReference(html: string): MetadataReference {
       const date = dateKey(match[1]!);
       if (date) published.add(date);
     }
-    const authorAt = text.search(/"(author|creator)"\s*:/);
-    if (authorAt >= 0) {
-      const after = text.slice(authorAt, authorAt + 600).replace(/^"(author|creator)"\s*:\s*/, '');
-      const name = after.startsWith('"') ? /^"((?:\\.|[^"\\])*)"/.exec(after)?.[1] : /"name"\s*:\s*"((?:\\.|[^"\\])*)"/.exec(after)?.[1];
-      if (name) addAuthor(decode(name));
-    }
+    for (const name of jsonLdAuthors(text).slice(0, 2)) addAuthor(name);
   }
   for (const [tag] of html.matchAll(/<[a-z]+\s[^>]*itemprop=["']?datePublished[^>]*>/gi)) {
     const attrs = attributes(tag);
@@ -114,6 +109,47 @@ export function metadataReference(html: string): MetadataReference {
     if (date) published.add(date);
   }
   return { titles: [...titles], authors: [...authors], published: [...published] };
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The names a JSON-LD block gives as "author" or "creator", in the order they appear: a string, an object's name, or
+ * the name of the node its "@id" points at. The block is parsed as JSON once its CDATA or comment wrapping is off.
+ */
+function jsonLdAuthors(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\s*(\/\/|\/\*)?\s*<!\[CDATA\[(\s*\*\/)?|(\/\/|\/\*)?\s*\]\]>(\s*\*\/)?\s*$|^\s*<!--|-->\s*$/g, ''));
+  } catch {
+    return [];
+  }
+  const nodes: Json[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) {
+      nodes.push(value);
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(parsed);
+  const named = (value: unknown): string | undefined => {
+    if (typeof value === 'string') return value;
+    if (!isObject(value)) return undefined;
+    if (typeof value.name === 'string') return value.name;
+    const id = value['@id'];
+    const target = typeof id === 'string' ? nodes.find(node => node !== value && node['@id'] === id && typeof node.name === 'string') : undefined;
+    return target?.name as string | undefined;
+  };
+  return nodes.flatMap(node =>
+    ['author', 'creator'].flatMap(key =>
+      ([] as unknown[])
+        .concat(node[key] ?? [])
+        .map(named)
+        .filter((name): name is string => Boolean(name)),
+    ),
+  );
 }
 
 /** Case, accents' forms and punctuation aside: how names and titles are compared. */

@@ -141,7 +141,8 @@ async function measurePage(page: Page, url: string, entry: CorpusPage, options: 
     date: await retained(marked.date),
     interactive: interactiveCoverage(state),
     document: measureDocument(state),
-    coverage: metadataCoverage(state, metadataReference(readPageHtml(options.dir, entry.id))),
+    // A saved page that leaves for its site (a redirect the offline server cannot follow) shows Chrome's error page.
+    coverage: state.url.startsWith('chrome-error:') ? undefined : metadataCoverage(state, metadataReference(readPageHtml(options.dir, entry.id))),
   };
 }
 
@@ -269,6 +270,7 @@ function report(rows: PageRow[]): number {
       stat,
     ),
     ...coverageReport(ok),
+    `metadata not counted on ${ok.filter(row => !row.coverage).length} pages that left for an address the offline server does not serve`,
     `page state est. tokens, all pages together: ${ok.reduce((sum, row) => sum + row.stateTokens, 0)}`,
     '',
     'Worst pages:',

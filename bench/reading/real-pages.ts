@@ -14,7 +14,7 @@ import { SampleSession } from '../../agent/session';
 import { CONTEXT_OPTIONS } from '../lib/browser';
 import { offlineOnly, readCorpus, readPageHtml, serveCorpus } from '../perception/corpus';
 import { dateKey, metadataReference, norm, type MetadataReference } from '../perception/metadata-reference';
-import { author, published } from './script';
+import { author, dateReads } from './script';
 import { scriptedTask } from './scripted-task';
 
 const TASK = 'article_metadata';
@@ -37,7 +37,13 @@ function script(): ScriptInput {
   return {
     description: `${TASK}: author and date from the page state`,
     steps: [
-      { what: 'read the author and the date', decide: (view: PromptView) => ({ batch: [author(view), ...published(view)] }) as ScriptStepInput },
+      {
+        what: "read the author and the date, the document section's and the byline's",
+        decide: (view: PromptView) => {
+          const dates = dateReads(view);
+          return { batch: [author(view), dates.first, ...(dates.second ? [dates.second] : [])] } as ScriptStepInput;
+        },
+      },
       { tool: 'done', args: { extracted: {} } },
     ],
     on_unmatched: 'canned',

@@ -26,6 +26,13 @@ export function headline(view: PromptView): ScriptStepInput {
   return line ? read('headline', line.ref!) : { tool: 'done', args: { extracted: {}, note: 'no headline in the page state' } };
 }
 
+/** The short lines right under the headline, before the article's text starts: where a byline and its date sit. */
+function bylineLines(view: PromptView): PageLine[] {
+  const below = afterHeading(view).slice(0, 6);
+  const text = below.findIndex(line => (line.name?.length ?? 0) > 60);
+  return (text < 0 ? below : below.slice(0, text)).filter(line => line.role !== 'heading');
+}
+
 function afterHeading(view: PromptView): PageLine[] {
   const at = view.page.findIndex(isHeadingOne);
   return at >= 0 ? view.page.slice(at + 1) : view.page.filter(line => line.ref?.startsWith('e'));
@@ -37,14 +44,19 @@ function otherLine(view: PromptView, says: RegExp): { ref: string } | undefined 
   return line?.ref ? { ref: line.ref } : undefined;
 }
 
+/** A name the document section gives first; a byline's link next (an author given only as an address is a last resort). */
 export function author(view: PromptView): ScriptStepInput {
-  const fromDocument = documentLine(view, 'author') ?? otherLine(view, /author|writer|byline|creator/i);
-  if (fromDocument) return read('author', fromDocument.ref!);
+  const named = view.page.find(line => line.ref?.startsWith('d') && line.role === 'author' && line.name !== undefined);
+  const fromDocument = named?.ref ? { ref: named.ref } : otherLine(view, /author|writer|byline|creator/i);
+  if (fromDocument) return read('author', fromDocument.ref);
   const below = afterHeading(view).slice(0, 6);
-  const link = below.find(line => line.role === 'link' && line.ref);
-  if (link) return read('author', link.ref!);
+  // A link inside the byline's running text: `[e8] text "By" [e9] link "Ruth Okoro" → …`.
+  const link = below.map(line => /\[(e\d+)\] link "/.exec(line.raw)?.[1]).find(Boolean);
+  if (link) return read('author', link);
   const short = below.find(line => line.role === 'text' && line.ref && (line.name?.length ?? 0) <= 40 && !/\d/.test(line.name ?? ''));
-  return short ? read('author', short.ref!) : { tool: 'done', args: { extracted: {}, note: 'no byline in the page state' } };
+  if (short) return read('author', short.ref!);
+  const address = documentLine(view, 'author');
+  return address ? read('author', address.ref) : { tool: 'done', args: { extracted: {}, note: 'no byline in the page state' } };
 }
 
 const DATE_WORDS =
@@ -52,15 +64,14 @@ const DATE_WORDS =
 
 /**
  * The date as a careful auditor takes it: from what the page says about itself and from the date the byline shows,
- * both read when both are there, so the record holds both and says when they disagree.
+ * both read when both are there (two turns: a turn holds three calls), so the record holds both and says when they
+ * disagree. `first` is the first turn's read, `second` the byline's when the first read the document section.
  */
-export function published(view: PromptView): ScriptStepInput[] {
+export function dateReads(view: PromptView): { first: ScriptStepInput; second?: ScriptStepInput } {
   const fromDocument = documentLine(view, 'published') ?? documentLine(view, 'time') ?? otherLine(view, /date|publish|time/i);
-  const shown = afterHeading(view)
-    .slice(0, 6)
-    .find(line => line.ref?.startsWith('e') && line.role !== 'heading' && DATE_WORDS.test(`${line.name ?? ''} ${line.rest}`));
-  const reads = [fromDocument, shown].flatMap(line => (line?.ref ? [read('published', line.ref, 'date')] : []));
-  return reads.length ? reads : [{ tool: 'done', args: { extracted: {}, note: 'no date in the page state' } }];
+  const shown = bylineLines(view).find(line => line.ref?.startsWith('e') && DATE_WORDS.test(`${line.name ?? ''} ${line.rest}`));
+  const [first, second] = [fromDocument, shown].flatMap(line => (line?.ref ? [read('published', line.ref, 'date')] : []));
+  return { first: first ?? { tool: 'done', args: { extracted: {}, note: 'no date in the page state' } }, ...(second ? { second } : {}) };
 }
 
 function siteName(view: PromptView): ScriptStepInput {
@@ -72,16 +83,24 @@ export function read(field: string, ref: string, type?: string): ScriptStepInput
   return { tool: 'extract', target: { ref }, args: { field, ...(type ? { type } : {}) } };
 }
 
-/** The reads batched on the first page state, the site name on the next (its document section folded to one line). */
+/** Three reads batched on the first page state; the site name (its document section folded to one line) and the byline's date on the next. */
 export function readingScript(task: string): ScriptInput {
+  let byline: ScriptStepInput | undefined;
   return {
     description: `${task}: headline, author, date and site name from the page state`,
     steps: [
       {
         what: 'read the headline, author and date',
-        decide: view => ({ batch: [headline(view), author(view), ...published(view)] }) as ScriptStepInput,
+        decide: (view: PromptView) => {
+          const dates = dateReads(view);
+          byline = dates.second;
+          return { batch: [headline(view), author(view), dates.first] } as ScriptStepInput;
+        },
       },
-      { what: 'read the site name', decide: siteName },
+      {
+        what: "read the site name and the byline's date",
+        decide: (view: PromptView) => ({ batch: [siteName(view), ...(byline ? [byline] : [])] }) as ScriptStepInput,
+      },
       { tool: 'done', args: { extracted: {} } },
     ],
     on_unmatched: 'canned',

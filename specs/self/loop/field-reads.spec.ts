@@ -52,6 +52,10 @@ test('a place read again corrects itself; reads that agree are recorded without 
   const agreeing = addRead(first(said('2019-01-03T14:05:00+01:00', 2)), shown('2019-01-03', 3), 'review', 'published');
   expect(agreeing.disagreement).toBeUndefined();
   expect(agreeing.reads).toHaveLength(2);
+  // Of two places that agree, the value that says most exactly stays: a date over a timestamp's words, a full date over a yearless one.
+  expect(agreeing.value).toBe('2019-01-03');
+  expect(addRead(first(said('2018-12-06', 2)), shown('--12-06', 3), 'review', 'published').value).toBe('2018-12-06');
+  expect(addRead(first(said('Jane Doe', 2)), shown('By Jane Doe', 3), 'review', 'author').value).toBe('Jane Doe');
   // A place corrected after a disagreement no longer disagrees.
   const conflict = addRead(first(shown('2016-06-01', 2)), said('2016-06-02', 3), 'review', 'published');
   expect(addRead(conflict, shown('2016-06-02', 4), 'review', 'published').disagreement).toBeUndefined();
