@@ -19,7 +19,7 @@ function turnRule(batch: number): string {
   return `- Each turn, call the tool for the best next action, or up to ${batch} for independent actions on the page state you see (a form's fields; a screenshot and reads of what it shows). They run in order; once one fails, changes the page (a click that opens, loads or navigates), downloads or saves progress, the rest are skipped: put such an action last.`;
 }
 
-const ACTION_RULES = `- Read values with extract (it records their source); put a value in done only when extract cannot reach it. A field the page does not show is null: never guess (0 and false are values).
+const ACTION_RULES = `- Read values with extract (it records their source), counts too (count: true records what it counted); put a value in done only when extract cannot reach it. A field the page does not show is null: never guess (0 and false are values).
 - Take the screenshots the task asks for, with its labels: they are the evidence. Any other screenshot you take is shown to you in your next step: take one to look at what the page state cannot say. On long tasks, save_progress after each completed item.
 - Call done when the goal is met, with every output field; fail, saying why, when it cannot be met (page missing, access denied).
 - Credentials: type {{secret:NAME}} placeholders as given; you never see the values.

@@ -105,11 +105,12 @@ export async function readRealPages(browser: Browser, dir: string, limit: number
         await offlineOnly(context, corpusServer.origin);
         await installEvaluateShim(context);
         const row = { sample_id: entry.id, url: corpusServer.urlOf(entry.id) };
+        const page = await context.newPage();
         const session = await SampleSession.prepare({
           task,
           sample: { sample_id: entry.id, row, line: index + 2, source: 'bench' },
           context,
-          page: await context.newPage(),
+          page,
           runId,
           attempt: 0,
           deciderMode: 'model',
@@ -117,7 +118,9 @@ export async function readRealPages(browser: Browser, dir: string, limit: number
           dir: path.join(process.env.AGENT_REPORTS_DIR!, TASK, entry.id),
         });
         const result = await session.run();
-        scores.push(score(entry.id, result, metadataReference(readPageHtml(dir, entry.id))));
+        // A saved page that leaves for its site's address (Chrome's error page offline) says nothing to score.
+        const left = page.url().startsWith('chrome-error:');
+        scores.push(score(entry.id, result, left ? { titles: [], authors: [], published: [] } : metadataReference(readPageHtml(dir, entry.id))));
         const last = scores.at(-1)!;
         console.error(
           `${index + 1}/${corpus.length} ${entry.id.slice(0, 10)} ${last.status} author ${last.author}, published ${last.published}${last.disagree ? ' (reads disagree)' : ''}`,
