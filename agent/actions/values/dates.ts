@@ -149,7 +149,7 @@ export function readDate(text: string, context: DateContext = {}, options: Optio
     const withYear = withoutWeekdays === clean ? undefined : read(parsers, withoutWeekdays);
     if (withYear && !withYear.yearNotShown) return withYear;
   }
-  return first ?? read(otherParsers(parsers), clean, true) ?? readHangulDate(clean, options);
+  return first ?? read(otherParsers(parsers, clean), clean, true) ?? readHangulDate(clean, options);
 }
 
 function firstRead(
@@ -215,9 +215,43 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** chrono's languages the page's did not already cover, for a date written in none of them. */
-function otherParsers(tried: readonly chrono.Chrono[]): chrono.Chrono[] {
-  return LOCALE_NAMES.map(lang => localeParser(lang)).filter((parser): parser is chrono.Chrono => Boolean(parser) && !tried.includes(parser!));
+/**
+ * chrono's languages the page's did not already cover, for a date written in none of them: only those whose month
+ * names (or 年月日) the text holds, and only for text with a number in it — a parser costs hundreds of milliseconds
+ * on text it finds nothing in, and more on its first reads.
+ */
+function otherParsers(tried: readonly chrono.Chrono[], text: string): chrono.Chrono[] {
+  if (!/\d/.test(text)) return [];
+  const lower = text.toLowerCase();
+  const languages = /[年月日]/.test(text) ? ['ja', 'zh'] : LOCALE_NAMES.filter(lang => monthNames(lang).some(name => hasWord(lower, name)));
+  return languages.map(lang => localeParser(lang)).filter((parser): parser is chrono.Chrono => Boolean(parser) && !tried.includes(parser!));
+}
+
+const monthCache = new Map<string, string[]>();
+/** A language's month names as dates write them ("avril", "апреля", "Jan."), long and short, in lower case. */
+function monthNames(lang: string): string[] {
+  let names = monthCache.get(lang);
+  if (!names) {
+    const found = new Set<string>();
+    for (const month of ['long', 'short'] as const) {
+      try {
+        const format = new Intl.DateTimeFormat(lang, { day: 'numeric', month, timeZone: 'UTC' });
+        for (let m = 0; m < 12; m++)
+          for (const part of format.formatToParts(new Date(Date.UTC(2024, m, 15))))
+            if (part.type === 'month') found.add(part.value.toLowerCase().replace(/\.$/, ''));
+      } catch {
+        // A language Intl does not know names no months.
+      }
+    }
+    names = [...found].filter(name => name.length >= 3 && !/^\d+$/.test(name));
+    monthCache.set(lang, names);
+  }
+  return names;
+}
+
+function hasWord(text: string, word: string): boolean {
+  const at = text.indexOf(word);
+  return at >= 0 && !/\p{L}/u.test(text[at - 1] ?? '') && (!/\p{L}/u.test(text[at + word.length] ?? '') || word.length >= 5);
 }
 
 /** "2015년 4월 8일": the Korean form of 年月日, which chrono has no parser for. */

@@ -153,7 +153,7 @@ test('bwa and the exported spec read values by one set of rules: the same elemen
   }
 });
 
-test('the exported spec passes every argument of extract to the shipped rules', () => {
+test('the exported spec passes every argument of extract to the shipped rules; a count, which has no plain Playwright equivalent, is refused by name', () => {
   const dir = tempDir('bwa-value-rules-args-');
   fs.writeFileSync(path.join(dir, 'rules.json'), JSON.stringify(taskJson({ task_id: 'rules' })));
   const task = loadTaskFile(path.join(dir, 'rules.json'));
@@ -167,7 +167,7 @@ test('the exported spec passes every argument of extract to the shipped rules', 
     missing: 'null',
     all: true,
   };
-  expect(Object.keys(every).sort()).toEqual(Object.keys(extract.schema.shape).sort());
+  expect([...Object.keys(every), 'count'].sort()).toEqual(Object.keys(extract.schema.shape).sort());
   const code = specCode({
     task: task.spec,
     steps: [{ action: 'extract', ...every } as never],
@@ -177,6 +177,10 @@ test('the exported spec passes every argument of extract to the shipped rules', 
   });
   expect(code).toContain(
     "data['f'] = await readField([tab.locator('p')], { field: 'f', pattern: 'x', type: 'number', attribute: 'title', missing: 'null', all: true, exact: true }, { nth: 1, controls: CONTROLS });",
+  );
+  const counting = { action: 'extract', field: 'n', target: { css: 'li' }, count: true } as never;
+  expect(() => specCode({ task: task.spec, steps: [counting], csvFromSpec: 'x.csv', inputsFromSpec: 'in', origin: 'a test' })).toThrow(
+    'recipe step 1 (extract n with count) has no Playwright equivalent in the exporter',
   );
 });
 
