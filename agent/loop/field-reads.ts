@@ -88,24 +88,39 @@ export function readsAgree(a: FieldRead, b: FieldRead): boolean {
 }
 
 /**
- * A time written without its zone and a time with one are one moment when they differ by a whole zone offset (at most
- * 14 hours, in quarter hours): the page shows its local time, its metadata UTC. Seconds aside.
+ * Words that say one moment in two zones: two times with their zones at the same instant; a time without its zone a
+ * whole zone offset (at most 14 hours, in quarter hours) from a time with one; a date without a time that is the
+ * zoned time's date somewhere on Earth (UTC−12 to UTC+14). The page shows its local time, its metadata UTC. Seconds aside.
  */
 function sameMomentInAnotherZone(a: Provenance, b: Provenance): boolean {
   const [x, y] = [momentOf(a), momentOf(b)];
-  if (!x || !y || (x.offset === undefined) === (y.offset === undefined)) return false;
+  if (!x || !y) return false;
+  const instant = (moment: Moment) => moment.wall - (moment.offset ?? 0);
+  if (x.offset !== undefined && y.offset !== undefined) return x.timed && y.timed && instant(x) === instant(y);
+  if (x.offset === undefined && y.offset === undefined) return false;
   const [local, zoned] = x.offset === undefined ? [x, y] : [y, x];
-  const difference = local.wall - (zoned.wall - zoned.offset!);
+  if (!zoned.timed) return false;
+  if (!local.timed) return instant(zoned) >= local.wall - 14 * 60 && instant(zoned) < local.wall + DAY + 12 * 60;
+  const difference = local.wall - instant(zoned);
   return Math.abs(difference) <= 14 * 60 && difference % 15 === 0;
 }
 
-/** The date and time a read's words say, as minutes of the wall clock, and their zone when written. */
-function momentOf(provenance: Provenance): { wall: number; offset?: number } | undefined {
+const DAY = 24 * 60;
+interface Moment {
+  /** Minutes of the wall clock the words say (midnight for a date alone). */
+  wall: number;
+  timed: boolean;
+  offset?: number;
+}
+
+/** The date (and time) a read's words say, and their zone when written. */
+function momentOf(provenance: Provenance): Moment | undefined {
   const words = provenance.text ?? provenance.preview;
   const read = words ? readDate(words) : undefined;
-  if (!read?.time || read.yearNotShown || read.reading?.startsWith('relative')) return undefined;
+  if (!read || read.yearNotShown || read.reading?.startsWith('relative')) return undefined;
   const { year, month, day } = read.date;
-  return { wall: Date.UTC(year, month - 1, day, read.time.hour, read.time.minute) / 60_000, offset: read.offsetMinutes };
+  const time = read.time ?? { hour: 0, minute: 0 };
+  return { wall: Date.UTC(year, month - 1, day, time.hour, time.minute) / 60_000, timed: Boolean(read.time), offset: read.offsetMinutes };
 }
 
 /**

@@ -45,6 +45,8 @@ export function collectDocumentFacts(options: { maxChars: number }): DocumentFac
     if (typeof value !== 'string' && typeof value !== 'number') return;
     const text = clip(String(value));
     if (!text || facts.some(fact => fact.source === source && fact.key === key)) return;
+    // The zero time a CMS writes for "no date" ("0001-01-01T00:00:00Z") is no date.
+    if ((field === 'published' || field === 'modified' || field === 'time') && /^0{3}[01]-/.test(text)) return;
     facts.push({ field, value: text, source, key, ...(shown ? { shown: clip(shown) } : {}) });
   };
 

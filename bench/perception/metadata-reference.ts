@@ -39,12 +39,12 @@ function attributes(tag: string): Record<string, string> {
   return found;
 }
 
-/** The date a value says, as written: an ISO date in it, or what Date.parse makes of it. */
+/** The date a value says, as written: an ISO date in it, or what Date.parse makes of it; the zero time ("0001-01-01") is none. */
 export function dateKey(value: string): string | undefined {
   const iso = /(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (iso) return iso[0];
   const parsed = Date.parse(value);
-  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
+  const date = iso ? iso[0] : Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
+  return date && Number(date.slice(0, 4)) >= 1000 ? date : undefined;
 }
 
 const TITLE_KEY = /(^|[:._-])(title|headline)$/;

@@ -94,6 +94,22 @@ test.describe('what a page says about itself, in every documented family', () =>
   });
 });
 
+test.describe('what a forgiving reader mends, and what is no date', () => {
+  test("a JSON-LD block with a trailing comma or a raw line break is read; the zero time a CMS writes for 'no date' is none", async ({
+    harness,
+  }) => {
+    await harness.open(
+      'mended-json-ld',
+      `<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Quay lights\nrepaired", "author": {"name": "Ola Berg"}, "keywords": ["quay", ],}</script>
+<script type="application/ld+json">{"@type": "WebPage", "datePublished": "0001-01-01T00:00:00Z"}</script><h1>Quay lights repaired</h1>`,
+    );
+    await harness.look();
+    const lines = sectionLines(harness.observation().text).join('\n');
+    expect(lines).toContain('author "Ola Berg" (json-ld author.name)');
+    expect(lines).not.toContain('0001-01-01');
+  });
+});
+
 test.describe('dates on a byline, read as written', () => {
   test('a weekday between the parts, dots on an English page, a Chinese date on a page without a language, no year at all', async ({ harness }) => {
     for (const [slug, reading] of [

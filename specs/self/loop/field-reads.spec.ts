@@ -74,7 +74,7 @@ test('what agrees: same words, whole words inside, a date and a timestamp on it,
   expect(valuesAgree(7, 8)).toBe(false);
 });
 
-test('a local time on the page and the same moment in UTC in its metadata agree; a day apart at the same hour does not', () => {
+test("a local time on the page and the same moment in UTC in its metadata agree, a date alone too when it is that moment's date in some zone; a day apart does not", () => {
   const local: FieldRead = {
     value: '2019-11-18',
     provenance: { source: 'dom', locator: 'css=.dateline', text: 'November 18, 2019 11:03 PM', step: 2, at: AT },
@@ -86,4 +86,14 @@ test('a local time on the page and the same moment in UTC in its metadata agree;
   expect(addRead(first(utc), local, 'review', 'published').disagreement).toBeUndefined();
   const dayLater: FieldRead = { ...utc, value: '2019-11-20', provenance: { ...utc.provenance, preview: '2019-11-20T07:03:25+00:00' } };
   expect(addRead(first(dayLater), local, 'review', 'published').disagreement?.rule).toBe('review');
+  // Both zoned: one instant. A date alone: the zoned time's date somewhere on Earth.
+  const zoned: FieldRead = {
+    value: '2019-11-18',
+    provenance: { source: 'dom', locator: 'css=.dateline', text: 'Nov 18, 2019, 11:03 pm PST', at: AT },
+  };
+  expect(addRead(first(utc), zoned, 'review', 'published').disagreement).toBeUndefined();
+  const dateOnly: FieldRead = { value: '2019-11-18', provenance: { source: 'dom', locator: 'css=.dateline', text: 'November 18, 2019', at: AT } };
+  expect(addRead(first(utc), dateOnly, 'review', 'published').disagreement).toBeUndefined();
+  const twoDaysOff: FieldRead = { value: '2019-11-17', provenance: { source: 'dom', locator: 'css=.dateline', text: 'November 17, 2019', at: AT } };
+  expect(addRead(first(utc), twoDaysOff, 'review', 'published').disagreement?.rule).toBe('review');
 });
