@@ -4,6 +4,7 @@ import type { SampleRecorder } from './recorder';
 import { checkRequirements, describeShortfall, isMissing } from './requirements';
 import { isCheck, isReadSource } from './recorder';
 import type { DerivedValue } from '../actions/core/types';
+import type { ReadDisagreement } from '../evidence/result-schema';
 import type { TaskSpec } from '../task/schema';
 import type { SampleOutcome } from './types';
 
@@ -35,14 +36,18 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
   const effects = result.effects;
   if (!result.success || !effects) return { notices: [], newData: false };
   let newData = false;
+  const readNotices: string[] = [];
   if (effects.extracted) {
     const { field, value, provenance } = effects.extracted;
     if (isCheck(task, field)) {
       recorder.setCheck(field, value, provenance);
     } else {
       const before = JSON.stringify(recorder.fields[field]?.value);
+      const disagreedBefore = recorder.fields[field]?.disagreement?.note;
       recorder.setField(field, value, provenance);
       newData = before !== JSON.stringify(recorder.fields[field]?.value) && value !== null;
+      const disagreement = recorder.fields[field]?.disagreement;
+      if (disagreement && disagreement.note !== disagreedBefore) readNotices.push(disagreementNotice(disagreement));
     }
   }
   if (effects.progress) {
@@ -51,7 +56,7 @@ export function applyEffects(result: ActionResult, ctx: EffectContext): Applied 
     newData = newData || before !== JSON.stringify(recorder.accumulated);
   }
   const terminal = effects.terminal;
-  if (!terminal) return { notices: itemNotices(task, recorder, effects.progress !== undefined), newData };
+  if (!terminal) return { notices: [...readNotices, ...itemNotices(task, recorder, effects.progress !== undefined)], newData };
   if (terminal.kind === 'fail') {
     recorder.notes.push(`agent gave up: ${terminal.reason}`);
     return { outcome: { status: 'failed', error: terminal.reason }, notices: [], newData };
@@ -136,6 +141,12 @@ function unreadValues(task: TaskSpec, recorder: SampleRecorder): string {
     )
     .map(([field]) => field);
   return said.length ? `values stated but not read from the page (the task asks for read values): ${said.join(', ')}` : '';
+}
+
+/** The model is told when its reads of a field disagree: both are recorded, and who settles it. */
+function disagreementNotice(disagreement: ReadDisagreement): string {
+  const settled = disagreement.rule === 'review' ? 'the sample goes to a person for review' : `the task's rule "${disagreement.rule}" settles it`;
+  return `${disagreement.note}. Every read is recorded and ${settled}; reading the same place again replaces only that place's read.`;
 }
 
 /** expected_items: once enough items are saved, say so. */

@@ -149,3 +149,17 @@ test('a derived value records its rule and its sources as they stood; one citing
     },
   });
 });
+
+test('the model is told when its reads of a field disagree, and the done that follows ends in review naming both reads', () => {
+  const { recorder, ctx, read, done } = setup();
+  expect(applyEffects(read('published', '2016-06-02'), ctx()).notices).toEqual([]);
+  const notices = applyEffects(read('published', '2016-05-30', { source: 'meta', locator: undefined, key: 'article:published_time' }), ctx()).notices;
+  expect(notices).toHaveLength(1);
+  expect(notices[0]).toMatch(
+    /^published: the reads disagree — "2016-06-02" \(dom css=\.byline, step \d+\) ≠ "2016-05-30" \(meta article:published_time, step \d+\); kept the first, "2016-06-02", for a person to decide\. Every read is recorded and the sample goes to a person for review/,
+  );
+  expect(recorder.fields.published!.reads).toHaveLength(2);
+  expect(applyEffects(done({}), ctx()).outcome).toEqual({ status: 'done', error: null });
+  // The session turns that done into review (agent/loop/disagreements.ts): the reads stay in the record.
+  expect(recorder.disagreements()).toEqual([recorder.fields.published!.disagreement!.note]);
+});
