@@ -8,7 +8,6 @@ import { collectJudged, collectSample, type CollectedSample, type JudgedUpdate }
 import { cellValue } from './csv';
 import { indexRun, INDEX_FILE } from './evidence-index';
 import { maskTestResult } from './mask-test-result';
-import { traceAttachments } from './traces';
 import { env, secretsFromEnv } from '../env/read';
 import { SecretMasker } from '../secrets/masker';
 import { hashedReport, MANIFEST_FILE, writeRun } from './write-run';

@@ -95,9 +95,7 @@ test.describe('what a page says about itself, in every documented family', () =>
 });
 
 test.describe('what a forgiving reader mends, and what is no date', () => {
-  test("a JSON-LD block with a trailing comma or a raw line break is read; the zero time a CMS writes for 'no date' is none", async ({
-    harness,
-  }) => {
+  test("a JSON-LD block with a trailing comma or a raw line break is read; the zero time a CMS writes for 'no date' is none", async ({ harness }) => {
     await harness.open(
       'mended-json-ld',
       `<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Quay lights\nrepaired", "author": {"name": "Ola Berg"}, "keywords": ["quay", ],}</script>
