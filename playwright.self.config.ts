@@ -18,6 +18,8 @@ export default defineConfig({
   ...base,
   // Its tests start their own runs, servers and sign-ins; nothing to ready for them here.
   globalSetup: undefined,
+  // Paths in listings and reports read from the checkout's root, not from the example project's tests/.
+  testDir: '.',
   outputDir: path.join(settings.reportsDir, 'test-results', settings.runId),
   retries: 0,
   // Three workers, of which at most two hold tests that start whole runs of their own: on the 2-core machine the

@@ -35,11 +35,12 @@ test('a task that cannot load is one failing test naming file, line and key, not
       .split('\n')
       .findIndex(text => text.includes('"max_steps"')) + 1;
   expect(run.output).toContain(`› broken › cannot load @broken`);
-  for (const reason of [
-    `BWA_TASK_SPEC: ${path.join(tasks, 'broken.json')}: invalid task spec`,
-    `• max_steps: Invalid input: expected number, received string (line ${line})`,
-  ])
-    expect(run.output.split(reason), reason).toHaveLength(2);
+  const invalid = `BWA_TASK_SPEC: ${path.join(tasks, 'broken.json')}: invalid task spec`;
+  const [failures, summary] = run.output.split('bwa: 1 task(s) ran no sample:');
+  for (const reason of [invalid, `• max_steps: Invalid input: expected number, received string (line ${line})`])
+    expect(failures.split(reason), reason).toHaveLength(2);
+  // bwa's run summary names the task that ran nothing, with the first line of why.
+  expect(summary).toContain(`✗ broken › cannot load: Error: ${invalid}`);
   expect(run.output).not.toContain('Retry #');
   // The reason, not a code frame of the generator that reports it.
   expect(run.output).not.toMatch(/^\s+>?\s*\d+ \|/m);
