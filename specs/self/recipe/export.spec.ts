@@ -32,6 +32,8 @@ const SEARCH_RECIPE = [
 ];
 
 test('bwa recipe export writes a plain Playwright spec that passes on the fixture site, with the same values', async () => {
+  // Three Playwright runs of its own (two listings and the exported spec's run): ~20 s alone, more beside the suite.
+  test.setTimeout(120_000);
   const task = bundledTask('people_profile', { task_id: 'people_search', start_url: `${SITE.people}/`, recipe: undefined });
   writeEntry(task, {
     format: RECIPE_FORMAT,
