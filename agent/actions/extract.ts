@@ -40,9 +40,7 @@ export const extract = defineAction({
     count: z
       .boolean()
       .optional()
-      .describe(
-        'The value is how many elements the target names — every match, the refs listed ("e12 e15"), or the items or data rows of the one list or table it names — recorded with each element counted',
-      ),
+      .describe("How many elements the target names (its matches, the refs listed, or one list's items or table's rows), each recorded"),
   }),
   async handle(args, env) {
     const { field, target, missing } = args;

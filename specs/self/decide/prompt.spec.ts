@@ -204,8 +204,10 @@ test('the tools block: every action, a generic target and next_goal without a de
   // 7,384 with a few words back on each field that had lost its own (the registry test wants every field described);
   // 7,636 with done's `derived` (a value computed from reads, with its rule and sources): an argument on done rather
   // than a tool of its own, which would cost about 430 characters and a turn; 7,756 with extract's `missing` saying
-  // every case that gives null (no match, not of the type) — the model reads the schema, not docs/actions.md.
-  expect(json.length).toBeLessThan(7_800);
+  // every case that gives null (no match, not of the type) — the model reads the schema, not docs/actions.md; 7,955
+  // with extract's `count` (a count is a read with the elements it counted, not a number the model states) and a date
+  // with no year (`--MM-DD`, never the current year).
+  expect(json.length).toBeLessThan(8_000);
 });
 
 test('the history keeps every argument, each cut on its own: a long pattern never pushes attribute= out, a quoted value stays', () => {
