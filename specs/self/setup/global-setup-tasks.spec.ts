@@ -28,6 +28,7 @@ test('globalSetup readies only the tasks the generated tests load: one whose rec
     projects: [{ name: 'bwa', testDir: path.join(PROJECT_ROOT, 'agent/project'), testMatch: 'tasks.spec.ts' }],
     argv: ['/usr/bin/node', 'playwright', 'test', '--project=bwa'],
     configFile: path.join(PROJECT_ROOT, 'playwright.config.ts'),
+    reporter: [['list'], [path.join(PROJECT_ROOT, 'agent/report/reporter.ts')]],
   } as unknown as FullConfig;
   const log = console.log;
   const lines: string[] = [];
