@@ -4,6 +4,7 @@ import { docPath } from './fs/package-docs';
 import { PACKAGE_ROOT } from './fs/package-root';
 import { runCommand } from './cli/command';
 import { COMMAND_LIST } from './cli/command-list';
+import { takeProjectOption } from './cli/project-option';
 
 function help(): string {
   const width = Math.max(...COMMAND_LIST.map(c => c.name.length));
@@ -18,8 +19,9 @@ function help(): string {
     ...COMMAND_LIST.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
-    '  -h, --help     Show this help (or `bwa <command> --help`)',
-    '  -V, --version  Print the version',
+    '  -c, --config <file>  With any command: the Playwright config whose project it works in (default: this folder)',
+    '  -h, --help           Show this help (or `bwa <command> --help`)',
+    '  -V, --version        Print the version',
     '',
     `Environment: ${docPath('docs/environment.md')} lists every variable.`,
     `Your first task on your own site: ${docPath('README.md')}#your-first-task-on-your-own-site`,
@@ -42,7 +44,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`bwa: unknown command "${name}"\nusage: bwa <command> [options] (bwa --help lists the commands)`);
     return 2;
   }
+  const project = command.name === 'init' ? { rest } : takeProjectOption(rest);
+  if ('error' in project) {
+    console.error(`bwa ${name}: ${project.error}`);
+    return 2;
+  }
   // The project's .env (keys, secrets) before the command reads any setting; --help reads none.
   (require('./env/env-file') as typeof import('./env/env-file')).loadEnvFile();
-  return runCommand(command.load(), rest);
+  return runCommand(command.load(), project.rest);
 }

@@ -35,7 +35,7 @@ export const validateCommand = defineCommand({
     }
     if (!suite.length && !broken.length) {
       console.log(
-        `no tasks in ${settings.tasksDir} (files whose name starts with "_" are examples and never run): start one with \`npx bwa init <task_id> --url …\`. bwa's commands read the project in the folder they run from: run them beside your Playwright config, or set AGENT_PROJECT_DIR.`,
+        `no tasks in ${settings.tasksDir} (files whose name starts with "_" are examples and never run): start one with \`npx bwa init <task_id> --url …\`. bwa's commands read the project in the folder they run from: run them beside your Playwright config, or name it: \`npx bwa validate -c e2e/playwright.config.ts\`.`,
       );
       return 0;
     }

@@ -18,7 +18,7 @@ export const verifyCommand = defineCommand({
     const dir = resolveRun(target);
     if (!dir) {
       console.error(
-        `bwa verify: no run "${target}" (looked for ${target} and ${path.join(settings.reportsDir, 'runs', target)}): run bwa beside the Playwright config whose run it was, set AGENT_PROJECT_DIR to that folder, or give the run's folder`,
+        `bwa verify: no run "${target}" (looked for ${target} and ${path.join(settings.reportsDir, 'runs', target)}): run bwa beside the Playwright config whose run it was, name it with -c <config>, or give the run's folder`,
       );
       return 1;
     }

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { wireConfig } from '../../../agent/cli/config-wiring';
 import { initProject } from '../../../agent/cli/init-project';
 import { loadTaskFile } from '../../../agent/task/load-task';
-import { tempDir, writeFiles } from '../helpers/temp';
+import { runBwaInProcess } from '../helpers/cli';
+import { taskJson, tempDir, writeFiles } from '../helpers/temp';
 
 test('wiring a config: TypeScript, ESM without semicolons, an exported variable, CommonJS — the expression wrapped, the import added, nothing else touched', () => {
   const ts = [
@@ -121,4 +122,26 @@ test('a config in a subfolder: bwa init there names it instead of starting a sec
 test('a config exported inside a block is named as such, and left alone', () => {
   const wiring = wireConfig('if (process.env.A) {\n  module.exports = defineConfig({ a: 1 });\n} else {\n  module.exports = defineConfig({});\n}\n');
   expect(wiring).toMatchObject({ kind: 'manual', why: 'it exports its config inside a block (an if/else, a function)' });
+});
+
+test('any command but init works in the project of the config -c names (a file or its folder), from any folder', async () => {
+  const dir = tempDir('bwa-project-option-');
+  writeFiles(dir, {
+    'e2e/playwright.config.ts': 'export default withBwa(defineConfig({}));\n',
+    'e2e/tasks/fine.json': JSON.stringify(taskJson({ task_id: 'fine' })),
+    'e2e/tasks/inputs/fine.csv': 'sample_id,username\nada,ada\n',
+  });
+  const clean = { AGENT_PROJECT_DIR: undefined, AGENT_TASKS_DIR: undefined };
+  for (const given of [['-c', path.join(dir, 'e2e/playwright.config.ts')], [`--config=${path.join(dir, 'e2e')}`]]) {
+    const validate = await runBwaInProcess(['validate', ...given], clean);
+    expect(validate.code, validate.printed).toBe(0);
+    expect(validate.printed).toContain(path.join(dir, 'e2e', 'tasks', 'fine.json'));
+  }
+  const missing = await runBwaInProcess(['validate', '-c', path.join(dir, 'nowhere.config.ts')], clean);
+  expect([missing.code, missing.stderr]).toEqual([
+    2,
+    expect.stringContaining(`--config ${path.join(dir, 'nowhere.config.ts')}: no such file or folder`),
+  ]);
+  const bare = await runBwaInProcess(['validate', '-c'], clean);
+  expect([bare.code, bare.stderr]).toEqual([2, expect.stringContaining('-c takes the Playwright config')]);
 });
