@@ -86,7 +86,8 @@ module.exports = { BUILT_CLI, BUILD, buildIsFresh, build };
 if (require.main === module) {
   const started = Date.now();
   build({ declarations: process.argv.includes('--declarations') });
-  console.log(
+  // On stderr: `npm pack --json` prints its JSON on stdout after the prepack script's output.
+  console.error(
     `bwa: built ${sourceFiles().length} files of agent/ into ${path.relative(process.cwd(), BUILD) || BUILD}/ in ${Date.now() - started} ms`,
   );
 }

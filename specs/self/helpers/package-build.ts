@@ -35,7 +35,7 @@ export async function packedTarball(): Promise<{ file: string; packOutput: strin
     fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
     const run = await runIn(copy, 'npm', ['pack', '--json', '--pack-destination', dir]);
     if (run.code !== 0) throw new Error(`npm pack failed (${run.code}):\n${run.output}`);
-    const [packed] = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as Array<{ filename: string }>;
+    const [packed] = JSON.parse(run.stdout) as Array<{ filename: string }>;
     const result = { file: path.join(dir, packed!.filename), packOutput: run.stdout };
     fs.writeFileSync(done, JSON.stringify(result));
     return result;
