@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { passOnUnlessSet } from '../env/read';
 
 /**
  * `-c <config>` / `--config <config>` on any command but `init` (which wires the config it names): the Playwright
@@ -22,6 +23,6 @@ export function takeProjectOption(args: readonly string[], cwd = process.cwd()):
   const given = path.resolve(cwd, config);
   const stat = fs.statSync(given, { throwIfNoEntry: false });
   if (!stat) return { error: `--config ${config}: no such file or folder (${given})` };
-  process.env.AGENT_PROJECT_DIR ??= stat.isDirectory() ? given : path.dirname(given);
+  passOnUnlessSet('AGENT_PROJECT_DIR', () => (stat.isDirectory() ? given : path.dirname(given)));
   return { rest };
 }
