@@ -84,7 +84,7 @@ function extractsPerField(taskId: string, sampleId: string, onlyChecks = false):
 test('PR audit chain: 5 PRs, every field read with extract and saved one by one, merged into result.json with the judgment derived from the saved values (repo_name stated from the sample input)', async ({
   context,
 }) => {
-  // About 60 model-decided steps over 5 PRs: 28 s on a quiet 2-core machine, more beside the suite's other runs.
+  // Five PRs read field by field: 28.5 s in a full suite run on the 2-core machine, past 30 s when it is busier.
   test.setTimeout(120_000);
   const anvil = repoTruth(truth, 'acme/anvil');
   const layout = prChainSteps();
