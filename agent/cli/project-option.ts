@@ -1,6 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { passOnUnlessSet } from '../env/read';
+import { folderOfConfig } from '../env/config-dir';
 
 /**
  * `-c <config>` / `--config <config>` on any command but `init` (which wires the config it names): the Playwright
@@ -21,8 +21,8 @@ export function takeProjectOption(args: readonly string[], cwd = process.cwd()):
   }
   if (config === undefined) return { rest };
   const given = path.resolve(cwd, config);
-  const stat = fs.statSync(given, { throwIfNoEntry: false });
-  if (!stat) return { error: `--config ${config}: no such file or folder (${given})` };
-  passOnUnlessSet('AGENT_PROJECT_DIR', () => (stat.isDirectory() ? given : path.dirname(given)));
+  const folder = folderOfConfig(given);
+  if (!folder) return { error: `--config ${config}: no such file or folder (${given})` };
+  passOnUnlessSet('AGENT_PROJECT_DIR', () => folder);
   return { rest };
 }

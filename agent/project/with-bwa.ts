@@ -6,7 +6,7 @@ import { env, passOnUnlessSet, projectDir } from '../env/read';
 import type { EnvName } from '../env/variables';
 import { prepareRunEnvironment, stopOnBadEnvironment } from '../setup/run-env';
 import { settings } from '../settings';
-import { configDir } from './config-dir';
+import { configDir } from '../env/config-dir';
 import { BWA_PROJECTS, PROJECT_FILES } from './names';
 
 /** What `withBwa` takes besides the config; every folder is relative to the project's folder. */

@@ -1,7 +1,7 @@
 import { defineConfig, expect, test, type ReporterDescription } from '@playwright/test';
 import * as path from 'node:path';
 import { withBwa } from '../../../agent/project/with-bwa';
-import { configDir } from '../../../agent/project/config-dir';
+import { configDir } from '../../../agent/env/config-dir';
 import { BWA_PROJECTS, PROJECT_FILES } from '../../../agent/project/names';
 import { envOf } from '../../../agent/env/read';
 import { settings } from '../../../agent/settings';

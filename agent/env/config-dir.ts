@@ -11,6 +11,12 @@ export function configDir(argv: readonly string[] = process.argv, cwd = process.
   const flag = argv[index]!;
   const value = flag.startsWith('--config=') ? flag.slice('--config='.length) : argv[index + 1];
   if (!value) return cwd;
-  const given = path.resolve(cwd, value);
-  return fs.statSync(given, { throwIfNoEntry: false })?.isDirectory() ? given : path.dirname(given);
+  return folderOfConfig(path.resolve(cwd, value)) ?? path.dirname(path.resolve(cwd, value));
+}
+
+/** The folder a config names, as `-c` takes it (the file's folder, or the folder itself); undefined when neither exists. */
+export function folderOfConfig(given: string): string | undefined {
+  const stat = fs.statSync(given, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  return stat.isDirectory() ? given : path.dirname(given);
 }
