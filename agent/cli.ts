@@ -4,7 +4,6 @@ import { docPath } from './fs/package-docs';
 import { PACKAGE_ROOT } from './fs/package-root';
 import { runCommand } from './cli/command';
 import { COMMAND_LIST } from './cli/command-list';
-import { takeProjectOption } from './cli/project-option';
 
 function help(): string {
   const width = Math.max(...COMMAND_LIST.map(c => c.name.length));
@@ -44,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`bwa: unknown command "${name}"\nusage: bwa <command> [options] (bwa --help lists the commands)`);
     return 2;
   }
+  // Loaded once a command is given: it reads the environment's schemas (zod), which --help never needs.
+  const { takeProjectOption } = require('./cli/project-option') as typeof import('./cli/project-option');
   const project = command.name === 'init' ? { rest } : takeProjectOption(rest);
   if ('error' in project) {
     console.error(`bwa ${name}: ${project.error}`);
