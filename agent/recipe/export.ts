@@ -6,6 +6,9 @@ import type { LoadedTask } from '../task/load-task';
 import { shipValueRules, SHIPPED_VALUES_DIR } from './shipped-values';
 import { specCode } from './spec-code';
 import { recipeStore } from './recipe-store';
+import { secretNamesIn } from '../secrets/placeholders';
+import { loadAuthProfile } from '../task/auth-profile';
+import { exportedSecretSites } from '../task/secret-scope';
 
 export interface ExportOptions {
   /** Default: specs/generated/<task_id>.spec.ts under the current directory. */
@@ -38,7 +41,21 @@ export function exportRecipe(task: LoadedTask, options: ExportOptions = {}): Exp
   const origin = found.hit
     ? `${path.relative(process.cwd(), found.location)} (revision ${found.entry.revision})`
     : `the recipe in ${path.relative(process.cwd(), task.file)}`;
-  const code = specCode({ task: task.spec, steps, csvFromSpec: relative(csv), inputsFromSpec: relative(path.join(tasksDir, 'inputs', id)), origin });
+  const profileName = task.spec.auth_profile;
+  const profile = profileName ? loadAuthProfile(tasksDir, profileName) : undefined;
+  const secretSites = exportedSecretSites(
+    task.spec,
+    secretNamesIn(JSON.stringify(steps)),
+    profile && profileName ? { name: profileName, profile } : undefined,
+  );
+  const code = specCode({
+    task: task.spec,
+    steps,
+    csvFromSpec: relative(csv),
+    inputsFromSpec: relative(path.join(tasksDir, 'inputs', id)),
+    origin,
+    secretSites,
+  });
   fs.mkdirSync(path.dirname(file), { recursive: true });
   shipValueRules(path.join(path.dirname(file), SHIPPED_VALUES_DIR));
   writeFileAtomic(file, code);

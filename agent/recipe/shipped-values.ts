@@ -5,8 +5,8 @@ import { PACKAGE_ROOT } from '../fs/package-root';
 
 /**
  * bwa's rules for picking an element and reading its value, copied beside every exported spec (into
- * SHIPPED_VALUES_DIR) so the spec picks and reads exactly as extract does, and what a page says about itself exactly
- * as a document read finds it. Each by the folder of agent/ it lives in; shipped side by side, so they may import
+ * SHIPPED_VALUES_DIR) so the spec picks and reads exactly as extract does, what a page says about itself exactly
+ * as a document read finds it, and types a secret as bwa does: only on its sites, never as a recorded argument. Each by the folder of agent/ it lives in; shipped side by side, so they may import
  * only each other and packages the project has (chrono-node, zod, Playwright's types).
  */
 export const SHIPPED_SOURCES = {
@@ -19,6 +19,8 @@ export const SHIPPED_SOURCES = {
   'relative-dates.ts': 'actions/values',
   'numbers.ts': 'actions/values',
   'document-facts.ts': 'snapshot',
+  'secret-fill.ts': 'actions/fields',
+  'domains.ts': 'browser',
 } as const;
 export const SHIPPED_VALUE_FILES = Object.keys(SHIPPED_SOURCES) as Array<keyof typeof SHIPPED_SOURCES>;
 export const SHIPPED_VALUES_DIR = 'bwa-values';

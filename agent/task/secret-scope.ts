@@ -35,12 +35,42 @@ export function taskSecretScopes(spec: TaskSpec, startUrl: string, profile?: { n
     scope.from.push(from);
   };
   if (profile) for (const [secret, scope] of Object.entries(profileSecretScopes(profile.name, profile.profile))) add(secret, scope.sites, scope.from);
-  const { secret_sites: declared = {}, ...rest } = spec;
   const start = hostOf(startUrl);
-  if (start) for (const secret of secretNamesIn(JSON.stringify(rest))) add(secret, [start], "the task's start page");
+  if (start) for (const secret of startPageSecrets(spec)) add(secret, [start], "the task's start page");
   const result: Record<string, { sites: readonly string[]; from: string }> = Object.fromEntries(
     Object.entries(scopes).map(([secret, scope]) => [secret, { sites: scope.sites, from: scope.from.join(' and ') }]),
   );
-  for (const [secret, sites] of Object.entries(declared)) result[secret] = { sites, from: "the task's secret_sites" };
+  for (const [secret, sites] of Object.entries(spec.secret_sites ?? {})) result[secret] = { sites, from: "the task's secret_sites" };
   return result;
+}
+
+/** The secrets the task itself names that its secret_sites does not place: typed on the sample's start page host. */
+function startPageSecrets(spec: TaskSpec): string[] {
+  const { secret_sites: declared = {}, ...rest } = spec;
+  return secretNamesIn(JSON.stringify(rest)).filter(secret => !(secret in declared));
+}
+
+/** Where an exported spec may type a secret: fixed sites, and whether each row's start page host is one too. */
+export interface ExportedSecretSites {
+  sites: readonly string[];
+  start: boolean;
+}
+
+/**
+ * The sites taskSecretScopes gives each of the named secrets, with the start page's host left to each row of the
+ * exported spec (a start URL may be a template of the row).
+ */
+export function exportedSecretSites(
+  spec: TaskSpec,
+  secrets: readonly string[],
+  profile?: { name: string; profile: AuthProfile },
+): Record<string, ExportedSecretSites> {
+  const fixed = taskSecretScopes(spec, '', profile);
+  const onStart = startPageSecrets(spec);
+  return Object.fromEntries(secrets.map(secret => [secret, { sites: fixed[secret]?.sites ?? [], start: onStart.includes(secret) }]));
+}
+
+/** The secrets a sample of the task may type: those its spec or its auth profile's steps name. */
+export function secretsTyped(spec: TaskSpec, profile?: AuthProfile): string[] {
+  return [...new Set([...secretNamesIn(JSON.stringify(spec)), ...(profile ? profileSecretNames(profile) : [])])];
 }

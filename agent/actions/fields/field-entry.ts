@@ -42,7 +42,7 @@ export async function enterValue(
   const shownBefore = plainText ? await countShown(locator, text) : undefined;
   let outcome = '';
   await withSecretsHidden(text, locator, env.policy, async value => {
-    if (secret) await fillSecret(locator, value, text, { perKey: options.slowly });
+    if (secret) await fillSecret(locator, value, text, { perKey: options.slowly, timeout: ELEMENT_TIMEOUT_MS });
     else if (converted) await fillTyped(locator, converted.value, typedKind!, label);
     else if (options.slowly) {
       await locator.fill('', { timeout: ELEMENT_TIMEOUT_MS });
@@ -149,7 +149,7 @@ async function verify(locator: Locator, entry: Entry): Promise<string> {
 /** The page compares the field with the secret itself (fieldHoldsSecret): no read returns the value. */
 async function verifySecret(locator: Locator, entry: Entry): Promise<string> {
   const after = await readControlState(locator, { afterMs: HANDLERS_MS, withValue: false });
-  if (await fieldHoldsSecret(locator, entry.value)) return '';
+  if (await fieldHoldsSecret(locator, entry.value, ELEMENT_TIMEOUT_MS)) return '';
   const why =
     after.valueLength === 0 ? 'it is empty afterwards — the page cleared or refused it' : 'it holds something else — the page changed the text';
   throw new ActionError(`${entry.label} did not keep the secret: ${why}`);

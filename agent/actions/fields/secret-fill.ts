@@ -1,6 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { ELEMENT_TIMEOUT_MS } from '../core/limits';
 
 /**
  * Types a secret into a field so that no trace, report or step title can hold it.
@@ -10,16 +9,21 @@ import { ELEMENT_TIMEOUT_MS } from '../core/limits';
  * through an exposed binding (binding replies are internal calls, not recorded) with a one-time token, inserts it
  * as typed text, and the field answers trace snapshots with the placeholder instead of its value.
  */
-export async function fillSecret(locator: Locator, value: string, placeholder: string, options: { perKey?: boolean } = {}): Promise<void> {
+export async function fillSecret(
+  locator: Locator,
+  value: string,
+  placeholder: string,
+  options: { perKey?: boolean; timeout: number },
+): Promise<void> {
   // Playwright's own fill with an empty string: actionability checks and clearing, nothing secret recorded.
-  await locator.fill('', { timeout: ELEMENT_TIMEOUT_MS });
+  await locator.fill('', { timeout: options.timeout });
   const handoff = await handoffFor(locator.page());
   const token = handoff.offer(value);
   try {
     await locator.evaluate(
       insertFromBinding,
       { binding: handoff.binding, token, mask: placeholder, perKey: Boolean(options.perKey) },
-      { timeout: ELEMENT_TIMEOUT_MS },
+      { timeout: options.timeout },
     );
   } finally {
     handoff.withdraw(token);
@@ -30,11 +34,11 @@ export async function fillSecret(locator: Locator, value: string, placeholder: s
  * Whether the field holds exactly the secret, asked of the page without the value crossing either way in a
  * recorded call: the page fetches it through the same one-time handoff and answers yes or no.
  */
-export async function fieldHoldsSecret(locator: Locator, value: string): Promise<boolean> {
+export async function fieldHoldsSecret(locator: Locator, value: string, timeout: number): Promise<boolean> {
   const handoff = await handoffFor(locator.page());
   const token = handoff.offer(value);
   try {
-    return await locator.evaluate(compareWithBinding, { binding: handoff.binding, token }, { timeout: ELEMENT_TIMEOUT_MS });
+    return await locator.evaluate(compareWithBinding, { binding: handoff.binding, token }, { timeout });
   } finally {
     handoff.withdraw(token);
   }

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CHROMIUM_ARGS, DEBIAN_CHROMIUM } from '../../../agent/browser/chromium';
 import { env } from '../../../agent/env/read';
+import { SHIPPED_SOURCES, SHIPPED_VALUE_FILES } from '../../../agent/recipe/shipped-values';
 import { packedTarball, runIn } from '../helpers/package-build';
 import { PROJECT_ROOT } from '../helpers/nested-run';
 
@@ -100,7 +101,9 @@ test('the tarball: compiled JavaScript with declarations for every export, a bin
   for (const [entry, target] of Object.entries<string | Record<string, string>>(pkg.exports))
     for (const file of typeof target === 'string' ? [target] : Object.values(target))
       expect(files, `${entry} → ${file}`).toContain(file.replace(/^\.\//, ''));
-  expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './test', './reporter']));
+  expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './test', './reporter', './mask-reporter']));
+  // `bwa recipe export` copies these sources beside the spec it writes: they ship as TypeScript.
+  expect(files).toEqual(expect.arrayContaining(SHIPPED_VALUE_FILES.map(name => `agent/${SHIPPED_SOURCES[name]}/${name}`)));
   expect(pkg.peerDependencies['@playwright/test']).toMatch(/^>=1\.\d+/);
   expect(Object.keys(pkg.dependencies)).not.toContain('@playwright/test');
   expect(Object.keys(pkg.dependencies).filter(name => ['tsx', 'esbuild', 'typescript'].includes(name))).toEqual([]);

@@ -21,7 +21,7 @@ test('observe() after a secret was typed: the page state masks the field and the
     await context.tracing.start({ snapshots: true, screenshots: true });
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await fillSecret(page.getByLabel('Access token'), secret, '{{secret:ACCESS_TOKEN}}');
+    await fillSecret(page.getByLabel('Access token'), secret, '{{secret:ACCESS_TOKEN}}', { timeout: 8_000 });
     await expect(page.locator('#digest')).toHaveText(sha256(secret));
     // Playwright's AI snapshot reads the field's real value; the observation shows it masked, and the snapshot call
     // itself (whose result a trace would store) is not traced.
