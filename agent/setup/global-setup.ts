@@ -5,11 +5,12 @@ import { checkBrowserServer, openBrowser } from '../browser/remote';
 import { modelSettings, unknownModelWarning } from '../decide/model-settings';
 import { discoverTask } from '../discover/discover-samples';
 import { EnvError } from '../env/env-error';
-import { env, passOn, projectDir } from '../env/read';
+import { env, passOn, projectDir, secretsFromEnv } from '../env/read';
 import { BWA_PROJECTS } from '../project/names';
 import { parseTestArgs, selectSamples, selectTasks } from './run-selection';
 import { runDir, settings } from '../settings';
 import { authStatePath, loadAuthProfile } from '../task/auth-profile';
+import { secretsTyped } from '../task/secret-scope';
 import { BwaInputError } from '../task/input-errors';
 import type { LoadedTask } from '../task/load-task';
 import type { Sample } from '../task/samples';
@@ -17,7 +18,7 @@ import { loadSuite, type TaskWithSamples } from '../task/suite';
 import { checkRecipeSteps } from '../recipe/check-steps';
 import { changedTaskLines } from './resume';
 import { stopOnBadEnvironment } from './run-env';
-import { reporterWarning } from './reporter-check';
+import { reporterWarning, unmaskedReporting } from './reporter-check';
 import { startServers } from './servers';
 import { signIn } from './sign-in';
 
@@ -40,6 +41,24 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   }
   const suite = selected(runnableTasks(), config);
   const tasks = suite.map(entry => entry.task);
+  const set = secretsFromEnv();
+  // A profile that cannot be read blocks its task below, with its own message; here it only adds what it would type.
+  const profileOf = (name: string) => {
+    try {
+      return loadAuthProfile(settings.tasksDir, name);
+    } catch {
+      return undefined;
+    }
+  };
+  const typed = tasks.flatMap(task => secretsTyped(task.spec, task.spec.auth_profile ? profileOf(task.spec.auth_profile) : undefined));
+  const unmasked = unmaskedReporting(
+    config.reporter,
+    typed.some(secret => set[secret] !== undefined),
+  );
+  if (unmasked) {
+    console.error(unmasked);
+    process.exit(2);
+  }
   const lostEvidence = reporterWarning(config.reporter, suite.length > 0);
   if (lostEvidence) console.log(lostEvidence);
   if (!settings.adHocUrl)

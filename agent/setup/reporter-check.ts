@@ -2,6 +2,8 @@ import type { FullConfig } from '@playwright/test';
 
 /** bwa's reporter as a config names it: the path withBwa puts in (.ts in the checkout, .js installed), or the export. */
 const BWA_REPORTER = /(^bwa\/reporter$)|([\\/]report[\\/]reporter\.[cm]?[jt]s$)/;
+/** bwa's masking reporter, as withBwa lists it first or a command line names it. */
+const MASK_REPORTER = /(^bwa\/mask-reporter$)|([\\/]report[\\/]mask-reporter\.[cm]?[jt]s$)/;
 
 /**
  * What is lost when a command line's `--reporter` took the place of the config's reporters (bwa's among them) in a
@@ -14,4 +16,18 @@ export function reporterWarning(reporters: FullConfig['reporter'], runsSamples: 
   if (names.includes('blob'))
     return "bwa: this run writes blob reports only: its evidence (manifest.json, combined.csv, index.html) is written when `npx playwright merge-reports` runs with bwa's reporter (docs/ci.md)";
   return `bwa: ⚠ the reporters of this run (${names.join(', ')}) leave out bwa's: no manifest.json, combined.csv or index.html will be written, and bwa verify will fail — add it to a --reporter list, e.g. --reporter=${[...names, 'bwa/reporter'].join(',')}`;
+}
+
+/**
+ * Why a run whose samples may type a secret may not start: its first reporter neither masks the secrets nor is
+ * bwa's own (which masks too), so a reporter would print or copy traces, errors and step titles before bwa masks
+ * them. withBwa puts the masking first; a command line's `--reporter` takes the place of that list.
+ */
+export function unmaskedReporting(reporters: FullConfig['reporter'], typesSecrets: boolean): string | undefined {
+  const first = reporters[0]?.[0];
+  if (!typesSecrets || (first !== undefined && (MASK_REPORTER.test(first) || BWA_REPORTER.test(first)))) return undefined;
+  const names = reporters.map(([name]) => name);
+  const fixed = ['bwa/mask-reporter', ...names.filter(name => !MASK_REPORTER.test(name))];
+  if (!fixed.some(name => BWA_REPORTER.test(name)) && !names.includes('blob')) fixed.push('bwa/reporter');
+  return `bwa: the reporters of this run (${names.join(', ') || 'none'}) would read each sample before bwa masks the secrets it types (in traces, errors, step titles and output): put bwa's masking reporter first — --reporter=${fixed.join(',')} — or leave out --reporter to keep your config's list, where withBwa puts it first`;
 }

@@ -68,7 +68,13 @@ function evidenceOf(reports: string, runId: string) {
 
 test('a run on `bwa browser-server` gives the same evidence as a run on a local Chromium: screenshots and downloads hashed locally, traces recorded', async () => {
   const reports = tempDir('bwa-browser-server-');
-  const args = ['--project=bwa', '--grep', GREP, '--workers=2', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`];
+  const args = [
+    '--project=bwa',
+    '--grep',
+    GREP,
+    '--workers=2',
+    `--reporter=${path.join(PROJECT_ROOT, 'agent/report/mask-reporter.ts')},dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`,
+  ];
   const common = {
     AGENT_REPORTS_DIR: reports,
     AGENT_DECIDER: 'recipe',

@@ -34,13 +34,21 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 /**
  * The bundled task's recipe over the given samples, as a real `playwright test --project=bwa` run in the
- * background: two workers, only our reporter (combined.csv) and no traces — the run is checked, not browsed.
+ * background: two workers, no traces — the run is checked, not browsed — and dot between the masking reporter and
+ * ours (combined.csv), the order a command line's list needs when samples type a secret.
  */
 export function startRecipeRun(task: string, sampleIds: readonly string[], env: Record<string, string | undefined> = {}): RecipeRun {
   const reports = tempDir(`bwa-${task}-recipe-`);
   const grep = `(?=.*@${task}\\b)(?=.* (${sampleIds.map(escapeRegExp).join('|')}) )`;
   const run = startNested({
-    args: ['--project=bwa', '--grep', grep, '--workers=2', '--trace=off', `--reporter=dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`],
+    args: [
+      '--project=bwa',
+      '--grep',
+      grep,
+      '--workers=2',
+      '--trace=off',
+      `--reporter=${path.join(PROJECT_ROOT, 'agent/report/mask-reporter.ts')},dot,${path.join(PROJECT_ROOT, 'agent/report/reporter.ts')}`,
+    ],
     env: {
       AGENT_REPORTS_DIR: reports,
       AGENT_RUN_ID: 'recipe',
