@@ -44,7 +44,7 @@ export const validateCommand = defineCommand({
     for (const { task, samples, missing, error } of suite) {
       const plan = planDecider(task.spec, settings.decider, hasKey, compiledRecipe(task) !== undefined);
       console.log(
-        `${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} samples`} · ${whoDecides(plan, task)} · ${task.file}`,
+        `${task.spec.task_id.padEnd(24)} ${missing ? 'samples discovered at run time' : `${samples.length} sample${samples.length === 1 ? '' : 's'}`} · ${whoDecides(plan, task)} · ${task.file}`,
       );
       const problems = [
         ...(error ? [error] : []),

@@ -29,7 +29,7 @@ export const verifyCommand = defineCommand({
     if (report.problems.length) {
       for (const problem of report.problems) console.error(`  ✗ ${problem}`);
       console.error(
-        `bwa verify: run ${report.runId} FAILED — ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} in ${where}/ (${report.samples} samples, ${report.artifacts} artifacts checked)`,
+        `bwa verify: run ${report.runId} FAILED — ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} in ${where}/ (${report.samples} sample${report.samples === 1 ? '' : 's'}, ${report.artifacts} artifacts checked)`,
       );
       return 1;
     }
@@ -37,7 +37,7 @@ export const verifyCommand = defineCommand({
       ? `, ${report.warnings.length} unlisted file${report.warnings.length === 1 ? '' : 's'} (warnings above)`
       : '';
     console.log(
-      `bwa verify: run ${report.runId} OK — ${report.samples} samples, ${report.artifacts} artifacts and ${report.otherFiles} other files re-hashed, all match manifest.json and result.json${warned}`,
+      `bwa verify: run ${report.runId} OK — ${report.samples} sample${report.samples === 1 ? '' : 's'}, ${report.artifacts} artifacts and ${report.otherFiles} other files re-hashed, all match manifest.json and result.json${warned}`,
     );
     return 0;
   },

@@ -77,7 +77,7 @@ export function renderEvidenceIndex(runDir: string, manifest: Manifest, samples:
 <body>
 <header>
 <h1>Evidence — run <code>${escapeHtml(manifest.run_id)}</code></h1>
-<p class="summary" id="summary">${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}</p>
+<p class="summary" id="summary">${counts.total} sample${counts.total === 1 ? '' : 's'} — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}</p>
 <p class="meta">Generated ${escapeHtml(manifest.generated_at)} · <a href="${MANIFEST_FILE}">manifest.json</a> (every artifact's SHA-256; check with <code>npx bwa verify ${escapeHtml(manifest.run_id)}</code>)${tasks.map(t => ` · <a href="${relativeHref(`${t}/combined.csv`)}">${escapeHtml(t)}/combined.csv</a>`).join('')}</p>
 ${manifest.problems.length ? `<section class="problems"><h2>Problems</h2><ul>${manifest.problems.map(p => `<li>${escapeHtml(p)}</li>`).join('')}</ul></section>` : ''}
 </header>
@@ -91,7 +91,7 @@ ${tasks.map(task => taskSection(runDir, task, byTask.get(task) ?? [])).join('\n'
 
 function taskSection(runDir: string, task: string, samples: readonly IndexedSample[]): string {
   return `<section class="task" id="task-${escapeHtml(task)}">
-<h2>${escapeHtml(task)} <span class="count">${samples.length} samples</span></h2>
+<h2>${escapeHtml(task)} <span class="count">${samples.length} sample${samples.length === 1 ? '' : 's'}</span></h2>
 <table>
 <thead><tr><th>Sample</th><th>Status</th><th>Fields</th><th>Screenshots</th><th>Artifacts (SHA-256)</th><th>Record</th></tr></thead>
 <tbody>

@@ -109,7 +109,7 @@ export default class BwaReporter implements Reporter {
     });
     const { counts } = manifest;
     console.log(
-      `\nbwa run ${runId.id}: ${counts.total} samples — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
+      `\nbwa run ${runId.id}: ${counts.total} sample${counts.total === 1 ? '' : 's'} — ${counts.done} done, ${counts.partial_success} partial, ${counts.needs_review} needs review, ${counts.failed} failed${counts.resumed ? ` (${counts.resumed} resumed)` : ''}`,
     );
     if (manifest.usage.model_calls > 0) console.log(`  model: ${describeUsage(manifest.usage)}`);
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);

@@ -72,7 +72,7 @@ test('bwa validate lists the tasks that cannot run yet: model only without a key
     AGENT_AUTH_DIR: tempDir('bwa-validate-auth-'),
   });
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stdout).toContain('modelonly                1 samples · model only');
+  expect(run.stdout).toContain('modelonly                1 sample · model only');
   expect(run.stdout).toContain('  ✗ BWA_NO_DECIDER: task modelonly has no recipe and no ANTHROPIC_API_KEY is set');
   expect(run.stdout).toContain('  ✗ auth_profile "shop" needs SECRET_SHOP_PASSWORD (set in .env)');
   expect(run.stdout).toContain('2 task(s) cannot run as things stand');
@@ -86,12 +86,12 @@ test('bwa validate decides whether a task can run, and who decides it, by the ru
   });
   const auto = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, AGENT_DECIDER: undefined });
   expect(auto.printed).not.toContain('✗');
-  expect(auto.printed).toContain('recorded                 1 samples · recipe (its own), no model call · ');
+  expect(auto.printed).toContain('recorded                 1 sample · recipe (its own), no model call · ');
   // A key does not make a working recipe cost a model call: the model is paid only to heal a step that fails.
   const keyed = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: 'sk-test', AGENT_DECIDER: undefined });
-  expect(keyed.printed).toContain('recorded                 1 samples · recipe (its own), a model call only where a step fails (self-heal) · ');
+  expect(keyed.printed).toContain('recorded                 1 sample · recipe (its own), a model call only where a step fails (self-heal) · ');
   const forced = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: 'sk-test', AGENT_DECIDER: 'model' });
-  expect(forced.printed).toContain('recorded                 1 samples · model on every step (AGENT_DECIDER=model: the recipe is not used) · ');
+  expect(forced.printed).toContain('recorded                 1 sample · model on every step (AGENT_DECIDER=model: the recipe is not used) · ');
   const model = await runBwaInProcess(['validate'], { AGENT_TASKS_DIR: dir, ANTHROPIC_API_KEY: undefined, AGENT_DECIDER: 'model' });
   expect(model.printed).toContain(
     '  ✗ BWA_NO_API_KEY: AGENT_DECIDER=model needs ANTHROPIC_API_KEY (in the environment or .env); or run with AGENT_DECIDER=recipe',
@@ -194,6 +194,6 @@ test('bwa validate names a task that cannot load (file, line, key) beside the on
   expect(run.printed).toMatch(
     new RegExp(`• output_schema\\.name: "strng \\| null": "strng" is not a type; did you mean "string"\\?.* \\(line ${line}\\)`),
   );
-  expect(run.printed).toContain(`fine                     1 samples · recipe (its own), no model call · ${path.join(dir, 'fine.json')}`);
+  expect(run.printed).toContain(`fine                     1 sample · recipe (its own), no model call · ${path.join(dir, 'fine.json')}`);
   expect(run.printed).toContain('1 task(s) cannot load: a run leaves them out');
 });

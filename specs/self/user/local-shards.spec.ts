@@ -134,7 +134,7 @@ test('a recipe typo leaves only its own task out: one failing test naming the fi
   expect(run.code).toBe(1);
   for (const text of expected) expect(run.output).toContain(text);
   expect(run.output).toContain('typo › cannot load @typo');
-  expect(run.output).toContain('bwa run typo: 1 samples — 1 done');
+  expect(run.output).toContain('bwa run typo: 1 sample — 1 done');
   const validate = await runBwa(['validate'], env);
   expect(validate.code).toBe(1);
   for (const text of expected) expect(validate.stdout).toContain(text);
