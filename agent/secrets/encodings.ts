@@ -55,9 +55,10 @@ const ESCAPE_BEFORE = /(?:\\[nrtbf]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})$/;
 const NUMBER_BEFORE = /\p{N}[.,]$/u;
 
 /**
- * The secret as a whole token: a secret that starts (ends) with a letter or digit is not taken from inside a longer
- * word, identifier or number — "editor" is not in "last_editor", "1234" not in "1234.50" or "21234". A secret glued to
- * other letters on both sides is thereby not masked: it is no longer the secret's text but a longer word's. The
+ * The secret as a whole token unless it is distinctive (isDistinctive): a secret that starts (ends) with a letter or
+ * digit is not taken from inside a longer word, identifier or number — "editor" is not in "last_editor", "1234" not
+ * in "1234.50" or "21234". Such a secret glued to other letters is thereby not masked: it is no longer the secret's
+ * text but a longer word's. The
  * expression checks what follows; what precedes is `startsToken`'s, checked only where the expression matched (a
  * look-behind tried at every position of a long page costs a hundred times more).
  */
@@ -65,14 +66,25 @@ export function secretPatternSource(value: string): string {
   const chars = Array.from(value);
   const last = chars.at(-1)!;
   const body = chars.map(char => `(?:${characterForms(char).join('|')})`).join('');
-  const after = WORD.test(last) ? `(?![\\p{L}\\p{N}_])${DIGIT.test(last) ? '(?![.,]\\p{N})' : ''}` : '';
+  const after = WORD.test(last) && !isDistinctive(value) ? `(?![\\p{L}\\p{N}_])${DIGIT.test(last) ? '(?![.,]\\p{N})' : ''}` : '';
   return `${body}${after}`;
+}
+
+/**
+ * A value no page writes for its own reasons: 8 characters or more that mix letters, digits and other characters,
+ * or 20 or more of anything. Found inside a longer token (`sk_live_<key>`, `<key>==`), it is still the secret, so it
+ * is masked there too; a shorter or plainer value only as a token of its own.
+ */
+export function isDistinctive(value: string): boolean {
+  const chars = Array.from(value);
+  const kinds = [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter(kind => chars.some(char => kind.test(char))).length;
+  return chars.length >= 20 || (chars.length >= 8 && kinds >= 2);
 }
 
 /** Whether a match of the secret at `index` starts a token of its own (see secretPatternSource). */
 export function startsToken(text: string, index: number, value: string): boolean {
   const first = Array.from(value)[0]!;
-  if (index === 0 || !WORD.test(first)) return true;
+  if (index === 0 || !WORD.test(first) || isDistinctive(value)) return true;
   const before = text.slice(Math.max(0, index - 6), index);
   if (DIGIT.test(first) && NUMBER_BEFORE.test(before)) return false;
   return !WORD_BEFORE.test(before) || ESCAPE_BEFORE.test(before);

@@ -38,6 +38,18 @@ test('a secret is masked as a word or number of its own, never out of a longer w
   expect(masked('line\\neditor and %0Aeditor')).toBe('line\\n{{secret:USER}} and %0A{{secret:USER}}');
 });
 
+test('a distinctive secret (8+ characters of mixed kinds, or 20+) is masked inside a longer token too; a plain one is not', () => {
+  const keys = SecretMasker.of({ API_KEY: 'Zq7xK2mP9w', PASSPHRASE: 'correcthorsebatterystaple', WORDY: 'editorial' });
+  expect(keys.text('key sk_live_Zq7xK2mP9w, header Bearer%20Zq7xK2mP9w==, id xZq7xK2mP9wy')).toBe(
+    'key sk_live_{{secret:API_KEY}}, header Bearer%20{{secret:API_KEY}}==, id x{{secret:API_KEY}}y',
+  );
+  expect(keys.text('pass=mycorrecthorsebatterystaple1')).toBe('pass=my{{secret:PASSPHRASE}}1');
+  // Letters only and short of 20: an ordinary word, masked only as a word of its own.
+  expect(keys.text('editorials and the editorial')).toBe('editorials and the {{secret:WORDY}}');
+  // The quoted password (12 characters of three kinds) inside a longer token, in an encoding too.
+  expect(masked(`x${PASSWORD}y and id_${encodeURIComponent(PASSWORD)}`)).toBe('x{{secret:PASSWORD}}y and id_{{secret:PASSWORD}}');
+});
+
 test('placeholders already there stay as they are: masking twice changes nothing, a secret "secret" never rewrites one', () => {
   const once = masked('status: {{secret:PIN}} secret');
   expect(once).toBe('{{secret:KEY}}: {{secret:PIN}} {{secret:SECRET_WORD}}');
