@@ -53,7 +53,9 @@ export function withBwa(config: PlaywrightTestConfig, options: BwaOptions = {}):
   stopOnBadEnvironment();
   const { runId, reportsDir } = prepareRunEnvironment();
 
-  const theirs = config.projects ?? [{}];
+  const { shared, identity } = splitIdentity(config.use);
+  // Their projects get their whole `use` as before; bwa's, all of it but who the browser is to their app.
+  const theirs = (config.projects ?? [{}]).map(project => (identity ? { ...project, use: { ...identity, ...project.use } } : project));
   const clash = theirs.find(project => Object.values(BWA_PROJECTS).includes(project.name as never));
   if (clash)
     throw new Error(
@@ -91,6 +93,7 @@ export function withBwa(config: PlaywrightTestConfig, options: BwaOptions = {}):
   };
   return {
     ...config,
+    ...(identity ? { use: shared } : {}),
     projects: [...theirs, tasks, judge],
     reporter: [
       // Secrets masked out of each finished test before any reporter after it reads or copies the test.
@@ -101,6 +104,37 @@ export function withBwa(config: PlaywrightTestConfig, options: BwaOptions = {}):
     ],
     globalSetup: [...listOf(config.globalSetup), moduleBeside('../setup/global-setup')],
   };
+}
+
+type Use = NonNullable<PlaywrightTestConfig['use']>;
+
+/**
+ * Options that say who the browser is to the team's own app — signed-in state, headers and credentials sent with every
+ * request, the app's base URL. bwa's samples visit other sites and sign in through their auth profiles: a top-level
+ * storageState their setup project writes would fail every sample, and their token would go to every site visited.
+ */
+const SITE_IDENTITY = ['storageState', 'extraHTTPHeaders', 'httpCredentials', 'clientCertificates', 'baseURL'] as const;
+
+/** Their top-level `use` without the identity options (which bwa's project then inherits), and those, for their projects. */
+function splitIdentity(use: Use | undefined): { shared: Use; identity: Use | undefined } {
+  if (!use) return { shared: {}, identity: undefined };
+  const holds = (options: object | undefined) => SITE_IDENTITY.some(key => options !== undefined && key in options);
+  if (!holds(use) && !holds(use.contextOptions)) return { shared: use, identity: undefined };
+  const shared: Record<string, unknown> = { ...use };
+  const identity: Record<string, unknown> = {};
+  for (const key of SITE_IDENTITY)
+    if (key in use) {
+      identity[key] = use[key];
+      delete shared[key];
+    }
+  if (holds(use.contextOptions)) {
+    // Their projects keep the whole object (a project's own contextOptions replaces it, as before); bwa's loses these.
+    identity.contextOptions = use.contextOptions;
+    const context: Record<string, unknown> = { ...use.contextOptions };
+    for (const key of SITE_IDENTITY) delete context[key];
+    shared.contextOptions = context;
+  }
+  return { shared: shared as Use, identity: identity as Use };
 }
 
 /** The config's folder option, unless its variable is set (the environment wins), made absolute for the workers. */

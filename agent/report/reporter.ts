@@ -31,7 +31,8 @@ export default class BwaReporter implements Reporter {
   private readonly judged = new Map<string, JudgedUpdate>();
   private readonly errors: string[] = [];
   /** Tests of bwa's project that failed with no sample behind them: a task that could not load or could not run. */
-  private readonly unloaded: string[] = [];
+  /** By test: a retry replaces the attempt before it. */
+  private readonly unloaded = new Map<string, string>();
   private readonly masker = SecretMasker.of(secretsFromEnv());
 
   // Its lines are a summary beside the project's own reporters, not in place of them: when none of those prints
@@ -47,7 +48,7 @@ export default class BwaReporter implements Reporter {
     const collected = collectSample(testResult);
     if (!collected) {
       if (test.parent.project()?.name === BWA_PROJECTS.tasks && testResult.status === 'failed')
-        this.unloaded.push(`${test.titlePath().slice(3).join(' › ')}: ${(testResult.error?.message ?? 'failed').split('\n')[0]}`);
+        this.unloaded.set(test.id, `${test.titlePath().slice(3).join(' › ')}: ${(testResult.error?.message ?? 'failed').split('\n')[0]}`);
       return;
     }
     if ('error' in collected) {
@@ -55,6 +56,7 @@ export default class BwaReporter implements Reporter {
       return;
     }
     const { result } = collected;
+    this.unloaded.delete(test.id);
     // Retries overwrite earlier attempts: the last attempt is the sample's outcome.
     this.samples.set(`${result.task_id}/${result.sample_id}`, collected);
     console.log(sampleLine(result, collected.resumed, collected.resumeNote));
@@ -74,9 +76,9 @@ export default class BwaReporter implements Reporter {
   }
 
   onEnd(_result: FullResult): void {
-    const unloaded = this.unloaded.map(line => `  ✗ ${line}`);
+    const unloaded = [...this.unloaded.values()].map(line => `  ✗ ${line}`);
     if (this.samples.size === 0 && this.errors.length === 0) {
-      if (unloaded.length) console.log(`\nbwa: ${unloaded.length} task(s) ran no sample:\n${unloaded.join('\n')}`);
+      if (unloaded.length) console.log(`\nbwa: ${unloaded.length} test(s) ended before writing a result:\n${unloaded.join('\n')}`);
       return;
     }
     const runId = runIdOf([...this.samples.values()].map(s => s.result));
@@ -115,7 +117,7 @@ export default class BwaReporter implements Reporter {
     console.log(`  evidence: ${path.relative(process.cwd(), dir) || dir}/ (combined.csv per task, manifest.json, ${INDEX_FILE})`);
     console.log(`  manifest.json sha256 ${sha256File(manifestFile)} (keep it: bwa verify --manifest-sha256 checks the manifest itself)`);
     for (const problem of [...this.errors, ...manifest.problems, ...indexProblems]) console.log(`  ! ${problem}`);
-    if (unloaded.length) console.log(`  ${unloaded.length} task(s) ran no sample:\n${unloaded.join('\n')}`);
+    if (unloaded.length) console.log(`  ${unloaded.length} test(s) ended before writing a result:\n${unloaded.join('\n')}`);
     for (const finding of drift) console.log(`  ⚠ drift: ${finding.message}`);
   }
 }

@@ -40,10 +40,14 @@ test('everything of theirs stays: testDir, projects, reporters (after the one th
   const config = withBwa(theirs);
   expect(config.testDir).toBe('./e2e');
   expect(config.timeout).toBe(10_000);
-  expect(config.use).toEqual(theirs.use);
   expect(config.globalTeardown).toBe('./their-teardown.ts');
   expect(config.globalSetup).toEqual(['./their-setup.ts', path.resolve(__dirname, '../../../agent/setup/global-setup.ts')]);
-  expect(config.projects!.slice(0, 2)).toEqual(theirs.projects);
+  // Their projects see the same `use` as before: the top level's, under each project's own.
+  for (const [index, project] of config.projects!.slice(0, 2).entries()) {
+    const before = theirs.projects![index]!;
+    expect({ ...project, use: undefined }).toEqual({ ...before, use: undefined });
+    expect({ ...config.use, ...project.use }).toEqual({ ...theirs.use, ...before.use });
+  }
   // Secrets are masked out of each finished test before any reporter of theirs reads it.
   expect(config.reporter![0]).toEqual([path.resolve(__dirname, '../../../agent/report/mask-reporter.ts')]);
   expect(config.reporter!.slice(1, 3)).toEqual(theirs.reporter);
@@ -63,6 +67,44 @@ test('bwa adds its project (the generated samples, then the batch judge) with it
   // The channel they chose is the browser: bwa adds no executable of its own.
   expect(tasks!.use!.launchOptions).toBeUndefined();
   expect(tasks!.outputDir).toMatch(new RegExp(`${escape(path.sep)}reports${escape(path.sep)}test-results${escape(path.sep)}run_`));
+});
+
+test('who the browser is to their app stays with their projects: bwa’s samples get neither their storageState, headers, credentials nor base URL', () => {
+  const contextOptions = { storageState: 'their-state.json', locale: 'de-DE' };
+  const config = withBwa(
+    defineConfig({
+      use: {
+        storageState: '.auth/user.json',
+        extraHTTPHeaders: { authorization: 'Bearer team-token' },
+        httpCredentials: { username: 'qa', password: 'pw' },
+        baseURL: 'https://app.example',
+        viewport: { width: 800, height: 600 },
+        proxy: { server: 'http://proxy.corp:3128' },
+        contextOptions,
+      },
+      projects: [{ name: 'setup' }, { name: 'e2e', use: { storageState: '.auth/admin.json' } }],
+    }),
+  );
+  const [setup, e2e, tasks] = config.projects!;
+  // The rest is shared, bwa's project included (it inherits the top level): their proxy, viewport and locale.
+  expect(config.use).toEqual({
+    viewport: { width: 800, height: 600 },
+    proxy: { server: 'http://proxy.corp:3128' },
+    contextOptions: { locale: 'de-DE' },
+  });
+  expect(tasks!.use).not.toHaveProperty('storageState');
+  expect(setup!.use).toEqual({
+    storageState: '.auth/user.json',
+    extraHTTPHeaders: { authorization: 'Bearer team-token' },
+    httpCredentials: { username: 'qa', password: 'pw' },
+    baseURL: 'https://app.example',
+    contextOptions,
+  });
+  // A project's own option still wins over the top level's, as in Playwright.
+  expect(e2e!.use!.storageState).toBe('.auth/admin.json');
+  // A `use` without any of them is left as it was, to the object.
+  const plain = { viewport: { width: 1, height: 1 } };
+  expect(withBwa(defineConfig({ use: plain })).use).toBe(plain);
 });
 
 test('folders resolve from the project’s folder; a config of one implicit project keeps it; Playwright’s default reporter stays', () => {

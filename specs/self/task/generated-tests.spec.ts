@@ -36,12 +36,12 @@ test('a task that cannot load is one failing test naming file, line and key, not
       .findIndex(text => text.includes('"max_steps"')) + 1;
   expect(run.output).toContain(`› broken › cannot load @broken`);
   const invalid = `BWA_TASK_SPEC: ${path.join(tasks, 'broken.json')}: invalid task spec`;
-  const summaryAt = run.output.indexOf('bwa: 1 task(s) ran no sample:');
+  const summaryAt = run.output.indexOf('bwa: 1 test(s) ended before writing a result:');
   expect(summaryAt, run.output).toBeGreaterThan(0);
   const failures = run.output.slice(0, summaryAt);
   for (const reason of [invalid, `• max_steps: Invalid input: expected number, received string (line ${line})`])
     expect(failures.split(reason), reason).toHaveLength(2);
-  // bwa's run summary names the task that ran nothing, with the first line of why.
+  // bwa's run summary names the task that ran nothing, once though retried, with the first line of why.
   expect(run.output.slice(summaryAt)).toContain(`✗ broken › cannot load: Error: ${invalid}`);
   expect(run.output).not.toContain('Retry #');
   // The reason, not a code frame of the generator that reports it.
