@@ -177,7 +177,7 @@ export class SampleSession {
       // The log as written (secrets masked): tips are learned from what may leave the process, never from raw page text.
       const log = this.recorder.store.masker.value(this.recorder.log, ACTION_LOG_IDENTIFIERS);
       const memoryProblem = await learnFromSample(this.memory, spec, preview, log, distiller, usage => this.recorder.addUsage(usage));
-      if (memoryProblem) console.warn(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`);
+      if (memoryProblem) console.warn(this.recorder.store.masker.text(`bwa: ${spec.task_id}/${this.options.sample.sample_id}: ${memoryProblem}`));
     }
     // Right before the result is written: a recording counts the done samples on disk, and the run-memory call above
     // can take seconds — counted before it, two samples ending together each saw only itself and neither compiled.

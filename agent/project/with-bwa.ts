@@ -55,7 +55,7 @@ export function withBwa(config: PlaywrightTestConfig, options: BwaOptions = {}):
 
   const { shared, identity } = splitIdentity(config.use);
   // Their projects get their whole `use` as before; bwa's, all of it but who the browser is to their app.
-  const theirs = (config.projects ?? [{}]).map(project => (identity ? { ...project, use: { ...identity, ...project.use } } : project));
+  const theirs = (config.projects ?? [{}]).map(project => (identity ? { ...project, use: underneath(identity, project.use) } : project));
   const clash = theirs.find(project => Object.values(BWA_PROJECTS).includes(project.name as never));
   if (clash)
     throw new Error(
@@ -135,6 +135,13 @@ function splitIdentity(use: Use | undefined): { shared: Use; identity: Use | und
     shared.contextOptions = context;
   }
   return { shared: shared as Use, identity: identity as Use };
+}
+
+/** A project's `use` over the top level's, as Playwright merges them: an option the project leaves undefined is inherited. */
+function underneath(top: Use, own: Use | undefined): Use {
+  const merged: Record<string, unknown> = { ...top };
+  for (const [key, value] of Object.entries(own ?? {})) if (value !== undefined) merged[key] = value;
+  return merged as Use;
 }
 
 /** The config's folder option, unless its variable is set (the environment wins), made absolute for the workers. */

@@ -41,13 +41,11 @@ export function exportRecipe(task: LoadedTask, options: ExportOptions = {}): Exp
   const origin = found.hit
     ? `${path.relative(process.cwd(), found.location)} (revision ${found.entry.revision})`
     : `the recipe in ${path.relative(process.cwd(), task.file)}`;
-  const profileName = task.spec.auth_profile;
+  const secrets = secretNamesIn(JSON.stringify(steps));
+  // The auth profile is read only for the sites of a secret the steps type: an export without one needs no profile.
+  const profileName = secrets.length ? task.spec.auth_profile : undefined;
   const profile = profileName ? loadAuthProfile(tasksDir, profileName) : undefined;
-  const secretSites = exportedSecretSites(
-    task.spec,
-    secretNamesIn(JSON.stringify(steps)),
-    profile && profileName ? { name: profileName, profile } : undefined,
-  );
+  const secretSites = exportedSecretSites(task.spec, secrets, profile && profileName ? { name: profileName, profile } : undefined);
   const code = specCode({
     task: task.spec,
     steps,

@@ -296,7 +296,8 @@ async function typeSecret(field: Locator, text: string, row: Record<string, stri
     if (kind !== 'secret') continue;
     const scope = SECRET_SITES[name!] ?? { sites: [], start: false };
     const sites = [...scope.sites, ...(scope.start ? [new URL(start).host] : [])];
-    if (!isUrlAllowed(url, sites))
+    // A page or frame without an address of its own (about:blank, srcdoc, data:) is no site a secret belongs to.
+    if (!/^https?:/.test(url) || !isUrlAllowed(url, sites))
       throw new Error(\`refused to type {{secret:\${name}}} into a field on \${hostOf(url)}: it may be typed only on \${sites.join(', ') || 'no site'}\`);
   }
   const value = text.replace(new RegExp(${q(TEMPLATE.source)}, 'g'), (_, key: string) =>

@@ -16,13 +16,47 @@ function maskError(error: TestError | undefined, masker: SecretMasker): void {
 
 function maskSteps(steps: readonly TestStep[], masker: SecretMasker): void {
   for (const step of steps) {
-    (step as { title: string }).title = masker.text(step.title);
-    maskError(step.error, masker);
+    maskStep(step, masker);
     maskSteps(step.steps, masker);
   }
 }
 
+/**
+ * One step as a reporter sees it when it begins or ends: its title, the call's parameters Playwright keeps beside it
+ * (what the blob report copies), its error.
+ */
+export function maskStep(step: TestStep, masker: SecretMasker): void {
+  if (masker.isEmpty) return;
+  (step as { title: string }).title = masker.text(step.title);
+  const withParams = step as { params?: Record<string, unknown> };
+  if (withParams.params) withParams.params = masker.value(withParams.params);
+  maskError(step.error, masker);
+}
+
 const isText = (contentType: string) => contentType.startsWith('text/');
+
+/** A text attachment held in memory (`testInfo.attach(name, { body })`), masked in place; whether it held a secret. */
+function maskBody(attachment: TestResult['attachments'][number], masker: SecretMasker): boolean {
+  if (!attachment.body || !isText(attachment.contentType)) return false;
+  const text = attachment.body.toString('utf8');
+  const masked = masker.text(text);
+  if (masked === text) return false;
+  (attachment as { body?: Buffer }).body = Buffer.from(masked, 'utf8');
+  return true;
+}
+
+/** Attachments already masked in this process: a step's end masks the ones attached so far, each once. */
+const maskedBodies = new WeakSet<object>();
+
+/** The test's attachments so far, as a step ends: a blob report copies each one then, before the test ends. */
+export function maskNewAttachments(testResult: TestResult, masker: SecretMasker): void {
+  if (masker.isEmpty) return;
+  for (const attachment of testResult.attachments) {
+    if (maskedBodies.has(attachment)) continue;
+    maskedBodies.add(attachment);
+    maskBody(attachment, masker);
+  }
+}
 
 function maskTextFile(file: string, masker: SecretMasker): boolean {
   if (!fs.existsSync(file)) return false;
@@ -49,14 +83,7 @@ export function maskTestResult(testResult: TestResult, masker: SecretMasker): st
   for (const attachment of testResult.attachments) {
     if (!isText(attachment.contentType)) continue;
     if (attachment.path && maskTextFile(attachment.path, masker)) touched.push(attachment.name);
-    if (attachment.body) {
-      const text = attachment.body.toString('utf8');
-      const masked = masker.text(text);
-      if (masked !== text) {
-        (attachment as { body?: Buffer }).body = Buffer.from(masked, 'utf8');
-        touched.push(attachment.name);
-      }
-    }
+    if (maskBody(attachment, masker)) touched.push(attachment.name);
   }
   for (const error of testResult.errors) maskError(error, masker);
   maskError(testResult.error, masker);

@@ -70,15 +70,20 @@ export function secretPatternSource(value: string): string {
   return `${body}${after}`;
 }
 
+/** What writes words, numbers and dates apart ("New York", "555-0100", "1,000,000", "2024-01-15"): no mark of a key. */
+const SEPARATOR = /[\s.,:;/'’-]/u;
+
 /**
- * A value no page writes for its own reasons: 8 characters or more that mix letters, digits and other characters,
- * or 20 or more of anything. Found inside a longer token (`sk_live_<key>`, `<key>==`), it is still the secret, so it
- * is masked there too; a shorter or plainer value only as a token of its own.
+ * A value no page writes for its own reasons: 8 characters or more that mix letters with digits or with a symbol
+ * that is no separator, or 20 or more of anything. Found inside a longer token (`sk_live_<key>`, `<key>==`), it is
+ * still the secret, so it is masked there too; a name, a phrase, a phone number or a date only as a token of its own.
  */
 export function isDistinctive(value: string): boolean {
   const chars = Array.from(value);
-  const kinds = [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter(kind => chars.some(char => kind.test(char))).length;
-  return chars.length >= 20 || (chars.length >= 8 && kinds >= 2);
+  if (chars.length >= 20) return true;
+  const has = (kind: RegExp) => chars.some(char => kind.test(char));
+  const symbol = chars.some(char => !/[\p{L}\p{N}]/u.test(char) && !SEPARATOR.test(char));
+  return chars.length >= 8 && [has(/\p{L}/u), has(/\p{N}/u), symbol].filter(Boolean).length >= 2;
 }
 
 /** Whether a match of the secret at `index` starts a token of its own (see secretPatternSource). */

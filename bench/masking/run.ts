@@ -42,13 +42,22 @@ const PLANTED: Array<[name: string, form: (value: string) => string]> = [
   ['PASSPHRASE', v => `<p>${v}</p>`],
 ];
 
+/** Around each plant, so its own span is judged, not another occurrence the page has of its own. */
+const OPEN = '\u27e6';
+const CLOSE = '\u27e7';
+
 const corpus = readCorpus(dir);
 const pages = corpus.map((page, i) => {
   const text = readPageHtml(dir, page.id);
   // Each page gets one planted form, in turn, at its middle: the masker must find it among the page's own text.
   const [name, form] = PLANTED[i % PLANTED.length]!;
   const at = Math.floor(text.length / 2);
-  return { text: `${text.slice(0, at)} ${form(SECRETS[name]!)} ${text.slice(at)}`, own: text, planted: name };
+  return {
+    text: `${text.slice(0, at)} ${OPEN}${form(SECRETS[name]!)}${CLOSE} ${text.slice(at)}`,
+    own: text,
+    planted: name,
+    form: form(SECRETS[name]!),
+  };
 });
 const bytes = pages.reduce((total, page) => total + Buffer.byteLength(page.text), 0);
 const masker = SecretMasker.of(SECRETS);
@@ -68,9 +77,13 @@ function timed(mask: (text: string) => string): { ms: number; outputs: string[] 
 
 const masked = timed(text => masker.text(text));
 const replaced = timed(raw);
-/** The planted occurrence gone (its placeholder in), and how many pages' own text was changed besides. */
+/** The planted span masked (its placeholder in, its form gone), and how many pages' own text was changed besides. */
+const plantedSpan = (output: string) => output.slice(output.indexOf(OPEN) + 1, output.indexOf(CLOSE));
 const judge = (outputs: string[], mask: (text: string) => string) => ({
-  found: pages.filter((page, i) => outputs[i]!.includes(secretPlaceholder(page.planted))).length,
+  found: pages.filter((page, i) => {
+    const span = plantedSpan(outputs[i]!);
+    return span.includes(secretPlaceholder(page.planted)) && !span.includes(page.form);
+  }).length,
   ownChanged: pages.filter(page => mask(page.own) !== page.own).length,
 });
 const maskedFound = judge(masked.outputs, text => masker.text(text));

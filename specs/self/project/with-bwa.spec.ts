@@ -82,10 +82,16 @@ test('who the browser is to their app stays with their projects: bwa’s samples
         proxy: { server: 'http://proxy.corp:3128' },
         contextOptions,
       },
-      projects: [{ name: 'setup' }, { name: 'e2e', use: { storageState: '.auth/admin.json' } }],
+      projects: [
+        { name: 'setup' },
+        { name: 'e2e', use: { storageState: '.auth/admin.json' } },
+        // An option a project leaves undefined (an unset STAGING_URL) is the top level's, as Playwright merges them.
+        { name: 'staging', use: { baseURL: undefined } },
+      ],
     }),
   );
-  const [setup, e2e, tasks] = config.projects!;
+  const [setup, e2e, staging, tasks] = config.projects!;
+  expect(staging!.use!.baseURL).toBe('https://app.example');
   // The rest is shared, bwa's project included (it inherits the top level): their proxy, viewport and locale.
   expect(config.use).toEqual({
     viewport: { width: 800, height: 600 },

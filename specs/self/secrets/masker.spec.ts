@@ -38,7 +38,7 @@ test('a secret is masked as a word or number of its own, never out of a longer w
   expect(masked('line\\neditor and %0Aeditor')).toBe('line\\n{{secret:USER}} and %0A{{secret:USER}}');
 });
 
-test('a distinctive secret (8+ characters of mixed kinds, or 20+) is masked inside a longer token too; a plain one is not', () => {
+test('a distinctive secret (8+ characters mixing letters with digits or a symbol, or 20+) is masked inside a longer token too; a plain one is not', () => {
   const keys = SecretMasker.of({ API_KEY: 'Zq7xK2mP9w', PASSPHRASE: 'correcthorsebatterystaple', WORDY: 'editorial' });
   expect(keys.text('key sk_live_Zq7xK2mP9w, header Bearer%20Zq7xK2mP9w==, id xZq7xK2mP9wy')).toBe(
     'key sk_live_{{secret:API_KEY}}, header Bearer%20{{secret:API_KEY}}==, id x{{secret:API_KEY}}y',
@@ -46,6 +46,12 @@ test('a distinctive secret (8+ characters of mixed kinds, or 20+) is masked insi
   expect(keys.text('pass=mycorrecthorsebatterystaple1')).toBe('pass=my{{secret:PASSPHRASE}}1');
   // Letters only and short of 20: an ordinary word, masked only as a word of its own.
   expect(keys.text('editorials and the editorial')).toBe('editorials and the {{secret:WORDY}}');
+  // Names, phone numbers, amounts and dates mix only letters or digits with separators: never cut out of longer text.
+  const plain = SecretMasker.of({ CITY: 'New York', PHONE: '555-01001', AMOUNT: '1,000,000', DAY: '2024-01-15' });
+  expect(plain.text('The New Yorker; call 555-010012; total 21,000,000.50; 2024-01-150')).toBe(
+    'The New Yorker; call 555-010012; total 21,000,000.50; 2024-01-150',
+  );
+  expect(plain.text('New York, 555-01001, 1,000,000 on 2024-01-15')).toBe('{{secret:CITY}}, {{secret:PHONE}}, {{secret:AMOUNT}} on {{secret:DAY}}');
   // The quoted password (12 characters of three kinds) inside a longer token, in an encoding too.
   expect(masked(`x${PASSWORD}y and id_${encodeURIComponent(PASSWORD)}`)).toBe('x{{secret:PASSWORD}}y and id_{{secret:PASSWORD}}');
 });

@@ -41,7 +41,7 @@ test('a task that cannot load is one failing test naming file, line and key, not
   const failures = run.output.slice(0, summaryAt);
   for (const reason of [invalid, `• max_steps: Invalid input: expected number, received string (line ${line})`])
     expect(failures.split(reason), reason).toHaveLength(2);
-  // bwa's run summary names the task that ran nothing, once though retried, with the first line of why.
+  // bwa's run summary names the task that ran nothing, with the first line of why.
   expect(run.output.slice(summaryAt)).toContain(`✗ broken › cannot load: Error: ${invalid}`);
   expect(run.output).not.toContain('Retry #');
   // The reason, not a code frame of the generator that reports it.
