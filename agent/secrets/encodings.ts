@@ -58,9 +58,9 @@ const NUMBER_BEFORE = /\p{N}[.,]$/u;
  * The secret as a whole token unless it is distinctive (isDistinctive): a secret that starts (ends) with a letter or
  * digit is not taken from inside a longer word, identifier or number — "editor" is not in "last_editor", "1234" not
  * in "1234.50" or "21234". Such a secret glued to other letters is thereby not masked: it is no longer the secret's
- * text but a longer word's. The
- * expression checks what follows; what precedes is `startsToken`'s, checked only where the expression matched (a
- * look-behind tried at every position of a long page costs a hundred times more).
+ * text but a longer word's. The expression checks what follows; what precedes is `startsToken`'s, which the masker
+ * asks only where the expression matched and only of a secret that is not distinctive (a look-behind tried at every
+ * position of a long page costs a hundred times more).
  */
 export function secretPatternSource(value: string): string {
   const chars = Array.from(value);
@@ -89,7 +89,7 @@ export function isDistinctive(value: string): boolean {
 /** Whether a match of the secret at `index` starts a token of its own (see secretPatternSource). */
 export function startsToken(text: string, index: number, value: string): boolean {
   const first = Array.from(value)[0]!;
-  if (index === 0 || !WORD.test(first) || isDistinctive(value)) return true;
+  if (index === 0 || !WORD.test(first)) return true;
   const before = text.slice(Math.max(0, index - 6), index);
   if (DIGIT.test(first) && NUMBER_BEFORE.test(before)) return false;
   return !WORD_BEFORE.test(before) || ESCAPE_BEFORE.test(before);

@@ -1,4 +1,4 @@
-import { secretPatternSource, startsToken } from './encodings';
+import { isDistinctive, secretPatternSource, startsToken } from './encodings';
 import { placeholderPattern, secretPlaceholder } from './placeholders';
 
 /** Shorter values are not masked: two characters occur everywhere (`bwa validate` says so about such a secret). */
@@ -37,7 +37,7 @@ export class SecretMasker {
   private constructor(
     private readonly pattern: RegExp | undefined,
     /** Name and value of the secret of each named group `s<i>`. */
-    private readonly secrets: ReadonlyArray<readonly [name: string, value: string]>,
+    private readonly secrets: ReadonlyArray<readonly [name: string, value: string, distinctive: boolean]>,
     private readonly kept: readonly string[],
   ) {}
 
@@ -49,7 +49,11 @@ export class SecretMasker {
     const alternatives = entries.map(([, value], i) => `(?<s${i}>${secretPatternSource(value)})`);
     // Existing placeholders first: matched as themselves, so a secret "secret" never rewrites one.
     const pattern = new RegExp([placeholderPattern().source, ...alternatives].join('|'), 'gu');
-    return new SecretMasker(pattern, entries, []);
+    return new SecretMasker(
+      pattern,
+      entries.map(([name, value]) => [name, value, isDistinctive(value)] as const),
+      [],
+    );
   }
 
   get isEmpty(): boolean {
@@ -96,12 +100,13 @@ export class SecretMasker {
     let out = '';
     let copied = 0;
     for (let match = pattern.exec(input); match; match = pattern.exec(input)) {
-      const [name, value] = this.secretOf(match.groups) ?? [];
+      const [name, value, distinctive] = this.secretOf(match.groups) ?? [];
       const at = match.index;
       const end = at + match[0].length;
       if (name === undefined || value === undefined) continue;
-      // Not a token of its own here: look again from the next character (a real occurrence may start inside).
-      if (!startsToken(input, at, value)) {
+      // Not a token of its own here, and not distinctive enough to be the secret inside a longer one: look again from
+      // the next character (a real occurrence may start inside).
+      if (!distinctive && !startsToken(input, at, value)) {
         pattern.lastIndex = at + 1;
         continue;
       }
@@ -113,7 +118,7 @@ export class SecretMasker {
     return { text: copied === 0 ? input : out + input.slice(copied), names };
   }
 
-  private secretOf(groups: Record<string, string | undefined> | undefined): readonly [string, string] | undefined {
+  private secretOf(groups: Record<string, string | undefined> | undefined): readonly [string, string, boolean] | undefined {
     for (const [group, text] of Object.entries(groups ?? {})) if (text !== undefined) return this.secrets[Number(group.slice(1))];
     return undefined;
   }
