@@ -6,8 +6,9 @@ import { PACKAGE_ROOT } from '../fs/package-root';
 /**
  * bwa's rules for picking an element and reading its value, copied beside every exported spec (into
  * SHIPPED_VALUES_DIR) so the spec picks and reads exactly as extract does, what a page says about itself exactly
- * as a document read finds it, and types a secret as bwa does: only on its sites, never as a recorded argument. Each by the folder of agent/ it lives in; shipped side by side, so they may import
- * only each other and packages the project has (chrono-node, zod, Playwright's types).
+ * as a document read finds it, and types a secret as bwa does: only on its sites, never as a recorded argument.
+ * Each by the folder of agent/ it lives in; shipped side by side, so they may import only each other and packages
+ * the project has (chrono-node, zod, Playwright's types, node:crypto).
  */
 export const SHIPPED_SOURCES = {
   'read-field.ts': 'actions/values',

@@ -30,8 +30,10 @@ export default class BwaReporter implements Reporter {
   /** The batch judge's answers by sample, applied once every sample is known (the judge may judge one an earlier invocation ran). */
   private readonly judged = new Map<string, JudgedUpdate>();
   private readonly errors: string[] = [];
-  /** Tests of bwa's project that failed with no sample behind them: a task that could not load or could not run. */
-  /** By test: a retry replaces the attempt before it. */
+  /**
+   * Tests of bwa's project that failed with no sample behind them (a task that could not load or could not run), by
+   * test: a retry replaces the attempt before it.
+   */
   private readonly unloaded = new Map<string, string>();
   private readonly masker = SecretMasker.of(secretsFromEnv());
 
