@@ -5,6 +5,7 @@ import { main } from '../../../agent/cli';
 import { specCode } from '../../../agent/recipe/spec-code';
 import { PEOPLESEARCH_ACCOUNT, PEOPLESEARCH_ENV } from '../../../fixtures/sites/peoplesearch/credentials';
 import { bundledTask } from '../helpers/agent-env';
+import { withEnv } from '../helpers/env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { SITE, SITE_HOST } from '../helpers/sites';
 import { writeExportedSpecConfig } from './helpers';
@@ -44,14 +45,7 @@ test('an exported spec types a secret only on its sites, through the handoff: ne
   const outDir = fs.mkdtempSync(path.join(PROJECT_ROOT, 'specs', 'generated', '.test-'));
   try {
     const out = path.join(outDir, 'sign_in_export.spec.ts');
-    const previous = process.env.AGENT_TASKS_DIR;
-    process.env.AGENT_TASKS_DIR = tasksDir;
-    try {
-      expect(await main(['recipe', 'export', 'sign_in_export', '--out', out])).toBe(0);
-    } finally {
-      if (previous === undefined) delete process.env.AGENT_TASKS_DIR;
-      else process.env.AGENT_TASKS_DIR = previous;
-    }
+    expect(await withEnv({ AGENT_TASKS_DIR: tasksDir }, () => main(['recipe', 'export', 'sign_in_export', '--out', out]))).toBe(0);
     const code = fs.readFileSync(out, 'utf8');
     expect(code).toContain(
       `const SECRET_SITES: Record<string, { sites: string[]; start: boolean }> = ${JSON.stringify({

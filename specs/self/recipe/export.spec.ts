@@ -5,6 +5,7 @@ import { main } from '../../../agent/cli';
 import { RECIPE_FORMAT } from '../../../agent/recipe/entry';
 import { SHIPPED_VALUE_FILES } from '../../../agent/recipe/shipped-values';
 import { bundledTask } from '../helpers/agent-env';
+import { withEnv } from '../helpers/env';
 import { PROJECT_ROOT, runNested } from '../helpers/nested-run';
 import { peopleTruth, writeEntry, writeExportedSpecConfig } from './helpers';
 import { SITE } from '../helpers/sites';
@@ -56,14 +57,7 @@ test('bwa recipe export writes a plain Playwright spec that passes on the fixtur
   const outDir = fs.mkdtempSync(path.join(PROJECT_ROOT, 'specs', 'generated', '.test-'));
   try {
     const out = path.join(outDir, 'people_search.spec.ts');
-    const previous = process.env.AGENT_TASKS_DIR;
-    process.env.AGENT_TASKS_DIR = tasksDir;
-    try {
-      expect(await main(['recipe', 'export', 'people_search', '--out', out])).toBe(0);
-    } finally {
-      if (previous === undefined) delete process.env.AGENT_TASKS_DIR;
-      else process.env.AGENT_TASKS_DIR = previous;
-    }
+    expect(await withEnv({ AGENT_TASKS_DIR: tasksDir }, () => main(['recipe', 'export', 'people_search', '--out', out]))).toBe(0);
     const code = fs.readFileSync(out, 'utf8');
     // Nothing of bwa but its value rules, copied beside the spec: values are read as bwa reads them.
     const imports = [...code.matchAll(/^import .* from '([^']+)';$/gm)].map(match => match[1]);
